@@ -1,0 +1,47 @@
+/**
+ * The schema of `temporal.config.json`: the plugin's policy (task queue, budgets, backoff, per-tool overrides)
+ * and the embedded server's defaults. Connection settings are NOT here: they follow Temporal's own environment
+ * configuration (`temporal.toml` profiles, `TEMPORAL_ADDRESS`, `TEMPORAL_NAMESPACE`, `TEMPORAL_API_KEY`, TLS),
+ * see `config/connection.ts`.
+ */
+import { z } from 'zod';
+import { BackoffPolicySchema } from '../recovery/backoff';
+import { BudgetPolicySchema } from '../recovery/budgets';
+
+export const EmbeddedServerConfigSchema = z
+  .object({
+    /** Loopback address the dev server binds to. @default "127.0.0.1" */
+    ip: z.string().min(1).default('127.0.0.1'),
+    /** gRPC frontend port. @default 7233 */
+    port: z.number().int().min(1).max(65535).default(7233),
+    /** Web UI port. @default 8233 */
+    uiPort: z.number().int().min(1).max(65535).default(8233),
+    /** Namespace created at start. @default "default" */
+    namespace: z.string().min(1).default('default'),
+    /** SQLite file, relative to the project root unless absolute. @default ".temporal/data/dev.sqlite" */
+    dbFilename: z.string().min(1).default('.temporal/data/dev.sqlite'),
+  })
+  .strict();
+export type EmbeddedServerConfig = z.infer<typeof EmbeddedServerConfigSchema>;
+
+/** Per-tool overrides of the run-wide policy. */
+export const ToolOverrideSchema = z
+  .object({
+    budgets: BudgetPolicySchema.partial().optional(),
+    backoff: BackoffPolicySchema.partial().optional(),
+  })
+  .strict();
+
+export const RecoveryConfigSchema = z
+  .object({
+    /** JSON Schema pointer for editors; ignored. */
+    $schema: z.string().optional(),
+    /** Task queue of the plugin's worker. @default "recovery-router" */
+    taskQueue: z.string().min(1).default('recovery-router'),
+    budgets: BudgetPolicySchema.default(BudgetPolicySchema.parse({})),
+    backoff: BackoffPolicySchema.default(BackoffPolicySchema.parse({})),
+    tools: z.record(z.string().min(1), ToolOverrideSchema).default({}),
+    embeddedServer: EmbeddedServerConfigSchema.default(EmbeddedServerConfigSchema.parse({})),
+  })
+  .strict();
+export type RecoveryConfig = z.infer<typeof RecoveryConfigSchema>;

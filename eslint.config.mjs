@@ -1,0 +1,55 @@
+// Flat ESLint config. Gates from STYLE.md: no floating promises, type-only imports, eqeqeq, and the sandbox rule:
+// workflows/ and recovery/ run inside Temporal's workflow sandbox, so they import no Node built-ins and no
+// Node-side Temporal packages; recovery/ also has no clock and no randomness of its own.
+import tseslint from 'typescript-eslint';
+import { builtinModules } from 'node:module';
+
+const nodeBuiltins = [...builtinModules, ...builtinModules.map((m) => `node:${m}`)];
+const sandboxRestrictedImports = {
+  paths: nodeBuiltins.map((name) => ({ name, message: 'Node built-ins are not available in the Temporal workflow sandbox.' })),
+  patterns: [
+    { group: ['node:*'], message: 'Node built-ins are not available in the Temporal workflow sandbox.' },
+    {
+      group: ['@temporalio/activity', '@temporalio/worker', '@temporalio/client', '@temporalio/testing'],
+      message: 'Node-side Temporal packages must not be imported where the workflow sandbox runs.',
+    },
+    { group: ['**/activities', '**/activities/**', '**/server/**', '**/config/load*'], message: 'Node-side project code must not enter the workflow bundle.', allowTypeImports: true },
+  ],
+};
+
+export default tseslint.config(
+  { ignores: ['node_modules/**', 'dist/**', 'coverage/**', '.temporal/**', 'bench/results/**', '**/*.js', '**/*.mjs'] },
+  ...tseslint.configs.recommended,
+  {
+    files: ['**/*.ts'],
+    languageOptions: { parserOptions: { projectService: true, tsconfigRootDir: import.meta.dirname } },
+    rules: {
+      '@typescript-eslint/no-floating-promises': 'error',
+      '@typescript-eslint/consistent-type-imports': ['error', { fixStyle: 'inline-type-imports' }],
+      '@typescript-eslint/no-unused-vars': ['error', { argsIgnorePattern: '^_', varsIgnorePattern: '^_' }],
+      eqeqeq: ['error', 'always'],
+    },
+  },
+  {
+    files: ['workflows/**/*.ts', 'recovery/**/*.ts', 'workflow.ts'],
+    rules: { 'no-restricted-imports': ['error', sandboxRestrictedImports] },
+  },
+  {
+    files: ['recovery/**/*.ts'],
+    rules: {
+      'no-restricted-properties': [
+        'error',
+        { object: 'Date', property: 'now', message: 'recovery/ has no clock: take nowMs as a parameter.' },
+        { object: 'Math', property: 'random', message: 'recovery/ has no randomness: take random as a parameter.' },
+      ],
+      'no-restricted-syntax': [
+        'error',
+        { selector: "NewExpression[callee.name='Date'][arguments.length=0]", message: 'recovery/ has no clock: take nowMs as a parameter.' },
+      ],
+    },
+  },
+  {
+    files: ['test/**/*.ts', 'bench/**/*.ts'],
+    rules: { '@typescript-eslint/no-non-null-assertion': 'off' },
+  },
+);

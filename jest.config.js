@@ -1,0 +1,26 @@
+/**
+ * Two projects:
+ * - core: pure unit tests and loopback-HTTP tests; no Temporal server.
+ * - temporal: tests on a real Temporal dev server, started once per run by test/setup/global-setup.ts
+ *   (a project-level globalSetup runs only when a test of that project is selected).
+ */
+const transform = { '^.+\\.ts$': ['ts-jest', { tsconfig: 'tsconfig.json', isolatedModules: true }] };
+module.exports = {
+  projects: [
+    {
+      displayName: 'core',
+      testEnvironment: 'node',
+      transform,
+      testMatch: ['<rootDir>/test/unit/**/*.test.ts', '<rootDir>/test/loopback/**/*.test.ts'],
+    },
+    {
+      displayName: 'temporal',
+      testEnvironment: 'node',
+      transform,
+      testMatch: ['<rootDir>/test/temporal/**/*.test.ts'],
+      setupFiles: ['<rootDir>/test/setup/quiet-runtime.ts'],
+      globalSetup: '<rootDir>/test/setup/global-setup.ts',
+      globalTeardown: '<rootDir>/test/setup/global-teardown.ts',
+    },
+  ],
+};

@@ -1,0 +1,160 @@
+/**
+ * The ToolFailure contract: what a failed tool call means, as data.
+ *
+ * Source: the design (seed 000, "为错误设计一份 Schema") defines the fields; seed 004 defines the two axes
+ * (transient vs persistent × infrastructural vs semantic). This module is pure: no I/O, no clock, no randomness,
+ * so workflow code may import it inside Temporal's sandbox.
+ */
+import { z } from 'zod';
+
+/** Failure classes. A const object plus a type of the same name, as Temporal's `TimeoutType` is. */
+export const FailureClass = {
+  /** The arguments fail the input schema or a business precondition; the same call fails again. */
+  INVALID_ARGUMENTS: 'invalid_arguments',
+  /** An infrastructure fault that time may cure: 429, 502/503/504 before commit, refused connections. */
+  TRANSIENT: 'transient',
+  /** The credential is missing, expired or revoked (401). */
+  AUTHENTICATION: 'authentication',
+  /** The caller is authenticated but not allowed (403, policy deny). */
+  AUTHORIZATION: 'authorization',
+  /** The tool does not exist or is not offered to this caller. */
+  CAPABILITY_MISSING: 'capability_missing',
+  /** A write may or may not have been applied: the request left the process and no answer came back. */
+  OUTCOME_UNKNOWN: 'outcome_unknown',
+  /** The call returned (often 200) but its result fails the output schema or an invariant. */
+  INVALID_RESULT: 'invalid_result',
+  /** The world refused the call's meaning: 409 conflict, 412, 422 by a business rule, 404 of a deleted resource. */
+  SEMANTIC_REJECTION: 'semantic_rejection',
+  /** Nothing the runtime can do will help: a bug in the tool, an unsupported operation. */
+  UNRECOVERABLE: 'unrecoverable',
+} as const;
+export type FailureClass = (typeof FailureClass)[keyof typeof FailureClass];
+export const FAILURE_CLASSES = Object.values(FailureClass) as [FailureClass, ...FailureClass[]];
+
+/** Where in a call's life the failure happened. */
+export const Phase = {
+  /** Before anything left the process: schema and business checks, capability lookup. Always replay-safe. */
+  PREFLIGHT: 'preflight',
+  /** While sending, or answered by the server with a status that says the request was not applied. */
+  DISPATCH: 'dispatch',
+  /** The request may have reached the server and been applied; nobody knows. */
+  COMMIT_UNKNOWN: 'commit_unknown',
+  /** The call returned, and its result failed validation. */
+  POSTCHECK: 'postcheck',
+} as const;
+export type Phase = (typeof Phase)[keyof typeof Phase];
+export const PHASES = Object.values(Phase) as [Phase, ...Phase[]];
+
+/** Seed 004's first axis: does waiting cure it? */
+export type Persistence = 'transient' | 'persistent';
+/** Seed 004's second axis: is it about the call's wire, credentials and runtime, or about its meaning? */
+export type Layer = 'infrastructural' | 'semantic';
+
+/**
+ * Every class on the two axes of the design (seed 004, "二维分类法"), in one place.
+ * `invalid_arguments` is semantic: the call's content is wrong, and only a changed call can pass.
+ * `outcome_unknown` is transient and infrastructural (the wire failed), but not replay-safe: it routes to reconcile.
+ */
+export const AXES: Readonly<Record<FailureClass, { persistence: Persistence; layer: Layer }>> = Object.freeze({
+  invalid_arguments: { persistence: 'persistent', layer: 'semantic' },
+  transient: { persistence: 'transient', layer: 'infrastructural' },
+  authentication: { persistence: 'persistent', layer: 'infrastructural' },
+  authorization: { persistence: 'persistent', layer: 'infrastructural' },
+  capability_missing: { persistence: 'persistent', layer: 'infrastructural' },
+  outcome_unknown: { persistence: 'transient', layer: 'infrastructural' },
+  invalid_result: { persistence: 'persistent', layer: 'semantic' },
+  semantic_rejection: { persistence: 'persistent', layer: 'semantic' },
+  unrecoverable: { persistence: 'persistent', layer: 'infrastructural' },
+});
+
+/**
+ * Finer reasons inside a class. They choose between rows of the route table (e.g. a 403 that approval can lift
+ * vs an explicit policy deny) and label telemetry. `unspecified` when nothing finer is known.
+ */
+export const FailureReason = {
+  UNSPECIFIED: 'unspecified',
+  SCHEMA: 'schema',
+  BUSINESS_RULE: 'business_rule',
+  RATE_LIMITED: 'rate_limited',
+  UNAVAILABLE: 'unavailable',
+  NETWORK: 'network',
+  TIMEOUT: 'timeout',
+  CIRCUIT_OPEN: 'circuit_open',
+  RETRY_AFTER_TOO_LONG: 'retry_after_too_long',
+  CREDENTIAL_EXPIRED: 'credential_expired',
+  CREDENTIAL_MISSING: 'credential_missing',
+  REFRESH_FAILED: 'refresh_failed',
+  APPROVAL_REQUIRED: 'approval_required',
+  FORBIDDEN: 'forbidden',
+  POLICY_DENIED: 'policy_denied',
+  UNKNOWN_TOOL: 'unknown_tool',
+  NOT_PERMITTED_TOOL: 'not_permitted_tool',
+  CONFLICT: 'conflict',
+  PRECONDITION_FAILED: 'precondition_failed',
+  NOT_FOUND: 'not_found',
+  GONE: 'gone',
+  EMPTY_RESULT: 'empty_result',
+  SCHEMA_VIOLATION: 'schema_violation',
+  INVARIANT_VIOLATION: 'invariant_violation',
+  TOOL_BUG: 'tool_bug',
+} as const;
+export type FailureReason = (typeof FailureReason)[keyof typeof FailureReason];
+export const FAILURE_REASONS = Object.values(FailureReason) as [FailureReason, ...FailureReason[]];
+
+/** Longest `received` excerpt kept in a field issue, in characters. */
+export const MAX_RECEIVED_CHARS = 80;
+/** Longest `publicMessage`, in characters. */
+export const MAX_PUBLIC_MESSAGE_CHARS = 500;
+
+/**
+ * One field-level problem with a tool call's arguments (seed 000, "返回字段级反馈").
+ * `path` is the JSON path as segments (`[]` = the whole argument object); `received` is truncated and redacted.
+ */
+export const FieldIssueSchema = z
+  .object({
+    path: z.array(z.union([z.string(), z.number()])),
+    expected: z.string().min(1),
+    received: z.string().max(MAX_RECEIVED_CHARS),
+    suggestion: z.string().min(1),
+  })
+  .strict();
+export type FieldIssue = z.infer<typeof FieldIssueSchema>;
+
+/**
+ * A classified tool failure.
+ * - `retryable`: the same call may run again after time passes (transient and replay-safe). Never set by the model.
+ * - `replaySafe`: running the same call again cannot apply a side effect twice (a read; a write rejected before
+ *   commit; a write whose receiver deduplicates by idempotency key).
+ * - `retryAfterMs`: the server's floor on the next attempt, in milliseconds (RFC 9110 §10.2.3 `Retry-After`).
+ * - `publicMessage`: all the model may see. Redacted; no stack traces, paths, hosts, tokens or headers.
+ * - `diagnosticRef`: an opaque key into the operator-only log. Never resolved by model-facing code.
+ * - `status`: the HTTP status when there was one. `issues`: field-level feedback for `invalid_arguments`.
+ */
+export const ToolFailureSchema = z
+  .object({
+    tool: z.string().min(1),
+    callId: z.string().min(1),
+    class: z.enum(FAILURE_CLASSES),
+    reason: z.enum(FAILURE_REASONS),
+    phase: z.enum(PHASES),
+    retryable: z.boolean(),
+    replaySafe: z.boolean(),
+    retryAfterMs: z.number().int().nonnegative().optional(),
+    publicMessage: z.string().min(1).max(MAX_PUBLIC_MESSAGE_CHARS),
+    diagnosticRef: z.string().min(1),
+    status: z.number().int().min(100).max(599).optional(),
+    issues: z.array(FieldIssueSchema).optional(),
+  })
+  .strict()
+  .superRefine((f, ctx) => {
+    if (f.retryable && !f.replaySafe) {
+      ctx.addIssue({ code: 'custom', path: ['retryable'], message: 'a failure that is not replaySafe cannot be retryable' });
+    }
+    if (f.retryable && f.class !== 'transient') {
+      ctx.addIssue({ code: 'custom', path: ['retryable'], message: `only transient failures are retryable, not ${f.class}` });
+    }
+    if (f.class === 'outcome_unknown' && f.phase !== 'commit_unknown') {
+      ctx.addIssue({ code: 'custom', path: ['phase'], message: 'outcome_unknown failures are in phase commit_unknown' });
+    }
+  });
+export type ToolFailure = z.infer<typeof ToolFailureSchema>;
