@@ -158,3 +158,19 @@ export const ToolFailureSchema = z
     }
   });
 export type ToolFailure = z.infer<typeof ToolFailureSchema>;
+
+/**
+ * Facts the activity edge attaches beside a ToolFailure (ApplicationFailure `details[1]`). None is secret.
+ * - `credentialVersion`: the version to replay with after the broker refreshed the credential.
+ * - `attempt`: the activity attempt (1-based) that produced the failure.
+ * - `observedState`: for a semantic rejection, the model-safe copy of what the service reported
+ *   (recovery/observed-state.ts), e.g. the booking that holds the slot.
+ */
+export const FailureMetaSchema = z
+  .object({
+    credentialVersion: z.number().int().min(0).optional(),
+    attempt: z.number().int().min(1).optional(),
+    observedState: z.json().optional(),
+  })
+  .strip();
+export type FailureMeta = z.infer<typeof FailureMetaSchema>;

@@ -1,0 +1,93 @@
+/**
+ * One circuit breaker per downstream, shared by every workflow whose activities run on this worker (the design:
+ * "跨运行共享的 circuit breaker", after the AWS Agentic AI Lens). Built on cockatiel's `CircuitBreakerPolicy`
+ * with a `ConsecutiveBreaker`: after `threshold` consecutive downstream faults the circuit opens; while open,
+ * calls fail fast without touching the downstream; after `halfOpenAfterMs` one trial call is let through
+ * (concurrent callers wait for its verdict), and its success closes the circuit.
+ *
+ * Only infrastructure faults count (what the classifier calls transient or outcome_unknown); a 4xx is the
+ * downstream working correctly and counts as a success.
+ */
+import { BrokenCircuitError, circuitBreaker, ConsecutiveBreaker, handleType, type CircuitBreakerPolicy } from 'cockatiel';
+
+export interface BreakerOptions {
+  /** Consecutive downstream faults that open the circuit. @default 5 */
+  threshold?: number;
+  /** How long the circuit stays open before one trial call, in ms. @default 10_000 */
+  halfOpenAfterMs?: number;
+}
+
+/** Thrown through the breaker to count a downstream fault; carries the original outcome. */
+export class DownstreamFault extends Error {
+  override readonly name = 'DownstreamFault';
+  constructor(readonly original: unknown) {
+    super('downstream fault');
+  }
+}
+
+/** The circuit is open: `retryAfterMs` is the time until the next trial call, in ms. */
+export class CircuitOpen extends Error {
+  override readonly name = 'CircuitOpen';
+  constructor(
+    readonly downstream: string,
+    readonly retryAfterMs: number,
+  ) {
+    super(`circuit open for ${downstream}`);
+  }
+}
+
+export class BreakerRegistry {
+  private readonly breakers = new Map<string, { policy: CircuitBreakerPolicy; openedAtMs: number }>();
+  private readonly threshold: number;
+  private readonly halfOpenAfterMs: number;
+
+  /** @throws RangeError when threshold is not a positive integer or halfOpenAfterMs is negative. */
+  constructor(options: BreakerOptions = {}, private readonly now: () => number = Date.now) {
+    this.threshold = options.threshold ?? 5;
+    this.halfOpenAfterMs = options.halfOpenAfterMs ?? 10_000;
+    if (!Number.isInteger(this.threshold) || this.threshold < 1) throw new RangeError('breaker threshold must be a positive integer');
+    if (!Number.isFinite(this.halfOpenAfterMs) || this.halfOpenAfterMs < 0) throw new RangeError('breaker halfOpenAfterMs must be ≥ 0 ms');
+  }
+
+  /**
+   * Runs `fn` through the downstream's breaker. `fn` throws `DownstreamFault` to count a fault; its original
+   * error is rethrown to the caller.
+   * @throws CircuitOpen while the circuit is open (nothing was sent).
+   */
+  async execute<T>(downstream: string, fn: () => Promise<T>): Promise<T> {
+    const entry = this.entry(downstream);
+    try {
+      return await entry.policy.execute(fn);
+    } catch (err) {
+      if (err instanceof BrokenCircuitError) {
+        const remaining = Math.max(0, this.halfOpenAfterMs - (this.now() - entry.openedAtMs));
+        throw new CircuitOpen(downstream, remaining);
+      }
+      if (err instanceof DownstreamFault) throw err.original;
+      throw err;
+    }
+  }
+
+  /** The state of a downstream's circuit: `closed`, `open`, `half_open` or `isolated`. */
+  state(downstream: string): 'closed' | 'open' | 'half_open' | 'isolated' {
+    const s = this.breakers.get(downstream)?.policy.state ?? 0;
+    return (['closed', 'open', 'half_open', 'isolated'] as const)[s] ?? 'closed';
+  }
+
+  private entry(downstream: string) {
+    let entry = this.breakers.get(downstream);
+    if (!entry) {
+      const policy = circuitBreaker(handleType(DownstreamFault), {
+        halfOpenAfter: this.halfOpenAfterMs,
+        breaker: new ConsecutiveBreaker(this.threshold),
+      });
+      const created = { policy, openedAtMs: 0 };
+      policy.onBreak(() => {
+        created.openedAtMs = this.now();
+      });
+      this.breakers.set(downstream, created);
+      entry = created;
+    }
+    return entry;
+  }
+}

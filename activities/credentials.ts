@@ -1,0 +1,125 @@
+/**
+ * The credential broker: the trusted component that holds tokens and refreshes them (seed 000: "凭据刷新应当在模型
+ * 不可见的可信组件中完成"). Token material never leaves the worker; workflow code sees only a credential version,
+ * a number that grows with each refresh.
+ *
+ * Refresh is single-flight per credential: concurrent 401s cause one refresh, and every caller waits on it, so a
+ * rotating refresh token is never spent twice (case C12). A refresh that fails (e.g. `invalid_grant`) marks the
+ * credential dead until `reauthorize()`: no loop against a dead refresh token.
+ */
+
+export interface CredentialProvider {
+  /** The first access token. */
+  initial(): Promise<{ token: string }>;
+  /**
+   * A new access token, spending (and rotating) the refresh material the provider holds.
+   * Throw to say the refresh is impossible (e.g. `invalid_grant`): a human must re-authorise.
+   */
+  refresh(): Promise<{ token: string }>;
+}
+
+/** The credential cannot be refreshed; a human must re-authorise (`reauthorize`). */
+export class CredentialRefreshFailed extends Error {
+  override readonly name = 'CredentialRefreshFailed';
+  constructor(
+    readonly credential: string,
+    cause: unknown,
+  ) {
+    super(`credential ${credential} could not be refreshed`, { cause });
+  }
+}
+
+/** No provider is registered under that id. */
+export class UnknownCredential extends Error {
+  override readonly name = 'UnknownCredential';
+  constructor(readonly credential: string) {
+    super(`no credential provider named ${JSON.stringify(credential)}`);
+  }
+}
+
+interface Slot {
+  provider: CredentialProvider;
+  token: string | undefined;
+  version: number;
+  inflight: Promise<void> | undefined;
+  dead: CredentialRefreshFailed | undefined;
+  refreshes: number;
+}
+
+export class CredentialBroker {
+  private readonly slots = new Map<string, Slot>();
+
+  constructor(providers: Record<string, CredentialProvider> = {}) {
+    for (const [id, provider] of Object.entries(providers)) this.register(id, provider);
+  }
+
+  register(id: string, provider: CredentialProvider): void {
+    this.slots.set(id, { provider, token: undefined, version: 0, inflight: undefined, dead: undefined, refreshes: 0 });
+  }
+
+  /**
+   * The current token and its version (1 after the first acquisition).
+   * @throws UnknownCredential; CredentialRefreshFailed while the credential is dead.
+   */
+  async current(id: string): Promise<{ token: string; version: number }> {
+    const slot = this.slot(id);
+    if (slot.dead) throw slot.dead;
+    if (slot.inflight) await slot.inflight;
+    if (slot.token === undefined) {
+      await this.singleFlight(slot, id, async () => (await slot.provider.initial()).token);
+    }
+    if (slot.dead) throw slot.dead;
+    return { token: slot.token as string, version: slot.version };
+  }
+
+  /**
+   * Refreshes the credential unless a newer version than `staleVersion` already exists (another caller refreshed
+   * it), and returns the version to replay with. Single-flight: concurrent callers share one refresh.
+   * @throws UnknownCredential; CredentialRefreshFailed when the provider's refresh fails (the credential is then dead).
+   */
+  async refresh(id: string, staleVersion: number): Promise<number> {
+    const slot = this.slot(id);
+    if (slot.dead) throw slot.dead;
+    if (slot.inflight) await slot.inflight;
+    if (slot.dead) throw slot.dead;
+    if (slot.version > staleVersion) return slot.version;
+    await this.singleFlight(slot, id, async () => (await slot.provider.refresh()).token);
+    if (slot.dead) throw slot.dead;
+    return slot.version;
+  }
+
+  /** Replaces a dead credential's provider after a human re-authorised; the version keeps growing. */
+  reauthorize(id: string, provider: CredentialProvider): void {
+    const slot = this.slot(id);
+    Object.assign(slot, { provider, token: undefined, dead: undefined, inflight: undefined });
+  }
+
+  /** How many refreshes (not initial acquisitions) ran for a credential. */
+  refreshCount(id: string): number {
+    return this.slot(id).refreshes;
+  }
+
+  private slot(id: string): Slot {
+    const slot = this.slots.get(id);
+    if (!slot) throw new UnknownCredential(id);
+    return slot;
+  }
+
+  private singleFlight(slot: Slot, id: string, obtain: () => Promise<string>): Promise<void> {
+    if (slot.inflight) return slot.inflight;
+    const isRefresh = slot.token !== undefined;
+    slot.inflight = (async () => {
+      try {
+        const token = await obtain();
+        slot.token = token;
+        slot.version += 1;
+        if (isRefresh) slot.refreshes += 1;
+      } catch (err) {
+        slot.dead = new CredentialRefreshFailed(id, err);
+      } finally {
+        slot.inflight = undefined;
+      }
+    })();
+    return slot.inflight;
+  }
+}

@@ -1,0 +1,74 @@
+/**
+ * The one place a ToolFailure becomes a Temporal `ApplicationFailure` (STYLE.md §5: failures are data in the core
+ * and become ApplicationFailure only at the activity edge; Temporal owns retries, our code classifies and sets
+ * `nextRetryDelay`).
+ *
+ * - `type` = the failure class, so the retry policy's `nonRetryableErrorTypes` can name classes.
+ * - `nonRetryable` = !(class transient and replay-safe).
+ * - `nextRetryDelay` = the jittered backoff for this attempt, with `Retry-After` as its floor (recovery/backoff.ts).
+ *   A Retry-After above `maxRetryAfterMs` is not waited for: the failure becomes non-retryable
+ *   (`retry_after_too_long`) and routes as persistent for this run.
+ * - `message` = `publicMessage`; `details` = [ToolFailure, FailureMeta]. Both are public by construction. The raw
+ *   error, stack and headers go to the worker log under `diagnosticRef`, never into history.
+ */
+import { ApplicationFailure } from '@temporalio/common';
+import { nextDelay, type BackoffPolicy } from '../recovery/backoff';
+import { FailureReason, ToolFailureSchema, type FailureMeta, type ToolFailure } from '../recovery/failure';
+
+export type { FailureMeta };
+
+interface LogLike {
+  warn(message: string, attrs?: Record<string, unknown>): void;
+}
+
+export interface FailOptions {
+  diagnostic: unknown;
+  meta: FailureMeta;
+  /** The activity attempt, 1-based. */
+  attempt: number;
+  backoff: BackoffPolicy;
+  log: LogLike;
+  /** Random source for jitter, in [0, 1). @default Math.random */
+  random?: () => number;
+}
+
+/** Throws the ApplicationFailure for `failure`. @throws always. */
+export function failWith(failure: ToolFailure, options: FailOptions): never {
+  let final = ToolFailureSchema.parse(failure);
+  let nextRetryDelayMs: number | undefined;
+  if (final.retryable) {
+    const delay = nextDelay({
+      retryNumber: options.attempt,
+      retryAfterMs: final.retryAfterMs,
+      policy: options.backoff,
+      random: options.random ?? Math.random,
+    });
+    if (delay.kind === 'wait') nextRetryDelayMs = delay.delayMs;
+    else final = { ...final, retryable: false, reason: FailureReason.RETRY_AFTER_TOO_LONG };
+  }
+  options.log.warn('tool call failed', {
+    diagnosticRef: final.diagnosticRef,
+    tool: final.tool,
+    class: final.class,
+    reason: final.reason,
+    phase: final.phase,
+    status: final.status,
+    diagnostic: describe(options.diagnostic),
+  });
+  throw ApplicationFailure.create({
+    type: final.class,
+    message: final.publicMessage,
+    nonRetryable: !final.retryable,
+    nextRetryDelay: nextRetryDelayMs,
+    details: [final, { ...options.meta, attempt: options.attempt }],
+  });
+}
+
+/** Operator-only description of the raw error (may hold hosts, paths, stacks: it goes to the log, not history). */
+function describe(diagnostic: unknown): unknown {
+  if (diagnostic instanceof Error) {
+    const cause = (diagnostic as { cause?: unknown }).cause;
+    return { name: diagnostic.name, message: diagnostic.message, stack: diagnostic.stack, cause: cause instanceof Error ? describe(cause) : cause };
+  }
+  return diagnostic;
+}

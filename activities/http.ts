@@ -1,0 +1,87 @@
+/**
+ * HTTP for tools, keeping the raw facts the classifier needs (cases, lesson 1: "tool adapters hand the router an
+ * envelope, never a flattened string"). A non-2xx answer throws `HttpOutcomeError` with status, headers and body;
+ * a 404 with an empty body is never turned into `""` (case C10).
+ */
+import type { RawOutcome } from '../recovery/classify';
+import type { Idempotency } from '../recovery/tool-spec';
+
+export interface ToolHttpRequest {
+  /** @default "GET" */
+  method?: string;
+  /** Absolute URL. */
+  url: string;
+  headers?: Record<string, string>;
+  /** JSON body (sets `content-type: application/json`). */
+  json?: unknown;
+  /** Client-side timeout for the whole exchange, in ms. @default none beyond the activity's own timeout */
+  timeoutMs?: number;
+}
+
+export interface ToolHttpResponse {
+  status: number;
+  headers: Record<string, string>;
+  /** Parsed JSON when the answer says JSON and parses; the text otherwise; `""` for an empty body. */
+  body: unknown;
+}
+
+export interface ToolHttp {
+  /**
+   * Sends the request with the call's idempotency key (when the tool carries it in a header) and credential.
+   * @throws HttpOutcomeError for a non-2xx answer; the fetch error itself (with its `cause`) when no answer came.
+   */
+  request(req: ToolHttpRequest): Promise<ToolHttpResponse>;
+}
+
+/** A non-2xx HTTP answer, carried whole to the classifier. */
+export class HttpOutcomeError extends Error {
+  override readonly name = 'HttpOutcomeError';
+  constructor(readonly outcome: Extract<RawOutcome, { kind: 'http' }>) {
+    super(`HTTP ${outcome.status}`);
+  }
+}
+
+export interface ToolHttpOptions {
+  idempotency: Idempotency;
+  operationId: string;
+  credential: { token: string } | undefined;
+  signal: AbortSignal;
+}
+
+export function createToolHttp(options: ToolHttpOptions): ToolHttp {
+  return {
+    async request(req) {
+      const headers: Record<string, string> = { accept: 'application/json', ...req.headers };
+      if (options.idempotency.carrier === 'header') headers[options.idempotency.name] = options.operationId;
+      if (options.credential) headers.authorization = `Bearer ${options.credential.token}`;
+      if (req.json !== undefined) headers['content-type'] = 'application/json';
+      const signal =
+        req.timeoutMs === undefined ? options.signal : AbortSignal.any([options.signal, AbortSignal.timeout(req.timeoutMs)]);
+      const res = await fetch(req.url, {
+        method: req.method ?? 'GET',
+        headers,
+        body: req.json === undefined ? undefined : JSON.stringify(req.json),
+        signal,
+      });
+      const text = await res.text();
+      const responseHeaders = Object.fromEntries(res.headers.entries());
+      const body = parseBody(text, responseHeaders['content-type']);
+      if (res.status < 200 || res.status > 299) {
+        throw new HttpOutcomeError({ kind: 'http', status: res.status, headers: responseHeaders, body });
+      }
+      return { status: res.status, headers: responseHeaders, body };
+    },
+  };
+}
+
+function parseBody(text: string, contentType: string | undefined): unknown {
+  if (text === '') return '';
+  if (contentType?.includes('json')) {
+    try {
+      return JSON.parse(text) as unknown;
+    } catch {
+      return text;
+    }
+  }
+  return text;
+}

@@ -1,0 +1,194 @@
+/**
+ * The tool activity: every tool call runs here, as a Temporal activity.
+ *
+ * Order (issue: "preflight → dispatch → postcheck"):
+ *   1. preflight — the tool exists; arguments pass the input schema and the business rules. A failure is
+ *      `invalid_arguments` (or `capability_missing`) and nothing is dispatched.
+ *   2. dispatch — through the downstream's circuit breaker, with the credential from the broker and the
+ *      operation_id as idempotency key. A 401 with an expired token makes the broker refresh (single-flight) and
+ *      the failure carries the new credential version, so workflow code can re-execute with evidence
+ *      `credential_refreshed`.
+ *   3. postcheck — the result passes the output schema and the `after` invariants, else `invalid_result`.
+ *
+ * A failure leaves as `ApplicationFailure` (activities/failure-edge.ts): type = failure class, nonRetryable unless
+ * transient and replay-safe, `nextRetryDelay` = jittered backoff with Retry-After as its floor, details = the
+ * ToolFailure (public by construction). Full diagnostics go to the worker's log under `diagnosticRef` only.
+ */
+import { Context } from '@temporalio/activity';
+import { classify, classifyInvalidResult, classifyZodError, type CallContext } from '../recovery/classify';
+import { buildFailure } from '../recovery/classify/build';
+import { FailureClass, FailureReason, Phase, type FieldIssue, type ToolFailure } from '../recovery/failure';
+import { publicObservedState } from '../recovery/observed-state';
+import { isReplaySafe } from '../recovery/tool-spec';
+import type { BackoffPolicy } from '../recovery/backoff';
+import { BreakerRegistry, CircuitOpen, DownstreamFault } from './breaker';
+import { CredentialBroker, CredentialRefreshFailed } from './credentials';
+import type { AnyTool } from './define-tool';
+import { failWith, type FailureMeta } from './failure-edge';
+import { HttpOutcomeError, createToolHttp } from './http';
+import type { ToolContext } from './tool-context';
+
+/** Input of the `invokeTool` activity. */
+export interface ToolInvocation {
+  tool: string;
+  args: unknown;
+  /** Unique per logical call; names the call in records and failures. */
+  callId: string;
+  /** The operation_id / idempotency key of the business intent (stable across attempts and re-issues). */
+  operationId: string;
+  /** A person approved this call after a 403 (the request_approval route). */
+  approval?: { by: string; reason?: string };
+}
+
+/** Result of the `invokeTool` activity. */
+export interface ToolInvocationResult {
+  /** The validated output. */
+  value: unknown;
+  /** The activity attempt that succeeded, 1-based. */
+  attempt: number;
+  /** The credential version the call succeeded with, if the tool uses one. */
+  credentialVersion?: number;
+}
+
+export interface ToolActivityDeps {
+  tools: readonly AnyTool[];
+  backoff: BackoffPolicy;
+  credentials?: CredentialBroker;
+  breakers?: BreakerRegistry;
+}
+
+/** Builds the activities the plugin registers (STYLE.md: activities from a factory with injected dependencies). */
+export function createToolActivities(deps: ToolActivityDeps) {
+  const byName = new Map(deps.tools.map((t) => [t.name, t]));
+  const breakers = deps.breakers ?? new BreakerRegistry();
+  const credentials = deps.credentials ?? new CredentialBroker();
+
+  async function invokeTool(inv: ToolInvocation): Promise<ToolInvocationResult> {
+    const activity = Context.current();
+    const { info } = activity;
+    const tool = byName.get(inv.tool);
+    const ctx: CallContext = {
+      tool: inv.tool,
+      callId: inv.callId,
+      effect: tool?.effect ?? 'read',
+      deduplicates: tool ? isReplaySafe(tool.spec) && tool.effect === 'write' : false,
+      approvalCanLift: tool?.spec.approvalCanLift ?? false,
+      nowMs: Date.now(),
+      diagnosticRef: `${info.workflowExecution?.workflowId ?? 'standalone'}/${info.activityId}/${info.attempt}`,
+    };
+    const fail = (failure: ToolFailure, diagnostic: unknown, meta: FailureMeta = {}): never =>
+      failWith(failure, { diagnostic, meta, attempt: info.attempt, backoff: deps.backoff, log: activity.log });
+
+    // 1. preflight
+    if (!tool) {
+      return fail(preflightFailure(ctx, FailureClass.CAPABILITY_MISSING, FailureReason.UNKNOWN_TOOL, `There is no tool named "${inv.tool}".`), undefined);
+    }
+    const parsed = tool.input.safeParse(inv.args);
+    if (!parsed.success) return fail(classifyZodError(parsed.error, ctx), parsed.error);
+    const args = parsed.data;
+    const violations = (await tool.validate?.before?.(args)) ?? [];
+    if (violations.length > 0) {
+      return fail(
+        preflightFailure(ctx, FailureClass.INVALID_ARGUMENTS, FailureReason.BUSINESS_RULE, 'The arguments break a business rule.', {
+          issues: violations.map(
+            (v): FieldIssue => ({ path: v.path, expected: v.message, received: '', suggestion: v.suggestion ?? v.message }),
+          ),
+        }),
+        violations,
+      );
+    }
+
+    let credential: { token: string; version: number } | undefined;
+    if (tool.credential) {
+      try {
+        credential = await credentials.current(tool.credential);
+      } catch (err) {
+        const reason = err instanceof CredentialRefreshFailed ? FailureReason.REFRESH_FAILED : FailureReason.CREDENTIAL_MISSING;
+        return fail(preflightFailure(ctx, FailureClass.AUTHENTICATION, reason, 'The credential for this tool is not available.'), err);
+      }
+    }
+
+    // 2. dispatch
+    const heartbeatEvery = tool.spec.heartbeatTimeoutMs ? Math.max(100, Math.floor(tool.spec.heartbeatTimeoutMs / 3)) : 0;
+    const beat = heartbeatEvery ? setInterval(() => activity.heartbeat(), heartbeatEvery) : undefined;
+    const toolCtx: ToolContext = {
+      tool: tool.name,
+      callId: inv.callId,
+      operationId: inv.operationId,
+      attempt: info.attempt,
+      signal: activity.cancellationSignal,
+      credential,
+      approval: inv.approval,
+      heartbeat: (details) => activity.heartbeat(details),
+      http: createToolHttp({ idempotency: tool.idempotency, operationId: inv.operationId, credential, signal: activity.cancellationSignal }),
+    };
+    let raw: unknown;
+    try {
+      raw = await breakers.execute(tool.downstream ?? tool.name, async () => {
+        try {
+          return await tool.execute(args, toolCtx);
+        } catch (err) {
+          const failure = classifyThrown(err, ctx, tool);
+          throw failure.class === 'transient' || failure.class === 'outcome_unknown' ? new DownstreamFault(err) : err;
+        }
+      });
+    } catch (err) {
+      if (err instanceof CircuitOpen) {
+        return fail(
+          buildFailure(ctx, {
+            class: FailureClass.TRANSIENT,
+            reason: FailureReason.CIRCUIT_OPEN,
+            phase: Phase.DISPATCH,
+            retryable: true,
+            replaySafe: true,
+            retryAfterMs: err.retryAfterMs,
+            publicMessage: 'The service behind this tool is failing; calls to it are paused.',
+          }),
+          err,
+        );
+      }
+      const failure = classifyThrown(err, ctx, tool);
+      if (failure.class === 'authentication' && failure.reason === FailureReason.CREDENTIAL_EXPIRED && tool.credential && credential) {
+        try {
+          const version = await credentials.refresh(tool.credential, credential.version);
+          return fail(failure, err, { credentialVersion: version });
+        } catch (refreshErr) {
+          return fail({ ...failure, reason: FailureReason.REFRESH_FAILED, publicMessage: 'The credential expired and could not be refreshed; a person must re-authorise.' }, refreshErr);
+        }
+      }
+      const observedState =
+        failure.class === FailureClass.SEMANTIC_REJECTION && err instanceof HttpOutcomeError
+          ? publicObservedState(err.outcome.body)
+          : undefined;
+      return fail(failure, err, observedState === undefined ? {} : { observedState });
+    } finally {
+      if (beat) clearInterval(beat);
+    }
+
+    // 3. postcheck
+    const output = tool.output.safeParse(raw);
+    if (!output.success) return fail(classifyInvalidResult({ error: output.error, received: raw }, ctx), output.error);
+    const broken = tool.validate?.after?.(output.data, args);
+    if (broken) return fail(classifyInvalidResult({ invariant: broken, received: raw }, ctx), broken);
+    return credential
+      ? { value: output.data, attempt: info.attempt, credentialVersion: credential.version }
+      : { value: output.data, attempt: info.attempt };
+  }
+
+  return { invokeTool };
+}
+
+function classifyThrown(err: unknown, ctx: CallContext, tool: AnyTool): ToolFailure {
+  return classify(err instanceof HttpOutcomeError ? err.outcome : { kind: 'thrown', error: err }, ctx, tool.classify);
+}
+
+/** A failure found before anything was dispatched: replay-safe, never retryable by time. */
+function preflightFailure(
+  ctx: CallContext,
+  cls: FailureClass,
+  reason: FailureReason,
+  publicMessage: string,
+  more: { issues?: FieldIssue[] } = {},
+): ToolFailure {
+  return buildFailure(ctx, { class: cls, reason, phase: Phase.PREFLIGHT, retryable: false, replaySafe: true, publicMessage, ...more });
+}

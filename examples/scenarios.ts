@@ -1,0 +1,84 @@
+/**
+ * The main job's scenarios: each is a service script, a plan of tool calls, and the outcome the router must reach,
+ * checked against the service's own request counts.
+ */
+import type { Script, ScriptedService } from './scripted-service';
+import type { PlannedCall, ToolPlanResult } from '../workflows/tool-plan';
+
+export interface Scenario {
+  name: string;
+  description: string;
+  script: Script;
+  calls: PlannedCall[];
+  /** What must hold; returns the mismatches (empty when the scenario passed). */
+  check(result: ToolPlanResult, service: ScriptedService): string[];
+  /** One-line expected terminal state, for the report. */
+  expected: string;
+}
+
+const expectEq = (what: string, actual: unknown, expected: unknown): string[] =>
+  JSON.stringify(actual) === JSON.stringify(expected) ? [] : [`${what}: expected ${JSON.stringify(expected)}, got ${JSON.stringify(actual)}`];
+
+export const SCENARIOS: Scenario[] = [
+  {
+    name: 'transient-then-ok',
+    description: 'inventory answers 503, 503, then 200: bounded retry with backoff',
+    script: {
+      'GET /inventory': [
+        { status: 503, headers: { 'retry-after': '1' }, body: { error: 'unavailable' } },
+        { status: 503, body: { error: 'unavailable' } },
+        { status: 200, body: { items: [{ id: 'a1' }] } },
+      ],
+    },
+    calls: [{ tool: 'check_inventory', args: { sku: 'SKU-1' } }],
+    expected: 'succeeded after 3 attempts',
+    check: (r, s) => [
+      ...expectEq('ok', r.outcomes[0]?.ok, true),
+      ...expectEq('attempts', r.outcomes[0]?.attempts, 3),
+      ...expectEq('service hits', s.hits('GET /inventory'), 3),
+    ],
+  },
+  {
+    name: 'conflict-replan',
+    description: 'the slot was taken between plan and execution: 409 → replan, never retried',
+    script: { 'POST /calendar/book': [{ status: 409, body: { code: 'slot_taken', message: 'slot 10:00 is taken' } }] },
+    calls: [{ tool: 'book_slot', args: { slot: '10:00', customerId: 'cus_7' } }],
+    expected: 'replan after 1 dispatch',
+    check: (r, s) => [
+      ...expectEq('action', r.outcomes[0] && !r.outcomes[0].ok ? r.outcomes[0].action : 'ok', 'replan'),
+      ...expectEq('service hits', s.hits('POST /calendar/book'), 1),
+    ],
+  },
+  {
+    name: 'invalid-args-repair',
+    description: 'case C06: bad invoice args → field-level repair; the identical call is refused; the fixed one runs',
+    script: { 'POST /invoices': [{ status: 201, body: { id: 'inv_1' } }] },
+    calls: [
+      { tool: 'create_invoice', args: { customerId: '42', amount: '12.50', currency: 'USD' } },
+      { tool: 'create_invoice', args: { customerId: '42', amount: '12.50', currency: 'USD' }, sameTurn: true },
+      { tool: 'create_invoice', args: { customerId: 'cus_42', amountCents: 1250, currency: 'usd', dueDate: '2026-10-01' }, sameTurn: true },
+    ],
+    expected: 'repair, refused, then succeeded with 1 dispatch',
+    check: (r, s) => [
+      ...expectEq('actions', r.outcomes.map((o) => (o.ok ? 'ok' : o.action)), ['repair', 'repair', 'ok']),
+      ...expectEq('refused', r.outcomes.map((o) => !o.ok && o.refused), [false, true, false]),
+      ...expectEq('service hits', s.hits('POST /invoices'), 1),
+    ],
+  },
+  {
+    name: 'unknown-tool',
+    description: 'case C09: a hallucinated tool name → replan with the capability list, nothing dispatched',
+    script: {},
+    calls: [{ tool: 'get_date', args: {} }],
+    expected: 'replan with 3 capabilities, 0 dispatches',
+    check: (r) => [
+      ...expectEq('action', r.outcomes[0] && !r.outcomes[0].ok ? r.outcomes[0].action : 'ok', 'replan'),
+      ...expectEq(
+        'capabilities',
+        r.outcomes[0] && !r.outcomes[0].ok ? r.outcomes[0].feedback.capabilities?.map((c) => c.name) : [],
+        ['book_slot', 'check_inventory', 'create_invoice'],
+      ),
+      ...expectEq('dispatches', r.outcomes[0]?.dispatches, 0),
+    ],
+  },
+];

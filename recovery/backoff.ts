@@ -1,0 +1,143 @@
+/**
+ * Backoff between retries of a transient failure, with `Retry-After` as a floor.
+ *
+ * Source: seed 000 ("第 1 次失败：等待约 0.5 秒 / 第 2 次 约 1 秒 / 第 3 次 约 2 秒", jitter so agents do not wake
+ * together, and the server's `Retry-After` comes first); case C04 (Retry-After is a floor and jitter only adds
+ * to it; above a configured cap, do not wait inside the run); RFC 9110 §10.2.3 (`Retry-After`).
+ * The result becomes Temporal's `ApplicationFailure.nextRetryDelay` at the activity edge.
+ * Pure: no clock, no `Math.random()`; randomness is a parameter.
+ */
+import { z } from 'zod';
+import { parseInput, RecoveryInputError, RecoveryInputErrorCode } from './errors';
+
+/**
+ * Backoff policy. Read from `temporal.config.json` (`backoff`); every field defaults as below.
+ * - `initialIntervalMs`: delay before retry 1, in milliseconds, integer ≥ 1. @default 500
+ * - `backoffCoefficient`: growth per retry, ≥ 1 (as Temporal's `RetryPolicy.backoffCoefficient`). @default 2
+ * - `maximumIntervalMs`: cap on the exponential delay, ms, ≥ `initialIntervalMs`. Never lowers a Retry-After. @default 10000
+ * - `jitterRatio`: the most jitter adds, as a fraction of the floor, in [0, 1]. @default 0.2
+ * - `maxRetryAfterMs`: longest Retry-After waited for inside a run, ms, integer ≥ 0; longer → give up. @default 60000
+ *
+ * Note: `.partial()` of this schema (per-tool overrides) drops the cross-field rule; `nextDelay` checks the
+ * merged policy again.
+ */
+export const BackoffPolicySchema = z
+  .object({
+    initialIntervalMs: z.number().int().min(1).default(500),
+    backoffCoefficient: z.number().min(1).max(100).default(2),
+    maximumIntervalMs: z.number().int().min(1).default(10_000),
+    jitterRatio: z.number().min(0).max(1).default(0.2),
+    maxRetryAfterMs: z.number().int().min(0).default(60_000),
+  })
+  .strict()
+  .superRefine((p, ctx) => {
+    if (p.maximumIntervalMs < p.initialIntervalMs) {
+      ctx.addIssue({
+        code: 'custom',
+        path: ['maximumIntervalMs'],
+        message: `BackoffPolicy.maximumIntervalMs (${p.maximumIntervalMs}) cannot be less than its initialIntervalMs (${p.initialIntervalMs})`,
+      });
+    }
+  });
+export type BackoffPolicy = z.output<typeof BackoffPolicySchema>;
+
+/** The design's defaults: 0.5 s, doubling, capped at 10 s, up to +20 % jitter, Retry-After waited up to 60 s. */
+export const DEFAULT_BACKOFF_POLICY: Readonly<BackoffPolicy> = Object.freeze(BackoffPolicySchema.parse({}));
+
+/** Why `nextDelay` gave up instead of waiting. */
+export const GiveUpReason = { RETRY_AFTER_TOO_LONG: 'retry_after_too_long' } as const;
+export type GiveUpReason = (typeof GiveUpReason)[keyof typeof GiveUpReason];
+
+/**
+ * - `wait`: sleep `delayMs` = `floorMs` + `jitterMs` (integers, ms) before the retry.
+ * - `give_up`: the server asked for more than `maxRetryAfterMs`; do not wait in this run. The caller treats the
+ *   failure as persistent for this run (class `transient`, reason `retry_after_too_long`, `retryable: false` →
+ *   the route table's replan row).
+ */
+export type BackoffDecision =
+  | Readonly<{ kind: 'wait'; delayMs: number; floorMs: number; jitterMs: number }>
+  | Readonly<{ kind: 'give_up'; reason: GiveUpReason; retryAfterMs: number }>;
+
+/** Input of `nextDelay`. */
+export type NextDelayInput = {
+  /** Which retry this is: 1 for the first retry (the second attempt). Integer ≥ 1. */
+  retryNumber: number;
+  /** The server's `Retry-After`, in ms, integer ≥ 0, if it sent one (`ToolFailure.retryAfterMs`). */
+  retryAfterMs?: number | undefined;
+  /** The policy; `DEFAULT_BACKOFF_POLICY` for the design's defaults. */
+  policy: BackoffPolicy;
+  /** A uniform random number in [0, 1). Called exactly once when the answer is `wait`, never on `give_up`. */
+  random: () => number;
+};
+
+const InputSchema = z.object({
+  retryNumber: z.number().int().min(1),
+  retryAfterMs: z.number().int().min(0).optional(),
+});
+
+/**
+ * The delay before retry number `retryNumber`.
+ *
+ * Scheme: ADDITIVE PROPORTIONAL JITTER ON A CAPPED EXPONENTIAL FLOOR.
+ *   exponentialMs = min(maximumIntervalMs, round(initialIntervalMs × backoffCoefficient^(retryNumber − 1)))
+ *   floorMs       = max(exponentialMs, retryAfterMs ?? 0)
+ *   jitterMs      = floor(floorMs × jitterRatio × random())
+ *   delayMs       = floorMs + jitterMs
+ * With the defaults: retry 1 → [500, 600) ms, retry 2 → [1000, 1200), retry 3 → [2000, 2400), as seed 000 asks.
+ *
+ * Why this scheme and not "full jitter": the AWS Architecture Blog article "Exponential Backoff And Jitter"
+ * (Marc Brooker, 2015, https://aws.amazon.com/blogs/architecture/exponential-backoff-and-jitter/) compares no
+ * jitter, full jitter (`random(0, base × 2^n)`), equal jitter and decorrelated jitter, and finds full jitter spreads
+ * contending clients best. But full jitter can draw any delay down to 0: below a server's `Retry-After`, which
+ * RFC 9110 §10.2.3 says the client ought to wait, and below the design's minimum of ~0.5 s before the first retry
+ * (case C04 measured gaps must be ≥ Retry-After). So the exponential (or Retry-After) value is a hard floor and
+ * jitter is only ever added on top, up to `jitterRatio` of it; that still de-synchronises agents woken by the same
+ * outage. Bounds: floorMs ≤ delayMs ≤ floor(max(maximumIntervalMs, retryAfterMs) × (1 + jitterRatio)).
+ *
+ * A Retry-After above `maxRetryAfterMs` is not waited for: the answer is `give_up` (case C04: "above a configured
+ * cap, do not wait inside the run").
+ *
+ * @returns a frozen `BackoffDecision`; every number an integer number of milliseconds.
+ * @throws RecoveryInputError `invalid_input` when `retryNumber` is not an integer ≥ 1, `retryAfterMs` is not an
+ *   integer ≥ 0, `random` is not a function or returns a value outside [0, 1); `invalid_policy` when `policy`
+ *   fails `BackoffPolicySchema`.
+ */
+export function nextDelay(input: NextDelayInput): BackoffDecision {
+  const { retryNumber, retryAfterMs } = parseInput(
+    InputSchema,
+    { retryNumber: input.retryNumber, retryAfterMs: input.retryAfterMs },
+    'nextDelay',
+  );
+  const policy = parseInput(
+    BackoffPolicySchema,
+    input.policy,
+    'nextDelay: policy',
+    RecoveryInputErrorCode.INVALID_POLICY,
+  );
+  if (typeof input.random !== 'function') {
+    throw new RecoveryInputError(
+      RecoveryInputErrorCode.INVALID_INPUT,
+      'nextDelay: random must be a function returning a number in [0, 1)',
+    );
+  }
+
+  if (retryAfterMs !== undefined && retryAfterMs > policy.maxRetryAfterMs) {
+    return Object.freeze({ kind: 'give_up', reason: GiveUpReason.RETRY_AFTER_TOO_LONG, retryAfterMs });
+  }
+
+  const r = input.random();
+  if (typeof r !== 'number' || !(r >= 0 && r < 1)) {
+    throw new RecoveryInputError(
+      RecoveryInputErrorCode.INVALID_INPUT,
+      `nextDelay: random() must return a number in [0, 1), it returned ${String(r)}`,
+    );
+  }
+
+  // Math.pow may reach Infinity for large retry numbers; min() caps it before rounding.
+  const exponentialMs = Math.round(
+    Math.min(policy.maximumIntervalMs, policy.initialIntervalMs * Math.pow(policy.backoffCoefficient, retryNumber - 1)),
+  );
+  const floorMs = Math.max(exponentialMs, retryAfterMs ?? 0);
+  const jitterMs = Math.floor(floorMs * policy.jitterRatio * r);
+  return Object.freeze({ kind: 'wait', delayMs: floorMs + jitterMs, floorMs, jitterMs });
+}

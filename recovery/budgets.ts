@@ -1,0 +1,254 @@
+/**
+ * Recovery budgets: how many retries, repairs, replans and attempts a run may spend before it escalates.
+ *
+ * Source: seed 004 ("每次调用重试 3 次，每个轮次重新规划 2 次，然后上报" — 3 retries per call, 2 replans per turn,
+ * then escalate; the retry budget is per call, not per turn, so one flaky tool cannot eat the turn's budget);
+ * seed 000 (AWS Agentic AI Lens: a per-run attempt cap); case C06 (2 repairs); case C09 (stop after 2
+ * unknown-tool turns). Budgets never reset inside their scope: "attempt counters that reset" is a bug (STYLE.md).
+ *
+ * The ledger is an immutable, frozen plain object that survives `JSON.stringify`/`JSON.parse`, so a workflow can
+ * carry it across continue-as-new. Every function returns a new ledger and never mutates its input.
+ * Pure: no I/O, no clock.
+ */
+import { z } from 'zod';
+import { parseInput, RecoveryInputError, RecoveryInputErrorCode } from './errors';
+
+const count = (def: number) => z.number().int().min(0).default(def);
+
+/**
+ * Budget limits. Read from `temporal.config.json` (`budgets`); every field is optional there and defaults as below.
+ * - `perCallRetries`: retries of one call after transient failures (the first attempt is not a retry). @default 3
+ * - `perTurnReplans`: replans in one turn (capability missing, semantic rejection, exhausted repairs). @default 2
+ * - `perCallRepairs`: repairs of one call's arguments after `invalid_arguments`. @default 2
+ * - `perRunAttempts`: tool dispatches in the whole run, first attempts and retries alike. ≥ 1. @default 50
+ */
+export const BudgetPolicySchema = z
+  .object({
+    perCallRetries: count(3),
+    perTurnReplans: count(2),
+    perCallRepairs: count(2),
+    perRunAttempts: z.number().int().min(1).default(50),
+  })
+  .strict();
+export type BudgetPolicy = z.output<typeof BudgetPolicySchema>;
+
+/** The design's defaults: 3 retries per call, 2 replans per turn, 2 repairs per call, 50 attempts per run. */
+export const DEFAULT_BUDGET_POLICY: Readonly<BudgetPolicy> = Object.freeze(BudgetPolicySchema.parse({}));
+
+/** What a unit of budget is spent on. */
+export const BudgetKind = {
+  RETRY: 'retry',
+  REPLAN: 'replan',
+  REPAIR: 'repair',
+  ATTEMPT: 'attempt',
+} as const;
+export type BudgetKind = (typeof BudgetKind)[keyof typeof BudgetKind];
+
+/** Which budget ran out; the caller escalates (seed 004: "然后上报"). */
+export const ExhaustedBudget = {
+  PER_CALL_RETRIES: 'per_call_retries',
+  PER_TURN_REPLANS: 'per_turn_replans',
+  PER_CALL_REPAIRS: 'per_call_repairs',
+  PER_RUN_ATTEMPTS: 'per_run_attempts',
+} as const;
+export type ExhaustedBudget = (typeof ExhaustedBudget)[keyof typeof ExhaustedBudget];
+
+/** The budget each kind draws from, its policy field, and its scope. One table. */
+const BUDGET_OF: Readonly<
+  Record<BudgetKind, { budget: ExhaustedBudget; limit: keyof BudgetPolicy; scope: 'call' | 'turn' | 'run' }>
+> = Object.freeze({
+  retry: { budget: 'per_call_retries', limit: 'perCallRetries', scope: 'call' },
+  repair: { budget: 'per_call_repairs', limit: 'perCallRepairs', scope: 'call' },
+  replan: { budget: 'per_turn_replans', limit: 'perTurnReplans', scope: 'turn' },
+  attempt: { budget: 'per_run_attempts', limit: 'perRunAttempts', scope: 'run' },
+});
+
+const CallCountersSchema = z
+  .object({ key: z.string().min(1), retries: z.number().int().min(0), repairs: z.number().int().min(0) })
+  .strict();
+
+/**
+ * The ledger's shape, for restoring one from JSON (`restoreLedger`).
+ * - `turn.index`: 0 before the first `startTurn`, then 1, 2, ...
+ * - `calls`: per-call counters of the current turn, in start order, one entry per call key. A list rather than
+ *   a record so that any string is a safe key (`"__proto__"` included) after a JSON round trip.
+ */
+export const BudgetLedgerSchema = z
+  .object({
+    version: z.literal(1),
+    policy: BudgetPolicySchema,
+    run: z.object({ attempts: z.number().int().min(0) }).strict(),
+    turn: z.object({ index: z.number().int().min(0), replans: z.number().int().min(0) }).strict(),
+    calls: z.array(CallCountersSchema),
+  })
+  .strict()
+  .superRefine((l, ctx) => {
+    const seen = new Set<string>();
+    l.calls.forEach((c, i) => {
+      if (seen.has(c.key))
+        ctx.addIssue({
+          code: 'custom',
+          path: ['calls', i, 'key'],
+          message: `duplicate call key ${JSON.stringify(c.key)}`,
+        });
+      seen.add(c.key);
+    });
+  });
+
+/** Counters of one call. */
+export type CallCounters = Readonly<{ key: string; retries: number; repairs: number }>;
+
+/** An immutable budget ledger. Plain JSON: carry it across continue-as-new and `restoreLedger` it. */
+export type BudgetLedger = Readonly<{
+  version: 1;
+  policy: Readonly<BudgetPolicy>;
+  run: Readonly<{ attempts: number }>;
+  turn: Readonly<{ index: number; replans: number }>;
+  calls: readonly CallCounters[];
+}>;
+
+/**
+ * The answer of `spend`.
+ * - `allowed`: the unit was spent; `ledger` is the new ledger. When false, `ledger` equals the input: nothing was spent.
+ * - `remaining`: units of that budget left after this answer (0 when refused).
+ * - `exhausted`: which budget ran out, present exactly when `allowed` is false.
+ */
+export type SpendResult = Readonly<{
+  ledger: BudgetLedger;
+  allowed: boolean;
+  remaining: number;
+  exhausted?: ExhaustedBudget;
+}>;
+
+/**
+ * A new ledger for a run: no turn open yet, nothing spent.
+ * @param policy budget limits; omitted fields take the defaults (`DEFAULT_BUDGET_POLICY`).
+ * @throws RecoveryInputError `invalid_policy` when a limit is not an integer ≥ 0 (`perRunAttempts` ≥ 1) or a key is unknown.
+ */
+export function startRun(policy: Partial<BudgetPolicy> = {}): BudgetLedger {
+  const p = parseInput(BudgetPolicySchema, policy, 'startRun: policy', RecoveryInputErrorCode.INVALID_POLICY);
+  return freezeLedger({ version: 1, policy: p, run: { attempts: 0 }, turn: { index: 0, replans: 0 }, calls: [] });
+}
+
+/**
+ * Opens the next turn: the replan counter starts at 0 and the previous turn's per-call counters are dropped
+ * (call keys belong to a turn; this also keeps the ledger small across a long run). Run attempts carry on.
+ * @throws RecoveryInputError `invalid_input` when `ledger` is not a ledger.
+ */
+export function startTurn(ledger: BudgetLedger): BudgetLedger {
+  const l = readLedger(ledger, 'startTurn');
+  return freezeLedger({ ...l, turn: { index: l.turn.index + 1, replans: 0 }, calls: [] });
+}
+
+/**
+ * Registers a call in the current turn with no retries or repairs spent. Use a key stable across the call's
+ * repairs and retries (e.g. the workflow's step id), not the model's per-message call id.
+ * @throws RecoveryInputError `invalid_state` when no turn is open, or the key was already started in this turn
+ *   (restarting would reset its counters). `invalid_input` when `callKey` is empty or `ledger` is not a ledger.
+ */
+export function startCall(ledger: BudgetLedger, callKey: string): BudgetLedger {
+  const l = readLedger(ledger, 'startCall');
+  const key = readCallKey(callKey, 'startCall');
+  if (l.turn.index === 0) throw noTurn('startCall');
+  if (l.calls.some((c) => c.key === key)) {
+    throw new RecoveryInputError(
+      RecoveryInputErrorCode.INVALID_STATE,
+      `startCall: call ${JSON.stringify(key)} was already started in turn ${l.turn.index}; starting it again would reset its budgets`,
+    );
+  }
+  return freezeLedger({ ...l, calls: [...l.calls, { key, retries: 0, repairs: 0 }] });
+}
+
+/**
+ * Spends one unit of a budget.
+ * - `retry`, `repair`: per call; `callKey` is required and must have been started (`startCall`).
+ * - `replan`: per turn; `attempt`: per run (every dispatch, first or retry). `callKey` must be omitted.
+ *
+ * The kinds are independent counters: a retry that dispatches spends `retry` and `attempt`.
+ * @returns `{ ledger, allowed: true, remaining }` when a unit was left, else `{ ledger, allowed: false,
+ *   remaining: 0, exhausted }` with a ledger equal to the input (nothing spent) and `exhausted` naming the budget that ran out.
+ * @throws RecoveryInputError `invalid_state` when the call or turn was not started; `invalid_input` for an
+ *   unknown kind, a missing or superfluous `callKey`, or a value that is not a ledger.
+ */
+export function spend(ledger: BudgetLedger, kind: BudgetKind, callKey?: string): SpendResult {
+  const l = readLedger(ledger, 'spend');
+  const row = Object.hasOwn(BUDGET_OF, kind) ? BUDGET_OF[kind] : undefined;
+  if (row === undefined) {
+    throw new RecoveryInputError(
+      RecoveryInputErrorCode.INVALID_INPUT,
+      `spend: kind must be one of ${Object.keys(BUDGET_OF).join(', ')}, not ${JSON.stringify(kind)}`,
+    );
+  }
+  const limit = l.policy[row.limit];
+
+  if (row.scope !== 'call' && callKey !== undefined) {
+    throw new RecoveryInputError(
+      RecoveryInputErrorCode.INVALID_INPUT,
+      `spend: ${kind} is counted per ${row.scope}; do not pass a callKey`,
+    );
+  }
+  if (row.scope !== 'run' && l.turn.index === 0) throw noTurn('spend');
+
+  let used: number;
+  let next: (n: number) => BudgetLedger;
+  if (row.scope === 'call') {
+    const key = readCallKey(callKey, 'spend');
+    const counters = l.calls.find((c) => c.key === key);
+    if (counters === undefined) {
+      throw new RecoveryInputError(
+        RecoveryInputErrorCode.INVALID_STATE,
+        `spend: call ${JSON.stringify(key)} was not started in turn ${l.turn.index}; call startCall first`,
+      );
+    }
+    const field = kind === 'retry' ? 'retries' : 'repairs';
+    used = counters[field];
+    next = (n) => freezeLedger({ ...l, calls: l.calls.map((c) => (c.key === key ? { ...c, [field]: n } : c)) });
+  } else if (row.scope === 'turn') {
+    used = l.turn.replans;
+    next = (n) => freezeLedger({ ...l, turn: { ...l.turn, replans: n } });
+  } else {
+    used = l.run.attempts;
+    next = (n) => freezeLedger({ ...l, run: { attempts: n } });
+  }
+
+  if (used >= limit) return Object.freeze({ ledger: l, allowed: false, remaining: 0, exhausted: row.budget });
+  return Object.freeze({ ledger: next(used + 1), allowed: true, remaining: limit - used - 1 });
+}
+
+/**
+ * Validates a ledger that came back from JSON (e.g. continue-as-new input) and returns it frozen.
+ * @throws RecoveryInputError `invalid_input` naming the first bad field.
+ */
+export function restoreLedger(json: unknown): BudgetLedger {
+  return readLedger(json, 'restoreLedger');
+}
+
+/** Validates every ledger handed in: it may have come from JSON or been built by hand. */
+function readLedger(ledger: unknown, fn: string): BudgetLedger {
+  return freezeLedger(parseInput(BudgetLedgerSchema, ledger, `${fn}: ledger`));
+}
+
+function readCallKey(callKey: unknown, fn: string): string {
+  if (typeof callKey !== 'string' || callKey === '') {
+    throw new RecoveryInputError(
+      RecoveryInputErrorCode.INVALID_INPUT,
+      `${fn}: callKey must be a non-empty string, not ${callKey === undefined ? 'undefined' : JSON.stringify(callKey)}`,
+    );
+  }
+  return callKey;
+}
+
+function noTurn(fn: string): RecoveryInputError {
+  return new RecoveryInputError(RecoveryInputErrorCode.INVALID_STATE, `${fn}: no turn is open; call startTurn first`);
+}
+
+/** A new, deeply frozen ledger from plain parts (copies every level, so no input is shared or mutated). */
+function freezeLedger(l: BudgetLedger): BudgetLedger {
+  return Object.freeze({
+    version: 1,
+    policy: Object.freeze({ ...l.policy }),
+    run: Object.freeze({ ...l.run }),
+    turn: Object.freeze({ ...l.turn }),
+    calls: Object.freeze(l.calls.map((c) => Object.freeze({ ...c }))),
+  });
+}

@@ -1,0 +1,152 @@
+/**
+ * Canonical form and hash of a tool call's arguments, for the Change-before-Retry gate's `args_changed`
+ * evidence (seed 000: "规范化后的参数哈希已经变化" — the hash of the normalised arguments has changed).
+ *
+ * Equivalent encodings hash the same; any change of value hashes differently. The canonical text is
+ * RFC 8785 (JSON Canonicalization Scheme) in shape — no whitespace, object keys sorted by UTF-16 code units
+ * (RFC 8785 §3.2.3), numbers and strings as ECMAScript `JSON.stringify` writes them (§3.2.2) — plus one
+ * addition: every string, key or value, is first put in Unicode Normalization Form C, so `"é"` typed as
+ * U+00E9 and as `e` + U+0301 is the same argument.
+ *
+ * Pure: no I/O. Hashing uses `@noble/hashes` (no Node `crypto`), so the workflow sandbox can import it.
+ */
+import { sha256 } from '@noble/hashes/sha2';
+import { bytesToHex, utf8ToBytes } from '@noble/hashes/utils';
+import { formatPath, RecoveryInputError, RecoveryInputErrorCode } from './errors';
+
+/** Deepest nesting of arrays and objects accepted, so a hostile value fails with a typed error, not a stack overflow. */
+export const MAX_CANONICAL_DEPTH = 256;
+
+/**
+ * The canonical JSON text of `args`.
+ *
+ * What is NOT a change (same output):
+ * - object key order; `1` vs `1.0` vs `1e0` (one JS number); `-0` vs `0` (JSON writes `-0` as `0`);
+ * - NFC vs NFD spellings of the same string, in values and in keys;
+ * - a key whose value is `undefined` vs an absent key, and `undefined` or a hole in an array vs `null`
+ *   (both exactly as `JSON.stringify` does);
+ * - a value with `toJSON` (e.g. `Date`) vs what its `toJSON` returns, as `JSON.stringify` does.
+ *
+ * What IS a change: any other value change, including `0` vs `"0"`, `null` vs absent, array order, case.
+ *
+ * Accepted: `null`, booleans, finite numbers, strings, arrays, plain objects (prototype `Object.prototype`
+ * or `null`), and objects with a `toJSON` method.
+ *
+ * @throws RecoveryInputError `not_json` for what JSON cannot carry or would silently change: functions,
+ *   symbols (as values or keys), bigint, NaN, ±Infinity, cycles, top-level `undefined`, class instances
+ *   without `toJSON` (`Map`, `Set`, `RegExp`, typed arrays, boxed primitives), and two keys of one object that
+ *   are the same string after NFC. The message names the path, e.g. `canonicalize: $.items[2].amount is NaN ...`.
+ * @throws RecoveryInputError `limit_exceeded` when nesting is deeper than `MAX_CANONICAL_DEPTH`.
+ */
+export function canonicalize(args: unknown): string {
+  const out = write(args, [], new Set<object>(), '', false);
+  if (out === undefined) {
+    throw notJson([], 'is undefined; JSON cannot carry it at the top level (pass {} for "no arguments")');
+  }
+  return out;
+}
+
+/**
+ * SHA-256 of `canonicalize(args)` as UTF-8, in lowercase hex (64 characters).
+ * Two argument values have the same hash exactly when their canonical forms are equal.
+ *
+ * @throws RecoveryInputError as `canonicalize` does.
+ */
+export function argsHash(args: unknown): string {
+  return bytesToHex(sha256(utf8ToBytes(canonicalize(args))));
+}
+
+/** Returns the canonical text of `value`, or `undefined` where JSON omits it (an object property) or writes `null` (an array slot). */
+function write(
+  value: unknown,
+  path: (string | number)[],
+  ancestors: Set<object>,
+  key: string,
+  isToJSONResult: boolean,
+): string | undefined {
+  switch (typeof value) {
+    case 'string':
+      return JSON.stringify(value.normalize('NFC'));
+    case 'boolean':
+      return value ? 'true' : 'false';
+    case 'number':
+      if (!Number.isFinite(value)) throw notJson(path, `is ${String(value)}; JSON has no NaN or Infinity`);
+      return JSON.stringify(value);
+    case 'undefined':
+      return undefined;
+    case 'bigint':
+      throw notJson(path, 'is a bigint; JSON cannot carry it (send it as a string)');
+    case 'symbol':
+      throw notJson(path, 'is a symbol; JSON cannot carry it');
+    case 'function':
+      throw notJson(path, 'is a function; JSON cannot carry it');
+    case 'object':
+      break;
+  }
+  if (value === null) return 'null';
+  const obj = value as object;
+
+  // As JSON.stringify (ECMA-262 SerializeJSONProperty): call toJSON once; its result's own toJSON is not called.
+  const toJSON = (obj as { toJSON?: unknown }).toJSON;
+  if (typeof toJSON === 'function' && !isToJSONResult) {
+    return write((toJSON as (k: string) => unknown).call(obj, key), path, ancestors, key, true);
+  }
+  if (ancestors.has(obj)) throw notJson(path, 'is a cycle: it contains itself; JSON cannot carry it');
+  if (path.length >= MAX_CANONICAL_DEPTH) {
+    throw new RecoveryInputError(
+      RecoveryInputErrorCode.LIMIT_EXCEEDED,
+      `canonicalize: ${formatPath(path)} is nested deeper than ${MAX_CANONICAL_DEPTH} levels`,
+      { path },
+    );
+  }
+
+  ancestors.add(obj);
+  try {
+    if (Array.isArray(obj)) {
+      const parts: string[] = [];
+      for (let i = 0; i < obj.length; i++) {
+        parts.push(write(obj[i], [...path, i], ancestors, String(i), false) ?? 'null');
+      }
+      return `[${parts.join(',')}]`;
+    }
+    if (!isPlainObject(obj)) {
+      const name = (obj as { constructor?: { name?: unknown } }).constructor?.name;
+      throw notJson(
+        path,
+        `is a ${typeof name === 'string' && name !== '' ? name : 'non-plain object'}; only plain objects, arrays and values with toJSON are accepted (JSON would change or drop its content)`,
+      );
+    }
+    const symbols = Object.getOwnPropertySymbols(obj).filter((s) => Object.prototype.propertyIsEnumerable.call(obj, s));
+    if (symbols.length > 0) throw notJson(path, `has a symbol key (${String(symbols[0])}); JSON cannot carry it`);
+
+    const entries = new Map<string, string>();
+    for (const rawKey of Object.keys(obj)) {
+      const childPath = [...path, rawKey];
+      const text = write((obj as Record<string, unknown>)[rawKey], childPath, ancestors, rawKey, false);
+      if (text === undefined) continue;
+      const k = rawKey.normalize('NFC');
+      if (entries.has(k)) {
+        throw notJson(childPath, `is the same key as another key of its object after Unicode NFC normalisation`);
+      }
+      entries.set(k, text);
+    }
+    // RFC 8785 §3.2.3: sort by UTF-16 code units, which is what the default Array#sort comparison does.
+    const keys = [...entries.keys()].sort();
+    return `{${keys.map((k) => `${JSON.stringify(k)}:${entries.get(k) as string}`).join(',')}}`;
+  } finally {
+    ancestors.delete(obj);
+  }
+}
+
+/** A plain object from any realm: `{}`-made or `Object.create(null)`, not a class instance, Map, Date, boxed primitive. */
+function isPlainObject(obj: object): boolean {
+  if (Object.prototype.toString.call(obj) !== '[object Object]') return false;
+  const proto = Object.getPrototypeOf(obj) as object | null;
+  return proto === null || Object.getPrototypeOf(proto) === null;
+}
+
+function notJson(path: (string | number)[], rule: string): RecoveryInputError {
+  return new RecoveryInputError(RecoveryInputErrorCode.NOT_JSON, `canonicalize: ${formatPath(path)} ${rule}`, {
+    path,
+  });
+}

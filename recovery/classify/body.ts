@@ -1,0 +1,209 @@
+/**
+ * What a response body says, in the shapes APIs really use: a structured error code and message, and
+ * field-level validation errors.
+ *
+ * Shapes read (first match wins):
+ * - code: `code`, `error_code`, `errorCode`, `error` (a bare token), `error.code`, `error.type`, `error.status`
+ *   (Google).
+ * - message: `message`, `error.message`, `error` (a sentence), `error_description` (OAuth, RFC 6749 §5.2),
+ *   `detail` (a string: RFC 9457 problem details), `title`.
+ * - field errors: `errors: [{field|path|loc|param|name|attribute|property|pointer, message|msg|detail|...}]`,
+ *   JSON:API `errors[].source.pointer|parameter` (JSON Pointer, RFC 6901), FastAPI/pydantic `detail: [{loc, msg}]`,
+ *   zod/tRPC-style `issues: [{path, message}]`, Rails-style `errors: {field: ["msg"]}`, Google
+ *   `error.details[].fieldViolations[{field, description}]`.
+ * A string body that looks like JSON is parsed first. Never throws.
+ * Pure: no I/O.
+ */
+import { MAX_RECEIVED_CHARS } from '../failure';
+import type { FieldIssue } from '../failure';
+import { asArray, isObjectLike, ownKeys, readProp, renderValue } from './safe';
+import { MAX_ISSUE_TEXT_CHARS, pathLabel, publicText, truncate } from './text';
+
+/** At most this many field issues are taken from one body. */
+export const MAX_BODY_FIELD_ISSUES = 20;
+/** Bodies longer than this (characters) are not parsed as JSON. */
+const MAX_JSON_BODY_CHARS = 1_000_000;
+
+/** The structured facts of a body. `code` is lower-cased for matching. */
+export interface BodyFacts {
+  code?: string;
+  message?: string;
+  /** Field-level errors as field issues (redacted, truncated). */
+  fieldIssues: FieldIssue[];
+}
+
+/** `body`, with a JSON-looking string parsed; the string itself when it does not parse. */
+export function parseBody(body: unknown): unknown {
+  if (typeof body !== 'string') return body;
+  const t = body.trim();
+  if (t.length > MAX_JSON_BODY_CHARS || !(t.startsWith('{') || t.startsWith('['))) return body;
+  try {
+    return JSON.parse(t) as unknown;
+  } catch {
+    return body;
+  }
+}
+
+const TOKEN = /^[A-Za-z][A-Za-z0-9_.:-]{0,63}$/;
+
+function codeLike(v: unknown): string | undefined {
+  if (typeof v === 'number' && Number.isInteger(v)) return String(v);
+  return typeof v === 'string' && TOKEN.test(v.trim()) ? v.trim() : undefined;
+}
+
+function messageLike(v: unknown): string | undefined {
+  return typeof v === 'string' && v.trim() !== '' ? v : undefined;
+}
+
+function readCode(body: unknown): string | undefined {
+  const error = readProp(body, 'error');
+  return (
+    codeLike(readProp(body, 'code')) ??
+    codeLike(readProp(body, 'error_code')) ??
+    codeLike(readProp(body, 'errorCode')) ??
+    codeLike(error) ??
+    codeLike(readProp(error, 'code')) ??
+    codeLike(readProp(error, 'type')) ??
+    codeLike(readProp(error, 'status'))
+  );
+}
+
+function readMessage(body: unknown): string | undefined {
+  const error = readProp(body, 'error');
+  const detail = readProp(body, 'detail');
+  return (
+    messageLike(readProp(body, 'message')) ??
+    messageLike(readProp(error, 'message')) ??
+    (codeLike(error) === undefined ? messageLike(error) : undefined) ??
+    messageLike(readProp(body, 'error_description')) ??
+    messageLike(detail) ??
+    messageLike(readProp(body, 'title'))
+  );
+}
+
+/** Segments of a field reference: `items[0].amount`, `items.0.amount`, or a JSON Pointer `/data/attributes/x`. */
+function pathFrom(ref: unknown, kind: 'pointer' | 'loc' | 'auto'): (string | number)[] | undefined {
+  const seg = (s: string | number): string | number =>
+    typeof s === 'number' ? s : /^(?:0|[1-9]\d{0,8})$/.test(s) ? Number(s) : s;
+  const arr = asArray(ref);
+  if (arr) {
+    const parts = arr.filter((p): p is string | number => typeof p === 'string' || (typeof p === 'number' && Number.isInteger(p)));
+    // FastAPI prefixes the location of the value: body, query, path, header, cookie.
+    if (kind === 'loc' && typeof parts[0] === 'string' && /^(?:body|query|path|header|cookie)$/.test(parts[0])) parts.shift();
+    return parts.slice(0, 32).map(seg);
+  }
+  if (typeof ref !== 'string' || ref.length > 500) return undefined;
+  if (ref.startsWith('/') || kind === 'pointer') {
+    const parts = ref.split('/').slice(1).map((p) => p.replace(/~1/g, '/').replace(/~0/g, '~'));
+    // JSON:API: /data/attributes/<field>
+    if (parts[0] === 'data' && (parts[1] === 'attributes' || parts[1] === 'relationships')) parts.splice(0, 2);
+    return parts.slice(0, 32).map(seg);
+  }
+  if (ref === '') return [];
+  return ref
+    .split(/\.|\[(\d+)\]/)
+    .filter((p): p is string => p !== undefined && p !== '')
+    .slice(0, 32)
+    .map(seg);
+}
+
+function toIssue(path: (string | number)[], message: string | undefined, received: unknown, hasReceived: boolean): FieldIssue {
+  const label = pathLabel(path);
+  const expected = message === undefined ? 'a valid value' : publicText(message, MAX_ISSUE_TEXT_CHARS) || 'a valid value';
+  return {
+    path,
+    expected,
+    received: hasReceived ? truncate(publicText(renderValue(received), 10 * MAX_RECEIVED_CHARS), MAX_RECEIVED_CHARS) : 'not reported',
+    suggestion: truncate(`fix ${label} and call again`, MAX_ISSUE_TEXT_CHARS),
+  };
+}
+
+const FIELD_KEYS = ['field', 'path', 'loc', 'param', 'parameter', 'name', 'attribute', 'property', 'pointer', 'location'];
+const MESSAGE_KEYS = ['message', 'msg', 'detail', 'description', 'title', 'reason', 'error'];
+const VALUE_KEYS = ['input', 'value', 'rejectedValue', 'rejected_value', 'received'];
+
+function issueFromItem(item: unknown): FieldIssue | undefined {
+  if (!isObjectLike(item)) return undefined;
+  let path: (string | number)[] | undefined;
+  const source = readProp(item, 'source');
+  if (isObjectLike(source)) {
+    path = pathFrom(readProp(source, 'pointer'), 'pointer') ?? pathFrom(readProp(source, 'parameter'), 'auto');
+  }
+  for (const k of FIELD_KEYS) {
+    if (path !== undefined) break;
+    path = pathFrom(readProp(item, k), k === 'loc' ? 'loc' : k === 'pointer' ? 'pointer' : 'auto');
+  }
+  if (path === undefined) return undefined;
+  let message: string | undefined;
+  for (const k of MESSAGE_KEYS) {
+    message = messageLike(readProp(item, k));
+    if (message !== undefined) break;
+  }
+  const valueKey = VALUE_KEYS.find((k) => ownKeys(item).includes(k));
+  return toIssue(path, message, valueKey === undefined ? undefined : readProp(item, valueKey), valueKey !== undefined);
+}
+
+function issuesFromList(list: readonly unknown[] | undefined): FieldIssue[] {
+  const out: FieldIssue[] = [];
+  for (const item of (list ?? []).slice(0, 4 * MAX_BODY_FIELD_ISSUES)) {
+    const issue = issueFromItem(item);
+    if (issue) out.push(issue);
+    if (out.length >= MAX_BODY_FIELD_ISSUES) break;
+  }
+  return out;
+}
+
+/** Field-level errors of a (parsed) body as field issues; `[]` when it carries none. */
+export function fieldIssuesFromBody(body: unknown): FieldIssue[] {
+  const errors = readProp(body, 'errors');
+  const fromErrors = issuesFromList(asArray(errors));
+  if (fromErrors.length > 0) return fromErrors;
+  const fromDetail = issuesFromList(asArray(readProp(body, 'detail')));
+  if (fromDetail.length > 0) return fromDetail;
+  const fromIssues = issuesFromList(asArray(readProp(body, 'issues')));
+  if (fromIssues.length > 0) return fromIssues;
+  const details = asArray(readProp(readProp(body, 'error'), 'details')) ?? [];
+  for (const d of details.slice(0, 16)) {
+    const violations = asArray(readProp(d, 'fieldViolations')) ?? asArray(readProp(d, 'field_violations'));
+    const fromGoogle = issuesFromList(violations);
+    if (fromGoogle.length > 0) return fromGoogle;
+  }
+  // Rails-style map: { errors: { amount: ["must be positive"] } }
+  if (isObjectLike(errors) && !asArray(errors)) {
+    const out: FieldIssue[] = [];
+    for (const key of ownKeys(errors).slice(0, MAX_BODY_FIELD_ISSUES)) {
+      const v = readProp(errors, key);
+      const msgs = (asArray(v) ?? [v]).filter((m): m is string => typeof m === 'string');
+      if (msgs.length > 0) out.push(toIssue(pathFrom(key, 'auto') ?? [key], msgs.join('; '), undefined, false));
+    }
+    return out;
+  }
+  return [];
+}
+
+/** The code, message and field issues of a response body (parsed first when it is JSON text). Never throws. */
+export function readBodyFacts(rawBody: unknown): BodyFacts {
+  try {
+    const body = parseBody(rawBody);
+    const facts: BodyFacts = { fieldIssues: fieldIssuesFromBody(body) };
+    const code = readCode(body);
+    if (code !== undefined) facts.code = code.toLowerCase();
+    const message = readMessage(body);
+    if (message !== undefined) facts.message = message;
+    else if (typeof body === 'string' && body.trim() !== '' && !/^\s*</.test(body)) facts.message = body;
+    return facts;
+  } catch {
+    return { fieldIssues: [] };
+  }
+}
+
+/**
+ * The server's own words for a `publicMessage`: `code: message`, redacted and cut to `maxChars`; `undefined`
+ * when the body carries neither.
+ */
+export function serverDetail(facts: BodyFacts, maxChars: number): string | undefined {
+  const msg = facts.message === undefined ? undefined : publicText(facts.message, maxChars);
+  const code = facts.code;
+  const text = code && msg && !msg.toLowerCase().includes(code) ? `${code}: ${msg}` : (msg ?? code);
+  return text === undefined || text === '' ? undefined : truncate(text, maxChars);
+}

@@ -1,0 +1,74 @@
+/**
+ * Assembling a `ToolFailure` from a classifier's draft: fills in the call's identity, enforces the contract's
+ * invariants, validates against `ToolFailureSchema` and freezes.
+ * Pure: no I/O.
+ */
+import { FailureClass, FailureReason, Phase, ToolFailureSchema } from '../failure';
+import type { FieldIssue, ToolFailure } from '../failure';
+import type { CallContext } from './context';
+import { finishPublicMessage } from './text';
+
+/** A classifier's answer before the call's identity is added. */
+export interface FailureDraft {
+  class: FailureClass;
+  reason: FailureReason;
+  phase: Phase;
+  retryable: boolean;
+  replaySafe: boolean;
+  retryAfterMs?: number;
+  publicMessage: string;
+  status?: number;
+  issues?: readonly FieldIssue[];
+}
+
+/** The identity fields every failure carries (a `CallContext` is one). */
+export type FailureIdentity = Pick<CallContext, 'tool' | 'callId' | 'diagnosticRef'>;
+
+function deepFreeze(f: ToolFailure): ToolFailure {
+  if (f.issues) {
+    for (const i of f.issues) {
+      Object.freeze(i.path);
+      Object.freeze(i);
+    }
+    Object.freeze(f.issues);
+  }
+  return Object.freeze(f);
+}
+
+/**
+ * A frozen, valid `ToolFailure`. Enforces the contract (recovery/failure.ts): `retryable` only when transient and
+ * replay-safe; `outcome_unknown` always in phase `commit_unknown`; `retryAfterMs` a non-negative integer;
+ * `publicMessage` redacted and at most 500 characters. Should the result still fail the schema (a bug here), an
+ * `unrecoverable/tool_bug` failure is returned instead, so callers never get an invalid value or an exception.
+ */
+export function buildFailure(id: FailureIdentity, d: FailureDraft): ToolFailure {
+  const candidate: ToolFailure = {
+    tool: id.tool,
+    callId: id.callId,
+    class: d.class,
+    reason: d.reason,
+    phase: d.class === FailureClass.OUTCOME_UNKNOWN ? Phase.COMMIT_UNKNOWN : d.phase,
+    retryable: d.retryable && d.replaySafe && d.class === FailureClass.TRANSIENT,
+    replaySafe: d.replaySafe,
+    publicMessage: finishPublicMessage(d.publicMessage),
+    diagnosticRef: id.diagnosticRef,
+  };
+  if (d.retryAfterMs !== undefined && Number.isFinite(d.retryAfterMs) && d.retryAfterMs >= 0) {
+    candidate.retryAfterMs = Math.min(Number.MAX_SAFE_INTEGER, Math.ceil(d.retryAfterMs));
+  }
+  if (d.status !== undefined && Number.isInteger(d.status) && d.status >= 100 && d.status <= 599) candidate.status = d.status;
+  if (d.issues && d.issues.length > 0) candidate.issues = d.issues.map((i) => ({ ...i, path: [...i.path] }));
+  const parsed = ToolFailureSchema.safeParse(candidate);
+  if (parsed.success) return deepFreeze(candidate);
+  return deepFreeze({
+    tool: id.tool,
+    callId: id.callId,
+    class: FailureClass.UNRECOVERABLE,
+    reason: FailureReason.TOOL_BUG,
+    phase: Phase.DISPATCH,
+    retryable: false,
+    replaySafe: false,
+    publicMessage: 'The tool call failed in a way that could not be classified.',
+    diagnosticRef: id.diagnosticRef,
+  });
+}

@@ -1,0 +1,61 @@
+/**
+ * What a classifier is given: the facts of the call (`CallContext`) and the raw outcome (`RawOutcome`).
+ *
+ * Source: the cases' lesson 1 ("the classifier needs the raw facts"): wrappers broke routing by dropping headers
+ * (C04), turning a 404 into `""` (C10) and losing the error type (C14). So adapters hand over an envelope with the
+ * status, headers, body or the thrown error itself, and whether the request was sent; never a flattened string.
+ * Pure: no I/O.
+ */
+import { z } from 'zod';
+import { ClassifyError, ClassifyErrorCode } from './errors';
+import type { HeadersInput } from './headers';
+
+export type { HeadersInput, HeadersLike, HeaderValue } from './headers';
+
+/** The facts of one tool call that decide how its failure is classified. */
+export interface CallContext {
+  tool: string;
+  callId: string;
+  effect: 'read' | 'write';
+  /** the receiver deduplicates by the idempotency key this call carries (replaying the same key is harmless) */
+  deduplicates: boolean;
+  /** the tool declares that a 403 can be lifted by a human approval */
+  approvalCanLift: boolean;
+  /** wall-clock now in ms since epoch, for HTTP-date Retry-After */
+  nowMs: number;
+  diagnosticRef: string;
+}
+
+/** The envelope a tool adapter hands the router. */
+export type RawOutcome =
+  | { kind: 'http'; status: number; headers: HeadersInput; body?: unknown }
+  | {
+      kind: 'thrown';
+      error: unknown;
+      /** set by the adapter when it knows; otherwise inferred from the error */
+      requestSent?: boolean;
+    };
+
+/** The schema `classify` checks a `CallContext` against. */
+export const CallContextSchema = z.object({
+  tool: z.string().min(1),
+  callId: z.string().min(1),
+  effect: z.enum(['read', 'write']),
+  deduplicates: z.boolean(),
+  approvalCanLift: z.boolean(),
+  nowMs: z.number().nonnegative(),
+  diagnosticRef: z.string().min(1),
+});
+
+/**
+ * Checks `ctx` and returns it.
+ * @throws ClassifyError `invalid_context` naming the first bad field, e.g.
+ *   `CallContext.nowMs: Too small: expected number to be >=0`.
+ */
+export function parseCallContext(ctx: unknown): CallContext {
+  const r = CallContextSchema.safeParse(ctx);
+  if (r.success) return ctx as CallContext;
+  const issue = r.error.issues[0];
+  const where = issue && issue.path.length > 0 ? `.${issue.path.map(String).join('.')}` : '';
+  throw new ClassifyError(ClassifyErrorCode.INVALID_CONTEXT, `CallContext${where}: ${issue?.message ?? 'invalid value'}`);
+}

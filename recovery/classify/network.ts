@@ -1,0 +1,270 @@
+/**
+ * Transport errors (no HTTP answer) → ToolFailure.
+ *
+ * Reads errors as Node and undici really raise them: `TypeError: fetch failed` whose `cause` carries the `code`
+ * (`ECONNREFUSED` with `syscall: 'connect'`, undici's `SocketError` `UND_ERR_SOCKET`), bare errors with `code`,
+ * nested causes, `AggregateError` (Happy Eyeballs connects), and the `DOMException`s `TimeoutError` /
+ * `AbortError` of `AbortSignal.timeout()` / `abort()`. Every node of the cause chain is read (at most
+ * `MAX_CHAIN_NODES`), through readers that never throw.
+ *
+ * The phase rule (the design, seed 000, and the cases' lesson 2, "unknown outcome is not failure"):
+ * - a failure BEFORE the request left the process (refused, DNS, connect timeout, `syscall: 'connect'`, a socket
+ *   that wrote 0 bytes) is phase `dispatch`, `transient`, replay-safe for ANY tool, writes included;
+ * - AFTER the request may have reached the server (reset, socket closed, headers/body timeout, an abort or
+ *   timeout whose moment is unknown) a read is `transient`/retryable; a write whose receiver deduplicates is
+ *   `transient`/retryable in phase `commit_unknown`; any other write is `outcome_unknown` in `commit_unknown`
+ *   (reconcile), never `transient`.
+ * When facts disagree, "may have been sent" wins (the safe side). The adapter's `requestSent` wins over all
+ * inference. TLS certificate errors are `unrecoverable` (time does not fix a certificate); argument errors of
+ * the HTTP client (`ERR_INVALID_URL`, `UND_ERR_INVALID_ARG`, …) are `unrecoverable/tool_bug`.
+ * Pure: no I/O.
+ */
+import { FailureClass, FailureReason, Phase } from '../failure';
+import type { ToolFailure } from '../failure';
+import { buildFailure } from './build';
+import type { CallContext } from './context';
+import { asArray, isObjectLike, readNumber, readProp, readString } from './safe';
+
+/** At most this many errors of a cause chain / AggregateError tree are read. */
+export const MAX_CHAIN_NODES = 32;
+const MAX_DEPTH = 8;
+
+/** When a transport error happened relative to sending. */
+export const SendState = {
+  /** Nothing left the process. */
+  NOT_SENT: 'not_sent',
+  /** The request may have reached the server. */
+  MAYBE_SENT: 'maybe_sent',
+  /** Decided by the error's `syscall`: `connect`/`getaddrinfo` → not sent, else maybe sent. */
+  BY_SYSCALL: 'by_syscall',
+  /** Not sent unless the `syscall` is a read or write on an open socket. */
+  CONNECT_UNLESS_IO: 'connect_unless_io',
+} as const;
+export type SendState = (typeof SendState)[keyof typeof SendState];
+
+/** What a recognised transport fact means. */
+export type TransportKind = 'network' | 'tls' | 'tool_bug';
+export interface TransportRule {
+  readonly sent: SendState;
+  readonly reason: 'network' | 'timeout';
+  readonly kind: TransportKind;
+}
+
+const S = SendState;
+const rule = (sent: SendState, reason: 'network' | 'timeout', kind: TransportKind = 'network'): TransportRule =>
+  Object.freeze({ sent, reason, kind });
+
+/** Error `code` → rule. Node system errors, undici `UND_ERR_*`, axios/got codes, TLS and client-argument errors. */
+export const CODE_RULES: Readonly<Record<string, TransportRule>> = Object.freeze({
+  ECONNREFUSED: rule(S.NOT_SENT, 'network'),
+  ENOTFOUND: rule(S.NOT_SENT, 'network'),
+  EAI_AGAIN: rule(S.NOT_SENT, 'network'),
+  EAI_NONAME: rule(S.NOT_SENT, 'network'),
+  EAI_FAIL: rule(S.NOT_SENT, 'network'),
+  EAI_NODATA: rule(S.NOT_SENT, 'network'),
+  EADDRNOTAVAIL: rule(S.NOT_SENT, 'network'),
+  UND_ERR_CONNECT_TIMEOUT: rule(S.NOT_SENT, 'timeout'),
+  ERR_SOCKET_CONNECTION_TIMEOUT: rule(S.NOT_SENT, 'timeout'),
+  EHOSTUNREACH: rule(S.CONNECT_UNLESS_IO, 'network'),
+  ENETUNREACH: rule(S.CONNECT_UNLESS_IO, 'network'),
+  EHOSTDOWN: rule(S.CONNECT_UNLESS_IO, 'network'),
+  ENETDOWN: rule(S.CONNECT_UNLESS_IO, 'network'),
+  ETIMEDOUT: rule(S.BY_SYSCALL, 'timeout'),
+  ECONNRESET: rule(S.BY_SYSCALL, 'network'),
+  EPIPE: rule(S.MAYBE_SENT, 'network'),
+  ECONNABORTED: rule(S.MAYBE_SENT, 'timeout'), // axios: request timeout
+  ESOCKETTIMEDOUT: rule(S.MAYBE_SENT, 'timeout'),
+  ERR_STREAM_PREMATURE_CLOSE: rule(S.MAYBE_SENT, 'network'),
+  ERR_HTTP2_STREAM_ERROR: rule(S.MAYBE_SENT, 'network'),
+  ERR_HTTP2_SESSION_ERROR: rule(S.MAYBE_SENT, 'network'),
+  ERR_HTTP2_GOAWAY_SESSION: rule(S.MAYBE_SENT, 'network'),
+  UND_ERR_HEADERS_TIMEOUT: rule(S.MAYBE_SENT, 'timeout'),
+  UND_ERR_BODY_TIMEOUT: rule(S.MAYBE_SENT, 'timeout'),
+  UND_ERR_SOCKET: rule(S.MAYBE_SENT, 'network'),
+  UND_ERR_CLOSED: rule(S.MAYBE_SENT, 'network'),
+  UND_ERR_DESTROYED: rule(S.MAYBE_SENT, 'network'),
+  UND_ERR_ABORTED: rule(S.MAYBE_SENT, 'timeout'),
+  UND_ERR_RES_CONTENT_LENGTH_MISMATCH: rule(S.MAYBE_SENT, 'network'),
+  UND_ERR_INFO: rule(S.MAYBE_SENT, 'network'),
+  ABORT_ERR: rule(S.MAYBE_SENT, 'timeout'),
+  CERT_HAS_EXPIRED: rule(S.NOT_SENT, 'network', 'tls'),
+  CERT_NOT_YET_VALID: rule(S.NOT_SENT, 'network', 'tls'),
+  DEPTH_ZERO_SELF_SIGNED_CERT: rule(S.NOT_SENT, 'network', 'tls'),
+  SELF_SIGNED_CERT_IN_CHAIN: rule(S.NOT_SENT, 'network', 'tls'),
+  UNABLE_TO_VERIFY_LEAF_SIGNATURE: rule(S.NOT_SENT, 'network', 'tls'),
+  UNABLE_TO_GET_ISSUER_CERT_LOCALLY: rule(S.NOT_SENT, 'network', 'tls'),
+  ERR_TLS_CERT_ALTNAME_INVALID: rule(S.NOT_SENT, 'network', 'tls'),
+  UND_ERR_INVALID_ARG: rule(S.NOT_SENT, 'network', 'tool_bug'),
+  UND_ERR_NOT_SUPPORTED: rule(S.NOT_SENT, 'network', 'tool_bug'),
+  UND_ERR_REQ_CONTENT_LENGTH_MISMATCH: rule(S.NOT_SENT, 'network', 'tool_bug'),
+  UND_ERR_INVALID_RETURN_VALUE: rule(S.NOT_SENT, 'network', 'tool_bug'),
+  ERR_INVALID_URL: rule(S.NOT_SENT, 'network', 'tool_bug'),
+  ERR_INVALID_ARG_TYPE: rule(S.NOT_SENT, 'network', 'tool_bug'),
+  ERR_INVALID_ARG_VALUE: rule(S.NOT_SENT, 'network', 'tool_bug'),
+  ERR_INVALID_HTTP_TOKEN: rule(S.NOT_SENT, 'network', 'tool_bug'),
+  ERR_INVALID_CHAR: rule(S.NOT_SENT, 'network', 'tool_bug'),
+  ERR_HTTP_INVALID_HEADER_VALUE: rule(S.NOT_SENT, 'network', 'tool_bug'),
+  ERR_INVALID_PROTOCOL: rule(S.NOT_SENT, 'network', 'tool_bug'),
+  ERR_UNESCAPED_CHARACTERS: rule(S.NOT_SENT, 'network', 'tool_bug'),
+});
+
+/** Error `name` → rule, for errors without a usable `code` (DOMExceptions, undici classes, Temporal). */
+export const NAME_RULES: Readonly<Record<string, TransportRule>> = Object.freeze({
+  TimeoutError: rule(S.MAYBE_SENT, 'timeout'), // AbortSignal.timeout(): the moment is unknown
+  AbortError: rule(S.MAYBE_SENT, 'timeout'),
+  ConnectTimeoutError: rule(S.NOT_SENT, 'timeout'),
+  HeadersTimeoutError: rule(S.MAYBE_SENT, 'timeout'),
+  BodyTimeoutError: rule(S.MAYBE_SENT, 'timeout'),
+  SocketError: rule(S.MAYBE_SENT, 'network'),
+  ClientClosedError: rule(S.MAYBE_SENT, 'network'),
+  RequestAbortedError: rule(S.MAYBE_SENT, 'timeout'),
+  FetchError: rule(S.MAYBE_SENT, 'network'), // node-fetch without a system code
+  TimeoutFailure: rule(S.MAYBE_SENT, 'timeout'), // Temporal: StartToClose does not stop the attempt (case C03)
+});
+
+/** Message patterns, used only when no code or name is recognised anywhere in the chain. */
+const MESSAGE_RULES: readonly (readonly [RegExp, TransportRule])[] = Object.freeze([
+  [/^fetch failed$/i, rule(S.MAYBE_SENT, 'network')],
+  [/^(?:failed to fetch|networkerror when attempting to fetch resource\.?|load failed|network error)$/i, rule(S.MAYBE_SENT, 'network')],
+  [/^socket hang up$/i, rule(S.MAYBE_SENT, 'network')],
+] as const);
+
+const IO_SYSCALLS = /^(?:read|write|writev|send|sendmsg|recv|shutdown)$/;
+const CONNECT_SYSCALLS = /^(?:connect|getaddrinfo|lookup|queryA|queryAaaa)$/;
+
+/** A recognised fact of the chain: its rule, and where it came from (for the message). */
+export interface TransportFact {
+  readonly label: string;
+  readonly rule: TransportRule;
+  readonly sent: 'not_sent' | 'maybe_sent';
+}
+
+function decideSent(r: TransportRule, node: unknown): 'not_sent' | 'maybe_sent' {
+  const syscall = readString(node, 'syscall') ?? '';
+  switch (r.sent) {
+    case S.NOT_SENT:
+      return 'not_sent';
+    case S.MAYBE_SENT: {
+      // undici's SocketError reports the socket: a socket that wrote nothing sent nothing.
+      const written = readNumber(readProp(node, 'socket'), 'bytesWritten');
+      return written === 0 ? 'not_sent' : 'maybe_sent';
+    }
+    case S.BY_SYSCALL:
+      return CONNECT_SYSCALLS.test(syscall) ? 'not_sent' : 'maybe_sent';
+    case S.CONNECT_UNLESS_IO:
+      return IO_SYSCALLS.test(syscall) ? 'maybe_sent' : 'not_sent';
+  }
+}
+
+/** `table[key]` for an own key only (a code such as `constructor` must not reach `Object.prototype`). */
+function own(table: Readonly<Record<string, TransportRule>>, key: string): TransportRule | undefined {
+  return Object.prototype.hasOwnProperty.call(table, key) ? table[key] : undefined;
+}
+
+/** The nodes of an error's cause chain and AggregateError tree, breadth first, without repeats. */
+export function errorChain(error: unknown): unknown[] {
+  const out: unknown[] = [];
+  const seen = new Set<unknown>();
+  let level: unknown[] = [error];
+  for (let depth = 0; depth < MAX_DEPTH && level.length > 0; depth++) {
+    const next: unknown[] = [];
+    for (const node of level) {
+      if (!isObjectLike(node) || seen.has(node) || out.length >= MAX_CHAIN_NODES) continue;
+      seen.add(node);
+      out.push(node);
+      next.push(readProp(node, 'cause'));
+      for (const e of (asArray(readProp(node, 'errors')) ?? []).slice(0, MAX_CHAIN_NODES)) next.push(e);
+    }
+    level = next;
+  }
+  return out;
+}
+
+/** Every recognised transport fact of an error's chain (codes and names; messages only when those find none). */
+export function transportFacts(error: unknown): TransportFact[] {
+  const chain = errorChain(error);
+  const facts: TransportFact[] = [];
+  for (const node of chain) {
+    const code = readString(node, 'code');
+    const byCode = code === undefined ? undefined : (own(CODE_RULES, code) ?? (/^HPE_/.test(code) ? rule(S.MAYBE_SENT, 'network') : undefined));
+    if (byCode && code) {
+      facts.push({ label: code, rule: byCode, sent: decideSent(byCode, node) });
+      continue;
+    }
+    const name = readString(node, 'name');
+    const byName = name === undefined ? undefined : own(NAME_RULES, name);
+    if (byName && name) facts.push({ label: name, rule: byName, sent: decideSent(byName, node) });
+  }
+  if (facts.length > 0) return facts;
+  for (const node of chain) {
+    const message = readString(node, 'message');
+    if (message === undefined) continue;
+    const hit = MESSAGE_RULES.find(([re]) => re.test(message.trim()));
+    if (hit) facts.push({ label: 'network error', rule: hit[1], sent: 'maybe_sent' });
+  }
+  return facts;
+}
+
+/**
+ * Classifies a thrown transport error, or returns `undefined` when nothing in its chain is a recognised
+ * transport fact (the caller then treats it as a tool bug).
+ *
+ * @param error what the tool threw.
+ * @param requestSent the adapter's knowledge; when a boolean it wins over inference.
+ * @param ctx the call (validated by the caller).
+ * @returns a frozen, valid `ToolFailure`, or `undefined`.
+ */
+export function classifyNetworkError(error: unknown, requestSent: boolean | undefined, ctx: CallContext): ToolFailure | undefined {
+  const facts = transportFacts(error);
+  const network = facts.filter((f) => f.rule.kind === 'network');
+  const tls = facts.find((f) => f.rule.kind === 'tls');
+  const bug = facts.find((f) => f.rule.kind === 'tool_bug');
+  const tool = ctx.tool;
+
+  if (network.length === 0) {
+    if (tls) {
+      return buildFailure(ctx, {
+        class: FailureClass.UNRECOVERABLE, reason: FailureReason.NETWORK, phase: Phase.DISPATCH, retryable: false, replaySafe: true,
+        publicMessage: `${tool}: the service's TLS certificate was rejected (${tls.label}); the request was not sent. Waiting will not fix this.`,
+      });
+    }
+    if (bug) {
+      return buildFailure(ctx, {
+        class: FailureClass.UNRECOVERABLE, reason: FailureReason.TOOL_BUG, phase: Phase.DISPATCH, retryable: false,
+        replaySafe: requestSent !== true || ctx.effect === 'read' || ctx.deduplicates,
+        publicMessage: `${tool}: the tool built a request its HTTP client refused (${bug.label}); this is a bug in the tool.`,
+      });
+    }
+    return undefined;
+  }
+
+  const timeout = network.some((f) => f.rule.reason === 'timeout');
+  const reason = timeout ? FailureReason.TIMEOUT : FailureReason.NETWORK;
+  const inferredSent = network.some((f) => f.sent === 'maybe_sent');
+  const sent = requestSent ?? inferredSent;
+  const label = (network.find((f) => f.sent === 'maybe_sent') ?? network[0])!.label;
+  const what = timeout ? `the request timed out (${label})` : `the connection failed (${label})`;
+
+  if (!sent) {
+    return buildFailure(ctx, {
+      class: FailureClass.TRANSIENT, reason, phase: Phase.DISPATCH, retryable: true, replaySafe: true,
+      publicMessage: `${tool}: ${timeout ? `the connection timed out (${label})` : `could not reach the service (${label})`}; the request was not sent, so it is safe to try again.`,
+    });
+  }
+  if (ctx.effect === 'read') {
+    return buildFailure(ctx, {
+      class: FailureClass.TRANSIENT, reason, phase: Phase.DISPATCH, retryable: true, replaySafe: true,
+      publicMessage: `${tool}: ${what}; the read can be retried.`,
+    });
+  }
+  if (ctx.deduplicates) {
+    return buildFailure(ctx, {
+      class: FailureClass.TRANSIENT, reason, phase: Phase.COMMIT_UNKNOWN, retryable: true, replaySafe: true,
+      publicMessage: `${tool}: ${what} after the write was sent; the service deduplicates it, so it can be retried with the same idempotency key.`,
+    });
+  }
+  return buildFailure(ctx, {
+    class: FailureClass.OUTCOME_UNKNOWN, reason, phase: Phase.COMMIT_UNKNOWN, retryable: false, replaySafe: false,
+    publicMessage: `${tool}: ${what} after the write was sent; it may or may not have been applied. Check its status before any new attempt.`,
+  });
+}

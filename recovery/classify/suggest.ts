@@ -1,0 +1,82 @@
+/**
+ * Small heuristics that turn a validation failure into a concrete next step for the model: the key it probably
+ * meant, the enum value in the right case, the two numbers packed into one string.
+ * Source of the need: cases C06 (unknown key `amount` close to `amountCents`; `USD` for `usd`) and C07
+ * (`x: "861, 365"` with `y` missing → "split into x and y").
+ * Pure: no I/O.
+ */
+
+/** Longest strings compared by edit distance, in characters (longer ones are not close to anything). */
+const MAX_COMPARE_CHARS = 64;
+
+/**
+ * Levenshtein distance (insert, delete, substitute; each costs 1).
+ * @returns the distance, or `Infinity` when either string is longer than 64 characters.
+ */
+export function editDistance(a: string, b: string): number {
+  if (a.length > MAX_COMPARE_CHARS || b.length > MAX_COMPARE_CHARS) return Infinity;
+  let prev = Array.from({ length: b.length + 1 }, (_, j) => j);
+  for (let i = 1; i <= a.length; i++) {
+    const cur = [i];
+    for (let j = 1; j <= b.length; j++) {
+      const cost = a[i - 1] === b[j - 1] ? 0 : 1;
+      cur.push(Math.min(prev[j]! + 1, cur[j - 1]! + 1, prev[j - 1]! + cost));
+    }
+    prev = cur;
+  }
+  return prev[b.length]!;
+}
+
+const norm = (s: string): string => s.toLowerCase().replace(/[\s_-]/g, '');
+
+/**
+ * The known key `unknown` most likely meant, or `undefined` when none is close. Close means, best first: equal
+ * ignoring case, `_` and `-` (`amount_cents` → `amountCents`); one a prefix of the other, at least 3 characters
+ * (`amount` → `amountCents`); edit distance ≤ a third of the shorter length (`curency` → `currency`).
+ * Ties go to the earlier key in `known` (callers list missing keys first).
+ */
+export function closestKey(unknown: string, known: readonly string[]): string | undefined {
+  const u = norm(unknown);
+  if (u === '') return undefined;
+  let best: { key: string; score: number } | undefined;
+  for (const key of known) {
+    const k = norm(key);
+    if (k === '' || key === unknown) continue;
+    let score: number;
+    if (k === u) score = 0;
+    else if (Math.min(k.length, u.length) >= 3 && (k.startsWith(u) || u.startsWith(k))) score = 1 + Math.abs(k.length - u.length) / 100;
+    else {
+      const d = editDistance(u, k);
+      score = d <= Math.max(1, Math.floor(Math.min(u.length, k.length) / 3)) ? 2 + d : Infinity;
+    }
+    if (score < (best?.score ?? Infinity)) best = { key, score };
+  }
+  return best?.key;
+}
+
+/**
+ * A hint for a string that is not one of `allowed`: a case fix ("use lowercase 'usd'", "use uppercase 'USD'",
+ * "use 'Usd'"), else the closest value ("did you mean 'eur'?"), else `undefined`.
+ */
+export function enumHint(received: string, allowed: readonly string[]): string | undefined {
+  const sameLetters = allowed.find((a) => a.toLowerCase() === received.toLowerCase());
+  if (sameLetters !== undefined) {
+    if (sameLetters === sameLetters.toLowerCase()) return `use lowercase '${sameLetters}'`;
+    if (sameLetters === sameLetters.toUpperCase()) return `use uppercase '${sameLetters}'`;
+    return `use '${sameLetters}'`;
+  }
+  const trimmed = allowed.find((a) => a === received.trim());
+  if (trimmed !== undefined) return `remove the surrounding spaces: '${trimmed}'`;
+  const close = closestKey(received, allowed);
+  return close === undefined ? undefined : `did you mean '${close}'?`;
+}
+
+/**
+ * The numbers in a string made only of numbers and separators (`"861, 365"` → [861, 365], `"12.50"` → [12.5]);
+ * `undefined` for anything else.
+ */
+export function numbersIn(text: string): number[] | undefined {
+  if (text.length > 200 || !/^\s*[-+]?\d+(?:\.\d+)?(?:\s*[,;\s]\s*[-+]?\d+(?:\.\d+)?)*\s*$/.test(text)) return undefined;
+  const nums = text.match(/[-+]?\d+(?:\.\d+)?/g)?.map(Number) ?? [];
+  return nums.length > 0 && nums.every(Number.isFinite) ? nums : undefined;
+}

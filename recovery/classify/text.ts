@@ -1,0 +1,63 @@
+/**
+ * Text for the model: truncation and the final form of `publicMessage`.
+ * Pure: no I/O.
+ */
+import { MAX_PUBLIC_MESSAGE_CHARS } from '../failure';
+import { redact } from '../redact';
+
+/** Longest excerpt of a server's own words (`code: message`) quoted in a `publicMessage`, in characters. */
+export const MAX_SERVER_DETAIL_CHARS = 200;
+/** Longest `expected` / `suggestion` text in a field issue, in characters. */
+export const MAX_ISSUE_TEXT_CHARS = 200;
+
+/**
+ * `text` cut to at most `maxChars` characters, ending with `…` when cut. Never splits a UTF-16 surrogate pair.
+ * @throws RangeError when `maxChars` < 1.
+ */
+export function truncate(text: string, maxChars: number): string {
+  if (maxChars < 1) throw new RangeError(`truncate: maxChars must be >= 1, got ${maxChars}`);
+  if (text.length <= maxChars) return text;
+  let end = maxChars - 1;
+  const last = text.charCodeAt(end - 1);
+  if (last >= 0xd800 && last <= 0xdbff) end -= 1;
+  return `${text.slice(0, end)}…`;
+}
+
+/** Redacts, folds whitespace (newlines included) to single spaces and truncates. */
+export function publicText(text: string, maxChars: number): string {
+  return truncate(redact(text).replace(/\s+/g, ' ').trim(), maxChars);
+}
+
+/**
+ * The final `publicMessage`: redacted, one line, at most `MAX_PUBLIC_MESSAGE_CHARS`; `fallback` when nothing
+ * is left (the schema requires at least one character).
+ */
+export function finishPublicMessage(text: string, fallback = 'The tool call failed.'): string {
+  const out = publicText(text, MAX_PUBLIC_MESSAGE_CHARS);
+  return out === '' ? fallback : out;
+}
+
+/** A JSON path as the model reads it: `items[0].amount`; `(arguments)` for the root. */
+export function pathLabel(path: readonly (string | number)[]): string {
+  if (path.length === 0) return '(arguments)';
+  let out = '';
+  for (const seg of path) {
+    if (typeof seg === 'number') out += `[${seg}]`;
+    else if (/^[A-Za-z_$][\w$-]*$/.test(seg)) out += out === '' ? seg : `.${seg}`;
+    else out += `[${JSON.stringify(seg)}]`;
+  }
+  return out;
+}
+
+/**
+ * One line per field issue, joined with `; `: `customerId: expected string matching ^cus_, received "42"`.
+ * Used inside `publicMessage`, which is cut to 500 characters; the full list travels in `issues`.
+ */
+export function summarizeIssues(issues: readonly { path: readonly (string | number)[]; expected: string; received: string }[]): string {
+  return issues
+    .map((i) => {
+      const label = pathLabel(i.path);
+      return i.received === 'missing' ? `${label} is missing (expected ${i.expected})` : `${label} expected ${i.expected}, received ${i.received}`;
+    })
+    .join('; ');
+}

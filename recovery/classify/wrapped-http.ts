@@ -1,0 +1,53 @@
+/**
+ * HTTP answers that arrive wrapped in a thrown error, so their status, headers and body still reach the HTTP
+ * classifier (case C04: "the header must survive error wrapping"; C14: classify from the structured code, not
+ * the JS class name).
+ *
+ * Shapes read, on each error of the cause chain (first hit wins):
+ * - an envelope `outcome: { kind: 'http', status, headers, body }` (this project's `HttpOutcomeError`);
+ * - axios: `response: { status, headers, data }`;
+ * - OpenAI / Anthropic SDK `APIError`: `status`, `headers`, `error` (the body);
+ * - undici `ResponseStatusCodeError` and `http-errors`: `statusCode` or `status`, `headers`, `body`.
+ * Only a status that is an integer in 400–599 counts.
+ * Pure: no I/O.
+ */
+import { errorChain } from './network';
+import { isObjectLike, readProp } from './safe';
+
+/** HTTP facts found in a thrown error. */
+export interface WrappedHttp {
+  status: number;
+  headers: unknown;
+  body: unknown;
+}
+
+function failureStatus(v: unknown): number | undefined {
+  return typeof v === 'number' && Number.isInteger(v) && v >= 400 && v <= 599 ? v : undefined;
+}
+
+function fromNode(node: unknown): WrappedHttp | undefined {
+  const outcome = readProp(node, 'outcome');
+  if (readProp(outcome, 'kind') === 'http') {
+    const status = failureStatus(readProp(outcome, 'status'));
+    if (status !== undefined) return { status, headers: readProp(outcome, 'headers') ?? {}, body: readProp(outcome, 'body') };
+  }
+  const response = readProp(node, 'response');
+  if (isObjectLike(response)) {
+    const status = failureStatus(readProp(response, 'status')) ?? failureStatus(readProp(response, 'statusCode'));
+    if (status !== undefined) {
+      return { status, headers: readProp(response, 'headers') ?? {}, body: readProp(response, 'data') ?? readProp(response, 'body') };
+    }
+  }
+  const status = failureStatus(readProp(node, 'status')) ?? failureStatus(readProp(node, 'statusCode'));
+  if (status === undefined) return undefined;
+  return { status, headers: readProp(node, 'headers') ?? {}, body: readProp(node, 'error') ?? readProp(node, 'body') ?? readProp(node, 'data') };
+}
+
+/** The first HTTP answer carried by `error` or its causes; `undefined` when there is none. Never throws. */
+export function wrappedHttp(error: unknown): WrappedHttp | undefined {
+  for (const node of errorChain(error)) {
+    const hit = fromNode(node);
+    if (hit) return hit;
+  }
+  return undefined;
+}

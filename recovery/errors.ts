@@ -1,0 +1,91 @@
+/**
+ * Typed errors for bad input to the pure core.
+ *
+ * Every public entry point of `recovery/` that receives a value it cannot use throws a `RecoveryInputError`
+ * with a `code` and a message that names the field and the rule (STYLE.md §8), never a silent wrong answer.
+ * Workflow code should catch it and turn it into an `ApplicationFailure` (a plain Error thrown from workflow
+ * code fails the workflow task, which Temporal retries forever).
+ *
+ * Pure: no I/O; `zod` is the only import.
+ */
+import type { z } from 'zod';
+
+/** What kind of bad input it was. A const object plus a type of the same name, never a TS `enum`. */
+export const RecoveryInputErrorCode = {
+  /** A value fails its schema or a documented precondition (wrong type, out of range, missing field). */
+  INVALID_INPUT: 'invalid_input',
+  /** A policy or configuration object fails its schema (e.g. `BudgetPolicy`, `BackoffPolicy`). */
+  INVALID_POLICY: 'invalid_policy',
+  /** A value JSON cannot carry: function, symbol, bigint, NaN, ±Infinity, a cycle, a Map. */
+  NOT_JSON: 'not_json',
+  /** A value is well formed but too large or too deep to process. */
+  LIMIT_EXCEEDED: 'limit_exceeded',
+  /** The operation is not defined in the current state (e.g. spending a budget of a call never started). */
+  INVALID_STATE: 'invalid_state',
+} as const;
+export type RecoveryInputErrorCode = (typeof RecoveryInputErrorCode)[keyof typeof RecoveryInputErrorCode];
+
+/** A path into the offending input: object keys and array indexes, `[]` = the input itself. */
+export type InputPath = readonly (string | number)[];
+
+const BRAND = Symbol.for('recovery-router.RecoveryInputError');
+
+/**
+ * Bad input to a public entry point of the core.
+ * - `code`: see `RecoveryInputErrorCode`.
+ * - `path`: where in the input the problem is, when known (`[]` = the whole value).
+ */
+export class RecoveryInputError extends Error {
+  override readonly name = 'RecoveryInputError';
+  readonly code: RecoveryInputErrorCode;
+  readonly path: InputPath;
+  /** Brand for `isRecoveryInputError`, which works across realms (Temporal's sandbox runs in its own V8 context). */
+  readonly [BRAND] = true;
+
+  constructor(code: RecoveryInputErrorCode, message: string, options: { path?: InputPath; cause?: unknown } = {}) {
+    super(message, options.cause === undefined ? undefined : { cause: options.cause });
+    this.code = code;
+    this.path = Object.freeze([...(options.path ?? [])]);
+  }
+}
+
+/** True for a `RecoveryInputError`, also one created in another realm, where `instanceof` fails. */
+export function isRecoveryInputError(e: unknown): e is RecoveryInputError {
+  return typeof e === 'object' && e !== null && (e as { [BRAND]?: unknown })[BRAND] === true;
+}
+
+/** Renders a path as `$.a[2].b`, the JSONPath-like form used in messages. */
+export function formatPath(path: InputPath): string {
+  let out = '$';
+  for (const seg of path) {
+    out +=
+      typeof seg === 'number' ? `[${seg}]` : /^[A-Za-z_$][\w$]*$/.test(seg) ? `.${seg}` : `[${JSON.stringify(seg)}]`;
+  }
+  return out;
+}
+
+/**
+ * Validates `value` with a zod schema and returns the parsed value, or throws a `RecoveryInputError`
+ * whose message starts with `label` and names the first failing field and rule,
+ * e.g. `nextDelay: policy.jitterRatio: Too big: expected number to be <=1`.
+ *
+ * @param label where the value came from, as the caller names it (`'allowNextAttempt: previous'`).
+ * @throws RecoveryInputError with `code` (default `invalid_input`) and the first issue's `path`.
+ */
+export function parseInput<S extends z.ZodType>(
+  schema: S,
+  value: unknown,
+  label: string,
+  code: RecoveryInputErrorCode = RecoveryInputErrorCode.INVALID_INPUT,
+): z.output<S> {
+  const result = schema.safeParse(value);
+  if (result.success) return result.data;
+  const issue = result.error.issues[0];
+  const path: (string | number)[] = (issue?.path ?? []).map((p) => (typeof p === 'number' ? p : String(p)));
+  const where = `${label}${formatPath(path).slice(1)}`;
+  const more = result.error.issues.length > 1 ? ` (and ${result.error.issues.length - 1} more)` : '';
+  throw new RecoveryInputError(code, `${where}: ${issue?.message ?? 'invalid value'}${more}`, {
+    path,
+    cause: result.error,
+  });
+}

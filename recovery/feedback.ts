@@ -1,0 +1,65 @@
+/**
+ * What the model sees when a tool call fails: a tool result it can act on (cases, lesson 6: model-side errors come
+ * back as tool results the model can see, never as an aborted run or a fake success). Built only from the public
+ * part of a ToolFailure — `publicMessage`, field issues, the permitted capabilities — so no stack trace, path,
+ * host, token or header can reach it (seed 000: "publicMessage 是给模型看的最小可行动信息").
+ */
+import type { Capability } from './tool-spec';
+import type { FailureClass, FailureReason, FieldIssue, ToolFailure } from './failure';
+import type { RecoveryAction } from './routes';
+
+export interface ModelFeedback {
+  status: 'failed';
+  tool: string;
+  errorClass: FailureClass;
+  reason: FailureReason;
+  /** The recovery the runtime chose. */
+  action: RecoveryAction;
+  /** The failure's public message. */
+  message: string;
+  /** What the model should do next, in one sentence (the NEXT_STEP table). */
+  nextStep: string;
+  /** Field-level problems, for `repair`. */
+  issues?: FieldIssue[];
+  /** The permission-filtered tools, for `replan` after `capability_missing`. */
+  capabilities?: Capability[];
+  /** The state the world reported (e.g. the conflicting booking), for `replan` after a semantic rejection. */
+  observedState?: unknown;
+  /** Delay before the same call may run again, in ms. */
+  retryAfterMs?: number;
+}
+
+/** What the model is told to do after each recovery action. One table. */
+export const NEXT_STEP: Readonly<Record<RecoveryAction, string>> = Object.freeze({
+  repair: 'Fix the listed fields and call again with changed arguments; the same arguments will be refused.',
+  retry: 'The runtime retries this call itself after a backoff; do not repeat it.',
+  reauth: 'The runtime refreshed the credential and replays the call; do not repeat it.',
+  request_approval: 'A person must approve this action; wait for the decision and do not try to work around it.',
+  replan: 'Choose another way: another tool or changed arguments that fit the observed state, or stop and tell the user.',
+  reconcile: 'The outcome of this write is being verified by its idempotency key; do not issue it again.',
+  reject: 'The result was not usable and is not a fact; do not rely on it. Try another source or stop.',
+  escalate: 'This needs a person; stop and tell the user that it was handed over.',
+  stop: 'This action is not allowed; stop this path and tell the user honestly.',
+});
+
+/** The model-facing feedback for a routed failure. */
+export function feedbackFor(
+  failure: ToolFailure,
+  action: RecoveryAction,
+  extra: { capabilities?: Capability[]; observedState?: unknown; message?: string } = {},
+): ModelFeedback {
+  const feedback: ModelFeedback = {
+    status: 'failed',
+    tool: failure.tool,
+    errorClass: failure.class,
+    reason: failure.reason,
+    action,
+    message: extra.message ?? failure.publicMessage,
+    nextStep: NEXT_STEP[action],
+  };
+  if (failure.issues?.length) feedback.issues = failure.issues;
+  if (extra.capabilities) feedback.capabilities = extra.capabilities;
+  if (extra.observedState !== undefined) feedback.observedState = extra.observedState;
+  if (failure.retryAfterMs !== undefined) feedback.retryAfterMs = failure.retryAfterMs;
+  return feedback;
+}

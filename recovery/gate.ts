@@ -1,0 +1,250 @@
+/**
+ * The Change-before-Retry gate: before a call runs again after a failure, something must have changed that makes
+ * this attempt more likely to succeed, and the gate checks that the claimed change is TRUE.
+ *
+ * Source: seed 000, "Change-before-Retry Gate" (`allow_next_attempt`): "没有新的参数、新的凭据、新的工具路径、新的时间条件
+ * 或新的外部状态证据，就不要重复执行相同调用" — without new arguments, credentials, tool path, time condition or external
+ * state evidence, do not repeat the same call. Its five kinds of evidence are the `ChangeEvidence` union below.
+ * Pure: no clock (`nowMs` is a parameter), no I/O.
+ */
+import { z } from 'zod';
+import { FailureClass, ToolFailureSchema } from './failure';
+import type { ToolFailure } from './failure';
+import { parseInput } from './errors';
+
+const Sha256Hex = z.string().regex(/^[0-9a-f]{64}$/, 'must be a lowercase sha256 hex digest (see argsHash)');
+const TimeMs = z.number().int().min(0);
+
+/**
+ * The attempt that failed.
+ * - `argsHash`: `argsHash(args)` of its arguments (recovery/canonical.ts).
+ * - `credentialVersion`: version of the credential or grant it ran with, integer ≥ 0; a refresh or approval bumps it.
+ * - `endedAtMs`: when it ended, ms since the epoch (workflow time).
+ * - `earliestRetryAtMs`: `endedAtMs` + the backoff delay (`nextDelay(...).delayMs`, which already honours
+ *   `Retry-After`); absent when no retry was scheduled. Must not be before `endedAtMs`.
+ */
+export const AttemptRecordSchema = z
+  .object({
+    tool: z.string().min(1),
+    argsHash: Sha256Hex,
+    credentialVersion: z.number().int().min(0),
+    failure: ToolFailureSchema,
+    endedAtMs: TimeMs,
+    earliestRetryAtMs: TimeMs.optional(),
+  })
+  .strict()
+  .superRefine((r, ctx) => {
+    if (r.earliestRetryAtMs !== undefined && r.earliestRetryAtMs < r.endedAtMs) {
+      ctx.addIssue({ code: 'custom', path: ['earliestRetryAtMs'], message: 'cannot be before endedAtMs' });
+    }
+  });
+export type AttemptRecord = Readonly<{
+  tool: string;
+  argsHash: string;
+  credentialVersion: number;
+  failure: ToolFailure;
+  endedAtMs: number;
+  earliestRetryAtMs?: number | undefined;
+}>;
+
+/** The call proposed next. Same meaning of fields as in `AttemptRecord`. */
+export const CandidateCallSchema = z
+  .object({ tool: z.string().min(1), argsHash: Sha256Hex, credentialVersion: z.number().int().min(0) })
+  .strict();
+export type CandidateCall = Readonly<z.output<typeof CandidateCallSchema>>;
+
+/** The external state a reconcile lookup found for the previous attempt's side effect. */
+export const ExternalState = { APPLIED: 'applied', NOT_APPLIED: 'not_applied', UNKNOWN: 'unknown' } as const;
+export type ExternalState = (typeof ExternalState)[keyof typeof ExternalState];
+
+/**
+ * What the recoverer claims has changed (seed 000's five kinds). The gate verifies each claim:
+ * - `time_elapsed`: the backoff is over. Only after a retryable `transient` failure, once `nowMs ≥ earliestRetryAtMs`.
+ * - `args_changed`: `candidate.argsHash` differs from the previous one.
+ * - `credential_refreshed`: `candidate.credentialVersion` is greater. Only after `authentication` or `authorization`.
+ * - `tool_changed`: `candidate.tool` differs (another tool, endpoint or path).
+ * - `state_verified`: a lookup found the previous side effect `not_applied`. Only after `outcome_unknown`.
+ */
+export const ChangeEvidenceSchema = z.discriminatedUnion('kind', [
+  z.object({ kind: z.literal('time_elapsed') }).strict(),
+  z.object({ kind: z.literal('args_changed') }).strict(),
+  z.object({ kind: z.literal('credential_refreshed') }).strict(),
+  z.object({ kind: z.literal('tool_changed') }).strict(),
+  z
+    .object({
+      kind: z.literal('state_verified'),
+      externalState: z.enum([ExternalState.APPLIED, ExternalState.NOT_APPLIED, ExternalState.UNKNOWN]),
+    })
+    .strict(),
+]);
+export type ChangeEvidence = Readonly<z.output<typeof ChangeEvidenceSchema>>;
+export type EvidenceKind = ChangeEvidence['kind'];
+
+/**
+ * Failure classes after which each kind of evidence means something. One table.
+ * Why the limits: a refreshed credential does not change a 409 or an unknown write outcome, and replaying an
+ * unreconciled write with a new token could apply it twice; "state verified" only answers an unknown outcome;
+ * time only cures transient failures (seed 000: `previous.error_class == "transient"`).
+ * `'any'`: a changed argument or tool is a different call whatever the failure was.
+ */
+export const EVIDENCE_APPLIES_AFTER: Readonly<Record<EvidenceKind, readonly FailureClass[] | 'any'>> = Object.freeze({
+  time_elapsed: Object.freeze([FailureClass.TRANSIENT]),
+  args_changed: 'any',
+  credential_refreshed: Object.freeze([FailureClass.AUTHENTICATION, FailureClass.AUTHORIZATION]),
+  tool_changed: 'any',
+  state_verified: Object.freeze([FailureClass.OUTCOME_UNKNOWN]),
+});
+
+/** Why the gate refused. A const object plus a type of the same name. */
+export const GateRefusal = {
+  /** No evidence was offered. */
+  NO_EVIDENCE: 'no_evidence',
+  /** The evidence kind does not answer this class of failure (see `EVIDENCE_APPLIES_AFTER`). */
+  EVIDENCE_NOT_APPLICABLE: 'evidence_not_applicable',
+  /** time_elapsed after a transient failure that is not retryable (not replay-safe, Retry-After too long). */
+  NOT_RETRYABLE: 'not_retryable',
+  /** time_elapsed, but no backoff was scheduled (`earliestRetryAtMs` absent). */
+  BACKOFF_NOT_SCHEDULED: 'backoff_not_scheduled',
+  /** time_elapsed, but `nowMs` is before `earliestRetryAtMs`. */
+  TOO_EARLY: 'too_early',
+  /** args_changed, but the hash is the same. */
+  ARGS_UNCHANGED: 'args_unchanged',
+  /** credential_refreshed, but the version is not greater. */
+  CREDENTIAL_NOT_NEWER: 'credential_not_newer',
+  /** tool_changed, but it is the same tool. */
+  TOOL_UNCHANGED: 'tool_unchanged',
+  /** state_verified found the side effect applied: return the first result, do not run it again. */
+  ALREADY_APPLIED: 'already_applied',
+  /** state_verified could not tell: park for human review. */
+  STATE_UNKNOWN: 'state_unknown',
+} as const;
+export type GateRefusal = (typeof GateRefusal)[keyof typeof GateRefusal];
+
+/**
+ * The gate's answer. `message` is one sentence for the workflow log, naming the tool and the fact checked.
+ * Refusals carry a `reason` code the workflow can branch on.
+ */
+export type GateDecision =
+  | Readonly<{ allowed: true; evidence: ChangeEvidence; message: string }>
+  | Readonly<{ allowed: false; reason: GateRefusal; message: string }>;
+
+/**
+ * Decides whether `candidate` may run after `previous` failed, given the claimed `evidence`.
+ * Seed 000's `allow_next_attempt`, with every claim checked against the records instead of trusted.
+ *
+ * An identical call (same tool, args hash and credential version) passes only with `time_elapsed` after a
+ * retryable transient failure once its backoff is over, or with `state_verified` `not_applied` after an unknown
+ * outcome. A changed call passes with the evidence that names the change.
+ *
+ * @param previous the failed attempt (`AttemptRecordSchema`).
+ * @param candidate the proposed call (`CandidateCallSchema`).
+ * @param evidence the claimed change (`ChangeEvidenceSchema`), or `null` for none (always refused).
+ * @param nowMs the current workflow time, ms since the epoch, integer ≥ 0.
+ * @returns a frozen `GateDecision`.
+ * @throws RecoveryInputError `invalid_input` when an argument fails its schema, naming the field.
+ */
+export function allowNextAttempt(
+  previous: AttemptRecord,
+  candidate: CandidateCall,
+  evidence: ChangeEvidence | null,
+  nowMs: number,
+): GateDecision {
+  const prev = parseInput(AttemptRecordSchema, previous, 'allowNextAttempt: previous');
+  const cand = parseInput(CandidateCallSchema, candidate, 'allowNextAttempt: candidate');
+  const now = parseInput(TimeMs, nowMs, 'allowNextAttempt: nowMs');
+  const ev = evidence === null ? null : parseInput(ChangeEvidenceSchema, evidence, 'allowNextAttempt: evidence');
+  const tool = JSON.stringify(cand.tool);
+  const cls = prev.failure.class;
+
+  if (ev === null) {
+    return refuse(
+      'no_evidence',
+      `Refused ${tool}: nothing changed since the ${cls} failure and no evidence was given.`,
+    );
+  }
+  const applies = EVIDENCE_APPLIES_AFTER[ev.kind];
+  if (applies !== 'any' && !applies.includes(cls)) {
+    return refuse(
+      'evidence_not_applicable',
+      `Refused ${tool}: ${ev.kind} does not answer a failure of class ${cls} (it applies after ${applies.join(' or ')}).`,
+    );
+  }
+
+  switch (ev.kind) {
+    case 'time_elapsed': {
+      if (!prev.failure.retryable) {
+        return refuse(
+          'not_retryable',
+          `Refused ${tool}: the transient failure (${prev.failure.reason}) is not retryable, so waiting does not make a replay safe.`,
+        );
+      }
+      if (prev.earliestRetryAtMs === undefined) {
+        return refuse(
+          'backoff_not_scheduled',
+          `Refused ${tool}: time_elapsed needs a scheduled backoff, but the previous attempt has no earliestRetryAtMs.`,
+        );
+      }
+      // Retry-After is a floor even if the record's schedule forgot it (RFC 9110 §10.2.3, case C04).
+      const dueMs = Math.max(prev.earliestRetryAtMs, prev.endedAtMs + (prev.failure.retryAfterMs ?? 0));
+      if (now < dueMs) {
+        return refuse(
+          'too_early',
+          `Refused ${tool}: the next attempt is allowed at ${dueMs} ms and it is ${now} ms (${dueMs - now} ms early).`,
+        );
+      }
+      return allow(
+        ev,
+        `Allowed ${tool}: the backoff after the transient failure ended at ${dueMs} ms (now ${now} ms).`,
+      );
+    }
+    case 'args_changed':
+      return cand.argsHash !== prev.argsHash
+        ? allow(
+            ev,
+            `Allowed ${tool}: the canonical arguments changed (hash ${short(prev.argsHash)} → ${short(cand.argsHash)}).`,
+          )
+        : refuse(
+            'args_unchanged',
+            `Refused ${tool}: args_changed was claimed but the canonical arguments hash is unchanged (${short(cand.argsHash)}).`,
+          );
+    case 'credential_refreshed':
+      return cand.credentialVersion > prev.credentialVersion
+        ? allow(
+            ev,
+            `Allowed ${tool}: the credential version rose from ${prev.credentialVersion} to ${cand.credentialVersion}.`,
+          )
+        : refuse(
+            'credential_not_newer',
+            `Refused ${tool}: credential_refreshed was claimed but version ${cand.credentialVersion} is not newer than ${prev.credentialVersion}.`,
+          );
+    case 'tool_changed':
+      return cand.tool !== prev.tool
+        ? allow(ev, `Allowed ${tool}: the tool changed from ${JSON.stringify(prev.tool)}.`)
+        : refuse('tool_unchanged', `Refused ${tool}: tool_changed was claimed but it is the same tool.`);
+    case 'state_verified':
+      if (ev.externalState === 'not_applied') {
+        return allow(ev, `Allowed ${tool}: a lookup verified that the previous attempt was not applied.`);
+      }
+      return ev.externalState === 'applied'
+        ? refuse(
+            'already_applied',
+            `Refused ${tool}: a lookup found the previous attempt applied; return its result instead of running it again.`,
+          )
+        : refuse(
+            'state_unknown',
+            `Refused ${tool}: a lookup could not tell whether the previous attempt was applied; it needs human review.`,
+          );
+  }
+}
+
+function allow(evidence: ChangeEvidence, message: string): GateDecision {
+  return Object.freeze({ allowed: true, evidence: Object.freeze({ ...evidence }), message });
+}
+
+function refuse(reason: GateRefusal, message: string): GateDecision {
+  return Object.freeze({ allowed: false, reason, message });
+}
+
+function short(hash: string): string {
+  return hash.slice(0, 12);
+}

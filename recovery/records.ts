@@ -1,0 +1,44 @@
+/**
+ * Recovery records: one per failure and per recovery step (seed 000: "每次恢复还应该记录错误类别、采用的动作、变化证据、
+ * 尝试次数和最终终态"). Kept in workflow state (query), and the source of the telemetry that shows replan rate,
+ * retry budget use and escalations (seed 004's dashboards).
+ */
+import type { EvidenceKind } from './gate';
+import type { FailureClass, FailureReason, Phase } from './failure';
+import type { RecoveryAction } from './routes';
+
+/** How a call ended, as far as the router is concerned. */
+export const TerminalState = {
+  SUCCEEDED: 'succeeded',
+  /** Returned to the model as a failed observation it can act on (repair, replan, reject). */
+  FED_BACK: 'fed_back',
+  /** Refused by the Change-before-Retry gate without dispatch. */
+  REFUSED: 'refused',
+  /** Waiting on a person (approval or review) ended without a grant. */
+  STOPPED: 'stopped',
+  ESCALATED: 'escalated',
+  /** Handed to reconciliation (the write's outcome is unknown). */
+  RECONCILING: 'reconciling',
+} as const;
+export type TerminalState = (typeof TerminalState)[keyof typeof TerminalState];
+
+export interface RecoveryRecord {
+  callId: string;
+  tool: string;
+  /** The turn the call belongs to (1-based; 0 before the first turn). */
+  turn: number;
+  class?: FailureClass;
+  reason?: FailureReason;
+  phase?: Phase;
+  action?: RecoveryAction;
+  /** The change evidence that let this attempt run, if it was a re-execution. */
+  evidence?: EvidenceKind;
+  /** Activity attempts used by this call (server-side retries included). */
+  attempts: number;
+  /** Dispatches the router made for this call (activities scheduled). */
+  dispatches: number;
+  budgetsLeft: { retries: number; replans: number; repairs: number; runAttempts: number };
+  terminal: TerminalState;
+  /** Workflow time from the call's start to this record, in ms. */
+  durationMs: number;
+}

@@ -1,0 +1,122 @@
+/**
+ * The route table: which recovery a classified tool failure gets.
+ *
+ * Source: seed 000 (the six routes Repair, Retry, Re-auth, Replan, Reconcile, Reject, plus Escalate and Stop;
+ * "访问令牌过期 → 刷新; 刷新令牌失效 → 重新登录; 缺少操作权限 → 审批或停止; 策略明确拒绝 → 停止");
+ * seed 004 (persistent semantic → replan, never retry; transient infrastructural → bounded retry).
+ * One table, first matching row wins; every class ends with a catch-all row, so the table is total.
+ * Pure: no I/O.
+ */
+import { FailureClass, FailureReason, ToolFailureSchema } from './failure';
+import type { ToolFailure } from './failure';
+import { parseInput, RecoveryInputError, RecoveryInputErrorCode } from './errors';
+
+/** What the runtime does next. A const object plus a type of the same name. */
+export const RecoveryAction = {
+  /** Return field-level feedback; only a call with changed arguments may run (seed 000, "01 / Repair"). */
+  REPAIR: 'repair',
+  /** Run the same call again after backoff, within budget (seed 000, "02 / Retry"). */
+  RETRY: 'retry',
+  /** A trusted component refreshes the credential, then the call may run once more (seed 000, "03 / Re-auth"). */
+  REAUTH: 'reauth',
+  /** Ask a human to approve; the call waits for a new grant (seed 000, "缺少操作权限 → 请求审批"). */
+  REQUEST_APPROVAL: 'request_approval',
+  /** Tell the model what failed and what is available; it chooses another path (seed 000 "04 / Replan", seed 004). */
+  REPLAN: 'replan',
+  /** Look the outcome up by idempotency key before anything is replayed (seed 000, "05 / Reconcile"). */
+  RECONCILE: 'reconcile',
+  /** Mark the observation failed; never pass the result on as success (seed 000, "06 / Reject"). */
+  REJECT: 'reject',
+  /** Hand over to a human or operator; the run cannot fix this itself (seed 004, "然后上报"). */
+  ESCALATE: 'escalate',
+  /** Stop this path; do not try to get around it (seed 000, "策略明确拒绝 → 停止，不能尝试绕过"). */
+  STOP: 'stop',
+} as const;
+export type RecoveryAction = (typeof RecoveryAction)[keyof typeof RecoveryAction];
+export const RECOVERY_ACTIONS = Object.values(RecoveryAction) as [RecoveryAction, ...RecoveryAction[]];
+
+/**
+ * A condition on a failure beyond its class. All given fields must hold.
+ * - `reason`: the failure's reason is one of these. - `retryable`: the failure's `retryable` flag equals this.
+ */
+export type RouteCondition = Readonly<{ reason?: readonly FailureReason[]; retryable?: boolean }>;
+
+/** One row: failures of `class` that meet `when` (always, if absent) get `action`, for the reason `why`. */
+export type RouteRow = Readonly<{ class: FailureClass; when?: RouteCondition; action: RecoveryAction; why: string }>;
+
+const C = FailureClass;
+const A = RecoveryAction;
+const R = FailureReason;
+
+/** The route table. First match wins. Exported for the README and for telemetry (`routeFor(...).row` indexes it). */
+// prettier-ignore
+export const ROUTES: readonly RouteRow[] = deepFreeze([
+  { class: C.INVALID_ARGUMENTS, action: A.REPAIR, why: 'the same arguments fail the same way; only changed arguments can pass' },
+  { class: C.TRANSIENT, when: { reason: [R.RETRY_AFTER_TOO_LONG] }, action: A.REPLAN, why: 'the server asked for a longer wait than this run allows, so it is persistent for this run' },
+  { class: C.TRANSIENT, when: { retryable: true }, action: A.RETRY, why: 'time may cure it and the call is replay-safe: retry after backoff, within budget' },
+  { class: C.TRANSIENT, action: A.REPLAN, why: 'time may cure it but not safely or soon enough in this run (not retryable, circuit open)' },
+  { class: C.AUTHENTICATION, when: { reason: [R.REFRESH_FAILED] }, action: A.ESCALATE, why: 'the refresh credential is dead; only a human can sign in again' },
+  { class: C.AUTHENTICATION, action: A.REAUTH, why: 'a trusted component refreshes the credential; waiting will not' },
+  { class: C.AUTHORIZATION, when: { reason: [R.APPROVAL_REQUIRED] }, action: A.REQUEST_APPROVAL, why: 'a human can grant the permission; the model must not work around a 403' },
+  { class: C.AUTHORIZATION, action: A.STOP, why: 'forbidden or denied by policy: neither waiting nor rewording may get around it' },
+  { class: C.CAPABILITY_MISSING, action: A.REPLAN, why: 'the tool does not exist for this caller; choose another from the available ones' },
+  { class: C.SEMANTIC_REJECTION, action: A.REPLAN, why: 'the world refused the meaning of the call; the same call against the same state fails again' },
+  { class: C.OUTCOME_UNKNOWN, action: A.RECONCILE, why: 'the write may have been applied; look it up by idempotency key before any replay' },
+  { class: C.INVALID_RESULT, action: A.REJECT, why: 'the call returned but its result is not a usable fact; never pass it on as success' },
+  { class: C.UNRECOVERABLE, action: A.ESCALATE, why: 'nothing the runtime can do will help' },
+] satisfies RouteRow[]);
+
+/** The route of a failure: its action, why, and `row`, the 0-based index into `ROUTES` of the matching row. */
+export type Route = Readonly<{ action: RecoveryAction; why: string; row: number }>;
+
+/**
+ * The recovery for a classified failure: the first row of `ROUTES` whose class matches and whose `when` holds.
+ * Total: every class has a catch-all row (a test checks it).
+ *
+ * @param failure a `ToolFailure` (validated against `ToolFailureSchema`).
+ * @returns a frozen `{ action, why, row }`.
+ * @throws RecoveryInputError `invalid_input` when `failure` fails `ToolFailureSchema`, naming the field.
+ */
+export function routeFor(failure: ToolFailure): Route {
+  const f = parseInput(ToolFailureSchema, failure, 'routeFor: failure');
+  const row = ROUTES.findIndex((r) => r.class === f.class && holds(r.when, f));
+  const match = ROUTES[row];
+  if (match === undefined) {
+    // Unreachable while every class has a catch-all row (test/unit/routes.test.ts asserts it).
+    throw new RecoveryInputError(
+      RecoveryInputErrorCode.INVALID_STATE,
+      `routeFor: no route for class ${f.class}; the route table is not total`,
+    );
+  }
+  return Object.freeze({ action: match.action, why: match.why, row });
+}
+
+/** The route table as a Markdown table, for the README. */
+export function routesMarkdown(): string {
+  const lines = ['| # | class | when | action | why |', '|---|---|---|---|---|'];
+  ROUTES.forEach((r, i) => {
+    const when: string[] = [];
+    if (r.when?.reason) when.push(`reason ∈ {${r.when.reason.join(', ')}}`);
+    if (r.when?.retryable !== undefined) when.push(`retryable = ${r.when.retryable}`);
+    lines.push(
+      `| ${i} | \`${r.class}\` | ${when.length ? when.join(' and ') : 'otherwise'} | \`${r.action}\` | ${r.why} |`,
+    );
+  });
+  return lines.join('\n');
+}
+
+function holds(when: RouteCondition | undefined, f: ToolFailure): boolean {
+  if (when === undefined) return true;
+  if (when.reason !== undefined && !when.reason.includes(f.reason)) return false;
+  if (when.retryable !== undefined && when.retryable !== f.retryable) return false;
+  return true;
+}
+
+function deepFreeze<T extends RouteRow[]>(rows: T): readonly RouteRow[] {
+  for (const r of rows) {
+    if (r.when?.reason) Object.freeze(r.when.reason);
+    if (r.when) Object.freeze(r.when);
+    Object.freeze(r);
+  }
+  return Object.freeze(rows);
+}

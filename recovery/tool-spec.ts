@@ -1,0 +1,77 @@
+/**
+ * A tool as workflow code sees it: plain, serializable data (no functions, no zod objects), so it can travel in
+ * workflow input and history and be imported inside Temporal's sandbox. Built from a `defineTool` definition by
+ * `toolSpec()` on the Node side (activities/define-tool.ts).
+ */
+import { z } from 'zod';
+
+/** How a call carries its idempotency key (the operation_id), and whether the receiver deduplicates by it. */
+export const IdempotencySchema = z.discriminatedUnion('carrier', [
+  z.object({ carrier: z.literal('none') }).strict(),
+  z
+    .object({
+      carrier: z.literal('header'),
+      /** Header name. @default "Idempotency-Key" (IETF draft-ietf-httpapi-idempotency-key-header) */
+      name: z.string().min(1).default('Idempotency-Key'),
+      /** The receiver stores and replays the first result for a repeated key, so replaying the same key is harmless. */
+      deduplicates: z.boolean(),
+    })
+    .strict(),
+  z
+    .object({
+      carrier: z.literal('field'),
+      /** Argument field the key is written into. */
+      name: z.string().min(1),
+      deduplicates: z.boolean(),
+    })
+    .strict(),
+]);
+export type Idempotency = z.infer<typeof IdempotencySchema>;
+
+export const ToolSpecSchema = z
+  .object({
+    name: z.string().regex(/^[a-zA-Z0-9_.-]{1,64}$/, 'tool names are 1-64 characters of [a-zA-Z0-9_.-]'),
+    description: z.string().min(1),
+    /** JSON Schema of the arguments (zod 4 `z.toJSONSchema`): what a planner sees. */
+    inputSchema: z.record(z.string(), z.unknown()),
+    effect: z.enum(['read', 'write']),
+    idempotency: IdempotencySchema,
+    /** The tool can answer `lookup(operationId)` with the terminal state of a write. */
+    hasLookup: z.boolean(),
+    /** Permission a caller needs to execute it; discovery is not authorisation. `undefined` = no scope needed. */
+    scope: z.string().min(1).optional(),
+    /** A 403 from this tool can be lifted by a human approval (signal); otherwise a 403 stops. */
+    approvalCanLift: z.boolean(),
+    /** Activity StartToClose timeout, in ms. */
+    startToCloseTimeoutMs: z.number().int().positive(),
+    /** Activity heartbeat timeout, in ms; set for long tools so a stale attempt learns of its cancellation. */
+    heartbeatTimeoutMs: z.number().int().positive().optional(),
+  })
+  .strict();
+export type ToolSpec = z.infer<typeof ToolSpecSchema>;
+
+/**
+ * Re-executing the same call cannot apply a side effect twice: a read, or a write whose receiver deduplicates by
+ * the idempotency key the call carries (the design, "幂等 key 标识的是同一个业务意图").
+ */
+export function isReplaySafe(spec: Pick<ToolSpec, 'effect' | 'idempotency'>): boolean {
+  return spec.effect === 'read' || (spec.idempotency.carrier !== 'none' && spec.idempotency.deduplicates);
+}
+
+/** What a planner may see of a tool: name, description, input JSON Schema. */
+export interface Capability {
+  name: string;
+  description: string;
+  inputSchema: Record<string, unknown>;
+}
+
+/**
+ * The capabilities a caller holding `grantedScopes` may use, sorted by name (seed 000: "Runtime 应提供经过权限过滤的
+ * 可用能力信息"). A tool without a scope is open to every caller.
+ */
+export function permittedCapabilities(catalog: readonly ToolSpec[], grantedScopes: readonly string[]): Capability[] {
+  return catalog
+    .filter((t) => t.scope === undefined || grantedScopes.includes(t.scope))
+    .map((t) => ({ name: t.name, description: t.description, inputSchema: t.inputSchema }))
+    .sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
+}

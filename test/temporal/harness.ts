@@ -1,0 +1,91 @@
+/**
+ * Shared setup for workflow tests on the real dev server: the plugin's workflows bundled once per test file, a
+ * worker with the RecoveryPlugin on a unique task queue per test, and helpers to run `toolPlanWorkflow` and read
+ * its history.
+ */
+import type { TestWorkflowEnvironment } from '@temporalio/testing';
+import { bundleWorkflowCode, Worker, type WorkflowBundleWithSourceMap } from '@temporalio/worker';
+import { temporal } from '@temporalio/proto';
+import type { AnyTool } from '../../activities/define-tool';
+import { RecoveryPlugin, RECOVERY_WORKFLOWS_PATH, type RecoveryPluginOptions } from '../../plugin/recovery-plugin';
+import type { ToolPlanInput, ToolPlanResult } from '../../workflows/tool-plan';
+import { uniqueTaskQueue } from '../setup/env';
+
+/** Fast backoff for tests that do not measure it: 50 ms, doubling, +20 % jitter at most. */
+export const FAST_BACKOFF = {
+  initialIntervalMs: 50,
+  backoffCoefficient: 2,
+  maximumIntervalMs: 1_000,
+  jitterRatio: 0.2,
+  maxRetryAfterMs: 60_000,
+};
+
+let bundle: Promise<WorkflowBundleWithSourceMap> | undefined;
+/** The plugin's workflows, bundled once per test file. */
+export function workflowBundle(): Promise<WorkflowBundleWithSourceMap> {
+  bundle ??= bundleWorkflowCode({ workflowsPath: RECOVERY_WORKFLOWS_PATH, logger: quietBundlerLogger });
+  return bundle;
+}
+
+const quietBundlerLogger = {
+  log: () => undefined,
+  trace: () => undefined,
+  debug: () => undefined,
+  info: () => undefined,
+  warn: () => undefined,
+  error: (message: string, meta?: Record<string, unknown>) => console.error(message, meta),
+};
+
+export interface Harness {
+  plugin: RecoveryPlugin;
+  worker: Worker;
+  taskQueue: string;
+  /** Starts a plan; returns its workflow id. */
+  startPlan(plan: Omit<ToolPlanInput, 'catalog'>, workflowId?: string): Promise<string>;
+  /** Starts a plan and waits for its result (call inside `run`). */
+  runPlan(plan: Omit<ToolPlanInput, 'catalog'>, workflowId?: string): Promise<ToolPlanResult & { workflowId: string }>;
+  history(workflowId: string): Promise<temporal.api.history.v1.IHistoryEvent[]>;
+  /** Runs `fn` while the worker polls, then shuts the worker down. A harness runs once. */
+  run<T>(fn: () => Promise<T>): Promise<T>;
+}
+
+export async function harness(
+  env: TestWorkflowEnvironment,
+  tools: AnyTool[],
+  options: Omit<RecoveryPluginOptions, 'tools'> & { maxConcurrentActivityTaskExecutions?: number } = {},
+): Promise<Harness> {
+  const taskQueue = uniqueTaskQueue('rr');
+  const { maxConcurrentActivityTaskExecutions, ...pluginOptions } = options;
+  const plugin = new RecoveryPlugin({ tools, config: { backoff: FAST_BACKOFF, taskQueue }, ...pluginOptions });
+  const worker = await Worker.create({
+    connection: env.nativeConnection,
+    taskQueue,
+    plugins: [plugin],
+    workflowBundle: await workflowBundle(),
+    ...(maxConcurrentActivityTaskExecutions ? { maxConcurrentActivityTaskExecutions } : {}),
+  });
+  const startPlan = async (plan: Omit<ToolPlanInput, 'catalog'>, workflowId = uniqueTaskQueue('plan')) => {
+    await env.client.workflow.start('toolPlanWorkflow', { taskQueue, workflowId, args: [{ catalog: plugin.catalog, ...plan }] });
+    return workflowId;
+  };
+  return {
+    plugin,
+    worker,
+    taskQueue,
+    startPlan,
+    async runPlan(plan, workflowId) {
+      const id = await startPlan(plan, workflowId);
+      const result = (await env.client.workflow.getHandle(id).result()) as ToolPlanResult;
+      return { ...result, workflowId: id };
+    },
+    async history(workflowId) {
+      return (await env.client.workflow.getHandle(workflowId).fetchHistory()).events ?? [];
+    },
+    run: (fn) => worker.runUntil(fn),
+  };
+}
+
+/** Names of the history's event types, e.g. `ACTIVITY_TASK_SCHEDULED`. */
+export function eventTypes(events: temporal.api.history.v1.IHistoryEvent[]): string[] {
+  return events.map((e) => (temporal.api.enums.v1.EventType[e.eventType ?? 0] ?? 'UNKNOWN').replace(/^EVENT_TYPE_/, ''));
+}

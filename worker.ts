@@ -1,0 +1,54 @@
+/**
+ * The worker entry point: a Temporal worker with the RecoveryPlugin.
+ *
+ *   npm run worker            # example tools against SUPPORT_SERVICE_URL (default http://127.0.0.1:8787)
+ *
+ * In your own project, copy `createRecoveryWorker` with your tools. Connection settings come from Temporal's
+ * environment configuration, else the embedded dev server of temporal.config.json (config/connection.ts).
+ */
+import { NativeConnection, Worker } from '@temporalio/worker';
+import { loadConfig } from './config/load';
+import { resolveConnection } from './config/connection';
+import { supportTools } from './examples/support-tools';
+import { RecoveryPlugin, type RecoveryPluginOptions } from './plugin/recovery-plugin';
+
+export interface RecoveryWorker {
+  worker: Worker;
+  plugin: RecoveryPlugin;
+  connection: NativeConnection;
+}
+
+/** Creates (does not run) a worker on the plugin's task queue. @throws ConfigError, RecoveryPluginOptionsError. */
+export async function createRecoveryWorker(
+  options: RecoveryPluginOptions,
+  connection?: NativeConnection,
+  namespace?: string,
+): Promise<RecoveryWorker> {
+  const plugin = new RecoveryPlugin(options);
+  const target = resolveConnection(plugin.config);
+  const conn = connection ?? (await NativeConnection.connect(target.connectionOptions));
+  const worker = await Worker.create({
+    connection: conn,
+    namespace: namespace ?? target.namespace,
+    taskQueue: plugin.config.taskQueue,
+    plugins: [plugin],
+  });
+  return { worker, plugin, connection: conn };
+}
+
+async function main(): Promise<void> {
+  const baseUrl = process.env.SUPPORT_SERVICE_URL ?? 'http://127.0.0.1:8787';
+  const { worker, connection } = await createRecoveryWorker({ tools: supportTools(baseUrl).all, config: loadConfig() });
+  try {
+    await worker.run();
+  } finally {
+    await connection.close();
+  }
+}
+
+if (require.main === module) {
+  main().catch((err) => {
+    process.stderr.write(`${err instanceof Error ? err.message : String(err)}\n`);
+    process.exit(1);
+  });
+}

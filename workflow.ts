@@ -1,0 +1,11 @@
+/**
+ * The sandbox-safe entry point (`recovery-router/workflow`), as Temporal's contrib packages have one: import it
+ * from workflow code. Node-side parts (plugin, activities, client helpers) are in `index.ts`.
+ */
+export { createToolRouter, isEmptyResult } from './workflows/tool-router';
+export type { CallToolOptions, ToolOutcome, ToolRouter, ToolRouterOptions, ToolRouterState } from './workflows/tool-router';
+export { toolPlanWorkflow } from './workflows/tool-plan';
+export type { PlannedCall, ToolPlanInput, ToolPlanResult } from './workflows/tool-plan';
+export * from './workflows/definitions';
+export * from './workflows/search-attributes';
+export * from './recovery';

@@ -1,0 +1,2 @@
+/** The plugin's workflows (the worker's `workflowsPath`). Sandbox-safe. */
+export { toolPlanWorkflow } from './tool-plan';

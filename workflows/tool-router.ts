@@ -1,0 +1,516 @@
+/**
+ * `callTool` in workflow code: every tool call as a Temporal activity, every failure routed.
+ *
+ *   const router = createToolRouter({ catalog, grantedScopes: ['billing'] });
+ *   router.startTurn();
+ *   const out = await router.callTool('create_invoice', args);
+ *   if (!out.ok) feedModel(out.feedback);
+ *
+ * Per call (the design's seeds 000 and 004; the issue "callTool in workflow code"):
+ *   1. capability check — an unknown tool, or one the caller's scopes do not grant, is `capability_missing` with
+ *      the permission-filtered capability list; nothing is dispatched.
+ *   2. the Change-before-Retry gate — an identical call (tool, canonical args hash, credential/grant version)
+ *      after a failure runs again only with TRUE evidence from the records; otherwise it is refused without
+ *      dispatch and counted against the budget of the failure's route.
+ *   3. dispatch — the `invokeTool` activity with options derived from the tool (recovery/activity-options.ts);
+ *      Temporal owns the retries of replay-safe calls.
+ *   4. route — `routeFor(failure)`; re-auth and approved 403s re-execute once with evidence; repair, replan and
+ *      reject return feedback within budgets; exhausted budgets escalate.
+ * It never throws for a routable failure (case C09: an exception escaping workflow code fails the workflow task
+ * and is retried, it does not end the run); cancellation propagates.
+ *
+ * Sandbox-safe: imports only `@temporalio/workflow`, the pure core and types.
+ */
+import {
+  condition,
+  log,
+  proxyActivities,
+  setHandler,
+  sleep,
+  upsertSearchAttributes,
+  workflowInfo,
+} from '@temporalio/workflow';
+import type { createToolActivities, ToolInvocationResult } from '../activities/invoke-tool';
+import { activityOptionsFor } from '../recovery/activity-options';
+import { DEFAULT_BACKOFF_POLICY, nextDelay, type BackoffPolicy } from '../recovery/backoff';
+import { spend, startCall, startRun, startTurn, type BudgetKind, type BudgetLedger, type BudgetPolicy, type ExhaustedBudget } from '../recovery/budgets';
+import {
+  EMPTY_CALL_LEDGER,
+  NO_PROGRESS_REPEATS,
+  clearFailure,
+  gateIdenticalCall,
+  lastFailure,
+  recordFailure,
+  recordOutcome,
+  type CallLedger,
+} from '../recovery/call-ledger';
+import { argsHash } from '../recovery/canonical';
+import { isRecoveryInputError } from '../recovery/errors';
+import { FailureClass, FailureReason, Phase, type ToolFailure } from '../recovery/failure';
+import { feedbackFor, type ModelFeedback } from '../recovery/feedback';
+import type { EvidenceKind } from '../recovery/gate';
+import { TerminalState, type RecoveryRecord } from '../recovery/records';
+import { RecoveryAction, routeFor } from '../recovery/routes';
+import { isReplaySafe, permittedCapabilities, type Capability, type ToolSpec } from '../recovery/tool-spec';
+import { fromActivityError } from './activity-failure';
+import { approvalSignal, pendingApprovalsQuery, recoveryRecordsQuery, type ApprovalDecision, type PendingApproval } from './definitions';
+import { RecoveryStatus, RecoveryTool } from './search-attributes';
+
+type ToolActivities = ReturnType<typeof createToolActivities>;
+
+export interface ToolRouterOptions {
+  /** The tools this workflow may call (`toolCatalog(tools)` on the Node side). */
+  catalog: readonly ToolSpec[];
+  /** Scopes granted to this run; a tool with a scope outside them is not offered. @default [] */
+  grantedScopes?: readonly string[];
+  /** Budget limits; omitted fields take the design's defaults (recovery/budgets.ts). */
+  budgets?: Partial<BudgetPolicy>;
+  /** Backoff policy; omitted fields take the defaults (recovery/backoff.ts). */
+  backoff?: Partial<BackoffPolicy>;
+  /** How long a call waits for an approval signal before it stops, in ms. @default 86_400_000 (24 h) */
+  approvalTimeoutMs?: number;
+  /** Set the RecoveryStatus/RecoveryTool search attributes while waiting. Needs them registered. @default true */
+  searchAttributes?: boolean;
+  /** State from `router.state()` of the previous run, after continue-as-new. */
+  restore?: ToolRouterState;
+}
+
+export interface CallToolOptions {
+  /**
+   * A stable id of the logical step. It keys the per-call budgets and derives the operation_id
+   * (`<workflowId>:<stepId>`). @default `t<turn>:<tool>#<n>`, n = successful calls of that tool in the turn:
+   * repeated attempts at one tool share a step until one succeeds.
+   */
+  stepId?: string;
+}
+
+/** What `callTool` returns: a validated value, or a routed failure with the feedback for the model. */
+export type ToolOutcome =
+  | {
+      ok: true;
+      tool: string;
+      callId: string;
+      operationId: string;
+      value: unknown;
+      /** The value is a valid but empty result (e.g. an empty list): a success labelled as empty (case C10). */
+      empty: boolean;
+      /** The same call returned the same result NO_PROGRESS_REPEATS times: the plan makes no progress. */
+      noProgress: boolean;
+      /** Activity attempts, server-side retries included. */
+      attempts: number;
+      /** Activities the router scheduled for this call. */
+      dispatches: number;
+    }
+  | {
+      ok: false;
+      tool: string;
+      callId: string;
+      operationId: string;
+      action: RecoveryAction;
+      failure: ToolFailure;
+      feedback: ModelFeedback;
+      /** The run cannot go on by itself: stop, escalate, or a budget ran out. */
+      terminal: boolean;
+      /** The budget that ran out, when one did. */
+      exhausted?: ExhaustedBudget;
+      /** The gate refused the call: nothing was dispatched. */
+      refused: boolean;
+      attempts: number;
+      dispatches: number;
+    };
+
+/** The router's state, plain JSON: carry it across continue-as-new with `restore`. */
+export interface ToolRouterState {
+  budgets: BudgetLedger;
+  calls: CallLedger;
+  /** tool → approvals granted; with the credential version it forms the grant version the gate compares. */
+  grants: Record<string, number>;
+  /** tool → the credential version last reported by the activity. */
+  credentialVersions: Record<string, number>;
+  /** step keys per turn: `t<turn>:<tool>` → successful calls. */
+  successes: Record<string, number>;
+  startedCalls: string[];
+  records: RecoveryRecord[];
+}
+
+export interface ToolRouter {
+  /** Opens the next turn: the per-turn replan budget starts again. */
+  startTurn(): void;
+  /** Runs a tool call; never throws for a routable failure. */
+  callTool(name: string, args: unknown, options?: CallToolOptions): Promise<ToolOutcome>;
+  /** The tools this run may use, filtered by its scopes. */
+  capabilities(): Capability[];
+  /** Every recovery record so far. */
+  records(): readonly RecoveryRecord[];
+  /** A JSON copy of the state, for continue-as-new. */
+  state(): ToolRouterState;
+}
+
+const DEFAULT_APPROVAL_TIMEOUT_MS = 24 * 60 * 60 * 1000;
+
+/** Creates the router and registers its approval signal and queries. Call once per workflow run. */
+export function createToolRouter(options: ToolRouterOptions): ToolRouter {
+  const catalog = new Map(options.catalog.map((t) => [t.name, t]));
+  const scopes = options.grantedScopes ?? [];
+  const backoff: BackoffPolicy = { ...DEFAULT_BACKOFF_POLICY, ...options.backoff };
+  const approvalTimeoutMs = options.approvalTimeoutMs ?? DEFAULT_APPROVAL_TIMEOUT_MS;
+  const useSearchAttributes = options.searchAttributes ?? true;
+  const st: ToolRouterState = options.restore
+    ? structuredCloneJson(options.restore)
+    : {
+        budgets: startRun(options.budgets ?? {}),
+        calls: EMPTY_CALL_LEDGER,
+        grants: {},
+        credentialVersions: {},
+        successes: {},
+        startedCalls: [],
+        records: [],
+      };
+  const pending = new Map<string, PendingApproval>();
+  const decisions = new Map<string, ApprovalDecision>();
+
+  setHandler(approvalSignal, (d) => {
+    if (pending.has(d.callId)) decisions.set(d.callId, d);
+    else log.warn('approval for a call that is not waiting; ignored', { callId: d.callId });
+  });
+  setHandler(pendingApprovalsQuery, () => [...pending.values()]);
+  setHandler(recoveryRecordsQuery, () => st.records);
+
+  const permitted = (spec: ToolSpec) => spec.scope === undefined || scopes.includes(spec.scope);
+  const capabilities = () => permittedCapabilities(options.catalog, scopes);
+  const grantVersion = (tool: string) => (st.credentialVersions[tool] ?? 0) + (st.grants[tool] ?? 0);
+
+  function startTurnNow(): void {
+    st.budgets = startTurn(st.budgets);
+    st.startedCalls = [];
+  }
+
+  function spendUnit(kind: BudgetKind, callKey?: string): { allowed: boolean; exhausted?: ExhaustedBudget } {
+    const r = spend(st.budgets, kind, callKey);
+    st.budgets = r.ledger;
+    return r.exhausted ? { allowed: r.allowed, exhausted: r.exhausted } : { allowed: r.allowed };
+  }
+
+  function budgetsLeft(callKey: string): RecoveryRecord['budgetsLeft'] {
+    const p = st.budgets.policy;
+    const c = st.budgets.calls.find((x) => x.key === callKey);
+    return {
+      retries: p.perCallRetries - (c?.retries ?? 0),
+      repairs: p.perCallRepairs - (c?.repairs ?? 0),
+      replans: p.perTurnReplans - st.budgets.turn.replans,
+      runAttempts: p.perRunAttempts - st.budgets.run.attempts,
+    };
+  }
+
+  async function callTool(name: string, args: unknown, callOptions: CallToolOptions = {}): Promise<ToolOutcome> {
+    if (st.budgets.turn.index === 0) startTurnNow();
+    const startedAtMs = Date.now();
+    const turn = st.budgets.turn.index;
+    const successKey = `t${turn}:${name}`;
+    const stepId = callOptions.stepId ?? `${successKey}#${st.successes[successKey] ?? 0}`;
+    const callId = stepId;
+    const operationId = `${workflowInfo().workflowId}:${stepId}`;
+    const diagnosticRef = `${workflowInfo().workflowId}/${callId}`;
+    if (!st.startedCalls.includes(stepId)) {
+      st.budgets = startCall(st.budgets, stepId);
+      st.startedCalls.push(stepId);
+    }
+    let attempts = 0;
+    let dispatches = 0;
+    let evidence: EvidenceKind | undefined;
+
+    const record = (terminal: RecoveryRecord['terminal'], failure?: ToolFailure, action?: RecoveryAction) => {
+      const r: RecoveryRecord = {
+        callId,
+        tool: name,
+        turn,
+        attempts,
+        dispatches,
+        budgetsLeft: budgetsLeft(stepId),
+        terminal,
+        durationMs: Date.now() - startedAtMs,
+      };
+      if (failure) Object.assign(r, { class: failure.class, reason: failure.reason, phase: failure.phase });
+      if (action) r.action = action;
+      if (evidence) r.evidence = evidence;
+      st.records.push(r);
+    };
+
+    /** Ends the call with a routed failure, spending the budget its action draws from. */
+    const routed = (
+      failure: ToolFailure,
+      extra: {
+        refused?: boolean;
+        capabilities?: Capability[];
+        message?: string;
+        forceAction?: RecoveryAction;
+        observedState?: unknown;
+      } = {},
+    ): ToolOutcome => {
+      let action = extra.forceAction ?? routeFor(failure).action;
+      let exhausted: ExhaustedBudget | undefined;
+      let terminal = action === RecoveryAction.STOP || action === RecoveryAction.ESCALATE;
+      const budgetKind: BudgetKind | undefined =
+        action === RecoveryAction.REPAIR ? 'repair' : action === RecoveryAction.REPLAN || action === RecoveryAction.REJECT ? 'replan' : undefined;
+      if (budgetKind) {
+        const r = spendUnit(budgetKind, budgetKind === 'repair' ? stepId : undefined);
+        if (!r.allowed) {
+          exhausted = r.exhausted;
+          action = budgetKind === 'repair' ? RecoveryAction.STOP : RecoveryAction.ESCALATE;
+          terminal = true;
+        }
+      }
+      const feedback = feedbackFor(failure, action, {
+        ...(extra.capabilities ? { capabilities: extra.capabilities } : {}),
+        ...(extra.message ? { message: extra.message } : {}),
+        ...(extra.observedState !== undefined ? { observedState: extra.observedState } : {}),
+      });
+      const terminalState = extra.refused
+        ? TerminalState.REFUSED
+        : action === RecoveryAction.ESCALATE
+          ? TerminalState.ESCALATED
+          : action === RecoveryAction.STOP
+            ? TerminalState.STOPPED
+            : action === RecoveryAction.RECONCILE
+              ? TerminalState.RECONCILING
+              : TerminalState.FED_BACK;
+      record(terminalState, failure, action);
+      log.info('tool call routed', { tool: name, callId, class: failure.class, reason: failure.reason, action, exhausted });
+      const out: ToolOutcome = {
+        ok: false,
+        tool: name,
+        callId,
+        operationId,
+        action,
+        failure,
+        feedback,
+        terminal,
+        refused: extra.refused ?? false,
+        attempts,
+        dispatches,
+      };
+      if (exhausted) out.exhausted = exhausted;
+      return out;
+    };
+
+    const runtimeFailure = (cls: ToolFailure['class'], reason: ToolFailure['reason'], publicMessage: string, more: Partial<ToolFailure> = {}): ToolFailure => ({
+      tool: name,
+      callId,
+      class: cls,
+      reason,
+      phase: Phase.PREFLIGHT,
+      retryable: false,
+      replaySafe: true,
+      publicMessage,
+      diagnosticRef,
+      ...more,
+    });
+
+    // 1. capability check: discovery is not authorisation.
+    const spec = catalog.get(name);
+    if (!spec || !permitted(spec)) {
+      const reason = spec ? FailureReason.NOT_PERMITTED_TOOL : FailureReason.UNKNOWN_TOOL;
+      const message = spec
+        ? `The tool "${name}" is not available to this caller.`
+        : `There is no tool named "${name}".`;
+      return routed(runtimeFailure(FailureClass.CAPABILITY_MISSING, reason, message), { capabilities: capabilities() });
+    }
+
+    let hash: string;
+    try {
+      hash = argsHash(args);
+    } catch (err) {
+      if (!isRecoveryInputError(err)) throw err;
+      return routed(
+        runtimeFailure(FailureClass.INVALID_ARGUMENTS, FailureReason.SCHEMA, 'The arguments are not a JSON value.', {
+          issues: [{ path: [...err.path], expected: 'a JSON value', received: 'not JSON', suggestion: 'Send plain JSON arguments.' }],
+        }),
+      );
+    }
+
+    // 2. the Change-before-Retry gate, against the records of this exact call.
+    const previous = lastFailure(st.calls, name, hash);
+    if (previous) {
+      const decision = gateIdenticalCall(previous, { tool: name, argsHash: hash, credentialVersion: grantVersion(name) }, Date.now());
+      if (!decision.allowed) {
+        log.info('gate refused an identical call', { tool: name, callId, reason: decision.reason, message: decision.message });
+        return routed(previous.failure, {
+          refused: true,
+          message: `This exact call already failed (${previous.failure.publicMessage}) and nothing has changed since, so it was not run again.`,
+        });
+      }
+      evidence = decision.evidence.kind;
+    }
+
+    // 3. dispatch, and 4. route; re-executions (reauth, approval, workflow-side retry) loop with fresh evidence.
+    const activityOptions = activityOptionsFor(spec, st.budgets.policy, backoff);
+    const { invokeTool } = proxyActivities<ToolActivities>(activityOptions);
+    let reauthed = false;
+    let approval: ApprovalDecision | undefined;
+    let workflowRetries = 0;
+    for (;;) {
+      const room = spendUnit('attempt');
+      if (!room.allowed) {
+        return routed(
+          runtimeFailure(FailureClass.UNRECOVERABLE, FailureReason.UNSPECIFIED, 'The run has used all the tool attempts it is allowed.'),
+          { forceAction: RecoveryAction.ESCALATE },
+        );
+      }
+      dispatches += 1;
+      const versionUsed = grantVersion(name);
+      let result: ToolInvocationResult;
+      try {
+        result = await invokeTool({
+          tool: name,
+          args,
+          callId,
+          operationId,
+          ...(approval ? { approval: { by: approval.by, ...(approval.reason ? { reason: approval.reason } : {}) } } : {}),
+        });
+      } catch (err) {
+        const { failure: f, meta } = fromActivityError(err, spec, callId, diagnosticRef);
+        let failure = f;
+        const used = meta.attempt ?? 1;
+        attempts += used;
+        chargeServerRetries(used - 1);
+        if (meta.credentialVersion !== undefined) st.credentialVersions[name] = meta.credentialVersion;
+        const action = routeFor(failure).action;
+        const endedAtMs = Date.now();
+        const failed = (earliestRetryAtMs?: number) => {
+          st.calls = recordFailure(st.calls, {
+            tool: name,
+            argsHash: hash,
+            credentialVersion: versionUsed,
+            failure,
+            endedAtMs,
+            ...(earliestRetryAtMs === undefined ? {} : { earliestRetryAtMs }),
+          });
+        };
+
+        if (action === RecoveryAction.REAUTH) {
+          // The broker refreshed the credential in the worker (single-flight); replay once with the new version.
+          failed();
+          if (!reauthed && allowAgain(hash)) {
+            reauthed = true;
+            continue;
+          }
+          return routed(failure, { forceAction: RecoveryAction.ESCALATE, message: 'The credential was refused even after a refresh; a person must re-authorise.' });
+        }
+        if (action === RecoveryAction.REQUEST_APPROVAL) {
+          failed();
+          if (!approval) {
+            const decision = await waitForApproval(spec, callId, operationId, failure);
+            if (decision?.approved) {
+              approval = decision;
+              st.grants[name] = (st.grants[name] ?? 0) + 1;
+              if (allowAgain(hash)) continue;
+            }
+            return routed(failure, {
+              forceAction: RecoveryAction.STOP,
+              message: decision ? 'A person declined this action.' : 'No approval arrived in time; the action was not taken.',
+            });
+          }
+          return routed(failure, { forceAction: RecoveryAction.STOP, message: 'The action is still forbidden after approval.' });
+        }
+        if (action === RecoveryAction.RETRY) {
+          if (!isReplaySafe(spec) && failure.replaySafe) {
+            // Server-side retries are off for this write, and this failure happened before anything was applied:
+            // the workflow retries it after backoff, within the per-call budget.
+            const retry = spendUnit('retry', stepId);
+            const delay = nextDelay({ retryNumber: workflowRetries + 1, retryAfterMs: failure.retryAfterMs, policy: backoff, random: Math.random });
+            if (retry.allowed && delay.kind === 'wait') {
+              workflowRetries += 1;
+              failed(endedAtMs + delay.delayMs);
+              await sleep(delay.delayMs);
+              if (allowAgain(hash)) continue;
+            }
+          }
+          // Every allowed attempt was made: the failure is persistent for this run.
+          failure = { ...failure, retryable: false };
+        }
+        failed();
+        const digest = argsHash({ class: failure.class, reason: failure.reason, status: failure.status ?? null });
+        st.calls = recordOutcome(st.calls, name, hash, digest).ledger;
+        return routed(failure, meta.observedState === undefined ? {} : { observedState: meta.observedState });
+      }
+      attempts += result.attempt;
+      chargeServerRetries(result.attempt - 1);
+      if (result.credentialVersion !== undefined) st.credentialVersions[name] = result.credentialVersion;
+      st.calls = clearFailure(st.calls, name, hash);
+      st.successes[successKey] = (st.successes[successKey] ?? 0) + 1;
+      const seen = recordOutcome(st.calls, name, hash, argsHash(result.value ?? null));
+      st.calls = seen.ledger;
+      record(TerminalState.SUCCEEDED);
+      return {
+        ok: true,
+        tool: name,
+        callId,
+        operationId,
+        value: result.value,
+        empty: isEmptyResult(result.value),
+        noProgress: seen.seen >= NO_PROGRESS_REPEATS,
+        attempts,
+        dispatches,
+      };
+    }
+
+    /** The gate's word on running the same call again now, from the records (evidence found, never claimed). */
+    function allowAgain(h: string): boolean {
+      const prev = lastFailure(st.calls, name, h);
+      if (!prev) return true;
+      const decision = gateIdenticalCall(prev, { tool: name, argsHash: h, credentialVersion: grantVersion(name) }, Date.now());
+      if (decision.allowed) evidence = decision.evidence.kind;
+      else log.warn('gate refused a re-execution', { tool: name, callId, reason: decision.reason });
+      return decision.allowed;
+    }
+
+    /** Temporal's own retries of this call count against the per-call retry budget, for the record. */
+    function chargeServerRetries(n: number): void {
+      for (let i = 0; i < n; i++) spendUnit('retry', stepId);
+    }
+  }
+
+  async function waitForApproval(
+    spec: ToolSpec,
+    callId: string,
+    operationId: string,
+    failure: ToolFailure,
+  ): Promise<ApprovalDecision | undefined> {
+    pending.set(callId, { callId, tool: spec.name, operationId, message: failure.publicMessage, sinceMs: Date.now() });
+    if (useSearchAttributes) {
+      upsertSearchAttributes([
+        { key: RecoveryStatus, value: 'AwaitingApproval' },
+        { key: RecoveryTool, value: spec.name },
+      ]);
+    }
+    const arrived = await condition(() => decisions.has(callId), approvalTimeoutMs);
+    pending.delete(callId);
+    if (useSearchAttributes) upsertSearchAttributes([{ key: RecoveryStatus, value: arrived ? 'Resumed' : 'ApprovalTimedOut' }]);
+    const decision = decisions.get(callId);
+    decisions.delete(callId);
+    return arrived ? decision : undefined;
+  }
+
+  return {
+    startTurn: startTurnNow,
+    callTool,
+    capabilities,
+    records: () => st.records,
+    state: () => structuredCloneJson(st),
+  };
+}
+
+/** A valid result with nothing in it: `""`, `null`, `[]`, `{}`, or an object whose fields are all empty lists. */
+export function isEmptyResult(value: unknown): boolean {
+  if (value === '' || value === null || value === undefined) return true;
+  if (Array.isArray(value)) return value.length === 0;
+  if (typeof value === 'object') {
+    const fields = Object.values(value as Record<string, unknown>);
+    return fields.length === 0 || fields.every((v) => Array.isArray(v) && v.length === 0);
+  }
+  return false;
+}
+
+function structuredCloneJson<T>(value: T): T {
+  return JSON.parse(JSON.stringify(value)) as T;
+}
