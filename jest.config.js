@@ -4,8 +4,10 @@
  * - temporal: tests on a real Temporal dev server, started once per run by test/setup/global-setup.ts
  *   (a project-level globalSetup runs only when a test of that project is selected).
  */
-const transform = { '^.+\\.ts$': ['ts-jest', { tsconfig: 'tsconfig.json', isolatedModules: true }] };
+const transform = { '^.+\\.ts$': ['ts-jest', { tsconfig: 'tsconfig.json' }] };
 module.exports = {
+  // Workflow tests wait on real timers and a real server; pure tests finish in milliseconds anyway.
+  testTimeout: 60_000,
   projects: [
     {
       displayName: 'core',

@@ -44,7 +44,8 @@ export function failWith(failure: ToolFailure, options: FailOptions): never {
       random: options.random ?? Math.random,
     });
     if (delay.kind === 'wait') nextRetryDelayMs = delay.delayMs;
-    else final = { ...final, retryable: false, reason: FailureReason.RETRY_AFTER_TOO_LONG };
+    // Persistent for this run. An open circuit keeps its reason (telemetry counts breaker trips).
+    else final = { ...final, retryable: false, reason: final.reason === FailureReason.CIRCUIT_OPEN ? final.reason : FailureReason.RETRY_AFTER_TOO_LONG };
   }
   options.log.warn('tool call failed', {
     diagnosticRef: final.diagnosticRef,
@@ -55,13 +56,16 @@ export function failWith(failure: ToolFailure, options: FailOptions): never {
     status: final.status,
     diagnostic: describe(options.diagnostic),
   });
-  throw ApplicationFailure.create({
+  const thrown = ApplicationFailure.create({
     type: final.class,
     message: final.publicMessage,
     nonRetryable: !final.retryable,
     nextRetryDelay: nextRetryDelayMs,
     details: [final, { ...options.meta, attempt: options.attempt }],
   });
+  // The stack would carry worker file paths into history (Failure.stack_trace); the log has it under diagnosticRef.
+  thrown.stack = '';
+  throw thrown;
 }
 
 /** Operator-only description of the raw error (may hold hosts, paths, stacks: it goes to the log, not history). */

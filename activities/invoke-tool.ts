@@ -149,12 +149,16 @@ export function createToolActivities(deps: ToolActivityDeps) {
       }
       const failure = classifyThrown(err, ctx, tool);
       if (failure.class === 'authentication' && failure.reason === FailureReason.CREDENTIAL_EXPIRED && tool.credential && credential) {
+        let version: number;
         try {
-          const version = await credentials.refresh(tool.credential, credential.version);
-          return fail(failure, err, { credentialVersion: version });
+          version = await credentials.refresh(tool.credential, credential.version);
         } catch (refreshErr) {
-          return fail({ ...failure, reason: FailureReason.REFRESH_FAILED, publicMessage: 'The credential expired and could not be refreshed; a person must re-authorise.' }, refreshErr);
+          return fail(
+            { ...failure, reason: FailureReason.REFRESH_FAILED, publicMessage: 'The credential expired and could not be refreshed; a person must re-authorise.' },
+            refreshErr,
+          );
         }
+        return fail(failure, err, { credentialVersion: version });
       }
       const observedState =
         failure.class === FailureClass.SEMANTIC_REJECTION && err instanceof HttpOutcomeError

@@ -23,6 +23,11 @@ export interface OAuthService {
   profileCalls: number;
   profile401s: number;
   expireAll(): void;
+  /**
+   * Holds the next `n` answers of /profile until all `n` requests have arrived (at most 5 s), so that `n` calls are
+   * truly concurrent: they all present the same token before any refresh can happen.
+   */
+  gateProfile(n: number): void;
   /** Makes every refresh token invalid (the dead-refresh variant). */
   revokeRefreshTokens(): void;
   close(): Promise<void>;
@@ -35,6 +40,7 @@ export async function startOAuthService(): Promise<OAuthService> {
   const initialRefreshToken = newToken();
   refresh.add(initialRefreshToken);
   const state = { refreshes: 0, refusedRefreshes: 0, profileCalls: 0, profile401s: 0 };
+  let gate: { size: number; waiting: (() => void)[] } | undefined;
 
   const server: Server = createServer((req: IncomingMessage, res) => {
     let body = '';
@@ -59,7 +65,22 @@ export async function startOAuthService(): Promise<OAuthService> {
         state.refreshes += 1;
         return json(200, { access_token: token, token_type: 'Bearer', expires_in: 60, refresh_token: next });
       }
-      if (req.method === 'GET' && req.url === '/profile') {
+      if (req.method === 'GET' && req.url === '/profile' && gate) {
+        const g = gate;
+        const proceed = new Promise<void>((ok) => g.waiting.push(ok));
+        if (g.waiting.length >= g.size) {
+          gate = undefined;
+          g.waiting.forEach((release) => release());
+        } else {
+          setTimeout(() => g.waiting.forEach((release) => release()), 5_000).unref();
+        }
+        void proceed.then(() => answerProfile());
+        return;
+      }
+      if (req.method === 'GET' && req.url === '/profile') return answerProfile();
+      json(404, { error: 'not_found' });
+
+      function answerProfile() {
         state.profileCalls += 1;
         const token = (req.headers.authorization ?? '').replace(/^Bearer /, '');
         const exp = access.get(token);
@@ -71,7 +92,6 @@ export async function startOAuthService(): Promise<OAuthService> {
         }
         return json(200, { name: 'Ada', plan: 'pro' });
       }
-      json(404, { error: 'not_found' });
     });
   });
   await new Promise<void>((ok) => server.listen(0, '127.0.0.1', () => ok()));
@@ -92,6 +112,9 @@ export async function startOAuthService(): Promise<OAuthService> {
       return state.profile401s;
     },
     expireAll: () => access.clear(),
+    gateProfile: (n) => {
+      gate = { size: n, waiting: [] };
+    },
     revokeRefreshTokens: () => refresh.clear(),
     close: () =>
       new Promise((done) => {

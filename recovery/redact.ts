@@ -46,7 +46,8 @@ export interface RedactionRule {
 const P = Placeholder;
 
 /** Header names whose whole value is a credential. */
-const CREDENTIAL_HEADERS = 'proxy-authorization|authorization|set-cookie|cookie|x-api-key|api-key|x-auth-token|x-amz-security-token';
+const CREDENTIAL_HEADERS =
+  'proxy-authorization|authorization|set-cookie|cookie|x-api-key|api-key|x-auth-token|x-amz-security-token';
 
 /** A key whose value is a secret (`password=`, `"api_key": "..."`, `client_secret: ...`). Tested on the whole key. */
 const SECRET_KEY =
@@ -59,18 +60,32 @@ const TLDS =
 const HEX4 = '[0-9A-Fa-f]{1,4}';
 
 /**
+ * The location inside a stack frame's parentheses: `file.ext:line[:col]` (V8, Java `Pay.java:42`), a path or
+ * module with `:line:col` (`node:internal/x:95:5`), or `native`, `index N`, `<anonymous>`, `unknown location`.
+ * A bare `(10:30)` or `(ratio 3:2)` is not one.
+ */
+const FRAME_LOCATION =
+  '(?:[^()\\n]{0,500}\\.[A-Za-z][A-Za-z0-9]{0,9}:\\d+(?::\\d+)?|[^()\\n]{0,500}[A-Za-z/\\\\][^():\\n]{0,200}:\\d+:\\d+|native|index \\d+|<anonymous>|unknown location)';
+
+/**
  * The redaction table, applied in order. Exported so a reader sees every rule in one place and tests can name them.
  */
 export const REDACTION_RULES: readonly RedactionRule[] = Object.freeze([
   // Stack frames: V8 (`at fn (file:1:2)`, `at file:1:2`, `at async fn`, `at <anonymous>`), Java, Python.
   {
     name: 'stack frame line',
-    pattern:
-      /^[ \t]*at (?:[^\n]*?\((?:[^()\n]*:\d+(?::\d+)?|native|index \d+|<anonymous>|unknown location)\)|(?:async )?\S*[/\\.]\S*:\d+:\d+|<anonymous>)[ \t]*\r?$/gm,
+    pattern: new RegExp(
+      `^[ \\t]*at (?:[^\\n]*?\\(${FRAME_LOCATION}\\)|(?:async )?\\S*[/\\\\.]\\S*:\\d+:\\d+|<anonymous>)[ \\t]*\\r?$`,
+      'gm',
+    ),
     replace: P.STACK,
   },
   { name: 'python frame line', pattern: /^[ \t]*File "[^"\n]*", line \d+[^\n]*$/gm, replace: P.STACK },
-  { name: 'inline stack frame', pattern: /\bat (?:async |new )?[\w$.<>[\] ]{0,200}\([^()\n]{0,500}:\d+:\d+\)/g, replace: P.STACK },
+  {
+    name: 'inline stack frame',
+    pattern: new RegExp(`\\bat (?:async |new )?[\\w$.<>[\\] ]{0,200}\\(${FRAME_LOCATION}\\)`, 'g'),
+    replace: P.STACK,
+  },
   { name: 'consecutive stack placeholders', pattern: /\[stack\](?:\s*\[stack\])+/g, replace: P.STACK },
   // Credential header lines, to the end of the line.
   {
@@ -83,22 +98,34 @@ export const REDACTION_RULES: readonly RedactionRule[] = Object.freeze([
   // Token shapes.
   { name: 'jwt', pattern: /\beyJ[A-Za-z0-9_-]{4,}\.[A-Za-z0-9_-]{4,}\.[A-Za-z0-9_-]*/g, replace: P.REDACTED },
   { name: 'openai/anthropic-style key', pattern: /\bsk-[A-Za-z0-9_-]{12,}/g, replace: P.REDACTED },
-  { name: 'github token', pattern: /\b(?:gh[pousr]_[A-Za-z0-9]{20,}|github_pat_[A-Za-z0-9_]{20,})/g, replace: P.REDACTED },
+  {
+    name: 'github token',
+    pattern: /\b(?:gh[pousr]_[A-Za-z0-9]{20,}|github_pat_[A-Za-z0-9_]{20,})/g,
+    replace: P.REDACTED,
+  },
   { name: 'slack token', pattern: /\bxox[abposre]-[A-Za-z0-9-]{8,}/g, replace: P.REDACTED },
-  { name: 'aws access key id', pattern: /\b(?:AKIA|ASIA|AGPA|AIDA|AROA|ANPA|ANVA|AIPA)[0-9A-Z]{16}\b/g, replace: P.REDACTED },
+  {
+    name: 'aws access key id',
+    pattern: /\b(?:AKIA|ASIA|AGPA|AIDA|AROA|ANPA|ANVA|AIPA)[0-9A-Z]{16}\b/g,
+    replace: P.REDACTED,
+  },
   { name: 'google api key', pattern: /\bAIza[0-9A-Za-z_-]{30,}/g, replace: P.REDACTED },
   { name: 'stripe key', pattern: /\b(?:sk|rk|pk|whsec)_(?:live|test)_[0-9A-Za-z]{8,}/g, replace: P.REDACTED },
   { name: 'gitlab/npm token', pattern: /\b(?:glpat-[0-9A-Za-z_-]{16,}|npm_[A-Za-z0-9]{30,})/g, replace: P.REDACTED },
   {
     name: 'authorization scheme token',
     pattern: /\b(Bearer|Basic|Digest|Token)([ \t]+)([A-Za-z0-9\-._~+/]+=*)/gi,
-    replace: (m, scheme: string, space: string, token: string) =>
-      token.length >= 20 || (token.length >= 8 && /[0-9._~+/=-]/.test(token)) ? `${scheme}${space}${P.REDACTED}` : m,
+    replace: (m, scheme: string, space: string, raw: string) => {
+      const token = raw.replace(/\.+$/, ''); // a sentence's full stop is not part of the token
+      const tokenLike = token.length >= 20 || (token.length >= 8 && /[0-9_~+/=.-]/.test(token));
+      return tokenLike ? `${scheme}${space}${P.REDACTED}${raw.slice(token.length)}` : m;
+    },
   },
   // key=value / key: value / "key": "value" where the key names a secret.
   {
     name: 'secret key-value',
-    pattern: /(["']?)([A-Za-z0-9_.-]{1,100})\1([ \t]*[=:][ \t]*)(\[[a-z]{2,8}\]|"(?:[^"\\\n]|\\.){0,4096}"|'(?:[^'\\\n]|\\.){0,4096}'|[^\s&,;"'})\]]+|["'][^\s]{0,4096})/g,
+    pattern:
+      /(["']?)(?<![A-Za-z0-9_.-])([A-Za-z0-9_.-]{1,200})\1([ \t]*[=:][ \t]*)(\[[a-z]{2,8}\]|"(?:[^"\\\n]|\\.){0,4096}"|'(?:[^'\\\n]|\\.){0,4096}'|[^\s&,;"'})\]]+|["'][^\s]{0,4096})/g,
     replace: (m, quote: string, key: string, sep: string, value: string) => {
       if (!SECRET_KEY.test(key) || /^["']?\[[a-z]{2,8}\]["']?$/.test(value)) return m;
       const q = value.startsWith('"') ? '"' : value.startsWith("'") ? "'" : '';
@@ -106,7 +133,11 @@ export const REDACTION_RULES: readonly RedactionRule[] = Object.freeze([
     },
   },
   // Addresses.
-  { name: 'ipv6 bracketed', pattern: /\[[0-9A-Fa-f:.]*:[0-9A-Fa-f:.]*\](?::\d{1,5})?/g, replace: P.IP },
+  {
+    name: 'ipv6 bracketed',
+    pattern: /\[(?=[0-9A-Fa-f:.]{2,45}\])[0-9A-Fa-f.]*:[0-9A-Fa-f:.]*\](?::\d{1,5})?/g,
+    replace: P.IP,
+  },
   {
     name: 'ipv6',
     pattern: new RegExp(
@@ -123,18 +154,30 @@ export const REDACTION_RULES: readonly RedactionRule[] = Object.freeze([
   // Host names.
   {
     name: 'hostname',
-    pattern: new RegExp(`\\b(?:[a-z0-9](?:[a-z0-9-]{0,61}[a-z0-9])?\\.)+(?:${TLDS})\\b(?::\\d{1,5})?(?![\\w-])`, 'gi'),
+    pattern: new RegExp(
+      `\\b(?:[a-z0-9](?:[a-z0-9-]{0,61}[a-z0-9])?\\.){1,8}(?:${TLDS})\\b(?::\\d{1,5})?(?![\\w-])`,
+      'gi',
+    ),
     replace: P.HOST,
   },
   { name: 'localhost', pattern: /\blocalhost(?::\d{1,5})?\b/gi, replace: P.HOST },
   // File paths.
-  { name: 'windows path', pattern: /\b[A-Za-z]:[\\/](?:[^\\/\s:*?"<>|]+[\\/])*[^\\/\s:*?"<>|]*(?::\d+)*/g, replace: P.PATH },
+  {
+    name: 'windows path',
+    pattern: /\b[A-Za-z]:[\\/](?:[^\\/\s:*?"<>|]+[\\/])*[^\\/\s:*?"<>|]*(?::\d+)*/g,
+    replace: P.PATH,
+  },
   { name: 'unc path', pattern: /\\\\[^\\\s]+\\[^\s"'<>|]*/g, replace: P.PATH },
   { name: 'posix path', pattern: /(?<![\w\])])(?:~|\.{1,2})?\/(?:[\w.@+-]+\/)+[\w.@+-]*(?::\d+)*/g, replace: P.PATH },
-  { name: 'posix file', pattern: /(?<![\w\])])(?:~|\.{1,2})?\/[\w@+-]+\.[A-Za-z0-9]{1,8}\b(?::\d+)*/g, replace: P.PATH },
+  {
+    name: 'posix file',
+    pattern: /(?<![\w\])])(?:~|\.{1,2})?\/[\w@+-]+\.[A-Za-z0-9]{1,8}\b(?::\d+)*/g,
+    replace: P.PATH,
+  },
   {
     name: 'relative source path',
-    pattern: /\b[\w.@-]+(?:\/[\w.@-]+)+\.(?:[cm]?[jt]sx?|py|java|go|rb|rs|php|cs|kt|swift|json|ya?ml|toml|env|pem|key)\b(?::\d+)*/g,
+    pattern:
+      /(?<![\w.@-])[\w.@-]{1,100}(?:\/[\w@-][\w.@-]{0,99}){1,16}\.(?:[cm]?[jt]sx?|py|java|go|rb|rs|php|cs|kt|swift|json|ya?ml|toml|env|pem|key)\b(?::\d+)*/g,
     replace: P.PATH,
   },
   // Any long high-entropy blob (hex digests, base64 secrets): 32+ characters mixing letters and digits.
@@ -144,6 +187,11 @@ export const REDACTION_RULES: readonly RedactionRule[] = Object.freeze([
     replace: (m: string) => (/[0-9]/.test(m) && /[A-Za-z]/.test(m) ? P.REDACTED : m),
   },
 ] satisfies RedactionRule[]);
+
+/** True when a key or field name names a secret (`password`, `api_key`, `accessToken`, `client_secret`, …). */
+export function isSecretKey(key: string): boolean {
+  return SECRET_KEY.test(key);
+}
 
 /**
  * Removes from `text` everything the model must not see: stack traces, file paths (POSIX and Windows), URLs,
@@ -171,7 +219,10 @@ export function redact(text: string): string {
   }
   for (const rule of REDACTION_RULES) {
     rule.pattern.lastIndex = 0;
-    out = typeof rule.replace === 'string' ? out.replace(rule.pattern, rule.replace) : out.replace(rule.pattern, rule.replace);
+    out =
+      typeof rule.replace === 'string'
+        ? out.replace(rule.pattern, rule.replace)
+        : out.replace(rule.pattern, rule.replace);
   }
   return cut ? `${out}…` : out;
 }

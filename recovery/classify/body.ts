@@ -87,14 +87,20 @@ function pathFrom(ref: unknown, kind: 'pointer' | 'loc' | 'auto'): (string | num
     typeof s === 'number' ? s : /^(?:0|[1-9]\d{0,8})$/.test(s) ? Number(s) : s;
   const arr = asArray(ref);
   if (arr) {
-    const parts = arr.filter((p): p is string | number => typeof p === 'string' || (typeof p === 'number' && Number.isInteger(p)));
+    const parts = arr.filter(
+      (p): p is string | number => typeof p === 'string' || (typeof p === 'number' && Number.isInteger(p)),
+    );
     // FastAPI prefixes the location of the value: body, query, path, header, cookie.
-    if (kind === 'loc' && typeof parts[0] === 'string' && /^(?:body|query|path|header|cookie)$/.test(parts[0])) parts.shift();
+    if (kind === 'loc' && typeof parts[0] === 'string' && /^(?:body|query|path|header|cookie)$/.test(parts[0]))
+      parts.shift();
     return parts.slice(0, 32).map(seg);
   }
   if (typeof ref !== 'string' || ref.length > 500) return undefined;
   if (ref.startsWith('/') || kind === 'pointer') {
-    const parts = ref.split('/').slice(1).map((p) => p.replace(/~1/g, '/').replace(/~0/g, '~'));
+    const parts = ref
+      .split('/')
+      .slice(1)
+      .map((p) => p.replace(/~1/g, '/').replace(/~0/g, '~'));
     // JSON:API: /data/attributes/<field>
     if (parts[0] === 'data' && (parts[1] === 'attributes' || parts[1] === 'relationships')) parts.splice(0, 2);
     return parts.slice(0, 32).map(seg);
@@ -107,18 +113,37 @@ function pathFrom(ref: unknown, kind: 'pointer' | 'loc' | 'auto'): (string | num
     .map(seg);
 }
 
-function toIssue(path: (string | number)[], message: string | undefined, received: unknown, hasReceived: boolean): FieldIssue {
+function toIssue(
+  path: (string | number)[],
+  message: string | undefined,
+  received: unknown,
+  hasReceived: boolean,
+): FieldIssue {
   const label = pathLabel(path);
-  const expected = message === undefined ? 'a valid value' : publicText(message, MAX_ISSUE_TEXT_CHARS) || 'a valid value';
+  const expected =
+    message === undefined ? 'a valid value' : publicText(message, MAX_ISSUE_TEXT_CHARS) || 'a valid value';
   return {
     path,
     expected,
-    received: hasReceived ? truncate(publicText(renderValue(received), 10 * MAX_RECEIVED_CHARS), MAX_RECEIVED_CHARS) : 'not reported',
+    received: hasReceived
+      ? truncate(publicText(renderValue(received), 10 * MAX_RECEIVED_CHARS), MAX_RECEIVED_CHARS)
+      : 'not reported',
     suggestion: truncate(`fix ${label} and call again`, MAX_ISSUE_TEXT_CHARS),
   };
 }
 
-const FIELD_KEYS = ['field', 'path', 'loc', 'param', 'parameter', 'name', 'attribute', 'property', 'pointer', 'location'];
+const FIELD_KEYS = [
+  'field',
+  'path',
+  'loc',
+  'param',
+  'parameter',
+  'name',
+  'attribute',
+  'property',
+  'pointer',
+  'location',
+];
 const MESSAGE_KEYS = ['message', 'msg', 'detail', 'description', 'title', 'reason', 'error'];
 const VALUE_KEYS = ['input', 'value', 'rejectedValue', 'rejected_value', 'received'];
 

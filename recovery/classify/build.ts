@@ -56,7 +56,8 @@ export function buildFailure(id: FailureIdentity, d: FailureDraft): ToolFailure 
   if (d.retryAfterMs !== undefined && Number.isFinite(d.retryAfterMs) && d.retryAfterMs >= 0) {
     candidate.retryAfterMs = Math.min(Number.MAX_SAFE_INTEGER, Math.ceil(d.retryAfterMs));
   }
-  if (d.status !== undefined && Number.isInteger(d.status) && d.status >= 100 && d.status <= 599) candidate.status = d.status;
+  if (d.status !== undefined && Number.isInteger(d.status) && d.status >= 100 && d.status <= 599)
+    candidate.status = d.status;
   if (d.issues && d.issues.length > 0) candidate.issues = d.issues.map((i) => ({ ...i, path: [...i.path] }));
   const parsed = ToolFailureSchema.safeParse(candidate);
   if (parsed.success) return deepFreeze(candidate);

@@ -57,5 +57,8 @@ export function parseCallContext(ctx: unknown): CallContext {
   if (r.success) return ctx as CallContext;
   const issue = r.error.issues[0];
   const where = issue && issue.path.length > 0 ? `.${issue.path.map(String).join('.')}` : '';
-  throw new ClassifyError(ClassifyErrorCode.INVALID_CONTEXT, `CallContext${where}: ${issue?.message ?? 'invalid value'}`);
+  throw new ClassifyError(
+    ClassifyErrorCode.INVALID_CONTEXT,
+    `CallContext${where}: ${issue?.message ?? 'invalid value'}`,
+  );
 }

@@ -86,12 +86,27 @@ export const STATUS_RULES: Readonly<Record<number, HttpRule>> = Object.freeze({
 
 /** Body codes that mean "rate limited" whatever the status (lower case). */
 const RATE_LIMIT_CODES: ReadonlySet<string> = new Set([
-  'rate_limited', 'rate_limit_exceeded', 'ratelimitexceeded', 'rate_limit', 'too_many_requests', 'throttled',
-  'throttling', 'throttlingexception', 'slowdown', 'slow_down', 'requestlimitexceeded', 'secondary_rate_limit',
+  'rate_limited',
+  'rate_limit_exceeded',
+  'ratelimitexceeded',
+  'rate_limit',
+  'too_many_requests',
+  'throttled',
+  'throttling',
+  'throttlingexception',
+  'slowdown',
+  'slow_down',
+  'requestlimitexceeded',
+  'secondary_rate_limit',
 ]);
 /** Body codes on a 403 that are an explicit policy deny (lower case). */
 const POLICY_DENY_CODES: ReadonlySet<string> = new Set([
-  'policy_denied', 'denied_by_policy', 'policy_violation', 'blocked_by_policy', 'access_denied_by_policy', 'policy_deny',
+  'policy_denied',
+  'denied_by_policy',
+  'policy_violation',
+  'blocked_by_policy',
+  'access_denied_by_policy',
+  'policy_deny',
 ]);
 /** Body codes on a 401 that mean the credential expired or was revoked (lower case). */
 const EXPIRED_TOKEN_CODES: ReadonlySet<string> = new Set(['invalid_token', 'token_expired', 'expired_token']);
@@ -146,7 +161,11 @@ function rateLimited(f: Facts): FailureDraft {
 }
 
 function isRateLimitedByHeadersOrBody(f: Facts): boolean {
-  return f.retryAfterMs !== undefined || f.rateLimit.exhausted || (f.body.code !== undefined && RATE_LIMIT_CODES.has(f.body.code));
+  return (
+    f.retryAfterMs !== undefined ||
+    f.rateLimit.exhausted ||
+    (f.body.code !== undefined && RATE_LIMIT_CODES.has(f.body.code))
+  );
 }
 
 function invalidArguments(f: Facts, fallback: () => FailureDraft): FailureDraft {
@@ -168,19 +187,40 @@ function invalidArguments(f: Facts, fallback: () => FailureDraft): FailureDraft 
 function unauthorized(f: Facts): FailureDraft {
   const challenge = headerValues(f.headers, 'www-authenticate').join(', ');
   const expired =
-    /\berror\s*=\s*"?invalid_token\b/i.test(challenge) || (f.body.code !== undefined && EXPIRED_TOKEN_CODES.has(f.body.code));
+    /\berror\s*=\s*"?invalid_token\b/i.test(challenge) ||
+    (f.body.code !== undefined && EXPIRED_TOKEN_CODES.has(f.body.code));
   return expired
-    ? rejected(f, FailureClass.AUTHENTICATION, FailureReason.CREDENTIAL_EXPIRED, 'the credential is expired or revoked; it must be refreshed')
-    : rejected(f, FailureClass.AUTHENTICATION, FailureReason.CREDENTIAL_MISSING, 'the request was not authenticated; a valid credential is needed');
+    ? rejected(
+        f,
+        FailureClass.AUTHENTICATION,
+        FailureReason.CREDENTIAL_EXPIRED,
+        'the credential is expired or revoked; it must be refreshed',
+      )
+    : rejected(
+        f,
+        FailureClass.AUTHENTICATION,
+        FailureReason.CREDENTIAL_MISSING,
+        'the request was not authenticated; a valid credential is needed',
+      );
 }
 
 function forbidden(f: Facts): FailureDraft {
   if (isRateLimitedByHeadersOrBody(f)) return rateLimited(f);
   if (f.body.code !== undefined && POLICY_DENY_CODES.has(f.body.code)) {
-    return rejected(f, FailureClass.AUTHORIZATION, FailureReason.POLICY_DENIED, 'denied by policy; do not try to work around it');
+    return rejected(
+      f,
+      FailureClass.AUTHORIZATION,
+      FailureReason.POLICY_DENIED,
+      'denied by policy; do not try to work around it',
+    );
   }
   if (f.ctx.approvalCanLift) {
-    return rejected(f, FailureClass.AUTHORIZATION, FailureReason.APPROVAL_REQUIRED, 'not allowed without a human approval');
+    return rejected(
+      f,
+      FailureClass.AUTHORIZATION,
+      FailureReason.APPROVAL_REQUIRED,
+      'not allowed without a human approval',
+    );
   }
   return rejected(f, FailureClass.AUTHORIZATION, FailureReason.FORBIDDEN, 'the caller is not allowed to do this');
 }
@@ -208,14 +248,32 @@ function serverError(f: Facts): FailureDraft {
   const base = { reason, status: f.status } as const;
   let draft: FailureDraft;
   if (!write) {
-    draft = { ...base, class: FailureClass.TRANSIENT, phase: Phase.DISPATCH, retryable: true, replaySafe: true,
-      publicMessage: `${f.ctx.tool}: HTTP ${f.status}, server error; the read can be retried.${said(f)}` };
+    draft = {
+      ...base,
+      class: FailureClass.TRANSIENT,
+      phase: Phase.DISPATCH,
+      retryable: true,
+      replaySafe: true,
+      publicMessage: `${f.ctx.tool}: HTTP ${f.status}, server error; the read can be retried.${said(f)}`,
+    };
   } else if (f.ctx.deduplicates) {
-    draft = { ...base, class: FailureClass.TRANSIENT, phase: Phase.COMMIT_UNKNOWN, retryable: true, replaySafe: true,
-      publicMessage: `${f.ctx.tool}: HTTP ${f.status}, server error after the write was sent; the service deduplicates it, so it can be retried with the same idempotency key.${said(f)}` };
+    draft = {
+      ...base,
+      class: FailureClass.TRANSIENT,
+      phase: Phase.COMMIT_UNKNOWN,
+      retryable: true,
+      replaySafe: true,
+      publicMessage: `${f.ctx.tool}: HTTP ${f.status}, server error after the write was sent; the service deduplicates it, so it can be retried with the same idempotency key.${said(f)}`,
+    };
   } else {
-    draft = { ...base, class: FailureClass.OUTCOME_UNKNOWN, phase: Phase.COMMIT_UNKNOWN, retryable: false, replaySafe: false,
-      publicMessage: `${f.ctx.tool}: HTTP ${f.status}, server error after the write was sent; it may or may not have been applied. Check its status before any new attempt.${said(f)}` };
+    draft = {
+      ...base,
+      class: FailureClass.OUTCOME_UNKNOWN,
+      phase: Phase.COMMIT_UNKNOWN,
+      retryable: false,
+      replaySafe: false,
+      publicMessage: `${f.ctx.tool}: HTTP ${f.status}, server error after the write was sent; it may or may not have been applied. Check its status before any new attempt.${said(f)}`,
+    };
   }
   if (f.retryAfterMs !== undefined) draft.retryAfterMs = f.retryAfterMs;
   return draft;
@@ -226,22 +284,45 @@ const R = FailureReason;
 
 /** Rule → draft. One function per rule. */
 const RULES: Readonly<Record<HttpRule, (f: Facts) => FailureDraft>> = Object.freeze({
-  bad_request: (f) => invalidArguments(f, () => rejected(f, C.INVALID_ARGUMENTS, R.SCHEMA, 'the arguments were rejected as invalid')),
+  bad_request: (f) =>
+    invalidArguments(f, () => rejected(f, C.INVALID_ARGUMENTS, R.SCHEMA, 'the arguments were rejected as invalid')),
   unauthorized,
   forbidden,
-  not_found: (f) => rejected(f, C.SEMANTIC_REJECTION, R.NOT_FOUND, 'the resource or endpoint was not found; retrying will not change that'),
+  not_found: (f) =>
+    rejected(
+      f,
+      C.SEMANTIC_REJECTION,
+      R.NOT_FOUND,
+      'the resource or endpoint was not found; retrying will not change that',
+    ),
   gone: (f) => rejected(f, C.SEMANTIC_REJECTION, R.GONE, 'the resource is gone for good'),
-  conflict: (f) => rejected(f, C.SEMANTIC_REJECTION, R.CONFLICT, 'the call conflicts with the current state of the resource'),
-  precondition_failed: (f) => rejected(f, C.SEMANTIC_REJECTION, R.PRECONDITION_FAILED, 'a precondition of the call does not hold'),
-  unprocessable: (f) => invalidArguments(f, () => rejected(f, C.SEMANTIC_REJECTION, R.BUSINESS_RULE, 'rejected by a business rule; the same call will be rejected again')),
+  conflict: (f) =>
+    rejected(f, C.SEMANTIC_REJECTION, R.CONFLICT, 'the call conflicts with the current state of the resource'),
+  precondition_failed: (f) =>
+    rejected(f, C.SEMANTIC_REJECTION, R.PRECONDITION_FAILED, 'a precondition of the call does not hold'),
+  unprocessable: (f) =>
+    invalidArguments(f, () =>
+      rejected(
+        f,
+        C.SEMANTIC_REJECTION,
+        R.BUSINESS_RULE,
+        'rejected by a business rule; the same call will be rejected again',
+      ),
+    ),
   too_large: (f) => rejected(f, C.INVALID_ARGUMENTS, R.SCHEMA, 'the request is too large; send a smaller one'),
-  not_processed: (f) => notProcessed(f, f.status === 408 ? R.TIMEOUT : R.UNAVAILABLE, f.status === 408 ? 'the server timed out waiting for the request' : 'the server refused to process it yet'),
+  not_processed: (f) =>
+    notProcessed(
+      f,
+      f.status === 408 ? R.TIMEOUT : R.UNAVAILABLE,
+      f.status === 408 ? 'the server timed out waiting for the request' : 'the server refused to process it yet',
+    ),
   rate_limited: (f) =>
     f.body.code !== undefined && QUOTA_EXHAUSTED_CODES.has(f.body.code)
       ? rejected(f, C.UNRECOVERABLE, R.UNSPECIFIED, 'the account is out of quota; waiting will not help')
       : rateLimited(f),
   legal_block: (f) => rejected(f, C.AUTHORIZATION, R.POLICY_DENIED, 'unavailable for legal reasons'),
-  protocol_bug: (f) => rejected(f, C.UNRECOVERABLE, R.TOOL_BUG, 'the tool sent a request this endpoint does not accept'),
+  protocol_bug: (f) =>
+    rejected(f, C.UNRECOVERABLE, R.TOOL_BUG, 'the tool sent a request this endpoint does not accept'),
   client_error: (f) => rejected(f, C.SEMANTIC_REJECTION, R.UNSPECIFIED, 'the request was rejected'),
   unavailable: (f) =>
     f.rateLimit.exhausted || (f.body.code !== undefined && RATE_LIMIT_CODES.has(f.body.code))
@@ -267,7 +348,8 @@ export function classifyHttp(status: number, headers: unknown, body: unknown, ct
     throw new ClassifyError(ClassifyErrorCode.NOT_A_FAILURE, `classify: HTTP ${status} is a success, not a failure`);
   }
   if (!Number.isInteger(status) || status < 400 || status > 599) {
-    const shown = Number.isInteger(status) && status >= 100 && status <= 599 ? `HTTP ${status}` : 'an invalid HTTP status';
+    const shown =
+      Number.isInteger(status) && status >= 100 && status <= 599 ? `HTTP ${status}` : 'an invalid HTTP status';
     return buildFailure(ctx, {
       class: C.UNRECOVERABLE,
       reason: R.TOOL_BUG,

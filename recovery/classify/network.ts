@@ -125,7 +125,10 @@ export const NAME_RULES: Readonly<Record<string, TransportRule>> = Object.freeze
 /** Message patterns, used only when no code or name is recognised anywhere in the chain. */
 const MESSAGE_RULES: readonly (readonly [RegExp, TransportRule])[] = Object.freeze([
   [/^fetch failed$/i, rule(S.MAYBE_SENT, 'network')],
-  [/^(?:failed to fetch|networkerror when attempting to fetch resource\.?|load failed|network error)$/i, rule(S.MAYBE_SENT, 'network')],
+  [
+    /^(?:failed to fetch|networkerror when attempting to fetch resource\.?|load failed|network error)$/i,
+    rule(S.MAYBE_SENT, 'network'),
+  ],
   [/^socket hang up$/i, rule(S.MAYBE_SENT, 'network')],
 ] as const);
 
@@ -186,7 +189,10 @@ export function transportFacts(error: unknown): TransportFact[] {
   const facts: TransportFact[] = [];
   for (const node of chain) {
     const code = readString(node, 'code');
-    const byCode = code === undefined ? undefined : (own(CODE_RULES, code) ?? (/^HPE_/.test(code) ? rule(S.MAYBE_SENT, 'network') : undefined));
+    const byCode =
+      code === undefined
+        ? undefined
+        : (own(CODE_RULES, code) ?? (/^HPE_/.test(code) ? rule(S.MAYBE_SENT, 'network') : undefined));
     if (byCode && code) {
       facts.push({ label: code, rule: byCode, sent: decideSent(byCode, node) });
       continue;
@@ -214,7 +220,11 @@ export function transportFacts(error: unknown): TransportFact[] {
  * @param ctx the call (validated by the caller).
  * @returns a frozen, valid `ToolFailure`, or `undefined`.
  */
-export function classifyNetworkError(error: unknown, requestSent: boolean | undefined, ctx: CallContext): ToolFailure | undefined {
+export function classifyNetworkError(
+  error: unknown,
+  requestSent: boolean | undefined,
+  ctx: CallContext,
+): ToolFailure | undefined {
   const facts = transportFacts(error);
   const network = facts.filter((f) => f.rule.kind === 'network');
   const tls = facts.find((f) => f.rule.kind === 'tls');
@@ -224,13 +234,20 @@ export function classifyNetworkError(error: unknown, requestSent: boolean | unde
   if (network.length === 0) {
     if (tls) {
       return buildFailure(ctx, {
-        class: FailureClass.UNRECOVERABLE, reason: FailureReason.NETWORK, phase: Phase.DISPATCH, retryable: false, replaySafe: true,
+        class: FailureClass.UNRECOVERABLE,
+        reason: FailureReason.NETWORK,
+        phase: Phase.DISPATCH,
+        retryable: false,
+        replaySafe: true,
         publicMessage: `${tool}: the service's TLS certificate was rejected (${tls.label}); the request was not sent. Waiting will not fix this.`,
       });
     }
     if (bug) {
       return buildFailure(ctx, {
-        class: FailureClass.UNRECOVERABLE, reason: FailureReason.TOOL_BUG, phase: Phase.DISPATCH, retryable: false,
+        class: FailureClass.UNRECOVERABLE,
+        reason: FailureReason.TOOL_BUG,
+        phase: Phase.DISPATCH,
+        retryable: false,
         replaySafe: requestSent !== true || ctx.effect === 'read' || ctx.deduplicates,
         publicMessage: `${tool}: the tool built a request its HTTP client refused (${bug.label}); this is a bug in the tool.`,
       });
@@ -247,24 +264,40 @@ export function classifyNetworkError(error: unknown, requestSent: boolean | unde
 
   if (!sent) {
     return buildFailure(ctx, {
-      class: FailureClass.TRANSIENT, reason, phase: Phase.DISPATCH, retryable: true, replaySafe: true,
+      class: FailureClass.TRANSIENT,
+      reason,
+      phase: Phase.DISPATCH,
+      retryable: true,
+      replaySafe: true,
       publicMessage: `${tool}: ${timeout ? `the connection timed out (${label})` : `could not reach the service (${label})`}; the request was not sent, so it is safe to try again.`,
     });
   }
   if (ctx.effect === 'read') {
     return buildFailure(ctx, {
-      class: FailureClass.TRANSIENT, reason, phase: Phase.DISPATCH, retryable: true, replaySafe: true,
+      class: FailureClass.TRANSIENT,
+      reason,
+      phase: Phase.DISPATCH,
+      retryable: true,
+      replaySafe: true,
       publicMessage: `${tool}: ${what}; the read can be retried.`,
     });
   }
   if (ctx.deduplicates) {
     return buildFailure(ctx, {
-      class: FailureClass.TRANSIENT, reason, phase: Phase.COMMIT_UNKNOWN, retryable: true, replaySafe: true,
+      class: FailureClass.TRANSIENT,
+      reason,
+      phase: Phase.COMMIT_UNKNOWN,
+      retryable: true,
+      replaySafe: true,
       publicMessage: `${tool}: ${what} after the write was sent; the service deduplicates it, so it can be retried with the same idempotency key.`,
     });
   }
   return buildFailure(ctx, {
-    class: FailureClass.OUTCOME_UNKNOWN, reason, phase: Phase.COMMIT_UNKNOWN, retryable: false, replaySafe: false,
+    class: FailureClass.OUTCOME_UNKNOWN,
+    reason,
+    phase: Phase.COMMIT_UNKNOWN,
+    retryable: false,
+    replaySafe: false,
     publicMessage: `${tool}: ${what} after the write was sent; it may or may not have been applied. Check its status before any new attempt.`,
   });
 }

@@ -60,7 +60,11 @@ function itemParams(item: string): Record<string, string> {
   const params: Record<string, string> = {};
   for (const part of item.split(';').slice(1)) {
     const eq = part.indexOf('=');
-    if (eq > 0) params[part.slice(0, eq).trim().toLowerCase()] = part.slice(eq + 1).trim().replace(/^"|"$/g, '');
+    if (eq > 0)
+      params[part.slice(0, eq).trim().toLowerCase()] = part
+        .slice(eq + 1)
+        .trim()
+        .replace(/^"|"$/g, '');
   }
   return params;
 }

@@ -20,10 +20,22 @@ import { headerValues } from './headers';
 export const MAX_RETRY_AFTER_MS = Number.MAX_SAFE_INTEGER;
 
 const MONTHS: Readonly<Record<string, number>> = Object.freeze({
-  jan: 0, feb: 1, mar: 2, apr: 3, may: 4, jun: 5, jul: 6, aug: 7, sep: 8, oct: 9, nov: 10, dec: 11,
+  jan: 0,
+  feb: 1,
+  mar: 2,
+  apr: 3,
+  may: 4,
+  jun: 5,
+  jul: 6,
+  aug: 7,
+  sep: 8,
+  oct: 9,
+  nov: 10,
+  dec: 11,
 });
 
-const IMF_FIXDATE = /^(?:[a-z]{3},\s*)?(\d{1,2})\s+([a-z]{3})\s+(\d{4})\s+(\d{1,2}):(\d{2}):(\d{2})\s*(?:gmt|utc|ut|z|\+0000|-0000)?$/i;
+const IMF_FIXDATE =
+  /^(?:[a-z]{3},\s*)?(\d{1,2})\s+([a-z]{3})\s+(\d{4})\s+(\d{1,2}):(\d{2}):(\d{2})\s*(?:gmt|utc|ut|z|\+0000|-0000)?$/i;
 const RFC850_DATE = /^(?:[a-z]{3,9},\s*)?(\d{1,2})-([a-z]{3})-(\d{2})\s+(\d{1,2}):(\d{2}):(\d{2})\s*(?:gmt|utc)?$/i;
 const ASCTIME_DATE = /^(?:[a-z]{3}\s+)?([a-z]{3})\s+(\d{1,2})\s+(\d{1,2}):(\d{2}):(\d{2})\s+(\d{4})$/i;
 const ZONED_DATE = /(?:\bgmt|\butc|\d(?:z)|[+-]\d{2}:?\d{2})$/i;
@@ -38,7 +50,14 @@ function decimalToMs(value: string, unitMs: number): number | undefined {
 }
 
 /** Epoch ms of a UTC calendar time, or `undefined` when a field is out of range (e.g. 31 Feb). */
-function utc(year: number, month: number | undefined, day: number, h: number, m: number, s: number): number | undefined {
+function utc(
+  year: number,
+  month: number | undefined,
+  day: number,
+  h: number,
+  m: number,
+  s: number,
+): number | undefined {
   if (month === undefined || h > 23 || m > 59 || s > 60 || day < 1 || day > 31) return undefined;
   const ms = Date.UTC(year, month, day, h, m, Math.min(s, 59));
   const check = new Date(ms);

@@ -10,21 +10,24 @@
 const MAX_COMPARE_CHARS = 64;
 
 /**
- * Levenshtein distance (insert, delete, substitute; each costs 1).
+ * Edit distance with adjacent transpositions (optimal string alignment, "Damerau-Levenshtein"): insert, delete,
+ * substitute and swap two neighbours each cost 1, so the typo `eru` is 1 from `eur`.
  * @returns the distance, or `Infinity` when either string is longer than 64 characters.
  */
 export function editDistance(a: string, b: string): number {
   if (a.length > MAX_COMPARE_CHARS || b.length > MAX_COMPARE_CHARS) return Infinity;
-  let prev = Array.from({ length: b.length + 1 }, (_, j) => j);
+  const d: number[][] = Array.from({ length: a.length + 1 }, (_, i) =>
+    Array.from({ length: b.length + 1 }, (_, j) => (i === 0 ? j : j === 0 ? i : 0)),
+  );
   for (let i = 1; i <= a.length; i++) {
-    const cur = [i];
     for (let j = 1; j <= b.length; j++) {
       const cost = a[i - 1] === b[j - 1] ? 0 : 1;
-      cur.push(Math.min(prev[j]! + 1, cur[j - 1]! + 1, prev[j - 1]! + cost));
+      let v = Math.min(d[i - 1]![j]! + 1, d[i]![j - 1]! + 1, d[i - 1]![j - 1]! + cost);
+      if (i > 1 && j > 1 && a[i - 1] === b[j - 2] && a[i - 2] === b[j - 1]) v = Math.min(v, d[i - 2]![j - 2]! + 1);
+      d[i]![j] = v;
     }
-    prev = cur;
   }
-  return prev[b.length]!;
+  return d[a.length]![b.length]!;
 }
 
 const norm = (s: string): string => s.toLowerCase().replace(/[\s_-]/g, '');
@@ -44,7 +47,8 @@ export function closestKey(unknown: string, known: readonly string[]): string | 
     if (k === '' || key === unknown) continue;
     let score: number;
     if (k === u) score = 0;
-    else if (Math.min(k.length, u.length) >= 3 && (k.startsWith(u) || u.startsWith(k))) score = 1 + Math.abs(k.length - u.length) / 100;
+    else if (Math.min(k.length, u.length) >= 3 && (k.startsWith(u) || u.startsWith(k)))
+      score = 1 + Math.abs(k.length - u.length) / 100;
     else {
       const d = editDistance(u, k);
       score = d <= Math.max(1, Math.floor(Math.min(u.length, k.length) / 3)) ? 2 + d : Infinity;
@@ -76,7 +80,8 @@ export function enumHint(received: string, allowed: readonly string[]): string |
  * `undefined` for anything else.
  */
 export function numbersIn(text: string): number[] | undefined {
-  if (text.length > 200 || !/^\s*[-+]?\d+(?:\.\d+)?(?:\s*[,;\s]\s*[-+]?\d+(?:\.\d+)?)*\s*$/.test(text)) return undefined;
+  if (text.length > 200 || !/^\s*[-+]?\d+(?:\.\d+)?(?:\s*[,;\s]\s*[-+]?\d+(?:\.\d+)?)*\s*$/.test(text))
+    return undefined;
   const nums = text.match(/[-+]?\d+(?:\.\d+)?/g)?.map(Number) ?? [];
   return nums.length > 0 && nums.every(Number.isFinite) ? nums : undefined;
 }

@@ -53,11 +53,16 @@ export function pathLabel(path: readonly (string | number)[]): string {
  * One line per field issue, joined with `; `: `customerId: expected string matching ^cus_, received "42"`.
  * Used inside `publicMessage`, which is cut to 500 characters; the full list travels in `issues`.
  */
-export function summarizeIssues(issues: readonly { path: readonly (string | number)[]; expected: string; received: string }[]): string {
+export function summarizeIssues(
+  issues: readonly { path: readonly (string | number)[]; expected: string; received: string }[],
+): string {
   return issues
     .map((i) => {
       const label = pathLabel(i.path);
-      return i.received === 'missing' ? `${label} is missing (expected ${i.expected})` : `${label} expected ${i.expected}, received ${i.received}`;
+      if (i.expected === 'no such key' || i.expected.startsWith('a known key')) return `${label} is not a known key`;
+      return i.received === 'missing'
+        ? `${label} is missing (expected ${i.expected})`
+        : `${label} expected ${i.expected}, received ${i.received}`;
     })
     .join('; ');
 }

@@ -4,7 +4,7 @@
  * the JS class name).
  *
  * Shapes read, on each error of the cause chain (first hit wins):
- * - an envelope `outcome: { kind: 'http', status, headers, body }` (this project's `HttpOutcomeError`);
+ * - an http `RawOutcome` thrown as is, or carried as `outcome` (this project's `HttpOutcomeError`);
  * - axios: `response: { status, headers, data }`;
  * - OpenAI / Anthropic SDK `APIError`: `status`, `headers`, `error` (the body);
  * - undici `ResponseStatusCodeError` and `http-errors`: `statusCode` or `status`, `headers`, `body`.
@@ -26,21 +26,30 @@ function failureStatus(v: unknown): number | undefined {
 }
 
 function fromNode(node: unknown): WrappedHttp | undefined {
-  const outcome = readProp(node, 'outcome');
-  if (readProp(outcome, 'kind') === 'http') {
+  for (const outcome of [node, readProp(node, 'outcome')]) {
+    if (readProp(outcome, 'kind') !== 'http') continue;
     const status = failureStatus(readProp(outcome, 'status'));
-    if (status !== undefined) return { status, headers: readProp(outcome, 'headers') ?? {}, body: readProp(outcome, 'body') };
+    if (status !== undefined)
+      return { status, headers: readProp(outcome, 'headers') ?? {}, body: readProp(outcome, 'body') };
   }
   const response = readProp(node, 'response');
   if (isObjectLike(response)) {
     const status = failureStatus(readProp(response, 'status')) ?? failureStatus(readProp(response, 'statusCode'));
     if (status !== undefined) {
-      return { status, headers: readProp(response, 'headers') ?? {}, body: readProp(response, 'data') ?? readProp(response, 'body') };
+      return {
+        status,
+        headers: readProp(response, 'headers') ?? {},
+        body: readProp(response, 'data') ?? readProp(response, 'body'),
+      };
     }
   }
   const status = failureStatus(readProp(node, 'status')) ?? failureStatus(readProp(node, 'statusCode'));
   if (status === undefined) return undefined;
-  return { status, headers: readProp(node, 'headers') ?? {}, body: readProp(node, 'error') ?? readProp(node, 'body') ?? readProp(node, 'data') };
+  return {
+    status,
+    headers: readProp(node, 'headers') ?? {},
+    body: readProp(node, 'error') ?? readProp(node, 'body') ?? readProp(node, 'data'),
+  };
 }
 
 /** The first HTTP answer carried by `error` or its causes; `undefined` when there is none. Never throws. */

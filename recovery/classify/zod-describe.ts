@@ -82,7 +82,17 @@ export const FORMAT_EXAMPLES: Readonly<Record<string, string>> = Object.freeze({
 });
 
 /** Bounds that are the range of a number format, not a constraint someone wrote. */
-const SENTINELS = new Set([Number.MAX_SAFE_INTEGER, -Number.MAX_SAFE_INTEGER, 2147483647, -2147483648, 4294967295, 3.4028234663852886e38, -3.4028234663852886e38, Number.MAX_VALUE, -Number.MAX_VALUE]);
+const SENTINELS = new Set([
+  Number.MAX_SAFE_INTEGER,
+  -Number.MAX_SAFE_INTEGER,
+  2147483647,
+  -2147483648,
+  4294967295,
+  3.4028234663852886e38,
+  -3.4028234663852886e38,
+  Number.MAX_VALUE,
+  -Number.MAX_VALUE,
+]);
 const INT_FORMATS = new Set(['safeint', 'int32', 'uint32', 'int64', 'uint64']);
 
 function bound(bag: unknown, key: string): number | undefined {
@@ -275,7 +285,9 @@ export function schemaAt(schema: unknown, path: readonly PropertyKey[], depth = 
         return schemaAt(readProp(shape, head), rest, depth + 1);
       }
       const catchall = readProp(def, 'catchall');
-      return catchall !== undefined && schemaType(catchall) !== 'never' ? schemaAt(catchall, rest, depth + 1) : undefined;
+      return catchall !== undefined && schemaType(catchall) !== 'never'
+        ? schemaAt(catchall, rest, depth + 1)
+        : undefined;
     }
     case 'array':
       return typeof head === 'number' ? schemaAt(readProp(def, 'element'), rest, depth + 1) : undefined;

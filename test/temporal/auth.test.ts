@@ -68,6 +68,7 @@ test('3 concurrent calls all get 401 → exactly one refresh (single-flight); ea
   const broker = new CredentialBroker({ crm: oauthRefreshProvider(`${oauth.url}/token`, oauth.initialRefreshToken) });
   await broker.current('crm');
   oauth.expireAll();
+  oauth.gateProfile(3); // the three first requests are answered only once all three arrived
   const h = await harness(env, [profileTool(oauth.url)], { credentials: broker });
   const results = await h.run(() =>
     Promise.all([1, 2, 3].map(() => h.runPlan({ calls: [{ tool: 'get_profile', args: { who: 'me' } }] }))),

@@ -55,8 +55,9 @@ export async function harness(
   options: Omit<RecoveryPluginOptions, 'tools'> & { maxConcurrentActivityTaskExecutions?: number } = {},
 ): Promise<Harness> {
   const taskQueue = uniqueTaskQueue('rr');
-  const { maxConcurrentActivityTaskExecutions, ...pluginOptions } = options;
-  const plugin = new RecoveryPlugin({ tools, config: { backoff: FAST_BACKOFF, taskQueue }, ...pluginOptions });
+  const { maxConcurrentActivityTaskExecutions, config, ...pluginOptions } = options;
+  if (typeof config === 'string') throw new Error('harness: pass config as an object');
+  const plugin = new RecoveryPlugin({ tools, ...pluginOptions, config: { backoff: FAST_BACKOFF, ...config, taskQueue } });
   const worker = await Worker.create({
     connection: env.nativeConnection,
     taskQueue,
