@@ -24,7 +24,7 @@ interface ScenarioReport {
   expected: string;
   passed: boolean;
   mismatches: string[];
-  outcomes: { tool: string; result: string; class?: string; action?: string; attempts: number; dispatches: number }[];
+  outcomes: { tool: string; result: string; class?: string; action?: string; attempts: number; activities: number }[];
   records: ToolPlanResult['records'];
 }
 
@@ -77,8 +77,8 @@ async function main(): Promise<number> {
           mismatches,
           outcomes: result.outcomes.map((o) =>
             o.ok
-              ? { tool: o.tool, result: o.empty ? 'ok (empty)' : 'ok', attempts: o.attempts, dispatches: o.dispatches }
-              : { tool: o.tool, result: o.refused ? 'refused' : 'failed', class: o.failure.class, action: o.action, attempts: o.attempts, dispatches: o.dispatches },
+              ? { tool: o.tool, result: o.empty ? 'ok (empty)' : 'ok', attempts: o.attempts, activities: o.activities }
+              : { tool: o.tool, result: o.refused ? 'refused' : 'failed', class: o.failure.class, action: o.action, attempts: o.attempts, activities: o.activities },
           ),
           records: result.records,
         });
@@ -105,9 +105,9 @@ async function main(): Promise<number> {
 
 function printTable(reports: ScenarioReport[]): void {
   const rows = reports.flatMap((r) =>
-    r.outcomes.map((o, i) => [i === 0 ? r.name : '', o.tool, o.result, o.class ?? '', o.action ?? '', String(o.attempts), String(o.dispatches), i === 0 ? (r.passed ? 'as expected' : 'UNEXPECTED') : '']),
+    r.outcomes.map((o, i) => [i === 0 ? r.name : '', o.tool, o.result, o.class ?? '', o.action ?? '', String(o.attempts), String(o.activities), i === 0 ? (r.passed ? 'as expected' : 'UNEXPECTED') : '']),
   );
-  const header = ['scenario', 'tool', 'result', 'class', 'action', 'attempts', 'dispatches', 'verdict'];
+  const header = ['scenario', 'tool', 'result', 'class', 'action', 'attempts', 'activities', 'verdict'];
   const widths = header.map((h, c) => Math.max(h.length, ...rows.map((row) => row[c]!.length)));
   const line = (cells: string[]) => cells.map((cell, c) => cell.padEnd(widths[c]!)).join('  ');
   console.log(`\n${line(header)}\n${widths.map((w) => '-'.repeat(w)).join('  ')}`);

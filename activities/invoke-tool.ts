@@ -84,7 +84,7 @@ export function createToolActivities(deps: ToolActivityDeps) {
       return fail(preflightFailure(ctx, FailureClass.CAPABILITY_MISSING, FailureReason.UNKNOWN_TOOL, `There is no tool named "${inv.tool}".`), undefined);
     }
     const parsed = tool.input.safeParse(inv.args);
-    if (!parsed.success) return fail(classifyZodError(parsed.error, ctx), parsed.error);
+    if (!parsed.success) return fail(classifyZodError(parsed.error, ctx, { input: inv.args, schema: tool.input }), parsed.error);
     const args = parsed.data;
     const violations = (await tool.validate?.before?.(args)) ?? [];
     if (violations.length > 0) {

@@ -70,7 +70,7 @@ export const SCENARIOS: Scenario[] = [
     description: 'case C09: a hallucinated tool name → replan with the capability list, nothing dispatched',
     script: {},
     calls: [{ tool: 'get_date', args: {} }],
-    expected: 'replan with 3 capabilities, 0 dispatches',
+    expected: 'replan with 3 capabilities, 0 activities',
     check: (r) => [
       ...expectEq('action', r.outcomes[0] && !r.outcomes[0].ok ? r.outcomes[0].action : 'ok', 'replan'),
       ...expectEq(
@@ -78,7 +78,7 @@ export const SCENARIOS: Scenario[] = [
         r.outcomes[0] && !r.outcomes[0].ok ? r.outcomes[0].feedback.capabilities?.map((c) => c.name) : [],
         ['book_slot', 'check_inventory', 'create_invoice'],
       ),
-      ...expectEq('dispatches', r.outcomes[0]?.dispatches, 0),
+      ...expectEq('activities', r.outcomes[0]?.activities, 0),
     ],
   },
 ];

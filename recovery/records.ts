@@ -35,8 +35,8 @@ export interface RecoveryRecord {
   evidence?: EvidenceKind;
   /** Activity attempts used by this call (server-side retries included). */
   attempts: number;
-  /** Dispatches the router made for this call (activities scheduled). */
-  dispatches: number;
+  /** Activities the router scheduled for this call (re-executions included). */
+  activities: number;
   budgetsLeft: { retries: number; replans: number; repairs: number; runAttempts: number };
   terminal: TerminalState;
   /** Workflow time from the call's start to this record, in ms. */

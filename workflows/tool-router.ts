@@ -99,7 +99,7 @@ export type ToolOutcome =
       /** Activity attempts, server-side retries included. */
       attempts: number;
       /** Activities the router scheduled for this call. */
-      dispatches: number;
+      activities: number;
     }
   | {
       ok: false;
@@ -116,7 +116,7 @@ export type ToolOutcome =
       /** The gate refused the call: nothing was dispatched. */
       refused: boolean;
       attempts: number;
-      dispatches: number;
+      activities: number;
     };
 
 /** The router's state, plain JSON: carry it across continue-as-new with `restore`. */
@@ -216,7 +216,7 @@ export function createToolRouter(options: ToolRouterOptions): ToolRouter {
       st.startedCalls.push(stepId);
     }
     let attempts = 0;
-    let dispatches = 0;
+    let activities = 0;
     let evidence: EvidenceKind | undefined;
 
     const record = (terminal: RecoveryRecord['terminal'], failure?: ToolFailure, action?: RecoveryAction) => {
@@ -225,7 +225,7 @@ export function createToolRouter(options: ToolRouterOptions): ToolRouter {
         tool: name,
         turn,
         attempts,
-        dispatches,
+        activities,
         budgetsLeft: budgetsLeft(stepId),
         terminal,
         durationMs: Date.now() - startedAtMs,
@@ -287,7 +287,7 @@ export function createToolRouter(options: ToolRouterOptions): ToolRouter {
         terminal,
         refused: extra.refused ?? false,
         attempts,
-        dispatches,
+        activities,
       };
       if (exhausted) out.exhausted = exhausted;
       return out;
@@ -356,7 +356,7 @@ export function createToolRouter(options: ToolRouterOptions): ToolRouter {
           { forceAction: RecoveryAction.ESCALATE },
         );
       }
-      dispatches += 1;
+      activities += 1;
       const versionUsed = grantVersion(name);
       let result: ToolInvocationResult;
       try {
@@ -450,7 +450,7 @@ export function createToolRouter(options: ToolRouterOptions): ToolRouter {
         empty: isEmptyResult(result.value),
         noProgress: seen.seen >= NO_PROGRESS_REPEATS,
         attempts,
-        dispatches,
+        activities,
       };
     }
 

@@ -50,13 +50,13 @@ const failed = (o: ToolOutcome | undefined) => {
   return o;
 };
 
-test('401 (expired token) → one refresh by the broker, then the replay succeeds: 2 dispatches, 1 refresh', async () => {
+test('401 (expired token) → one refresh by the broker, then the replay succeeds: 2 activities, 1 refresh', async () => {
   const broker = new CredentialBroker({ crm: oauthRefreshProvider(`${oauth.url}/token`, oauth.initialRefreshToken) });
   await broker.current('crm'); // the first token (one grant), then it expires
   oauth.expireAll();
   const h = await harness(env, [profileTool(oauth.url)], { credentials: broker });
   const r = await h.run(() => h.runPlan({ calls: [{ tool: 'get_profile', args: { who: 'me' } }] }));
-  expect(r.outcomes[0]).toMatchObject({ ok: true, value: { name: 'Ada', plan: 'pro' }, dispatches: 2 });
+  expect(r.outcomes[0]).toMatchObject({ ok: true, value: { name: 'Ada', plan: 'pro' }, activities: 2 });
   expect(oauth.profileCalls).toBe(2);
   expect(oauth.profile401s).toBe(1);
   expect(broker.refreshCount('crm')).toBe(1);
@@ -73,7 +73,7 @@ test('3 concurrent calls all get 401 → exactly one refresh (single-flight); ea
   const results = await h.run(() =>
     Promise.all([1, 2, 3].map(() => h.runPlan({ calls: [{ tool: 'get_profile', args: { who: 'me' } }] }))),
   );
-  for (const r of results) expect(r.outcomes[0]).toMatchObject({ ok: true, dispatches: 2 });
+  for (const r of results) expect(r.outcomes[0]).toMatchObject({ ok: true, activities: 2 });
   expect(broker.refreshCount('crm')).toBe(1);
   expect(oauth.refusedRefreshes).toBe(0); // a rotating refresh token was never spent twice
   expect(oauth.profile401s).toBe(3);
@@ -126,7 +126,7 @@ describe('403', () => {
     expect(service.hits('GET /export')).toBe(1);
   });
 
-  test('403 with an approval signal → the call resumes and runs again with the approval: 2 dispatches', async () => {
+  test('403 with an approval signal → the call resumes and runs again with the approval: 2 activities', async () => {
     service.reset({ 'GET /export': [{ status: 403, body: { code: 'approval_required' } }, { status: 200, body: { url: 'https://files/r.pdf' } }] });
     const h = await harness(env, [exportTool(true)]);
     const r = await h.run(async () => {
@@ -141,7 +141,7 @@ describe('403', () => {
       await handle.signal(approvalSignal, { callId: pending[0]!.callId, approved: true, by: 'ops@example' });
       return (await handle.result()) as ToolPlanResult;
     });
-    expect(r.outcomes[0]).toMatchObject({ ok: true, value: { url: 'https://files/r.pdf' }, dispatches: 2 });
+    expect(r.outcomes[0]).toMatchObject({ ok: true, value: { url: 'https://files/r.pdf' }, activities: 2 });
     expect(service.hits('GET /export')).toBe(2);
     expect(service.received[1]?.headers['x-approved-by']).toBe('ops@example');
   });

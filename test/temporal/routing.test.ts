@@ -51,7 +51,7 @@ test('422 with field errors → 1 dispatch, repair with field-level feedback; th
   expect(first.attempts).toBe(1);
   const second = failed(r.outcomes[1]);
   expect(second.refused).toBe(true);
-  expect(second.dispatches).toBe(0);
+  expect(second.activities).toBe(0);
   expect(service.hits('POST /calendar/book')).toBe(1);
   expect(eventTypes(await h.history(r.workflowId)).filter((t) => t === 'ACTIVITY_TASK_SCHEDULED')).toHaveLength(1);
 });
@@ -67,20 +67,20 @@ test('422 business rejection (insufficient_funds) → exactly 1 attempt, replan 
   expect(service.hits('POST /calendar/book')).toBe(1);
 });
 
-test('503, 503, 200 → 3 dispatches, each gap at least the backoff floor (50 ms, 100 ms)', async () => {
+test('503, 503, 200 → 3 activities, each gap at least the backoff floor (50 ms, 100 ms)', async () => {
   service.reset({
     'GET /inventory': [{ status: 503 }, { status: 503 }, { status: 200, body: { items: [{ id: 'a1' }] } }],
   });
   const h = await harness(env, supportTools(service.url).all);
   const r = await h.run(() => h.runPlan({ calls: [{ tool: 'check_inventory', args: { sku: 'S' } }] }));
-  expect(r.outcomes[0]).toMatchObject({ ok: true, value: { items: [{ id: 'a1' }] }, attempts: 3, dispatches: 1 });
+  expect(r.outcomes[0]).toMatchObject({ ok: true, value: { items: [{ id: 'a1' }] }, attempts: 3, activities: 1 });
   expect(service.hits('GET /inventory')).toBe(3);
   const [g1, g2] = gapsMs('GET /inventory');
   expect(g1).toBeGreaterThanOrEqual(50);
   expect(g2).toBeGreaterThanOrEqual(100);
 });
 
-test('503 forever → 1 + 3 (per-call budget) dispatches, then a routed failure (replan), not an exception', async () => {
+test('503 forever → 1 + 3 (per-call budget) activities, then a routed failure (replan), not an exception', async () => {
   service.reset({ 'GET /inventory': [{ status: 503 }] });
   const h = await harness(env, supportTools(service.url).all);
   const r = await h.run(() => h.runPlan({ calls: [{ tool: 'check_inventory', args: { sku: 'S' } }] }));
@@ -118,7 +118,7 @@ test('409 → 1 dispatch and a replan outcome carrying the observed state', asyn
   expect(service.hits('POST /calendar/book')).toBe(1);
 });
 
-test('an unknown tool name → 0 dispatches and the permission-filtered capability list', async () => {
+test('an unknown tool name → 0 activities and the permission-filtered capability list', async () => {
   const secret = defineTool({
     name: 'refund',
     description: 'Refunds a payment.',
@@ -136,11 +136,11 @@ test('an unknown tool name → 0 dispatches and the permission-filtered capabili
     h.runPlan({ calls: [{ tool: 'get_date', args: {} }, { tool: 'refund', args: { id: 'p1' } }], stopOnTerminal: false }),
   );
   const unknown = failed(r.outcomes[0]);
-  expect(unknown).toMatchObject({ action: 'replan', dispatches: 0, failure: { class: 'capability_missing', reason: 'unknown_tool' } });
+  expect(unknown).toMatchObject({ action: 'replan', activities: 0, failure: { class: 'capability_missing', reason: 'unknown_tool' } });
   expect(unknown.feedback.capabilities?.map((c) => c.name)).toEqual(['book_slot', 'check_inventory', 'create_invoice']);
   expect(unknown.feedback.capabilities?.[1]?.inputSchema).toMatchObject({ type: 'object', properties: { sku: { type: 'string' } } });
   const forbidden = failed(r.outcomes[1]);
-  expect(forbidden).toMatchObject({ dispatches: 0, failure: { class: 'capability_missing', reason: 'not_permitted_tool' } });
+  expect(forbidden).toMatchObject({ activities: 0, failure: { class: 'capability_missing', reason: 'not_permitted_tool' } });
   expect(service.received).toHaveLength(0);
   expect(eventTypes(await h.history(r.workflowId))).not.toContain('ACTIVITY_TASK_SCHEDULED');
 });
