@@ -15,7 +15,12 @@ import { Command } from 'commander';
 import { Client, Connection } from '@temporalio/client';
 import { loadConfig } from './config/load';
 import { resolveConnection } from './config/connection';
-import { approvalSignal, pendingApprovalsQuery, type ApprovalDecision, type PendingApproval } from './workflows/definitions';
+import {
+  approvalSignal,
+  pendingApprovalsQuery,
+  type ApprovalDecision,
+  type PendingApproval,
+} from './workflows/definitions';
 
 /** A connected client for the configured target. Close `client.connection` when done. */
 export async function connectClient(configPath?: string): Promise<Client> {
@@ -44,7 +49,9 @@ export async function decideApproval(client: Client, workflowId: string, decisio
   const pending = await pendingApprovals(client, workflowId);
   if (!pending.some((p) => p.callId === decision.callId)) {
     const waiting = pending.map((p) => p.callId).join(', ') || 'none';
-    throw new ApprovalError(`call ${decision.callId} of ${workflowId} is not waiting for approval (waiting: ${waiting})`);
+    throw new ApprovalError(
+      `call ${decision.callId} of ${workflowId} is not waiting for approval (waiting: ${waiting})`,
+    );
   }
   await client.workflow.getHandle(workflowId).signal(approvalSignal, decision);
 }
@@ -60,15 +67,13 @@ function cli(): Command {
       await client.connection.close();
     }
   };
-  approvals
-    .command('list <workflowId>')
-    .action((workflowId: string) =>
-      withClient(async (c) => {
-        const pending = await pendingApprovals(c, workflowId);
-        if (pending.length === 0) console.log('no calls wait for approval');
-        for (const p of pending) console.log(`${p.callId}\t${p.tool}\t${p.operationId}\t${p.message}`);
-      }),
-    );
+  approvals.command('list <workflowId>').action((workflowId: string) =>
+    withClient(async (c) => {
+      const pending = await pendingApprovals(c, workflowId);
+      if (pending.length === 0) console.log('no calls wait for approval');
+      for (const p of pending) console.log(`${p.callId}\t${p.tool}\t${p.operationId}\t${p.message}`);
+    }),
+  );
   for (const verb of ['approve', 'deny'] as const) {
     approvals
       .command(`${verb} <workflowId> <callId>`)
@@ -76,7 +81,12 @@ function cli(): Command {
       .option('--reason <text>', 'why')
       .action((workflowId: string, callId: string, o: { by: string; reason?: string }) =>
         withClient(async (c) => {
-          await decideApproval(c, workflowId, { callId, approved: verb === 'approve', by: o.by, ...(o.reason ? { reason: o.reason } : {}) });
+          await decideApproval(c, workflowId, {
+            callId,
+            approved: verb === 'approve',
+            by: o.by,
+            ...(o.reason ? { reason: o.reason } : {}),
+          });
           console.log(`${verb === 'approve' ? 'approved' : 'denied'} ${callId}`);
         }),
       );

@@ -6,14 +6,21 @@ import { builtinModules } from 'node:module';
 
 const nodeBuiltins = [...builtinModules, ...builtinModules.map((m) => `node:${m}`)];
 const sandboxRestrictedImports = {
-  paths: nodeBuiltins.map((name) => ({ name, message: 'Node built-ins are not available in the Temporal workflow sandbox.' })),
+  paths: nodeBuiltins.map((name) => ({
+    name,
+    message: 'Node built-ins are not available in the Temporal workflow sandbox.',
+  })),
   patterns: [
     { group: ['node:*'], message: 'Node built-ins are not available in the Temporal workflow sandbox.' },
     {
       group: ['@temporalio/activity', '@temporalio/worker', '@temporalio/client', '@temporalio/testing'],
       message: 'Node-side Temporal packages must not be imported where the workflow sandbox runs.',
     },
-    { group: ['**/activities', '**/activities/**', '**/server/**', '**/config/load*'], message: 'Node-side project code must not enter the workflow bundle.', allowTypeImports: true },
+    {
+      group: ['**/activities', '**/activities/**', '**/server/**', '**/config/load*'],
+      message: 'Node-side project code must not enter the workflow bundle.',
+      allowTypeImports: true,
+    },
   ],
 };
 
@@ -44,7 +51,10 @@ export default tseslint.config(
       ],
       'no-restricted-syntax': [
         'error',
-        { selector: "NewExpression[callee.name='Date'][arguments.length=0]", message: 'recovery/ has no clock: take nowMs as a parameter.' },
+        {
+          selector: "NewExpression[callee.name='Date'][arguments.length=0]",
+          message: 'recovery/ has no clock: take nowMs as a parameter.',
+        },
       ],
     },
   },

@@ -64,11 +64,11 @@ async function main(): Promise<number> {
       for (const scenario of scenarios) {
         service.reset(scenario.script);
         process.stdout.write(`▶ ${scenario.name}: ${scenario.description}\n`);
-        const result = await client.workflow.execute('toolPlanWorkflow', {
+        const result = (await client.workflow.execute('toolPlanWorkflow', {
           taskQueue: plugin.config.taskQueue,
           workflowId: `main-${scenario.name}-${Date.now()}`,
           args: [{ catalog: plugin.catalog, calls: scenario.calls }],
-        }) as ToolPlanResult;
+        })) as ToolPlanResult;
         const mismatches = scenario.check(result, service);
         reports.push({
           name: scenario.name,
@@ -78,7 +78,14 @@ async function main(): Promise<number> {
           outcomes: result.outcomes.map((o) =>
             o.ok
               ? { tool: o.tool, result: o.empty ? 'ok (empty)' : 'ok', attempts: o.attempts, activities: o.activities }
-              : { tool: o.tool, result: o.refused ? 'refused' : 'failed', class: o.failure.class, action: o.action, attempts: o.attempts, activities: o.activities },
+              : {
+                  tool: o.tool,
+                  result: o.refused ? 'refused' : 'failed',
+                  class: o.failure.class,
+                  action: o.action,
+                  attempts: o.attempts,
+                  activities: o.activities,
+                },
           ),
           records: result.records,
         });
@@ -105,7 +112,16 @@ async function main(): Promise<number> {
 
 function printTable(reports: ScenarioReport[]): void {
   const rows = reports.flatMap((r) =>
-    r.outcomes.map((o, i) => [i === 0 ? r.name : '', o.tool, o.result, o.class ?? '', o.action ?? '', String(o.attempts), String(o.activities), i === 0 ? (r.passed ? 'as expected' : 'UNEXPECTED') : '']),
+    r.outcomes.map((o, i) => [
+      i === 0 ? r.name : '',
+      o.tool,
+      o.result,
+      o.class ?? '',
+      o.action ?? '',
+      String(o.attempts),
+      String(o.activities),
+      i === 0 ? (r.passed ? 'as expected' : 'UNEXPECTED') : '',
+    ]),
   );
   const header = ['scenario', 'tool', 'result', 'class', 'action', 'attempts', 'activities', 'verdict'];
   const widths = header.map((h, c) => Math.max(h.length, ...rows.map((row) => row[c]!.length)));

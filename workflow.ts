@@ -3,7 +3,13 @@
  * from workflow code. Node-side parts (plugin, activities, client helpers) are in `index.ts`.
  */
 export { createToolRouter, isEmptyResult } from './workflows/tool-router';
-export type { CallToolOptions, ToolOutcome, ToolRouter, ToolRouterOptions, ToolRouterState } from './workflows/tool-router';
+export type {
+  CallToolOptions,
+  ToolOutcome,
+  ToolRouter,
+  ToolRouterOptions,
+  ToolRouterState,
+} from './workflows/tool-router';
 export { toolPlanWorkflow } from './workflows/tool-plan';
 export type { PlannedCall, ToolPlanInput, ToolPlanResult } from './workflows/tool-plan';
 export * from './workflows/definitions';

@@ -24,7 +24,9 @@ export interface ConnectionTarget {
  * @param env environment variables to read (default `process.env`), for tests.
  */
 export function resolveConnection(config: RecoveryConfig, env: NodeJS.ProcessEnv = process.env): ConnectionTarget {
-  const overrideEnvVars = Object.fromEntries(Object.entries(env).filter((e): e is [string, string] => e[1] !== undefined));
+  const overrideEnvVars = Object.fromEntries(
+    Object.entries(env).filter((e): e is [string, string] => e[1] !== undefined),
+  );
   const fromEnv = loadClientConnectConfig({ overrideEnvVars, profile: env.TEMPORAL_PROFILE });
   const address = fromEnv.connectionOptions.address;
   if (address) {

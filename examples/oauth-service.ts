@@ -4,7 +4,7 @@
  *   refresh token; the old refresh token is spent (rotation). A spent or unknown one → `400 {"error":"invalid_grant"}`.
  * - `GET /profile` needs `Authorization: Bearer <live token>`; an expired or unknown one →
  *   `401` with `WWW-Authenticate: Bearer error="invalid_token", error_description="expired"` (RFC 6750 §3).
- * Token lifetime is set per test; `expireAll()` ends every live access token at once.
+ * Token lifetime is set per service (`accessTokenTtlMs`); `expireAll()` ends every live access token at once.
  */
 import { createServer, type IncomingMessage, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
@@ -30,10 +30,22 @@ export interface OAuthService {
   gateProfile(n: number): void;
   /** Makes every refresh token invalid (the dead-refresh variant). */
   revokeRefreshTokens(): void;
+  /** From now on /profile answers 401 to every token, fresh ones too (a credential the server no longer accepts). */
+  rejectAllTokens(): void;
   close(): Promise<void>;
 }
 
-export async function startOAuthService(): Promise<OAuthService> {
+export interface OAuthServiceOptions {
+  /** Lifetime of each access token issued, in ms. @default 60_000 */
+  accessTokenTtlMs?: number;
+  /** The `WWW-Authenticate` of a 401. @default 'Bearer error="invalid_token", error_description="expired"' */
+  challenge?: string;
+}
+
+export async function startOAuthService(options: OAuthServiceOptions = {}): Promise<OAuthService> {
+  const ttlMs = options.accessTokenTtlMs ?? 60_000;
+  const challenge = options.challenge ?? 'Bearer error="invalid_token", error_description="expired"';
+  let rejectAll = false;
   const access = new Map<string, number>(); // token → expiresAtMs
   const refresh = new Set<string>();
   const newToken = () => randomBytes(12).toString('hex');
@@ -60,10 +72,15 @@ export async function startOAuthService(): Promise<OAuthService> {
         refresh.delete(presented);
         const token = newToken();
         const next = newToken();
-        access.set(token, Date.now() + 60_000);
+        access.set(token, Date.now() + ttlMs);
         refresh.add(next);
         state.refreshes += 1;
-        return json(200, { access_token: token, token_type: 'Bearer', expires_in: 60, refresh_token: next });
+        return json(200, {
+          access_token: token,
+          token_type: 'Bearer',
+          expires_in: Math.ceil(ttlMs / 1000),
+          refresh_token: next,
+        });
       }
       if (req.method === 'GET' && req.url === '/profile' && gate) {
         const g = gate;
@@ -86,9 +103,13 @@ export async function startOAuthService(): Promise<OAuthService> {
         const exp = access.get(token);
         if (exp === undefined || exp <= Date.now()) {
           state.profile401s += 1;
-          return json(401, { error: 'invalid_token' }, {
-            'www-authenticate': 'Bearer error="invalid_token", error_description="expired"',
-          });
+          return json(
+            401,
+            { error: 'invalid_token' },
+            {
+              'www-authenticate': 'Bearer error="invalid_token", error_description="expired"',
+            },
+          );
         }
         return json(200, { name: 'Ada', plan: 'pro' });
       }
@@ -116,6 +137,9 @@ export async function startOAuthService(): Promise<OAuthService> {
       gate = { size: n, waiting: [] };
     },
     revokeRefreshTokens: () => refresh.clear(),
+    rejectAllTokens: () => {
+      rejectAll = true;
+    },
     close: () =>
       new Promise((done) => {
         server.closeAllConnections();
@@ -137,7 +161,8 @@ export function oauthRefreshProvider(tokenUrl: string, refreshToken: string): Cr
       body: new URLSearchParams({ grant_type: 'refresh_token', refresh_token: current }).toString(),
     });
     const payload = (await res.json()) as { access_token?: string; refresh_token?: string; error?: string };
-    if (!res.ok || !payload.access_token) throw new Error(`token endpoint answered ${res.status} ${payload.error ?? ''}`.trim());
+    if (!res.ok || !payload.access_token)
+      throw new Error(`token endpoint answered ${res.status} ${payload.error ?? ''}`.trim());
     if (payload.refresh_token) current = payload.refresh_token;
     return { token: payload.access_token };
   };

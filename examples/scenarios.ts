@@ -17,7 +17,9 @@ export interface Scenario {
 }
 
 const expectEq = (what: string, actual: unknown, expected: unknown): string[] =>
-  JSON.stringify(actual) === JSON.stringify(expected) ? [] : [`${what}: expected ${JSON.stringify(expected)}, got ${JSON.stringify(actual)}`];
+  JSON.stringify(actual) === JSON.stringify(expected)
+    ? []
+    : [`${what}: expected ${JSON.stringify(expected)}, got ${JSON.stringify(actual)}`];
 
 export const SCENARIOS: Scenario[] = [
   {
@@ -56,12 +58,24 @@ export const SCENARIOS: Scenario[] = [
     calls: [
       { tool: 'create_invoice', args: { customerId: '42', amount: '12.50', currency: 'USD' } },
       { tool: 'create_invoice', args: { customerId: '42', amount: '12.50', currency: 'USD' }, sameTurn: true },
-      { tool: 'create_invoice', args: { customerId: 'cus_42', amountCents: 1250, currency: 'usd', dueDate: '2026-10-01' }, sameTurn: true },
+      {
+        tool: 'create_invoice',
+        args: { customerId: 'cus_42', amountCents: 1250, currency: 'usd', dueDate: '2026-10-01' },
+        sameTurn: true,
+      },
     ],
     expected: 'repair, refused, then succeeded with 1 dispatch',
     check: (r, s) => [
-      ...expectEq('actions', r.outcomes.map((o) => (o.ok ? 'ok' : o.action)), ['repair', 'repair', 'ok']),
-      ...expectEq('refused', r.outcomes.map((o) => !o.ok && o.refused), [false, true, false]),
+      ...expectEq(
+        'actions',
+        r.outcomes.map((o) => (o.ok ? 'ok' : o.action)),
+        ['repair', 'repair', 'ok'],
+      ),
+      ...expectEq(
+        'refused',
+        r.outcomes.map((o) => !o.ok && o.refused),
+        [false, true, false],
+      ),
       ...expectEq('service hits', s.hits('POST /invoices'), 1),
     ],
   },

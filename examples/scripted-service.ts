@@ -6,10 +6,14 @@
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 
-/** One scripted answer. `delayMs` holds the response (ms); `destroy` drops the socket after reading the request. */
+/**
+ * One scripted answer. `delayMs` holds the response (ms); `destroy` drops the socket after reading the request.
+ * `headers` may be a function of the time the request arrived (ms since the epoch), for headers that name a moment,
+ * e.g. `Retry-After: <HTTP-date>`.
+ */
 export interface ScriptStep {
   status?: number;
-  headers?: Record<string, string>;
+  headers?: Record<string, string> | ((receivedAtMs: number) => Record<string, string>);
   body?: unknown;
   delayMs?: number;
   destroy?: boolean;
@@ -47,9 +51,12 @@ export async function startScriptedService(initial: Script): Promise<ScriptedSer
     req.on('end', () => {
       const route = `${req.method ?? 'GET'} ${(req.url ?? '/').split('?')[0]}`;
       const index = received.filter((r) => r.route === route).length;
-      received.push({ route, atMs: Date.now(), headers: req.headers, body: Buffer.concat(chunks).toString('utf8') });
+      const atMs = Date.now();
+      received.push({ route, atMs, headers: req.headers, body: Buffer.concat(chunks).toString('utf8') });
       const steps = script[route];
-      const step: ScriptStep = steps?.length ? (steps[Math.min(index, steps.length - 1)] as ScriptStep) : { status: 404 };
+      const step: ScriptStep = steps?.length
+        ? (steps[Math.min(index, steps.length - 1)] as ScriptStep)
+        : { status: 404 };
       if (step.destroy) {
         req.socket.destroy();
         return;
@@ -59,7 +66,7 @@ export async function startScriptedService(initial: Script): Promise<ScriptedSer
         const hasBody = step.body !== undefined;
         res.writeHead(step.status ?? 200, {
           ...(hasBody ? { 'content-type': 'application/json' } : { 'content-length': '0' }),
-          ...step.headers,
+          ...(typeof step.headers === 'function' ? step.headers(atMs) : step.headers),
         });
         res.end(hasBody ? JSON.stringify(step.body) : undefined);
       };

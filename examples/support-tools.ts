@@ -15,7 +15,8 @@ export function supportTools(baseUrl: string) {
     effect: 'read',
     timeouts: { startToCloseMs: 5_000 },
     async execute(args, ctx) {
-      return (await ctx.http.request({ url: `${baseUrl}/inventory?sku=${encodeURIComponent(args.sku)}` })).body as never;
+      return (await ctx.http.request({ url: `${baseUrl}/inventory?sku=${encodeURIComponent(args.sku)}` }))
+        .body as never;
     },
   });
 

@@ -52,7 +52,9 @@ export class RecoveryPlugin extends SimplePlugin {
    */
   constructor(options: RecoveryPluginOptions) {
     if (!options || !Array.isArray(options.tools) || options.tools.length === 0) {
-      throw new RecoveryPluginOptionsError('RecoveryPlugin: `tools` must be a non-empty array of defineTool(...) results');
+      throw new RecoveryPluginOptionsError(
+        'RecoveryPlugin: `tools` must be a non-empty array of defineTool(...) results',
+      );
     }
     options.tools.forEach((t, i) => {
       if (!t || typeof t !== 'object' || !('spec' in t)) {
@@ -62,7 +64,9 @@ export class RecoveryPlugin extends SimplePlugin {
     const config = resolveConfig(options.config);
     const catalog = toolCatalog(options.tools);
     const credentials =
-      options.credentials instanceof CredentialBroker ? options.credentials : new CredentialBroker(options.credentials ?? {});
+      options.credentials instanceof CredentialBroker
+        ? options.credentials
+        : new CredentialBroker(options.credentials ?? {});
     const breakers = new BreakerRegistry(options.breaker);
     const activities = createToolActivities({ tools: options.tools, backoff: config.backoff, credentials, breakers });
     super({ name: 'recovery-router', activities });

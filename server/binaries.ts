@@ -24,7 +24,9 @@ const PATHS_FILE = join(ROOT, '.temporal', 'bin', 'paths.json');
 export function temporalBinaries(): TemporalBinaries {
   const recorded = readPaths();
   if (recorded && existsSync(recorded.cli) && existsSync(recorded.testServer)) return recorded;
-  execFileSync(process.execPath, [join(ROOT, 'scripts', 'install-temporal.mjs')], { stdio: ['ignore', 'inherit', 'inherit'] });
+  execFileSync(process.execPath, [join(ROOT, 'scripts', 'install-temporal.mjs')], {
+    stdio: ['ignore', 'inherit', 'inherit'],
+  });
   const installed = readPaths();
   if (!installed) throw new Error(`scripts/install-temporal.mjs did not write ${PATHS_FILE}`);
   return installed;

@@ -47,7 +47,10 @@ export function answers(host: string, port: number, timeoutMs = 500): Promise<bo
  * @param readyTimeoutMs how long to wait for the started server's gRPC frontend, in ms (default 60 000).
  * @throws Error when the started server does not become ready in time (its log path is in the message).
  */
-export async function ensureEmbeddedServer(config: EmbeddedServerConfig, readyTimeoutMs = 60_000): Promise<EmbeddedServer> {
+export async function ensureEmbeddedServer(
+  config: EmbeddedServerConfig,
+  readyTimeoutMs = 60_000,
+): Promise<EmbeddedServer> {
   const address = `${config.ip}:${config.port}`;
   if (await answers(config.ip, config.port)) {
     return { address, uiUrl: undefined, started: false, stop: async () => undefined };
@@ -56,13 +59,20 @@ export async function ensureEmbeddedServer(config: EmbeddedServerConfig, readyTi
   mkdirSync(dirname(dbFile), { recursive: true });
   const logFile = join(dirname(dbFile), 'dev-server.log');
   const args = [
-    'server', 'start-dev',
-    '--ip', config.ip,
-    '--port', String(config.port),
-    '--ui-port', String(config.uiPort),
-    '--namespace', config.namespace,
-    '--db-filename', dbFile,
-    '--log-level', 'warn',
+    'server',
+    'start-dev',
+    '--ip',
+    config.ip,
+    '--port',
+    String(config.port),
+    '--ui-port',
+    String(config.uiPort),
+    '--namespace',
+    config.namespace,
+    '--db-filename',
+    dbFile,
+    '--log-level',
+    'warn',
     ...SEARCH_ATTRIBUTES.flatMap((k) => ['--search-attribute', `${k.name}=Keyword`]),
   ];
   const log = openSync(logFile, 'a');
@@ -80,7 +90,8 @@ async function waitReady(address: string, child: ChildProcess, timeoutMs: number
   const deadline = Date.now() + timeoutMs;
   let lastError: unknown;
   while (Date.now() < deadline) {
-    if (child.exitCode !== null) throw new Error(`temporal server start-dev exited with code ${child.exitCode}; see ${logFile}`);
+    if (child.exitCode !== null)
+      throw new Error(`temporal server start-dev exited with code ${child.exitCode}; see ${logFile}`);
     try {
       const connection = await Connection.connect({ address, connectTimeout: 1000 });
       await connection.healthService.check({});
@@ -92,7 +103,9 @@ async function waitReady(address: string, child: ChildProcess, timeoutMs: number
     }
   }
   await stopChild(child);
-  throw new Error(`temporal server start-dev did not answer at ${address} within ${timeoutMs} ms (${String(lastError)}); see ${logFile}`);
+  throw new Error(
+    `temporal server start-dev did not answer at ${address} within ${timeoutMs} ms (${String(lastError)}); see ${logFile}`,
+  );
 }
 
 function stopChild(child: ChildProcess): Promise<void> {

@@ -1,0 +1,72 @@
+/**
+ * What a run left in history, and the property the issue holds the plugin to: the subject's history has exactly
+ * the events a bare activity's has — no markers, timers or extra activity events from the router.
+ */
+import { temporal } from '@temporalio/proto';
+
+type HistoryEvent = temporal.api.history.v1.IHistoryEvent;
+
+/** Names of the history's event types, e.g. `ACTIVITY_TASK_SCHEDULED`. */
+export function eventTypes(events: readonly HistoryEvent[]): string[] {
+  return events.map((e) =>
+    (temporal.api.enums.v1.EventType[e.eventType ?? 0] ?? 'UNKNOWN').replace(/^EVENT_TYPE_/, ''),
+  );
+}
+
+/** The attempt of each started activity (server-side retries are not separate events; the attempt number says). */
+export function activityAttempts(events: readonly HistoryEvent[]): number[] {
+  return events.flatMap((e) =>
+    e.activityTaskStartedEventAttributes ? [e.activityTaskStartedEventAttributes.attempt ?? 1] : [],
+  );
+}
+
+/** One distinct sequence of event types and how many runs left it. */
+export interface SequenceCount {
+  count: number;
+  runs: number;
+  types: string[];
+}
+
+/** The distinct sequences, most frequent first. */
+export function distinctSequences(runs: readonly (readonly string[])[]): SequenceCount[] {
+  const byKey = new Map<string, SequenceCount>();
+  for (const types of runs) {
+    const key = types.join(',');
+    const seen = byKey.get(key);
+    if (seen) seen.runs += 1;
+    else byKey.set(key, { count: types.length, runs: 1, types: [...types] });
+  }
+  return [...byKey.values()].sort((a, b) => b.runs - a.runs);
+}
+
+const FORBIDDEN = /^(MARKER_RECORDED|TIMER_)/;
+
+/**
+ * Problems with the subject's histories, against the baseline's most frequent sequence. Empty when the property
+ * holds: every subject run has no more events than the baseline, none of them a marker or timer, no more activity
+ * events, and the subject's most frequent sequence is the baseline's, kind for kind.
+ */
+export function historyProblems(baseline: readonly SequenceCount[], subject: readonly SequenceCount[]): string[] {
+  const reference = baseline[0];
+  const usual = subject[0];
+  if (!reference || !usual) return ['no runs to compare'];
+  const activityEvents = (types: readonly string[]) => types.filter((t) => t.startsWith('ACTIVITY_')).length;
+  const problems: string[] = [];
+  for (const s of subject) {
+    const label = `${s.runs} subject run(s)`;
+    if (s.count > reference.count) problems.push(`${label}: ${s.count} events, baseline ${reference.count}`);
+    const forbidden = s.types.filter((t) => FORBIDDEN.test(t) && !reference.types.includes(t));
+    if (forbidden.length > 0) problems.push(`${label}: ${[...new Set(forbidden)].join(', ')} in history`);
+    if (activityEvents(s.types) > activityEvents(reference.types)) {
+      problems.push(
+        `${label}: ${activityEvents(s.types)} activity events, baseline ${activityEvents(reference.types)}`,
+      );
+    }
+  }
+  if (usual.types.join(',') !== reference.types.join(',')) {
+    problems.push(
+      `subject's usual history differs in kind: [${usual.types.join(', ')}] vs [${reference.types.join(', ')}]`,
+    );
+  }
+  return problems;
+}

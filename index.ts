@@ -1,0 +1,27 @@
+/**
+ * The Node-side entry point (`recovery-router`): the plugin, tool declarations, activities, the credential broker,
+ * the breaker, client helpers and configuration. Workflow code imports `recovery-router/workflow` instead.
+ */
+export { RecoveryPlugin, RecoveryPluginOptionsError, RECOVERY_WORKFLOWS_PATH } from './plugin/recovery-plugin';
+export type { RecoveryPluginOptions } from './plugin/recovery-plugin';
+export { defineTool, toolCatalog, ToolDefinitionError } from './activities/define-tool';
+export type { AnyTool, DefinedTool, LookupResult, RuleViolation, ToolDefinition } from './activities/define-tool';
+export type { ToolContext } from './activities/tool-context';
+export { HttpOutcomeError } from './activities/http';
+export type { ToolHttp, ToolHttpRequest, ToolHttpResponse } from './activities/http';
+export { createToolActivities } from './activities/invoke-tool';
+export type { ToolActivityDeps, ToolInvocation, ToolInvocationResult } from './activities/invoke-tool';
+export { CredentialBroker, CredentialRefreshFailed, UnknownCredential } from './activities/credentials';
+export type { CredentialProvider } from './activities/credentials';
+export { BreakerRegistry, CircuitOpen } from './activities/breaker';
+export type { BreakerOptions } from './activities/breaker';
+export { ConfigError, loadConfig, parseConfig } from './config/load';
+export { RecoveryConfigSchema } from './config/schema';
+export type { RecoveryConfig } from './config/schema';
+export { resolveConnection } from './config/connection';
+export { ensureEmbeddedServer } from './server/dev-server';
+export { connectClient, decideApproval, pendingApprovals, ApprovalError } from './client';
+export { createRecoveryWorker } from './worker';
+export { fetchHistoryJSON, replayHistoryFiles } from './plugin/replay';
+export type { ReplayOutcome } from './plugin/replay';
+export * from './recovery';

@@ -1,0 +1,52 @@
+/**
+ * Replaying recorded histories against the current workflow code, so a non-deterministic change fails a test
+ * instead of a production workflow (Temporal docs: "Replay testing", `Worker.runReplayHistories`).
+ *
+ *   const results = await replayHistoryFiles(['test/histories/checkout.json']);
+ *   const failed = results.filter((r) => r.error);
+ *
+ * Histories are JSON files in the form `temporal workflow show --output json` and `historyToJSON` write.
+ */
+import { readFileSync } from 'node:fs';
+import { basename } from 'node:path';
+import type { Client } from '@temporalio/client';
+import { historyToJSON } from '@temporalio/common/lib/proto-utils';
+import { Worker, type ReplayWorkerOptions } from '@temporalio/worker';
+import { RECOVERY_WORKFLOWS_PATH } from './recovery-plugin';
+
+export interface ReplayOutcome {
+  workflowId: string;
+  /** Set when the history does not replay: a `DeterminismViolationError` or another workflow task failure. */
+  error?: Error;
+}
+
+/**
+ * Replays each file; one outcome per file, in order. The workflow id is the file name without `.json`.
+ * @param options replay worker options. @default { workflowsPath: the plugin's workflows }
+ * @throws Error when a file cannot be read or is not a history (its path is in the message).
+ */
+export async function replayHistoryFiles(
+  paths: readonly string[],
+  options?: Partial<ReplayWorkerOptions>,
+): Promise<ReplayOutcome[]> {
+  const histories = paths.map((path) => {
+    try {
+      return { workflowId: basename(path, '.json'), history: JSON.parse(readFileSync(path, 'utf8')) as unknown };
+    } catch (err) {
+      throw new Error(`${path}: not a readable JSON history (${(err as Error).message})`);
+    }
+  });
+  const outcomes: ReplayOutcome[] = [];
+  const workerOptions = { workflowsPath: RECOVERY_WORKFLOWS_PATH, ...options } as ReplayWorkerOptions;
+  for await (const result of Worker.runReplayHistories(workerOptions, histories)) {
+    outcomes.push(
+      result.error ? { workflowId: result.workflowId, error: result.error } : { workflowId: result.workflowId },
+    );
+  }
+  return outcomes;
+}
+
+/** The history of a workflow on a server, as the JSON text `replayHistoryFiles` reads. */
+export async function fetchHistoryJSON(client: Client, workflowId: string, runId?: string): Promise<string> {
+  return historyToJSON(await client.workflow.getHandle(workflowId, runId).fetchHistory());
+}

@@ -1,0 +1,129 @@
+/** temporal.config.json and the connection target: bad input is refused with the file and the field. No server. */
+import { mkdtempSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { ConfigError, DEFAULT_CONFIG_PATH, loadConfig } from '../../config/load';
+import { resolveConnection } from '../../config/connection';
+import { RecoveryPlugin, RecoveryPluginOptionsError } from '../../plugin/recovery-plugin';
+import { supportTools } from '../../examples/support-tools';
+
+const dir = mkdtempSync(join(tmpdir(), 'rr-config-'));
+const file = (name: string, text: string) => {
+  const path = join(dir, name);
+  writeFileSync(path, text);
+  return path;
+};
+
+describe('loadConfig', () => {
+  test('the shipped temporal.config.json holds the design defaults', () => {
+    const c = loadConfig(DEFAULT_CONFIG_PATH);
+    expect(c.budgets).toEqual({ perCallRetries: 3, perTurnReplans: 2, perCallRepairs: 2, perRunAttempts: 50 });
+    expect(c.backoff).toMatchObject({ initialIntervalMs: 500, backoffCoefficient: 2 });
+    expect(c.embeddedServer).toEqual({
+      ip: '127.0.0.1',
+      port: 7233,
+      uiPort: 8233,
+      namespace: 'default',
+      dbFilename: '.temporal/data/dev.sqlite',
+    });
+  });
+
+  test('an empty object gets every default', () => {
+    expect(loadConfig(file('empty.json', '{}')).taskQueue).toBe('recovery-router');
+  });
+
+  test('a wrong field is refused with the file path and the dotted field', () => {
+    const path = file('bad.json', JSON.stringify({ budgets: { perCallRetries: -1 } }));
+    expect(() => loadConfig(path)).toThrow(ConfigError);
+    try {
+      loadConfig(path);
+    } catch (err) {
+      expect(err).toMatchObject({ file: path, field: 'budgets.perCallRetries' });
+      expect((err as Error).message).toContain(`${path}: budgets.perCallRetries:`);
+    }
+  });
+
+  test('an unknown key is refused, naming it (a typo must not silently fall back to a default)', () => {
+    const path = file('typo.json', JSON.stringify({ budgets: { perCallRetry: 5 } }));
+    expect(() => loadConfig(path)).toThrow(/budgets: Unrecognized key: "perCallRetry"/);
+  });
+
+  test('backoff whose maximum is below its initial interval is refused with the rule', () => {
+    const path = file(
+      'backoff.json',
+      JSON.stringify({ backoff: { initialIntervalMs: 2000, maximumIntervalMs: 1000 } }),
+    );
+    expect(() => loadConfig(path)).toThrow(/backoff.maximumIntervalMs: .*cannot be less than its initialIntervalMs/);
+  });
+
+  test('text that is not JSON is refused with the file path', () => {
+    const path = file('broken.json', '{ "taskQueue": ');
+    expect(() => loadConfig(path)).toThrow(
+      new RegExp(`^${path.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}: not valid JSON`),
+    );
+  });
+
+  test('a named file that does not exist is refused; the default file may be absent', () => {
+    expect(() => loadConfig(join(dir, 'missing.json'))).toThrow(/missing.json: file not found/);
+  });
+});
+
+describe('resolveConnection', () => {
+  const config = loadConfig(DEFAULT_CONFIG_PATH);
+
+  test('no environment configuration → the embedded dev server of temporal.config.json', () => {
+    const t = resolveConnection(config, { TEMPORAL_CONFIG_FILE: join(dir, 'none.toml') });
+    expect(t).toMatchObject({ embedded: true, namespace: 'default', connectionOptions: { address: '127.0.0.1:7233' } });
+  });
+
+  test('TEMPORAL_ADDRESS and TEMPORAL_NAMESPACE win over temporal.config.json', () => {
+    const t = resolveConnection(config, {
+      TEMPORAL_ADDRESS: 'temporal.example:7233',
+      TEMPORAL_NAMESPACE: 'agents',
+      TEMPORAL_CONFIG_FILE: join(dir, 'none.toml'),
+    });
+    expect(t).toMatchObject({
+      embedded: false,
+      namespace: 'agents',
+      connectionOptions: { address: 'temporal.example:7233' },
+    });
+  });
+
+  test('a temporal.toml profile is read (TEMPORAL_PROFILE selects it)', () => {
+    const toml = file(
+      'temporal.toml',
+      '[profile.cloud]\naddress = "ns.acct.tmprl.cloud:7233"\nnamespace = "ns.acct"\napi_key = "key-123"\n',
+    );
+    const t = resolveConnection(config, { TEMPORAL_CONFIG_FILE: toml, TEMPORAL_PROFILE: 'cloud' });
+    expect(t).toMatchObject({
+      embedded: false,
+      namespace: 'ns.acct',
+      connectionOptions: { address: 'ns.acct.tmprl.cloud:7233', apiKey: 'key-123' },
+    });
+  });
+});
+
+describe('RecoveryPlugin options', () => {
+  test('no tools → RecoveryPluginOptionsError saying what to pass', () => {
+    expect(() => new RecoveryPlugin({ tools: [] })).toThrow(
+      new RecoveryPluginOptionsError('RecoveryPlugin: `tools` must be a non-empty array of defineTool(...) results'),
+    );
+  });
+
+  test('a config object with a wrong field → ConfigError naming the field', () => {
+    expect(
+      () =>
+        new RecoveryPlugin({
+          tools: supportTools('http://127.0.0.1:1').all,
+          config: { budgets: { perTurnReplans: 1.5 } } as never,
+        }),
+    ).toThrow(/budgets.perTurnReplans/);
+  });
+
+  test('two tools with one name are refused', () => {
+    const { checkInventory } = supportTools('http://127.0.0.1:1');
+    expect(() => new RecoveryPlugin({ tools: [checkInventory, checkInventory] })).toThrow(
+      /check_inventory.*declared twice/,
+    );
+  });
+});
