@@ -5,7 +5,7 @@
  *   1. preflight — the tool exists; arguments pass the input schema and the business rules. A failure is
  *      `invalid_arguments` (or `capability_missing`) and nothing is dispatched.
  *   2. dispatch — through the downstream's circuit breaker, with the credential from the broker and the
- *      operation_id as idempotency key. A 401 with an expired token makes the broker refresh (single-flight) and
+ *      operation_id as idempotency key. A 401 to the broker's credential makes the broker refresh (single-flight) and
  *      the failure carries the new credential version, so workflow code can re-execute with evidence
  *      `credential_refreshed`.
  *   3. postcheck — the result passes the output schema and the `after` invariants, else `invalid_result`.
@@ -38,6 +38,12 @@ export interface ToolInvocation {
   operationId: string;
   /** A person approved this call after a 403 (the request_approval route). */
   approval?: { by: string; reason?: string };
+  /**
+   * Refresh the credential when the call gets a 401. False for the replay that follows a refresh: one refresh per
+   * call, so a 401 to the fresh token goes to a human instead of spending the rotating refresh token again.
+   * @default true
+   */
+  refreshOnAuthFailure?: boolean;
 }
 
 /** Result of the `invokeTool` activity. */
@@ -148,7 +154,10 @@ export function createToolActivities(deps: ToolActivityDeps) {
         );
       }
       const failure = classifyThrown(err, ctx, tool);
-      if (failure.class === 'authentication' && failure.reason === FailureReason.CREDENTIAL_EXPIRED && tool.credential && credential) {
+      // Any 401 to a call that presented the broker's credential is answered with one refresh (case C12): many
+      // servers signal an expired token without RFC 6750's `error="invalid_token"`. The router replays once with
+      // the new version and escalates if that is refused too, so a wrong credential costs 1 refresh, not a loop.
+      if (failure.class === FailureClass.AUTHENTICATION && tool.credential && credential && inv.refreshOnAuthFailure !== false) {
         let version: number;
         try {
           version = await credentials.refresh(tool.credential, credential.version);

@@ -13,6 +13,11 @@ export function eventTypes(events: readonly HistoryEvent[]): string[] {
   );
 }
 
+/** Size of the encoded history, payloads included, in bytes. */
+export function historyBytes(history: temporal.api.history.v1.IHistory): number {
+  return temporal.api.history.v1.History.encode(history).finish().length;
+}
+
 /** The attempt of each started activity (server-side retries are not separate events; the attempt number says). */
 export function activityAttempts(events: readonly HistoryEvent[]): number[] {
   return events.flatMap((e) =>

@@ -3,7 +3,7 @@ import { isDeepStrictEqual } from 'node:util';
 import type { TestWorkflowEnvironment } from '@temporalio/testing';
 import type { ScriptedService } from '../examples/scripted-service';
 import type { Arm } from './arms';
-import { activityAttempts, eventTypes } from './events';
+import { activityAttempts, eventTypes, historyBytes } from './events';
 import { INVENTORY, INVENTORY_ROUTE, type Scenario } from './scenarios';
 
 export interface Sample {
@@ -12,6 +12,8 @@ export interface Sample {
   /** `process.cpuUsage` user + system over the same span, in ms: both workers, the client and the service. */
   cpuMs: number;
   eventTypes: string[];
+  /** Size of the encoded history (payloads included), in bytes. */
+  historyBytes: number;
 }
 
 const SKU = 'SKU-1';
@@ -39,10 +41,16 @@ export async function measure(
   const hits = service.hits(INVENTORY_ROUTE);
   if (hits !== scenario.expectedHits)
     throw new Error(`${where}: the service got ${hits} requests, expected ${scenario.expectedHits}`);
-  const events = (await env.client.workflow.getHandle(workflowId).fetchHistory()).events ?? [];
+  const history = await env.client.workflow.getHandle(workflowId).fetchHistory();
+  const events = history.events ?? [];
   const attempts = activityAttempts(events);
   if (!isDeepStrictEqual(attempts, [scenario.expectedHits])) {
     throw new Error(`${where}: activity attempts ${JSON.stringify(attempts)}, expected [${scenario.expectedHits}]`);
   }
-  return { latencyMs, cpuMs: (cpu.user + cpu.system) / 1000, eventTypes: eventTypes(events) };
+  return {
+    latencyMs,
+    cpuMs: (cpu.user + cpu.system) / 1000,
+    eventTypes: eventTypes(events),
+    historyBytes: historyBytes(history),
+  };
 }

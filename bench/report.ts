@@ -17,6 +17,8 @@ export interface ArmReport {
   eventTypes: string[];
   /** Every distinct history, most frequent first (one, when runs are alike). */
   sequences: SequenceCount[];
+  /** Encoded history size, bytes (payloads included). */
+  historyBytes: Summary;
   samples: { latencyMs: number[]; cpuMs: number[] };
 }
 
@@ -25,7 +27,7 @@ export interface ScenarioReport {
   description: string;
   arms: Record<ArmName, ArmReport>;
   /** subject / baseline of the medians; null when the baseline's median is 0. */
-  ratio: { latencyMedian: number | null; cpuMedian: number | null };
+  ratio: { latencyMedian: number | null; cpuMedian: number | null; historyBytesMedian: number | null };
   history: { passed: boolean; problems: string[] };
 }
 
@@ -51,6 +53,7 @@ export function armReport(samples: readonly Sample[]): ArmReport {
     events: sequences[0]?.count ?? 0,
     eventTypes: sequences[0]?.types ?? [],
     sequences,
+    historyBytes: summarize(samples.map((s) => s.historyBytes)),
     samples: { latencyMs, cpuMs },
   };
 }
@@ -70,6 +73,7 @@ export function scenarioReport(scenario: Scenario, samples: Record<ArmName, read
     ratio: {
       latencyMedian: r(subject.latencyMs.median, baseline.latencyMs.median),
       cpuMedian: r(subject.cpuMs.median, baseline.cpuMs.median),
+      historyBytesMedian: r(subject.historyBytes.median, baseline.historyBytes.median),
     },
     history: { passed: problems.length === 0, problems },
   };
@@ -89,7 +93,16 @@ export function machineFacts(): BenchReport['machine'] {
 
 /** The printed table: one row per arm, one ratio row per scenario, then the history verdicts. */
 export function formatTable(report: BenchReport): string {
-  const header = ['scenario', 'arm', 'events', 'latency median ms', 'latency p90 ms', 'cpu median ms', 'cpu p90 ms'];
+  const header = [
+    'scenario',
+    'arm',
+    'events',
+    'latency median ms',
+    'latency p90 ms',
+    'cpu median ms',
+    'cpu p90 ms',
+    'history bytes',
+  ];
   const rows: string[][] = [header];
   const n = (x: number | null) => (x === null ? '—' : x.toFixed(2));
   for (const s of report.scenarios) {

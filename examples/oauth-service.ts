@@ -101,15 +101,9 @@ export async function startOAuthService(options: OAuthServiceOptions = {}): Prom
         state.profileCalls += 1;
         const token = (req.headers.authorization ?? '').replace(/^Bearer /, '');
         const exp = access.get(token);
-        if (exp === undefined || exp <= Date.now()) {
+        if (rejectAll || exp === undefined || exp <= Date.now()) {
           state.profile401s += 1;
-          return json(
-            401,
-            { error: 'invalid_token' },
-            {
-              'www-authenticate': 'Bearer error="invalid_token", error_description="expired"',
-            },
-          );
+          return json(401, { error: 'invalid_token' }, { 'www-authenticate': challenge });
         }
         return json(200, { name: 'Ada', plan: 'pro' });
       }

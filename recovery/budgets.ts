@@ -21,6 +21,9 @@ const count = (def: number) => z.number().int().min(0).default(def);
  * - `perTurnReplans`: replans in one turn (capability missing, semantic rejection, exhausted repairs). @default 2
  * - `perCallRepairs`: repairs of one call's arguments after `invalid_arguments`. @default 2
  * - `perRunAttempts`: tool dispatches in the whole run, first attempts and retries alike. ≥ 1. @default 50
+ * - `consecutiveUnknownToolTurns`: turns in a row in which the model named a tool it cannot use (unknown, or not
+ *   granted: class `capability_missing`) before the run stops; the turn that reaches it ends the run. A call to an
+ *   available tool starts the count again. ≥ 1. @default 2 (case C09: "stop after N=2 unknown-tool turns")
  */
 export const BudgetPolicySchema = z
   .object({
@@ -28,11 +31,15 @@ export const BudgetPolicySchema = z
     perTurnReplans: count(2),
     perCallRepairs: count(2),
     perRunAttempts: z.number().int().min(1).default(50),
+    consecutiveUnknownToolTurns: z.number().int().min(1).default(2),
   })
   .strict();
 export type BudgetPolicy = z.output<typeof BudgetPolicySchema>;
 
-/** The design's defaults: 3 retries per call, 2 replans per turn, 2 repairs per call, 50 attempts per run. */
+/**
+ * The design's defaults: 3 retries per call, 2 replans per turn, 2 repairs per call, 50 attempts per run, and 2
+ * unknown-tool turns in a row.
+ */
 export const DEFAULT_BUDGET_POLICY: Readonly<BudgetPolicy> = Object.freeze(BudgetPolicySchema.parse({}));
 
 /** What a unit of budget is spent on. */
@@ -50,6 +57,11 @@ export const ExhaustedBudget = {
   PER_TURN_REPLANS: 'per_turn_replans',
   PER_CALL_REPAIRS: 'per_call_repairs',
   PER_RUN_ATTEMPTS: 'per_run_attempts',
+  /**
+   * `consecutiveUnknownToolTurns` reached. Not spent through `spend`: the router counts the streak (it needs the
+   * turn of each `capability_missing` outcome) and reports this value when it ends the run.
+   */
+  CONSECUTIVE_UNKNOWN_TOOL_TURNS: 'consecutive_unknown_tool_turns',
 } as const;
 export type ExhaustedBudget = (typeof ExhaustedBudget)[keyof typeof ExhaustedBudget];
 

@@ -7,6 +7,7 @@ import type { BackoffPolicy } from '../recovery/backoff';
 import type { BudgetPolicy } from '../recovery/budgets';
 import type { RecoveryRecord } from '../recovery/records';
 import type { ToolSpec } from '../recovery/tool-spec';
+import { ApplicationFailure } from '@temporalio/workflow';
 import { createToolRouter, type ToolOutcome } from './tool-router';
 
 export interface PlannedCall {
@@ -25,8 +26,18 @@ export interface ToolPlanInput {
   budgets?: Partial<BudgetPolicy>;
   backoff?: Partial<BackoffPolicy>;
   approvalTimeoutMs?: number;
-  /** Stop at the first terminal outcome. @default true */
+  /**
+   * Stop at the first terminal outcome, and after a success flagged `noProgress` (the same call returned the same
+   * result again: case C10, "stop after 2 identical outcomes"). @default true
+   */
   stopOnTerminal?: boolean;
+  /**
+   * Fail the run at the first terminal outcome instead of returning it: the workflow ends FAILED with a
+   * non-retryable `ApplicationFailure` whose `type` is the failure class (e.g. `invalid_arguments` after the repair
+   * budget ran out, case C07; `capability_missing` after too many unknown-tool turns, case C09) and whose details
+   * hold `[the terminal outcome]`. Applies whatever `stopOnTerminal` says. @default false
+   */
+  failOnTerminal?: boolean;
 }
 
 export interface ToolPlanResult {
@@ -47,7 +58,19 @@ export async function toolPlanWorkflow(input: ToolPlanInput): Promise<ToolPlanRe
     if (i === 0 || !call.sameTurn) router.startTurn();
     const outcome = await router.callTool(call.tool, call.args, call.stepId ? { stepId: call.stepId } : {});
     outcomes.push(outcome);
-    if (!outcome.ok && outcome.terminal && (input.stopOnTerminal ?? true)) break;
+    if (!outcome.ok && outcome.terminal && input.failOnTerminal) {
+      // Thrown from workflow code, an ApplicationFailure fails the run (not the workflow task): a clean FAILED status.
+      throw ApplicationFailure.create({
+        type: outcome.failure.class,
+        message: `${outcome.tool}: ${outcome.action}${outcome.exhausted ? ` (${outcome.exhausted})` : ''}: ${outcome.feedback.message}`,
+        nonRetryable: true,
+        details: [outcome],
+      });
+    }
+    if (input.stopOnTerminal ?? true) {
+      if (!outcome.ok && outcome.terminal) break;
+      if (outcome.ok && outcome.noProgress) break;
+    }
   }
   return { outcomes, records: [...router.records()] };
 }

@@ -16,6 +16,20 @@
  *      Temporal owns the retries of replay-safe calls.
  *   4. route — `routeFor(failure)`; re-auth and approved 403s re-execute once with evidence; repair, replan and
  *      reject return feedback within budgets; exhausted budgets escalate.
+ *
+ * Loops end on their own (cases C06, C07, C09, C10):
+ *   - invalid arguments: each repair, and each refused identical call, spends the per-call repair budget (keyed by
+ *     the step id); when it is spent the outcome is terminal with action `stop`.
+ *   - an identical call refused after a failure routed to `replan` or `reject` is no progress (case C10: "stop after
+ *     2 identical outcomes", the failure and its repeat): the outcome is terminal, action `stop`, `noProgress: true`.
+ *     Without this a model re-issuing the call once per turn would never stop, since the replan budget is per turn.
+ *   - unknown or not-granted tools (`capability_missing`): the turns in a row that named one are counted for the
+ *     run (at most one per turn; a call to an available tool starts the count again). The turn that reaches
+ *     `consecutiveUnknownToolTurns` (default 2) ends the run: action `escalate`, `exhausted:
+ *     'consecutive_unknown_tool_turns'` (case C09: "stop after N=2 unknown-tool turns"). Inside one turn the
+ *     per-turn replan budget bounds them.
+ *   - a success whose identical (tool, args, result) was seen NO_PROGRESS_REPEATS times is flagged `noProgress`;
+ *     the caller stops (toolPlanWorkflow does).
  * It never throws for a routable failure (case C09: an exception escaping workflow code fails the workflow task
  * and is retried, it does not end the run); cancellation propagates.
  *
@@ -33,7 +47,16 @@ import {
 import type { createToolActivities, ToolInvocationResult } from '../activities/invoke-tool';
 import { activityOptionsFor } from '../recovery/activity-options';
 import { DEFAULT_BACKOFF_POLICY, nextDelay, type BackoffPolicy } from '../recovery/backoff';
-import { spend, startCall, startRun, startTurn, type BudgetKind, type BudgetLedger, type BudgetPolicy, type ExhaustedBudget } from '../recovery/budgets';
+import {
+  ExhaustedBudget,
+  spend,
+  startCall,
+  startRun,
+  startTurn,
+  type BudgetKind,
+  type BudgetLedger,
+  type BudgetPolicy,
+} from '../recovery/budgets';
 import {
   EMPTY_CALL_LEDGER,
   NO_PROGRESS_REPEATS,
@@ -115,6 +138,8 @@ export type ToolOutcome =
       exhausted?: ExhaustedBudget;
       /** The gate refused the call: nothing was dispatched. */
       refused: boolean;
+      /** An identical call was refused after a failure that asked for another way: the plan makes no progress. */
+      noProgress: boolean;
       attempts: number;
       activities: number;
     };
@@ -131,6 +156,11 @@ export interface ToolRouterState {
   successes: Record<string, number>;
   startedCalls: string[];
   records: RecoveryRecord[];
+  /**
+   * Turns in a row that named a tool this run cannot use, and the last of them (case C09). Optional so that a
+   * state saved before it existed still restores.
+   */
+  unknownToolTurns?: { count: number; lastTurn: number };
 }
 
 export interface ToolRouter {
@@ -245,14 +275,21 @@ export function createToolRouter(options: ToolRouterOptions): ToolRouter {
         message?: string;
         forceAction?: RecoveryAction;
         observedState?: unknown;
+        exhausted?: ExhaustedBudget;
       } = {},
     ): ToolOutcome => {
       let action = extra.forceAction ?? routeFor(failure).action;
-      let exhausted: ExhaustedBudget | undefined;
-      let terminal = action === RecoveryAction.STOP || action === RecoveryAction.ESCALATE;
+      let exhausted: ExhaustedBudget | undefined = extra.exhausted;
+      let noProgress = false;
       const budgetKind: BudgetKind | undefined =
         action === RecoveryAction.REPAIR ? 'repair' : action === RecoveryAction.REPLAN || action === RecoveryAction.REJECT ? 'replan' : undefined;
-      if (budgetKind) {
+      if (extra.refused && budgetKind === 'replan') {
+        // The model was told to choose another way and sent the identical call again: no progress (case C10).
+        noProgress = true;
+        action = RecoveryAction.STOP;
+      }
+      let terminal = action === RecoveryAction.STOP || action === RecoveryAction.ESCALATE;
+      if (budgetKind && !noProgress) {
         const r = spendUnit(budgetKind, budgetKind === 'repair' ? stepId : undefined);
         if (!r.allowed) {
           exhausted = r.exhausted;
@@ -286,6 +323,7 @@ export function createToolRouter(options: ToolRouterOptions): ToolRouter {
         feedback,
         terminal,
         refused: extra.refused ?? false,
+        noProgress,
         attempts,
         activities,
       };
@@ -313,8 +351,21 @@ export function createToolRouter(options: ToolRouterOptions): ToolRouter {
       const message = spec
         ? `The tool "${name}" is not available to this caller.`
         : `There is no tool named "${name}".`;
+      const streak = st.unknownToolTurns ?? { count: 0, lastTurn: 0 };
+      if (streak.lastTurn !== turn) st.unknownToolTurns = { count: streak.count + 1, lastTurn: turn };
+      const limit = st.budgets.policy.consecutiveUnknownToolTurns;
+      if ((st.unknownToolTurns?.count ?? 0) >= limit) {
+        return routed(runtimeFailure(FailureClass.CAPABILITY_MISSING, reason, message), {
+          capabilities: capabilities(),
+          forceAction: RecoveryAction.ESCALATE,
+          exhausted: ExhaustedBudget.CONSECUTIVE_UNKNOWN_TOOL_TURNS,
+          message: `${message} ${limit} turns in a row named a tool this run cannot use, so the run stops here.`,
+        });
+      }
       return routed(runtimeFailure(FailureClass.CAPABILITY_MISSING, reason, message), { capabilities: capabilities() });
     }
+    // The model named an available tool: the unknown-tool streak is over.
+    st.unknownToolTurns = { count: 0, lastTurn: 0 };
 
     let hash: string;
     try {
@@ -366,6 +417,7 @@ export function createToolRouter(options: ToolRouterOptions): ToolRouter {
           callId,
           operationId,
           ...(approval ? { approval: { by: approval.by, ...(approval.reason ? { reason: approval.reason } : {}) } } : {}),
+          ...(reauthed ? { refreshOnAuthFailure: false } : {}),
         });
       } catch (err) {
         const { failure: f, meta } = fromActivityError(err, spec, callId, diagnosticRef);

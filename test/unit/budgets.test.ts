@@ -39,12 +39,13 @@ function spendN(ledger: BudgetLedger, kind: BudgetKind, n: number, callKey?: str
 const opened = (policy = {}) => startCall(startTurn(startRun(policy)), 'step-1');
 
 describe('budgets: policy', () => {
-  test('budgets: the defaults are 3 retries per call, 2 replans per turn, 2 repairs per call, 50 attempts per run', () => {
+  test('budgets: the defaults are 3 retries per call, 2 replans per turn, 2 repairs per call, 50 attempts per run, 2 unknown-tool turns in a row', () => {
     expect(DEFAULT_BUDGET_POLICY).toEqual({
       perCallRetries: 3,
       perTurnReplans: 2,
       perCallRepairs: 2,
       perRunAttempts: 50,
+      consecutiveUnknownToolTurns: 2,
     });
     expect(BudgetPolicySchema.parse({})).toEqual(DEFAULT_BUDGET_POLICY);
     expect(Object.isFrozen(DEFAULT_BUDGET_POLICY)).toBe(true);

