@@ -8,7 +8,13 @@
  * Only infrastructure faults count (what the classifier calls transient or outcome_unknown); a 4xx is the
  * downstream working correctly and counts as a success.
  */
-import { BrokenCircuitError, circuitBreaker, ConsecutiveBreaker, handleType, type CircuitBreakerPolicy } from 'cockatiel';
+import {
+  BrokenCircuitError,
+  circuitBreaker,
+  ConsecutiveBreaker,
+  handleType,
+  type CircuitBreakerPolicy,
+} from 'cockatiel';
 
 export interface BreakerOptions {
   /** Consecutive downstream faults that open the circuit. @default 5 */
@@ -42,11 +48,16 @@ export class BreakerRegistry {
   private readonly halfOpenAfterMs: number;
 
   /** @throws RangeError when threshold is not a positive integer or halfOpenAfterMs is negative. */
-  constructor(options: BreakerOptions = {}, private readonly now: () => number = Date.now) {
+  constructor(
+    options: BreakerOptions = {},
+    private readonly now: () => number = Date.now,
+  ) {
     this.threshold = options.threshold ?? 5;
     this.halfOpenAfterMs = options.halfOpenAfterMs ?? 10_000;
-    if (!Number.isInteger(this.threshold) || this.threshold < 1) throw new RangeError('breaker threshold must be a positive integer');
-    if (!Number.isFinite(this.halfOpenAfterMs) || this.halfOpenAfterMs < 0) throw new RangeError('breaker halfOpenAfterMs must be ≥ 0 ms');
+    if (!Number.isInteger(this.threshold) || this.threshold < 1)
+      throw new RangeError('breaker threshold must be a positive integer');
+    if (!Number.isFinite(this.halfOpenAfterMs) || this.halfOpenAfterMs < 0)
+      throw new RangeError('breaker halfOpenAfterMs must be ≥ 0 ms');
   }
 
   /**

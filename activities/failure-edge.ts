@@ -45,7 +45,12 @@ export function failWith(failure: ToolFailure, options: FailOptions): never {
     });
     if (delay.kind === 'wait') nextRetryDelayMs = delay.delayMs;
     // Persistent for this run. An open circuit keeps its reason (telemetry counts breaker trips).
-    else final = { ...final, retryable: false, reason: final.reason === FailureReason.CIRCUIT_OPEN ? final.reason : FailureReason.RETRY_AFTER_TOO_LONG };
+    else
+      final = {
+        ...final,
+        retryable: false,
+        reason: final.reason === FailureReason.CIRCUIT_OPEN ? final.reason : FailureReason.RETRY_AFTER_TOO_LONG,
+      };
   }
   options.log.warn('tool call failed', {
     diagnosticRef: final.diagnosticRef,
@@ -72,7 +77,12 @@ export function failWith(failure: ToolFailure, options: FailOptions): never {
 function describe(diagnostic: unknown): unknown {
   if (diagnostic instanceof Error) {
     const cause = (diagnostic as { cause?: unknown }).cause;
-    return { name: diagnostic.name, message: diagnostic.message, stack: diagnostic.stack, cause: cause instanceof Error ? describe(cause) : cause };
+    return {
+      name: diagnostic.name,
+      message: diagnostic.message,
+      stack: diagnostic.stack,
+      cause: cause instanceof Error ? describe(cause) : cause,
+    };
   }
   return diagnostic;
 }

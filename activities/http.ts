@@ -56,7 +56,9 @@ export function createToolHttp(options: ToolHttpOptions): ToolHttp {
       if (options.credential) headers.authorization = `Bearer ${options.credential.token}`;
       if (req.json !== undefined) headers['content-type'] = 'application/json';
       const signal =
-        req.timeoutMs === undefined ? options.signal : AbortSignal.any([options.signal, AbortSignal.timeout(req.timeoutMs)]);
+        req.timeoutMs === undefined
+          ? options.signal
+          : AbortSignal.any([options.signal, AbortSignal.timeout(req.timeoutMs)]);
       const res = await fetch(req.url, {
         method: req.method ?? 'GET',
         headers,

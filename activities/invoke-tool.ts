@@ -15,7 +15,7 @@
  * ToolFailure (public by construction). Full diagnostics go to the worker's log under `diagnosticRef` only.
  */
 import { Context } from '@temporalio/activity';
-import { classify, classifyInvalidResult, classifyZodError, type CallContext } from '../recovery/classify';
+import { classify, classifyInvalidResult, classifyZodError, wrappedHttp, type CallContext } from '../recovery/classify';
 import { buildFailure } from '../recovery/classify/build';
 import { FailureClass, FailureReason, Phase, type FieldIssue, type ToolFailure } from '../recovery/failure';
 import { publicObservedState } from '../recovery/observed-state';
@@ -87,19 +87,39 @@ export function createToolActivities(deps: ToolActivityDeps) {
 
     // 1. preflight
     if (!tool) {
-      return fail(preflightFailure(ctx, FailureClass.CAPABILITY_MISSING, FailureReason.UNKNOWN_TOOL, `There is no tool named "${inv.tool}".`), undefined);
+      return fail(
+        preflightFailure(
+          ctx,
+          FailureClass.CAPABILITY_MISSING,
+          FailureReason.UNKNOWN_TOOL,
+          `There is no tool named "${inv.tool}".`,
+        ),
+        undefined,
+      );
     }
     const parsed = tool.input.safeParse(inv.args);
-    if (!parsed.success) return fail(classifyZodError(parsed.error, ctx, { input: inv.args, schema: tool.input }), parsed.error);
+    if (!parsed.success)
+      return fail(classifyZodError(parsed.error, ctx, { input: inv.args, schema: tool.input }), parsed.error);
     const args = parsed.data;
     const violations = (await tool.validate?.before?.(args)) ?? [];
     if (violations.length > 0) {
       return fail(
-        preflightFailure(ctx, FailureClass.INVALID_ARGUMENTS, FailureReason.BUSINESS_RULE, 'The arguments break a business rule.', {
-          issues: violations.map(
-            (v): FieldIssue => ({ path: v.path, expected: v.message, received: '', suggestion: v.suggestion ?? v.message }),
-          ),
-        }),
+        preflightFailure(
+          ctx,
+          FailureClass.INVALID_ARGUMENTS,
+          FailureReason.BUSINESS_RULE,
+          'The arguments break a business rule.',
+          {
+            issues: violations.map(
+              (v): FieldIssue => ({
+                path: v.path,
+                expected: v.message,
+                received: '',
+                suggestion: v.suggestion ?? v.message,
+              }),
+            ),
+          },
+        ),
         violations,
       );
     }
@@ -109,13 +129,19 @@ export function createToolActivities(deps: ToolActivityDeps) {
       try {
         credential = await credentials.current(tool.credential);
       } catch (err) {
-        const reason = err instanceof CredentialRefreshFailed ? FailureReason.REFRESH_FAILED : FailureReason.CREDENTIAL_MISSING;
-        return fail(preflightFailure(ctx, FailureClass.AUTHENTICATION, reason, 'The credential for this tool is not available.'), err);
+        const reason =
+          err instanceof CredentialRefreshFailed ? FailureReason.REFRESH_FAILED : FailureReason.CREDENTIAL_MISSING;
+        return fail(
+          preflightFailure(ctx, FailureClass.AUTHENTICATION, reason, 'The credential for this tool is not available.'),
+          err,
+        );
       }
     }
 
     // 2. dispatch
-    const heartbeatEvery = tool.spec.heartbeatTimeoutMs ? Math.max(100, Math.floor(tool.spec.heartbeatTimeoutMs / 3)) : 0;
+    const heartbeatEvery = tool.spec.heartbeatTimeoutMs
+      ? Math.max(100, Math.floor(tool.spec.heartbeatTimeoutMs / 3))
+      : 0;
     const beat = heartbeatEvery ? setInterval(() => activity.heartbeat(), heartbeatEvery) : undefined;
     const toolCtx: ToolContext = {
       tool: tool.name,
@@ -126,7 +152,12 @@ export function createToolActivities(deps: ToolActivityDeps) {
       credential,
       approval: inv.approval,
       heartbeat: (details) => activity.heartbeat(details),
-      http: createToolHttp({ idempotency: tool.idempotency, operationId: inv.operationId, credential, signal: activity.cancellationSignal }),
+      http: createToolHttp({
+        idempotency: tool.idempotency,
+        operationId: inv.operationId,
+        credential,
+        signal: activity.cancellationSignal,
+      }),
     };
     let raw: unknown;
     try {
@@ -157,22 +188,30 @@ export function createToolActivities(deps: ToolActivityDeps) {
       // Any 401 to a call that presented the broker's credential is answered with one refresh (case C12): many
       // servers signal an expired token without RFC 6750's `error="invalid_token"`. The router replays once with
       // the new version and escalates if that is refused too, so a wrong credential costs 1 refresh, not a loop.
-      if (failure.class === FailureClass.AUTHENTICATION && tool.credential && credential && inv.refreshOnAuthFailure !== false) {
+      if (
+        failure.class === FailureClass.AUTHENTICATION &&
+        tool.credential &&
+        credential &&
+        inv.refreshOnAuthFailure !== false
+      ) {
         let version: number;
         try {
           version = await credentials.refresh(tool.credential, credential.version);
         } catch (refreshErr) {
           return fail(
-            { ...failure, reason: FailureReason.REFRESH_FAILED, publicMessage: 'The credential expired and could not be refreshed; a person must re-authorise.' },
+            {
+              ...failure,
+              reason: FailureReason.REFRESH_FAILED,
+              publicMessage: 'The credential expired and could not be refreshed; a person must re-authorise.',
+            },
             refreshErr,
           );
         }
         return fail(failure, err, { credentialVersion: version });
       }
-      const observedState =
-        failure.class === FailureClass.SEMANTIC_REJECTION && err instanceof HttpOutcomeError
-          ? publicObservedState(err.outcome.body)
-          : undefined;
+      // The body may arrive wrapped (an adapter rethrowing with `cause`): read it where the classifier read it.
+      const answer = failure.class === FailureClass.SEMANTIC_REJECTION ? wrappedHttp(err) : undefined;
+      const observedState = answer ? publicObservedState(answer.body) : undefined;
       return fail(failure, err, observedState === undefined ? {} : { observedState });
     } finally {
       if (beat) clearInterval(beat);
@@ -203,5 +242,13 @@ function preflightFailure(
   publicMessage: string,
   more: { issues?: FieldIssue[] } = {},
 ): ToolFailure {
-  return buildFailure(ctx, { class: cls, reason, phase: Phase.PREFLIGHT, retryable: false, replaySafe: true, publicMessage, ...more });
+  return buildFailure(ctx, {
+    class: cls,
+    reason,
+    phase: Phase.PREFLIGHT,
+    retryable: false,
+    replaySafe: true,
+    publicMessage,
+    ...more,
+  });
 }

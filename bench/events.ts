@@ -13,6 +13,36 @@ export function eventTypes(events: readonly HistoryEvent[]): string[] {
   );
 }
 
+/** Where a run's time went, from the server's event timestamps, in ms. */
+export interface Phases {
+  /** First workflow task, started → completed: the workflow code up to scheduling the activity. */
+  firstWorkflowTaskMs: number;
+  /** The (last attempt of the) activity, started → completed. */
+  activityMs: number;
+  /** Last workflow task, started → completed: the workflow code after the activity's result. */
+  lastWorkflowTaskMs: number;
+}
+
+/** @throws Error when the history lacks a workflow task or activity that started and completed. */
+export function phases(events: readonly HistoryEvent[]): Phases {
+  const types = eventTypes(events);
+  const atMs = (i: number): number => {
+    const t = events[i]?.eventTime;
+    return Number(t?.seconds ?? 0) * 1000 + (t?.nanos ?? 0) / 1e6;
+  };
+  const span = (start: string, end: string, last: boolean): number => {
+    const from = last ? types.lastIndexOf(start) : types.indexOf(start);
+    const to = types.indexOf(end, from);
+    if (from < 0 || to < 0) throw new Error(`history has no ${start} followed by ${end}`);
+    return atMs(to) - atMs(from);
+  };
+  return {
+    firstWorkflowTaskMs: span('WORKFLOW_TASK_STARTED', 'WORKFLOW_TASK_COMPLETED', false),
+    activityMs: span('ACTIVITY_TASK_STARTED', 'ACTIVITY_TASK_COMPLETED', true),
+    lastWorkflowTaskMs: span('WORKFLOW_TASK_STARTED', 'WORKFLOW_TASK_COMPLETED', true),
+  };
+}
+
 /** Size of the encoded history, payloads included, in bytes. */
 export function historyBytes(history: temporal.api.history.v1.IHistory): number {
   return temporal.api.history.v1.History.encode(history).finish().length;

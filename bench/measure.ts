@@ -3,7 +3,7 @@ import { isDeepStrictEqual } from 'node:util';
 import type { TestWorkflowEnvironment } from '@temporalio/testing';
 import type { ScriptedService } from '../examples/scripted-service';
 import type { Arm } from './arms';
-import { activityAttempts, eventTypes, historyBytes } from './events';
+import { activityAttempts, eventTypes, historyBytes, phases, type Phases } from './events';
 import { INVENTORY, INVENTORY_ROUTE, type Scenario } from './scenarios';
 
 export interface Sample {
@@ -14,6 +14,8 @@ export interface Sample {
   eventTypes: string[];
   /** Size of the encoded history (payloads included), in bytes. */
   historyBytes: number;
+  /** Where the time went, from the history's timestamps. */
+  phases: Phases;
 }
 
 const SKU = 'SKU-1';
@@ -52,5 +54,6 @@ export async function measure(
     cpuMs: (cpu.user + cpu.system) / 1000,
     eventTypes: eventTypes(events),
     historyBytes: historyBytes(history),
+    phases: phases(events),
   };
 }

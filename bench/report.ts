@@ -3,10 +3,17 @@ import { mkdirSync, writeFileSync } from 'node:fs';
 import { cpus, totalmem } from 'node:os';
 import { dirname } from 'node:path';
 import { ArmName } from './arms';
-import { distinctSequences, historyProblems, type SequenceCount } from './events';
+import { distinctSequences, historyProblems, type Phases, type SequenceCount } from './events';
 import type { Sample } from './measure';
 import type { Scenario } from './scenarios';
 import { ratio, round, summarize, type Summary } from './stats';
+
+type PhaseName = keyof Phases;
+const PHASES: readonly { name: PhaseName; title: string }[] = [
+  { name: 'firstWorkflowTaskMs', title: 'first workflow task ms' },
+  { name: 'activityMs', title: 'activity ms' },
+  { name: 'lastWorkflowTaskMs', title: 'last workflow task ms' },
+];
 
 export interface ArmReport {
   latencyMs: Summary;
@@ -19,6 +26,8 @@ export interface ArmReport {
   sequences: SequenceCount[];
   /** Encoded history size, bytes (payloads included). */
   historyBytes: Summary;
+  /** Where the time went (server timestamps), ms. */
+  phasesMs: Record<PhaseName, Summary>;
   samples: { latencyMs: number[]; cpuMs: number[] };
 }
 
@@ -54,6 +63,11 @@ export function armReport(samples: readonly Sample[]): ArmReport {
     eventTypes: sequences[0]?.types ?? [],
     sequences,
     historyBytes: summarize(samples.map((s) => s.historyBytes)),
+    phasesMs: {
+      firstWorkflowTaskMs: roundSummary(summarize(samples.map((s) => s.phases.firstWorkflowTaskMs))),
+      activityMs: roundSummary(summarize(samples.map((s) => s.phases.activityMs))),
+      lastWorkflowTaskMs: roundSummary(summarize(samples.map((s) => s.phases.lastWorkflowTaskMs))),
+    },
     samples: { latencyMs, cpuMs },
   };
 }
@@ -91,56 +105,69 @@ export function machineFacts(): BenchReport['machine'] {
   };
 }
 
-/** The printed table: one row per arm, one ratio row per scenario, then the history verdicts. */
-export function formatTable(report: BenchReport): string {
-  const header = [
-    'scenario',
-    'arm',
-    'events',
-    'latency median ms',
-    'latency p90 ms',
-    'cpu median ms',
-    'cpu p90 ms',
-    'history bytes',
-  ];
-  const rows: string[][] = [header];
-  const n = (x: number | null) => (x === null ? '—' : x.toFixed(2));
-  for (const s of report.scenarios) {
-    for (const name of [ArmName.BASELINE, ArmName.SUBJECT]) {
-      const a = s.arms[name];
-      rows.push([
-        s.name,
-        name,
-        String(a.events),
-        n(a.latencyMs.median),
-        n(a.latencyMs.p90),
-        n(a.cpuMs.median),
-        n(a.cpuMs.p90),
-      ]);
-    }
-    const sameCount = s.arms.subject.events === s.arms.baseline.events;
-    rows.push([
-      s.name,
-      'subject/baseline',
-      sameCount ? '=' : '≠',
-      `×${n(s.ratio.latencyMedian)}`,
-      '',
-      `×${n(s.ratio.cpuMedian)}`,
-      '',
-    ]);
+interface Column {
+  title: string;
+  arm: (a: ArmReport) => string;
+  ratio: (s: ScenarioReport) => string;
+}
+
+const n = (x: number | null) => (x === null ? '—' : x.toFixed(2));
+const times = (x: number | null) => `×${n(x)}`;
+const medianRatio = (s: ScenarioReport, pick: (a: ArmReport) => Summary) =>
+  times(ratio(pick(s.arms.subject).median, pick(s.arms.baseline).median));
+
+const MAIN_COLUMNS: readonly Column[] = [
+  {
+    title: 'events',
+    arm: (a) => String(a.events),
+    ratio: (s) => (s.arms.subject.events === s.arms.baseline.events ? '=' : '≠'),
+  },
+  { title: 'latency median ms', arm: (a) => n(a.latencyMs.median), ratio: (s) => times(s.ratio.latencyMedian) },
+  { title: 'latency p90 ms', arm: (a) => n(a.latencyMs.p90), ratio: () => '' },
+  { title: 'cpu median ms', arm: (a) => n(a.cpuMs.median), ratio: (s) => times(s.ratio.cpuMedian) },
+  { title: 'cpu p90 ms', arm: (a) => n(a.cpuMs.p90), ratio: () => '' },
+  {
+    title: 'history bytes',
+    arm: (a) => String(a.historyBytes.median),
+    ratio: (s) => times(s.ratio.historyBytesMedian),
+  },
+];
+
+const PHASE_COLUMNS: readonly Column[] = PHASES.map(({ name, title }) => ({
+  title,
+  arm: (a) => n(a.phasesMs[name].median),
+  ratio: (s) => medianRatio(s, (a) => a.phasesMs[name]),
+}));
+
+/** One row per arm and one ratio row per scenario, aligned. */
+function table(scenarios: readonly ScenarioReport[], columns: readonly Column[]): string[] {
+  const rows: string[][] = [['scenario', 'arm', ...columns.map((c) => c.title)]];
+  for (const s of scenarios) {
+    for (const name of [ArmName.BASELINE, ArmName.SUBJECT])
+      rows.push([s.name, name, ...columns.map((c) => c.arm(s.arms[name]))]);
+    rows.push([s.name, 'subject/baseline', ...columns.map((c) => c.ratio(s))]);
   }
-  const widths = header.map((_, i) => Math.max(...rows.map((r) => (r[i] ?? '').length)));
+  const widths = rows[0]!.map((_, i) => Math.max(...rows.map((r) => (r[i] ?? '').length)));
   const line = (r: string[]) => r.map((c, i) => (i < 2 ? c.padEnd(widths[i]!) : c.padStart(widths[i]!))).join('  ');
+  return [line(rows[0]!), widths.map((w) => '-'.repeat(w)).join('  '), ...rows.slice(1).map(line)];
+}
+
+/** The printed report: the main table, where the time went, then the history verdicts. */
+export function formatTable(report: BenchReport): string {
   const m = report.machine;
   const out = [
     `Happy-path overhead: ${report.runs} runs per arm after ${report.warmup} warm-up, interleaved ABAB; ` +
       `node ${m.node}, ${m.cpus} × ${m.cpuModel}; temporal ${report.temporalCli.version}`,
     '',
-    line(rows[0]!),
-    widths.map((w) => '-'.repeat(w)).join('  '),
-    ...rows.slice(1).map(line),
+    ...table(report.scenarios, MAIN_COLUMNS),
     '',
-    'cpu = process.cpuUsage() user+system over start→result: both workers, the client and the service (one process).',
+    'Medians; subject/baseline = ratio of medians. cpu = process.cpuUsage() user+system over start→result: both',
+    'workers, the client and the service (one process). history bytes = the encoded history, payloads included.',
+    '',
+    "Where the time goes (medians of the server's event timestamps, started → completed):",
+    '',
+    ...table(report.scenarios, PHASE_COLUMNS),
+    '',
   ];
   for (const s of report.scenarios) {
     const b = s.arms.baseline;

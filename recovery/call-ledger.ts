@@ -20,7 +20,10 @@ export type CallLedger = Readonly<{
   outcomes: Readonly<Record<string, number>>;
 }>;
 
-export const EMPTY_CALL_LEDGER: CallLedger = Object.freeze({ failures: Object.freeze({}), outcomes: Object.freeze({}) });
+export const EMPTY_CALL_LEDGER: CallLedger = Object.freeze({
+  failures: Object.freeze({}),
+  outcomes: Object.freeze({}),
+});
 
 const callKey = (tool: string, argsHash: string) => `${tool}\u0000${argsHash}`;
 
@@ -75,7 +78,11 @@ export function observedEvidence(
   if (candidate.argsHash !== previous.argsHash) return { kind: 'args_changed' };
   if (verified) return verified;
   if (candidate.credentialVersion > previous.credentialVersion) return { kind: 'credential_refreshed' };
-  if (previous.failure.class === 'transient' && previous.earliestRetryAtMs !== undefined && nowMs >= previous.earliestRetryAtMs) {
+  if (
+    previous.failure.class === 'transient' &&
+    previous.earliestRetryAtMs !== undefined &&
+    nowMs >= previous.earliestRetryAtMs
+  ) {
     return { kind: 'time_elapsed' };
   }
   return null;

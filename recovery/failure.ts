@@ -148,13 +148,25 @@ export const ToolFailureSchema = z
   .strict()
   .superRefine((f, ctx) => {
     if (f.retryable && !f.replaySafe) {
-      ctx.addIssue({ code: 'custom', path: ['retryable'], message: 'a failure that is not replaySafe cannot be retryable' });
+      ctx.addIssue({
+        code: 'custom',
+        path: ['retryable'],
+        message: 'a failure that is not replaySafe cannot be retryable',
+      });
     }
     if (f.retryable && f.class !== 'transient') {
-      ctx.addIssue({ code: 'custom', path: ['retryable'], message: `only transient failures are retryable, not ${f.class}` });
+      ctx.addIssue({
+        code: 'custom',
+        path: ['retryable'],
+        message: `only transient failures are retryable, not ${f.class}`,
+      });
     }
     if (f.class === 'outcome_unknown' && f.phase !== 'commit_unknown') {
-      ctx.addIssue({ code: 'custom', path: ['phase'], message: 'outcome_unknown failures are in phase commit_unknown' });
+      ctx.addIssue({
+        code: 'custom',
+        path: ['phase'],
+        message: 'outcome_unknown failures are in phase commit_unknown',
+      });
     }
   });
 export type ToolFailure = z.infer<typeof ToolFailureSchema>;

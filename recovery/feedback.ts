@@ -35,7 +35,8 @@ export const NEXT_STEP: Readonly<Record<RecoveryAction, string>> = Object.freeze
   retry: 'The runtime retries this call itself after a backoff; do not repeat it.',
   reauth: 'The runtime refreshed the credential and replays the call; do not repeat it.',
   request_approval: 'A person must approve this action; wait for the decision and do not try to work around it.',
-  replan: 'Choose another way: another tool or changed arguments that fit the observed state, or stop and tell the user.',
+  replan:
+    'Choose another way: another tool or changed arguments that fit the observed state, or stop and tell the user.',
   reconcile: 'The outcome of this write is being verified by its idempotency key; do not issue it again.',
   reject: 'The result was not usable and is not a fact; do not rely on it. Try another source or stop.',
   escalate: 'This needs a person; stop and tell the user that it was handed over.',

@@ -13,7 +13,8 @@ export const MAX_OBSERVED_ENTRIES = 20;
 /** Longest string kept, in characters. */
 export const MAX_OBSERVED_STRING_CHARS = 200;
 
-const SECRET_KEY = /(password|passwd|secret|token|api[_-]?key|authorization|cookie|credential|session|signature|stack|trace)/i;
+const SECRET_KEY =
+  /(password|passwd|secret|token|api[_-]?key|authorization|cookie|credential|session|signature|stack|trace)/i;
 
 export type JsonValue = null | boolean | number | string | JsonValue[] | { [key: string]: JsonValue };
 

@@ -9,7 +9,13 @@
  * - Anything else (a failure our edge did not shape) is `unrecoverable`, with a generic public message.
  * Cancellation is not a tool failure: it is rethrown.
  */
-import { ActivityFailure, ApplicationFailure, CancelledFailure, TimeoutFailure, isCancellation } from '@temporalio/workflow';
+import {
+  ActivityFailure,
+  ApplicationFailure,
+  CancelledFailure,
+  TimeoutFailure,
+  isCancellation,
+} from '@temporalio/workflow';
 import {
   FailureClass,
   FailureMetaSchema,
@@ -27,7 +33,12 @@ export interface ActivityFailureFacts {
 }
 
 /** Maps what `await activity(...)` threw. @throws the error itself when it is a cancellation. */
-export function fromActivityError(err: unknown, spec: ToolSpec, callId: string, diagnosticRef: string): ActivityFailureFacts {
+export function fromActivityError(
+  err: unknown,
+  spec: ToolSpec,
+  callId: string,
+  diagnosticRef: string,
+): ActivityFailureFacts {
   if (isCancellation(err) || err instanceof CancelledFailure) throw err;
   const cause = err instanceof ActivityFailure ? err.cause : err;
   if (cause instanceof ApplicationFailure) {

@@ -76,7 +76,13 @@ import { TerminalState, type RecoveryRecord } from '../recovery/records';
 import { RecoveryAction, routeFor } from '../recovery/routes';
 import { isReplaySafe, permittedCapabilities, type Capability, type ToolSpec } from '../recovery/tool-spec';
 import { fromActivityError } from './activity-failure';
-import { approvalSignal, pendingApprovalsQuery, recoveryRecordsQuery, type ApprovalDecision, type PendingApproval } from './definitions';
+import {
+  approvalSignal,
+  pendingApprovalsQuery,
+  recoveryRecordsQuery,
+  type ApprovalDecision,
+  type PendingApproval,
+} from './definitions';
 import { RecoveryStatus, RecoveryTool } from './search-attributes';
 
 type ToolActivities = ReturnType<typeof createToolActivities>;
@@ -282,7 +288,11 @@ export function createToolRouter(options: ToolRouterOptions): ToolRouter {
       let exhausted: ExhaustedBudget | undefined = extra.exhausted;
       let noProgress = false;
       const budgetKind: BudgetKind | undefined =
-        action === RecoveryAction.REPAIR ? 'repair' : action === RecoveryAction.REPLAN || action === RecoveryAction.REJECT ? 'replan' : undefined;
+        action === RecoveryAction.REPAIR
+          ? 'repair'
+          : action === RecoveryAction.REPLAN || action === RecoveryAction.REJECT
+            ? 'replan'
+            : undefined;
       if (extra.refused && budgetKind === 'replan') {
         // The model was told to choose another way and sent the identical call again: no progress (case C10).
         noProgress = true;
@@ -312,7 +322,14 @@ export function createToolRouter(options: ToolRouterOptions): ToolRouter {
               ? TerminalState.RECONCILING
               : TerminalState.FED_BACK;
       record(terminalState, failure, action);
-      log.info('tool call routed', { tool: name, callId, class: failure.class, reason: failure.reason, action, exhausted });
+      log.info('tool call routed', {
+        tool: name,
+        callId,
+        class: failure.class,
+        reason: failure.reason,
+        action,
+        exhausted,
+      });
       const out: ToolOutcome = {
         ok: false,
         tool: name,
@@ -331,7 +348,12 @@ export function createToolRouter(options: ToolRouterOptions): ToolRouter {
       return out;
     };
 
-    const runtimeFailure = (cls: ToolFailure['class'], reason: ToolFailure['reason'], publicMessage: string, more: Partial<ToolFailure> = {}): ToolFailure => ({
+    const runtimeFailure = (
+      cls: ToolFailure['class'],
+      reason: ToolFailure['reason'],
+      publicMessage: string,
+      more: Partial<ToolFailure> = {},
+    ): ToolFailure => ({
       tool: name,
       callId,
       class: cls,
@@ -374,7 +396,14 @@ export function createToolRouter(options: ToolRouterOptions): ToolRouter {
       if (!isRecoveryInputError(err)) throw err;
       return routed(
         runtimeFailure(FailureClass.INVALID_ARGUMENTS, FailureReason.SCHEMA, 'The arguments are not a JSON value.', {
-          issues: [{ path: [...err.path], expected: 'a JSON value', received: 'not JSON', suggestion: 'Send plain JSON arguments.' }],
+          issues: [
+            {
+              path: [...err.path],
+              expected: 'a JSON value',
+              received: 'not JSON',
+              suggestion: 'Send plain JSON arguments.',
+            },
+          ],
         }),
       );
     }
@@ -382,9 +411,18 @@ export function createToolRouter(options: ToolRouterOptions): ToolRouter {
     // 2. the Change-before-Retry gate, against the records of this exact call.
     const previous = lastFailure(st.calls, name, hash);
     if (previous) {
-      const decision = gateIdenticalCall(previous, { tool: name, argsHash: hash, credentialVersion: grantVersion(name) }, Date.now());
+      const decision = gateIdenticalCall(
+        previous,
+        { tool: name, argsHash: hash, credentialVersion: grantVersion(name) },
+        Date.now(),
+      );
       if (!decision.allowed) {
-        log.info('gate refused an identical call', { tool: name, callId, reason: decision.reason, message: decision.message });
+        log.info('gate refused an identical call', {
+          tool: name,
+          callId,
+          reason: decision.reason,
+          message: decision.message,
+        });
         return routed(previous.failure, {
           refused: true,
           message: `This exact call already failed (${previous.failure.publicMessage}) and nothing has changed since, so it was not run again.`,
@@ -403,7 +441,11 @@ export function createToolRouter(options: ToolRouterOptions): ToolRouter {
       const room = spendUnit('attempt');
       if (!room.allowed) {
         return routed(
-          runtimeFailure(FailureClass.UNRECOVERABLE, FailureReason.UNSPECIFIED, 'The run has used all the tool attempts it is allowed.'),
+          runtimeFailure(
+            FailureClass.UNRECOVERABLE,
+            FailureReason.UNSPECIFIED,
+            'The run has used all the tool attempts it is allowed.',
+          ),
           { forceAction: RecoveryAction.ESCALATE },
         );
       }
@@ -416,7 +458,9 @@ export function createToolRouter(options: ToolRouterOptions): ToolRouter {
           args,
           callId,
           operationId,
-          ...(approval ? { approval: { by: approval.by, ...(approval.reason ? { reason: approval.reason } : {}) } } : {}),
+          ...(approval
+            ? { approval: { by: approval.by, ...(approval.reason ? { reason: approval.reason } : {}) } }
+            : {}),
           ...(reauthed ? { refreshOnAuthFailure: false } : {}),
         });
       } catch (err) {
@@ -446,7 +490,10 @@ export function createToolRouter(options: ToolRouterOptions): ToolRouter {
             reauthed = true;
             continue;
           }
-          return routed(failure, { forceAction: RecoveryAction.ESCALATE, message: 'The credential was refused even after a refresh; a person must re-authorise.' });
+          return routed(failure, {
+            forceAction: RecoveryAction.ESCALATE,
+            message: 'The credential was refused even after a refresh; a person must re-authorise.',
+          });
         }
         if (action === RecoveryAction.REQUEST_APPROVAL) {
           failed();
@@ -459,17 +506,27 @@ export function createToolRouter(options: ToolRouterOptions): ToolRouter {
             }
             return routed(failure, {
               forceAction: RecoveryAction.STOP,
-              message: decision ? 'A person declined this action.' : 'No approval arrived in time; the action was not taken.',
+              message: decision
+                ? 'A person declined this action.'
+                : 'No approval arrived in time; the action was not taken.',
             });
           }
-          return routed(failure, { forceAction: RecoveryAction.STOP, message: 'The action is still forbidden after approval.' });
+          return routed(failure, {
+            forceAction: RecoveryAction.STOP,
+            message: 'The action is still forbidden after approval.',
+          });
         }
         if (action === RecoveryAction.RETRY) {
           if (!isReplaySafe(spec) && failure.replaySafe) {
             // Server-side retries are off for this write, and this failure happened before anything was applied:
             // the workflow retries it after backoff, within the per-call budget.
             const retry = spendUnit('retry', stepId);
-            const delay = nextDelay({ retryNumber: workflowRetries + 1, retryAfterMs: failure.retryAfterMs, policy: backoff, random: Math.random });
+            const delay = nextDelay({
+              retryNumber: workflowRetries + 1,
+              retryAfterMs: failure.retryAfterMs,
+              policy: backoff,
+              random: Math.random,
+            });
             if (retry.allowed && delay.kind === 'wait') {
               workflowRetries += 1;
               failed(endedAtMs + delay.delayMs);
@@ -510,7 +567,11 @@ export function createToolRouter(options: ToolRouterOptions): ToolRouter {
     function allowAgain(h: string): boolean {
       const prev = lastFailure(st.calls, name, h);
       if (!prev) return true;
-      const decision = gateIdenticalCall(prev, { tool: name, argsHash: h, credentialVersion: grantVersion(name) }, Date.now());
+      const decision = gateIdenticalCall(
+        prev,
+        { tool: name, argsHash: h, credentialVersion: grantVersion(name) },
+        Date.now(),
+      );
       if (decision.allowed) evidence = decision.evidence.kind;
       else log.warn('gate refused a re-execution', { tool: name, callId, reason: decision.reason });
       return decision.allowed;
@@ -537,7 +598,8 @@ export function createToolRouter(options: ToolRouterOptions): ToolRouter {
     }
     const arrived = await condition(() => decisions.has(callId), approvalTimeoutMs);
     pending.delete(callId);
-    if (useSearchAttributes) upsertSearchAttributes([{ key: RecoveryStatus, value: arrived ? 'Resumed' : 'ApprovalTimedOut' }]);
+    if (useSearchAttributes)
+      upsertSearchAttributes([{ key: RecoveryStatus, value: arrived ? 'Resumed' : 'ApprovalTimedOut' }]);
     const decision = decisions.get(callId);
     decisions.delete(callId);
     return arrived ? decision : undefined;

@@ -88,7 +88,11 @@ test('dead refresh token (invalid_grant) → escalate to a human, no loop: 1 dis
   const h = await harness(env, [profileTool(oauth.url)], { credentials: broker });
   const r = await h.run(() => h.runPlan({ calls: [{ tool: 'get_profile', args: { who: 'me' } }] }));
   const out = failed(r.outcomes[0]);
-  expect(out).toMatchObject({ action: 'escalate', terminal: true, failure: { class: 'authentication', reason: 'refresh_failed' } });
+  expect(out).toMatchObject({
+    action: 'escalate',
+    terminal: true,
+    failure: { class: 'authentication', reason: 'refresh_failed' },
+  });
   expect(oauth.profileCalls).toBe(1);
   expect(oauth.refusedRefreshes).toBe(1);
 });
@@ -112,7 +116,11 @@ describe('403', () => {
     service.reset({ 'GET /export': [{ status: 403, body: { code: 'forbidden' } }] });
     const h = await harness(env, [exportTool(false)]);
     const r = await h.run(() => h.runPlan({ calls: [{ tool: 'export_report', args: { month: '2026-11' } }] }));
-    expect(failed(r.outcomes[0])).toMatchObject({ action: 'stop', terminal: true, failure: { class: 'authorization' } });
+    expect(failed(r.outcomes[0])).toMatchObject({
+      action: 'stop',
+      terminal: true,
+      failure: { class: 'authorization' },
+    });
     expect(service.hits('GET /export')).toBe(1);
   });
 
@@ -122,12 +130,20 @@ describe('403', () => {
     const r = await h.run(() =>
       h.runPlan({ calls: [{ tool: 'export_report', args: { month: '2026-11' } }], approvalTimeoutMs: 1_000 }),
     );
-    expect(failed(r.outcomes[0])).toMatchObject({ action: 'stop', failure: { class: 'authorization', reason: 'approval_required' } });
+    expect(failed(r.outcomes[0])).toMatchObject({
+      action: 'stop',
+      failure: { class: 'authorization', reason: 'approval_required' },
+    });
     expect(service.hits('GET /export')).toBe(1);
   });
 
   test('403 with an approval signal → the call resumes and runs again with the approval: 2 activities', async () => {
-    service.reset({ 'GET /export': [{ status: 403, body: { code: 'approval_required' } }, { status: 200, body: { url: 'https://files/r.pdf' } }] });
+    service.reset({
+      'GET /export': [
+        { status: 403, body: { code: 'approval_required' } },
+        { status: 200, body: { url: 'https://files/r.pdf' } },
+      ],
+    });
     const h = await harness(env, [exportTool(true)]);
     const r = await h.run(async () => {
       const id = await h.startPlan({ calls: [{ tool: 'export_report', args: { month: '2026-11' } }] });

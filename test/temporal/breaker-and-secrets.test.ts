@@ -45,7 +45,9 @@ test('200 concurrent workflows against a dead service: the downstream sees at mo
   });
   const results = await h.run(async () => {
     const ids = await Promise.all(
-      Array.from({ length: 200 }, (_, i) => h.startPlan({ calls: [{ tool: 'service_status', args: { region: `r${i % 3}` } }] })),
+      Array.from({ length: 200 }, (_, i) =>
+        h.startPlan({ calls: [{ tool: 'service_status', args: { region: `r${i % 3}` } }] }),
+      ),
     );
     return Promise.all(ids.map((id) => env.client.workflow.getHandle(id).result() as Promise<ToolPlanResult>));
   });
@@ -89,7 +91,9 @@ test('a real history holds no planted secret: no token, header, host, path or st
     output: z.object({ ok: z.boolean() }),
     effect: 'read',
     async execute(_args, ctx) {
-      return (await ctx.http.request({ url: `${service.url}/leaky`, headers: { authorization: `Bearer ${secrets.jwt}` } })).body as never;
+      return (
+        await ctx.http.request({ url: `${service.url}/leaky`, headers: { authorization: `Bearer ${secrets.jwt}` } })
+      ).body as never;
     },
   });
   const thrower = defineTool({
@@ -106,7 +110,13 @@ test('a real history holds no planted secret: no token, header, host, path or st
   const workflowId = uniqueTaskQueue('secrets');
   await h.run(() =>
     h.runPlan(
-      { calls: [{ tool: 'leaky_read', args: { id: '1' } }, { tool: 'throwing_read', args: { id: '1' } }], stopOnTerminal: false },
+      {
+        calls: [
+          { tool: 'leaky_read', args: { id: '1' } },
+          { tool: 'throwing_read', args: { id: '1' } },
+        ],
+        stopOnTerminal: false,
+      },
       workflowId,
     ),
   );

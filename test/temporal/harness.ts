@@ -57,7 +57,11 @@ export async function harness(
   const taskQueue = uniqueTaskQueue('rr');
   const { maxConcurrentActivityTaskExecutions, config, ...pluginOptions } = options;
   if (typeof config === 'string') throw new Error('harness: pass config as an object');
-  const plugin = new RecoveryPlugin({ tools, ...pluginOptions, config: { backoff: FAST_BACKOFF, ...config, taskQueue } });
+  const plugin = new RecoveryPlugin({
+    tools,
+    ...pluginOptions,
+    config: { backoff: FAST_BACKOFF, ...config, taskQueue },
+  });
   const worker = await Worker.create({
     connection: env.nativeConnection,
     taskQueue,
@@ -66,7 +70,11 @@ export async function harness(
     ...(maxConcurrentActivityTaskExecutions ? { maxConcurrentActivityTaskExecutions } : {}),
   });
   const startPlan = async (plan: Omit<ToolPlanInput, 'catalog'>, workflowId = uniqueTaskQueue('plan')) => {
-    await env.client.workflow.start('toolPlanWorkflow', { taskQueue, workflowId, args: [{ catalog: plugin.catalog, ...plan }] });
+    await env.client.workflow.start('toolPlanWorkflow', {
+      taskQueue,
+      workflowId,
+      args: [{ catalog: plugin.catalog, ...plan }],
+    });
     return workflowId;
   };
   return {
@@ -88,5 +96,7 @@ export async function harness(
 
 /** Names of the history's event types, e.g. `ACTIVITY_TASK_SCHEDULED`. */
 export function eventTypes(events: temporal.api.history.v1.IHistoryEvent[]): string[] {
-  return events.map((e) => (temporal.api.enums.v1.EventType[e.eventType ?? 0] ?? 'UNKNOWN').replace(/^EVENT_TYPE_/, ''));
+  return events.map((e) =>
+    (temporal.api.enums.v1.EventType[e.eventType ?? 0] ?? 'UNKNOWN').replace(/^EVENT_TYPE_/, ''),
+  );
 }

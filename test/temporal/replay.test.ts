@@ -7,7 +7,9 @@ import { join } from 'node:path';
 import { replayHistoryFiles } from '../../plugin/replay';
 
 const DIR = join(__dirname, '..', 'histories');
-const files = readdirSync(DIR).filter((f) => f.endsWith('.json')).sort();
+const files = readdirSync(DIR)
+  .filter((f) => f.endsWith('.json'))
+  .sort();
 
 test('there are recorded histories to replay (one per main-job scenario at least)', () => {
   expect(files.length).toBeGreaterThanOrEqual(4);

@@ -40,7 +40,12 @@ test('422 with field errors → 1 dispatch, repair with field-level feedback; th
   const h = await harness(env, supportTools(service.url).all);
   const args = { slot: '10:10', customerId: 'cus_1' };
   const r = await h.run(() =>
-    h.runPlan({ calls: [{ tool: 'book_slot', args }, { tool: 'book_slot', args, sameTurn: true }] }),
+    h.runPlan({
+      calls: [
+        { tool: 'book_slot', args },
+        { tool: 'book_slot', args, sameTurn: true },
+      ],
+    }),
   );
   const first = failed(r.outcomes[0]);
   expect(first.action).toBe('repair');
@@ -59,7 +64,9 @@ test('422 with field errors → 1 dispatch, repair with field-level feedback; th
 test('422 business rejection (insufficient_funds) → exactly 1 attempt, replan (case C14)', async () => {
   service.reset({ 'POST /calendar/book': [{ status: 422, body: { code: 'insufficient_funds' } }] });
   const h = await harness(env, supportTools(service.url).all);
-  const r = await h.run(() => h.runPlan({ calls: [{ tool: 'book_slot', args: { slot: '10:00', customerId: 'cus_1' } }] }));
+  const r = await h.run(() =>
+    h.runPlan({ calls: [{ tool: 'book_slot', args: { slot: '10:00', customerId: 'cus_1' } }] }),
+  );
   const out = failed(r.outcomes[0]);
   expect(out.failure.class).toBe('semantic_rejection');
   expect(out.action).toBe('replan');
@@ -108,12 +115,20 @@ test('429 with Retry-After: 2 → the next dispatch comes no earlier than 2 s af
 
 test('409 → 1 dispatch and a replan outcome carrying the observed state', async () => {
   service.reset({
-    'POST /calendar/book': [{ status: 409, body: { code: 'slot_taken', message: 'slot 10:00 is taken', nextFree: '10:30' } }],
+    'POST /calendar/book': [
+      { status: 409, body: { code: 'slot_taken', message: 'slot 10:00 is taken', nextFree: '10:30' } },
+    ],
   });
   const h = await harness(env, supportTools(service.url).all);
-  const r = await h.run(() => h.runPlan({ calls: [{ tool: 'book_slot', args: { slot: '10:00', customerId: 'cus_1' } }] }));
+  const r = await h.run(() =>
+    h.runPlan({ calls: [{ tool: 'book_slot', args: { slot: '10:00', customerId: 'cus_1' } }] }),
+  );
   const out = failed(r.outcomes[0]);
-  expect(out).toMatchObject({ action: 'replan', attempts: 1, failure: { class: 'semantic_rejection', reason: 'conflict', status: 409 } });
+  expect(out).toMatchObject({
+    action: 'replan',
+    attempts: 1,
+    failure: { class: 'semantic_rejection', reason: 'conflict', status: 409 },
+  });
   expect(out.feedback.observedState).toEqual({ code: 'slot_taken', message: 'slot 10:00 is taken', nextFree: '10:30' });
   expect(service.hits('POST /calendar/book')).toBe(1);
 });
@@ -133,14 +148,30 @@ test('an unknown tool name → 0 activities and the permission-filtered capabili
   service.reset({});
   const h = await harness(env, [...supportTools(service.url).all, secret]);
   const r = await h.run(() =>
-    h.runPlan({ calls: [{ tool: 'get_date', args: {} }, { tool: 'refund', args: { id: 'p1' } }], stopOnTerminal: false }),
+    h.runPlan({
+      calls: [
+        { tool: 'get_date', args: {} },
+        { tool: 'refund', args: { id: 'p1' } },
+      ],
+      stopOnTerminal: false,
+    }),
   );
   const unknown = failed(r.outcomes[0]);
-  expect(unknown).toMatchObject({ action: 'replan', activities: 0, failure: { class: 'capability_missing', reason: 'unknown_tool' } });
+  expect(unknown).toMatchObject({
+    action: 'replan',
+    activities: 0,
+    failure: { class: 'capability_missing', reason: 'unknown_tool' },
+  });
   expect(unknown.feedback.capabilities?.map((c) => c.name)).toEqual(['book_slot', 'check_inventory', 'create_invoice']);
-  expect(unknown.feedback.capabilities?.[1]?.inputSchema).toMatchObject({ type: 'object', properties: { sku: { type: 'string' } } });
+  expect(unknown.feedback.capabilities?.[1]?.inputSchema).toMatchObject({
+    type: 'object',
+    properties: { sku: { type: 'string' } },
+  });
   const forbidden = failed(r.outcomes[1]);
-  expect(forbidden).toMatchObject({ activities: 0, failure: { class: 'capability_missing', reason: 'not_permitted_tool' } });
+  expect(forbidden).toMatchObject({
+    activities: 0,
+    failure: { class: 'capability_missing', reason: 'not_permitted_tool' },
+  });
   expect(service.received).toHaveLength(0);
   expect(eventTypes(await h.history(r.workflowId))).not.toContain('ACTIVITY_TASK_SCHEDULED');
 });
@@ -149,10 +180,21 @@ test('200 with an id-less body → invalid_result, rejected: the planner sees a 
   service.reset({ 'POST /invoices': [{ status: 201, body: {} }] });
   const h = await harness(env, supportTools(service.url).all);
   const r = await h.run(() =>
-    h.runPlan({ calls: [{ tool: 'create_invoice', args: { customerId: 'cus_1', amountCents: 100, currency: 'usd', dueDate: '2026-12-01' } }] }),
+    h.runPlan({
+      calls: [
+        {
+          tool: 'create_invoice',
+          args: { customerId: 'cus_1', amountCents: 100, currency: 'usd', dueDate: '2026-12-01' },
+        },
+      ],
+    }),
   );
   const out = failed(r.outcomes[0]);
-  expect(out).toMatchObject({ action: 'reject', attempts: 1, failure: { class: 'invalid_result', phase: 'postcheck' } });
+  expect(out).toMatchObject({
+    action: 'reject',
+    attempts: 1,
+    failure: { class: 'invalid_result', phase: 'postcheck' },
+  });
   expect(out.feedback.status).toBe('failed');
   expect(service.hits('POST /invoices')).toBe(1);
 });

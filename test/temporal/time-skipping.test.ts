@@ -44,8 +44,15 @@ test('403 that approval can lift, no decision: waits the default 24 h (one timer
   const startedAt = Date.now();
   const r = await h.run(() => h.runPlan({ calls: [{ tool: 'export_report', args: { month: '2026-11' } }] }));
   expect(Date.now() - startedAt).toBeLessThan(30_000); // a day of workflow time, seconds of wall time
-  expect(r.outcomes[0]).toMatchObject({ ok: false, action: 'stop', terminal: true, feedback: { message: 'No approval arrived in time; the action was not taken.' } });
+  expect(r.outcomes[0]).toMatchObject({
+    ok: false,
+    action: 'stop',
+    terminal: true,
+    feedback: { message: 'No approval arrived in time; the action was not taken.' },
+  });
   expect(service.hits('GET /export')).toBe(1);
-  const timers = (await h.history(r.workflowId)).filter((e) => e.eventType === temporal.api.enums.v1.EventType.EVENT_TYPE_TIMER_STARTED);
+  const timers = (await h.history(r.workflowId)).filter(
+    (e) => e.eventType === temporal.api.enums.v1.EventType.EVENT_TYPE_TIMER_STARTED,
+  );
   expect(timers.map((e) => Number(e.timerStartedEventAttributes?.startToFireTimeout?.seconds))).toEqual([86_400]);
 });

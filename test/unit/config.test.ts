@@ -17,7 +17,13 @@ const file = (name: string, text: string) => {
 describe('loadConfig', () => {
   test('the shipped temporal.config.json holds the design defaults', () => {
     const c = loadConfig(DEFAULT_CONFIG_PATH);
-    expect(c.budgets).toEqual({ perCallRetries: 3, perTurnReplans: 2, perCallRepairs: 2, perRunAttempts: 50, consecutiveUnknownToolTurns: 2 });
+    expect(c.budgets).toEqual({
+      perCallRetries: 3,
+      perTurnReplans: 2,
+      perCallRepairs: 2,
+      perRunAttempts: 50,
+      consecutiveUnknownToolTurns: 2,
+    });
     expect(c.backoff).toMatchObject({ initialIntervalMs: 500, backoffCoefficient: 2 });
     expect(c.embeddedServer).toEqual({
       ip: '127.0.0.1',
