@@ -27,6 +27,7 @@ import type { AnyTool } from './define-tool';
 import { failWith, type FailureMeta } from './failure-edge';
 import { HttpOutcomeError, createToolHttp } from './http';
 import type { ToolContext } from './tool-context';
+import { createLookupActivity } from './lookup-operation';
 
 /** Input of the `invokeTool` activity. */
 export interface ToolInvocation {
@@ -100,7 +101,11 @@ export function createToolActivities(deps: ToolActivityDeps) {
     const parsed = tool.input.safeParse(inv.args);
     if (!parsed.success)
       return fail(classifyZodError(parsed.error, ctx, { input: inv.args, schema: tool.input }), parsed.error);
-    const args = parsed.data;
+    // The idempotency key travels in a field when the tool says so; the model never supplies it (operation_id).
+    const args =
+      tool.idempotency.carrier === 'field' && typeof parsed.data === 'object' && parsed.data !== null
+        ? { ...parsed.data, [tool.idempotency.name]: inv.operationId }
+        : parsed.data;
     const violations = (await tool.validate?.before?.(args)) ?? [];
     if (violations.length > 0) {
       return fail(
@@ -227,7 +232,7 @@ export function createToolActivities(deps: ToolActivityDeps) {
       : { value: output.data, attempt: info.attempt };
   }
 
-  return { invokeTool };
+  return { invokeTool, lookupOperation: createLookupActivity({ byName, credentials }) };
 }
 
 function classifyThrown(err: unknown, ctx: CallContext, tool: AnyTool): ToolFailure {

@@ -2,7 +2,7 @@
  * Signal, update and query definitions of the plugin's workflows. Exported definitions, never loose strings
  * (STYLE.md: "signal handles are the exported definitions, not 'approve'"); `client.ts` sends them.
  */
-import { defineQuery, defineSignal } from '@temporalio/workflow';
+import { defineQuery, defineSignal, defineUpdate } from '@temporalio/workflow';
 import type { RecoveryRecord } from '../recovery/records';
 
 /** A human's decision on a tool call that waits for approval (a 403 the tool says approval can lift). */
@@ -29,3 +29,48 @@ export interface PendingApproval {
 export const approvalSignal = defineSignal<[ApprovalDecision]>('recovery.approval');
 export const pendingApprovalsQuery = defineQuery<PendingApproval[]>('recovery.pendingApprovals');
 export const recoveryRecordsQuery = defineQuery<RecoveryRecord[]>('recovery.records');
+
+/** A reviewer's decision on a write whose outcome stayed unknown. */
+export interface ReviewDecision {
+  /** The operation under review (guards against a decision sent to the wrong workflow). */
+  operationId: string;
+  /**
+   * - `mark_applied`: the side effect happened; `resultRef` says where its result is. Nothing is replayed.
+   * - `replay`: it did not happen; run it once more with the same idempotency key.
+   * - `abandon`: leave it; nothing is replayed.
+   */
+  decision: 'mark_applied' | 'replay' | 'abandon';
+  by: string;
+  reason: string;
+  /** Required with `mark_applied`: a reference to the result (e.g. the provider's id). */
+  resultRef?: string;
+}
+
+/** One lookup the reconcile workflow made. */
+export interface LookupRecord {
+  state: 'applied' | 'not_applied' | 'unknown';
+  /** Workflow time of the answer, ms since the epoch. */
+  atMs: number;
+  detail?: string;
+}
+
+/** What the `recovery.reviewCase` query shows a reviewer. Nothing secret: the arguments are redacted. */
+export interface ReviewCase {
+  operationId: string;
+  tool: string;
+  callId: string;
+  status: 'reconciling' | 'awaiting_review' | 'done';
+  /** The failure's public message (why the outcome is unknown). */
+  message: string;
+  /** The call's arguments, redacted and bounded (recovery/observed-state.ts). */
+  argsSummary: unknown;
+  /** Replays made under this reconciliation. */
+  replays: number;
+  lookups: LookupRecord[];
+  /** Since when it waits for review, ms since the epoch; absent before. */
+  awaitingSinceMs?: number;
+}
+
+export const reviewDecisionSignal = defineSignal<[ReviewDecision]>('recovery.reviewDecision');
+export const decideReviewUpdate = defineUpdate<ReviewCase, [ReviewDecision]>('recovery.decideReview');
+export const reviewCaseQuery = defineQuery<ReviewCase>('recovery.reviewCase');

@@ -1,2 +1,3 @@
 /** The plugin's workflows (the worker's `workflowsPath`). Sandbox-safe. */
 export { toolPlanWorkflow } from './tool-plan';
+export { reconcileOperationWorkflow } from './reconcile';

@@ -9,6 +9,7 @@ import type { RecoveryRecord } from '../recovery/records';
 import type { ToolSpec } from '../recovery/tool-spec';
 import { ApplicationFailure } from '@temporalio/workflow';
 import { createToolRouter, type ToolOutcome } from './tool-router';
+import type { ReconcileOptions } from './reconcile-call';
 
 export interface PlannedCall {
   tool: string;
@@ -26,6 +27,8 @@ export interface ToolPlanInput {
   budgets?: Partial<BudgetPolicy>;
   backoff?: Partial<BackoffPolicy>;
   approvalTimeoutMs?: number;
+  /** Lookup budget, lookup backoff and review timeout of reconciliations. */
+  reconcile?: ReconcileOptions;
   /**
    * Stop at the first terminal outcome, and after a success flagged `noProgress` (the same call returned the same
    * result again: case C10, "stop after 2 identical outcomes"). @default true
@@ -52,6 +55,7 @@ export async function toolPlanWorkflow(input: ToolPlanInput): Promise<ToolPlanRe
     ...(input.budgets ? { budgets: input.budgets } : {}),
     ...(input.backoff ? { backoff: input.backoff } : {}),
     ...(input.approvalTimeoutMs !== undefined ? { approvalTimeoutMs: input.approvalTimeoutMs } : {}),
+    ...(input.reconcile ? { reconcile: input.reconcile } : {}),
   });
   const outcomes: ToolOutcome[] = [];
   for (const [i, call] of input.calls.entries()) {

@@ -76,6 +76,7 @@ import { TerminalState, type RecoveryRecord } from '../recovery/records';
 import { RecoveryAction, routeFor } from '../recovery/routes';
 import { isReplaySafe, permittedCapabilities, type Capability, type ToolSpec } from '../recovery/tool-spec';
 import { fromActivityError } from './activity-failure';
+import { reconcileCall, type ReconcileOptions } from './reconcile-call';
 import {
   approvalSignal,
   pendingApprovalsQuery,
@@ -100,6 +101,8 @@ export interface ToolRouterOptions {
   approvalTimeoutMs?: number;
   /** Set the RecoveryStatus/RecoveryTool search attributes while waiting. Needs them registered. @default true */
   searchAttributes?: boolean;
+  /** Lookup budget, lookup backoff and review timeout of reconciliations (workflows/reconcile.ts). */
+  reconcile?: ReconcileOptions;
   /** State from `router.state()` of the previous run, after continue-as-new. */
   restore?: ToolRouterState;
 }
@@ -129,6 +132,11 @@ export type ToolOutcome =
       attempts: number;
       /** Activities the router scheduled for this call. */
       activities: number;
+      /**
+       * How an unknown write outcome was settled, when it was: found applied by lookup, replayed once after
+       * `not_applied`, replayed by a reviewer, or marked applied by a reviewer (then `value` is `{ resultRef }`).
+       */
+      reconciled?: 'lookup' | 'replay' | 'review_replay' | 'marked_applied';
     }
   | {
       ok: false;
@@ -191,6 +199,7 @@ export function createToolRouter(options: ToolRouterOptions): ToolRouter {
   const backoff: BackoffPolicy = { ...DEFAULT_BACKOFF_POLICY, ...options.backoff };
   const approvalTimeoutMs = options.approvalTimeoutMs ?? DEFAULT_APPROVAL_TIMEOUT_MS;
   const useSearchAttributes = options.searchAttributes ?? true;
+  const reconcileOptions: ReconcileOptions = { searchAttributes: useSearchAttributes, ...options.reconcile };
   const st: ToolRouterState = options.restore
     ? structuredCloneJson(options.restore)
     : {
@@ -537,6 +546,32 @@ export function createToolRouter(options: ToolRouterOptions): ToolRouter {
           // Every allowed attempt was made: the failure is persistent for this run.
           failure = { ...failure, retryable: false };
         }
+        if (action === RecoveryAction.RECONCILE) {
+          // The write may have been applied: look it up by operation_id before anything is replayed.
+          failed();
+          const settled = await reconcileCall({ spec, args, callId, operationId, failure, ...reconcileOptions });
+          attempts += settled.replays;
+          activities += settled.replays;
+          if (settled.state === 'applied' || settled.state === 'marked_applied') {
+            evidence = 'state_verified';
+            return settled.state === 'applied'
+              ? succeed(settled.value, settled.via)
+              : succeed({ resultRef: settled.resultRef }, 'marked_applied');
+          }
+          if (settled.state === 'abandoned') {
+            return routed(failure, {
+              forceAction: RecoveryAction.STOP,
+              message: 'A person reviewed this write and abandoned it; it was not replayed.',
+            });
+          }
+          if (settled.state === 'review_timed_out') {
+            return routed(failure, {
+              forceAction: RecoveryAction.ESCALATE,
+              message: 'No review decision arrived in time; the write was not replayed.',
+            });
+          }
+          failure = settled.failure; // the replay failed in a known way: route that failure
+        }
         failed();
         const digest = argsHash({ class: failure.class, reason: failure.reason, status: failure.status ?? null });
         st.calls = recordOutcome(st.calls, name, hash, digest).ledger;
@@ -545,9 +580,14 @@ export function createToolRouter(options: ToolRouterOptions): ToolRouter {
       attempts += result.attempt;
       chargeServerRetries(result.attempt - 1);
       if (result.credentialVersion !== undefined) st.credentialVersions[name] = result.credentialVersion;
+      return succeed(result.value);
+    }
+
+    /** Ends the call with a success: forgets its failure, counts the outcome for no-progress detection. */
+    function succeed(value: unknown, reconciled?: Extract<ToolOutcome, { ok: true }>['reconciled']): ToolOutcome {
       st.calls = clearFailure(st.calls, name, hash);
       st.successes[successKey] = (st.successes[successKey] ?? 0) + 1;
-      const seen = recordOutcome(st.calls, name, hash, argsHash(result.value ?? null));
+      const seen = recordOutcome(st.calls, name, hash, argsHash(value ?? null));
       st.calls = seen.ledger;
       record(TerminalState.SUCCEEDED);
       return {
@@ -555,11 +595,12 @@ export function createToolRouter(options: ToolRouterOptions): ToolRouter {
         tool: name,
         callId,
         operationId,
-        value: result.value,
-        empty: isEmptyResult(result.value),
+        value,
+        empty: isEmptyResult(value),
         noProgress: seen.seen >= NO_PROGRESS_REPEATS,
         attempts,
         activities,
+        ...(reconciled ? { reconciled } : {}),
       };
     }
 

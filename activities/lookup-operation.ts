@@ -1,0 +1,65 @@
+/**
+ * The `lookupOperation` activity: asks a tool for the terminal state of a write by its operation_id (the reconcile
+ * route; seed 000: "先用幂等键查询终态，再决定重放、补记或人工复核"). One lookup per activity: polling, with its
+ * backoff and budget, belongs to the reconcile workflow, where each poll is a new time window.
+ *
+ * Returns `applied` (with the result, validated against the tool's output schema), `not_applied`, or `unknown`.
+ * A lookup that throws (the lookup endpoint is down, say) answers `unknown` with a public reason: the workflow
+ * polls again or escalates; it never treats a failed lookup as "not applied".
+ */
+import { Context } from '@temporalio/activity';
+import { redact } from '../recovery/redact';
+import type { CredentialBroker } from './credentials';
+import type { AnyTool } from './define-tool';
+import { createToolHttp } from './http';
+
+export interface LookupRequest {
+  tool: string;
+  operationId: string;
+  callId: string;
+}
+
+/** What workflow code receives. `detail` is public (redacted). */
+export type LookupAnswer =
+  | { state: 'applied'; result: unknown }
+  | { state: 'not_applied' }
+  | { state: 'unknown'; detail: string };
+
+export function createLookupActivity(deps: { byName: ReadonlyMap<string, AnyTool>; credentials: CredentialBroker }) {
+  return async function lookupOperation(req: LookupRequest): Promise<LookupAnswer> {
+    const activity = Context.current();
+    const tool = deps.byName.get(req.tool);
+    if (!tool?.lookup) return { state: 'unknown', detail: `The tool "${req.tool}" cannot look up its operations.` };
+    try {
+      const credential = tool.credential ? await deps.credentials.current(tool.credential) : undefined;
+      const answer = await tool.lookup(req.operationId, {
+        tool: tool.name,
+        callId: req.callId,
+        operationId: req.operationId,
+        attempt: activity.info.attempt,
+        signal: activity.cancellationSignal,
+        credential,
+        approval: undefined,
+        heartbeat: (d) => activity.heartbeat(d),
+        http: createToolHttp({
+          idempotency: tool.idempotency,
+          operationId: req.operationId,
+          credential,
+          signal: activity.cancellationSignal,
+        }),
+      });
+      if (answer.state !== 'applied') {
+        return answer.state === 'unknown'
+          ? { state: 'unknown', detail: redact(answer.detail ?? 'The lookup could not tell.') }
+          : answer;
+      }
+      const result = tool.output.safeParse(answer.result);
+      if (!result.success)
+        return { state: 'unknown', detail: 'The lookup found the operation but its record is not a valid result.' };
+      return { state: 'applied', result: result.data };
+    } catch (err) {
+      activity.log.warn('lookup failed', { tool: req.tool, operationId: req.operationId, error: String(err) });
+      return { state: 'unknown', detail: 'The lookup itself failed.' };
+    }
+  };
+}

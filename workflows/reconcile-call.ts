@@ -1,0 +1,32 @@
+/**
+ * Runs the reconciliation of one operation as a child workflow whose id is `reconcile:<operationId>`, so a second
+ * reconciliation of the same operation in this run joins the first instead of starting another.
+ * The child's parent-close policy is ABANDON: a reconciliation outlives a cancelled or continued-as-new parent.
+ */
+import { ParentClosePolicy, executeChild } from '@temporalio/workflow';
+import { reconcileOperationWorkflow, type ReconcileInput, type ReconcileResult } from './reconcile';
+
+/** The tunables of a reconciliation that the router passes through. */
+export type ReconcileOptions = Pick<
+  ReconcileInput,
+  'lookupBudget' | 'lookupBackoff' | 'reviewTimeoutMs' | 'searchAttributes'
+>;
+
+const running = new Map<string, Promise<ReconcileResult>>();
+
+/** The workflow id of an operation's reconciliation. */
+export function reconcileWorkflowId(operationId: string): string {
+  return `reconcile:${operationId}`;
+}
+
+export function reconcileCall(input: ReconcileInput): Promise<ReconcileResult> {
+  const existing = running.get(input.operationId);
+  if (existing) return existing;
+  const started = executeChild(reconcileOperationWorkflow, {
+    workflowId: reconcileWorkflowId(input.operationId),
+    args: [input],
+    parentClosePolicy: ParentClosePolicy.ABANDON,
+  }).finally(() => running.delete(input.operationId));
+  running.set(input.operationId, started);
+  return started;
+}
