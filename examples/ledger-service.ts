@@ -23,8 +23,10 @@ export type Fault =
   | { kind: 'late_response'; delayMs: number }
   /** Commit only after `delayMs`, answering then (an attempt that outlives its timeout, case C03). */
   | { kind: 'slow_commit'; delayMs: number }
-  /** Drop the connection before committing anything. */
-  | { kind: 'fail_before_commit' };
+  /** Drop the connection before committing anything (the service saw the request: a lookup answers `seen`). */
+  | { kind: 'fail_before_commit' }
+  /** Drop it as if it never reached the service (a proxy lost it): nothing committed, nothing seen. */
+  | { kind: 'lost_in_transit' };
 
 export interface LedgerService {
   url: string;
@@ -37,6 +39,11 @@ export interface LedgerService {
   fault(f: Fault): void;
   /** While down, lookups answer 503. */
   setLookupDown(down: boolean): void;
+  /**
+   * Lookups read a replica that lags by `ms`: what was written or seen less than `ms` ago is invisible to them
+   * (a lookup then answers `not_found`, `seen: false`).
+   */
+  setLookupLagMs(ms: number): void;
   /** Stops accepting connections (clients get ECONNREFUSED) until `resume()`; the port is kept. */
   pause(): Promise<void>;
   resume(): Promise<void>;
@@ -54,7 +61,9 @@ export async function startLedgerService(dbFile = ':memory:'): Promise<LedgerSer
       message_id TEXT PRIMARY KEY, dedupe_key TEXT NOT NULL UNIQUE, recipient TEXT NOT NULL, issue TEXT NOT NULL);
   `);
   const faults: Fault[] = [];
-  const seen = new Set<string>();
+  const seen = new Map<string, number>(); // key → when the request arrived (ms)
+  const committedAt = new Map<string, number>();
+  let lookupLagMs = 0;
   const hits = new Map<string, number>();
   let lookupDown = false;
   let nextId = 1;
@@ -76,11 +85,17 @@ export async function startLedgerService(dbFile = ':memory:'): Promise<LedgerSer
 
   /** Runs a write under the next fault. `commit` returns the answer, or throws a unique violation. */
   const write = (req: IncomingMessage, res: ServerResponse, key: string, commit: () => unknown) => {
-    seen.add(key);
     const fault = faults.shift();
+    if (fault?.kind === 'lost_in_transit') {
+      req.socket.destroy();
+      return;
+    }
+    seen.set(key, Date.now());
     const doCommit = (): [number, unknown] => {
       try {
-        return [201, commit()];
+        const answer = commit();
+        committedAt.set(key, Date.now());
+        return [201, answer];
       } catch (err) {
         if ((err as { code?: string }).code === 'SQLITE_CONSTRAINT_UNIQUE')
           return [409, { code: 'duplicate_idempotency_key' }];
@@ -140,8 +155,11 @@ export async function startLedgerService(dbFile = ':memory:'): Promise<LedgerSer
       if (route === 'GET /refunds' || route === 'GET /messages') {
         if (lookupDown) return send(res, 503, { error: 'lookup unavailable' });
         const key = url.searchParams.get(route === 'GET /refunds' ? 'op_key' : 'dedupe_key') ?? '';
-        const row = (route === 'GET /refunds' ? refundByKey : emailByKey).get(key);
-        return row ? send(res, 200, row) : send(res, 404, { status: 'not_found', seen: seen.has(key) });
+        const visible = (at: number | undefined) => at !== undefined && Date.now() - at >= lookupLagMs;
+        const row = visible(committedAt.get(key))
+          ? (route === 'GET /refunds' ? refundByKey : emailByKey).get(key)
+          : undefined;
+        return row ? send(res, 200, row) : send(res, 404, { status: 'not_found', seen: visible(seen.get(key)) });
       }
       send(res, 404, { code: 'no_route' });
     });
@@ -163,6 +181,9 @@ export async function startLedgerService(dbFile = ':memory:'): Promise<LedgerSer
     fault: (f) => faults.push(f),
     setLookupDown: (down) => {
       lookupDown = down;
+    },
+    setLookupLagMs: (ms) => {
+      lookupLagMs = ms;
     },
     pause: () =>
       new Promise((done) => {

@@ -67,6 +67,11 @@ export type ReconcileResult = Tally &
 
 const DEFAULT_REVIEW_TIMEOUT_MS = 24 * 60 * 60 * 1000;
 
+/** A replay refused because its idempotency key already exists: a 409 conflict or a 412 precondition failure. */
+function isDuplicateKey(f: ToolFailure): boolean {
+  return f.class === 'semantic_rejection' && (f.reason === 'conflict' || f.reason === 'precondition_failed');
+}
+
 export async function reconcileOperationWorkflow(input: ReconcileInput): Promise<ReconcileResult> {
   const tally: Tally = { replays: 0, lookups: [] };
   const caseView: ReviewCase = {
@@ -188,7 +193,10 @@ export async function reconcileOperationWorkflow(input: ReconcileInput): Promise
       if (answer.state === 'applied') return done({ ...tally, state: 'applied', value: answer.result, via: 'lookup' });
       if (answer.state === 'not_applied') {
         const replayed = await replayOnce('replay');
-        if (replayed) return done(replayed);
+        // A conflict on a replay with the SAME key means the first write did land (a unique-key violation is
+        // "already done", case C03): the lookup was stale. Keep looking it up instead of routing a 409.
+        if (replayed && !(replayed.state === 'replay_failed' && isDuplicateKey(replayed.failure)))
+          return done(replayed);
       }
     }
   } else if (isReplaySafe(input.spec)) {

@@ -9,6 +9,8 @@ import { defineTool } from '../../activities/define-tool';
 import { startScriptedService, type ScriptedService } from '../../examples/scripted-service';
 import { timeSkippingEnv } from '../setup/env';
 import { harness } from './harness';
+import { startLedgerService } from '../../examples/ledger-service';
+import { ledgerTools } from '../../examples/ledger-tools';
 import { SEARCH_ATTRIBUTES } from '../../workflows/search-attributes';
 
 let env: TestWorkflowEnvironment;
@@ -55,4 +57,28 @@ test('403 that approval can lift, no decision: waits the default 24 h (one timer
     (e) => e.eventType === temporal.api.enums.v1.EventType.EVENT_TYPE_TIMER_STARTED,
   );
   expect(timers.map((e) => Number(e.timerStartedEventAttributes?.startToFireTimeout?.seconds))).toEqual([86_400]);
+});
+
+test('a write whose outcome stays unknown and nobody reviews: after the default 24 h review timeout it escalates, never replays', async () => {
+  const ledger = await startLedgerService();
+  try {
+    ledger.fault({ kind: 'fail_before_commit' });
+    ledger.setLookupDown(true);
+    const h = await harness(env, ledgerTools(ledger.url).all);
+    const r = await h.run(() =>
+      h.runPlan({ calls: [{ tool: 'issue_refund', args: { orderId: 'O-9', amountCents: 100 } }] }),
+    );
+    expect(r.outcomes[0]).toMatchObject({
+      ok: false,
+      action: 'escalate',
+      terminal: true,
+      failure: { class: 'outcome_unknown' },
+      feedback: { message: 'No review decision arrived in time; the write was not replayed.' },
+    });
+    expect(ledger.hits('POST /refunds')).toBe(1);
+    expect(ledger.hits('GET /refunds')).toBe(3);
+    expect(ledger.rows('refunds')).toBe(0);
+  } finally {
+    await ledger.close();
+  }
 });

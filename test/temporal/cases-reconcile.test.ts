@@ -1,0 +1,216 @@
+/**
+ * The reconcile cases C01–C03 (/work/shared/cases) on the dev server with the SQLite ledger service. Times are
+ * scaled down (the cases' 30–40 s holds become 1–3 s); the orders of events are the cases'.
+ * The ledger's refund endpoint stands in for C01's payment intent: a write with an Idempotency-Key whose receiver
+ * does not replay the first answer.
+ */
+import type { TestWorkflowEnvironment } from '@temporalio/testing';
+import { startLedgerService, type LedgerService } from '../../examples/ledger-service';
+import { ledgerTools } from '../../examples/ledger-tools';
+import { reviewCaseQuery, type ReviewCase } from '../../workflows/definitions';
+import { reconcileWorkflowId } from '../../workflows/reconcile-call';
+import type { ToolOutcome } from '../../workflows/tool-router';
+import { testEnv, uniqueTaskQueue } from '../setup/env';
+import { eventTypes, harness } from './harness';
+
+let env: TestWorkflowEnvironment;
+let ledger: LedgerService;
+beforeAll(async () => {
+  env = await testEnv();
+});
+beforeEach(async () => {
+  ledger = await startLedgerService();
+});
+afterEach(async () => {
+  await ledger.close();
+});
+afterAll(async () => {
+  await env?.teardown();
+});
+
+const LOOKUPS = { lookupBudget: 3, lookupBackoff: { initialIntervalMs: 300, maximumIntervalMs: 1_000 } };
+const ok = (o: ToolOutcome | undefined) => {
+  if (!o?.ok) throw new Error(`expected success, got ${JSON.stringify(o)}`);
+  return o;
+};
+const keysOfRefunds = () =>
+  (ledger.db.prepare('SELECT op_key AS k FROM refunds').all() as { k: string }[]).map((r) => r.k);
+
+async function reviewCase(operationId: string, status: ReviewCase['status']): Promise<ReviewCase> {
+  const handle = env.client.workflow.getHandle(reconcileWorkflowId(operationId));
+  for (let i = 0; i < 200; i++) {
+    const c = await handle.query(reviewCaseQuery).catch(() => undefined);
+    if (c?.status === status) return c;
+    await new Promise((r) => setTimeout(r, 100));
+  }
+  throw new Error(`${operationId} never reached ${status}`);
+}
+
+describe('C01: a timed-out payment is looked up by its step-bound key, never re-sent with a new one', () => {
+  const tools = () => ledgerTools(ledger.url, { writeTimeoutMs: 1_000 }).all;
+
+  test('committed, answer held past the client timeout → lookup returns it; exactly one charge, one POST', async () => {
+    ledger.fault({ kind: 'late_response', delayMs: 3_000 });
+    const h = await harness(env, tools());
+    const workflowId = uniqueTaskQueue('c01');
+    const r = await h.run(() =>
+      h.runPlan(
+        {
+          calls: [{ tool: 'issue_refund', args: { orderId: 'O-1', amountCents: 5000 }, stepId: 'pay' }],
+          reconcile: LOOKUPS,
+        },
+        workflowId,
+      ),
+    );
+    const out = ok(r.outcomes[0]);
+    expect(out).toMatchObject({ reconciled: 'lookup', value: { refundId: 're_1', amountCents: 5000 } });
+    expect(keysOfRefunds()).toEqual([`${workflowId}:pay`]);
+    expect(ledger.hits('POST /refunds')).toBe(1);
+    expect(ledger.hits('GET /refunds')).toBe(1);
+  });
+
+  test('variant A: the lookup answers 503 three times → human review after exactly 3 lookups; no second POST', async () => {
+    ledger.fault({ kind: 'late_response', delayMs: 3_000 });
+    ledger.setLookupDown(true);
+    const h = await harness(env, tools());
+    const workflowId = uniqueTaskQueue('c01a');
+    const c = await h.run(async () => {
+      await h.startPlan(
+        {
+          calls: [{ tool: 'issue_refund', args: { orderId: 'O-2', amountCents: 5000 }, stepId: 'pay' }],
+          reconcile: LOOKUPS,
+        },
+        workflowId,
+      );
+      const view = await reviewCase(`${workflowId}:pay`, 'awaiting_review');
+      await env.client.workflow.getHandle(workflowId).terminate('test over');
+      return view;
+    });
+    expect(c.lookups.map((l) => l.state)).toEqual(['unknown', 'unknown', 'unknown']);
+    expect(ledger.hits('GET /refunds')).toBe(3);
+    expect(ledger.hits('POST /refunds')).toBe(1);
+    expect(ledger.rows('refunds')).toBe(1);
+  });
+
+  test('variant B: nothing committed but the server saw the request → unknown, human review, no replay', async () => {
+    ledger.fault({ kind: 'fail_before_commit' });
+    const h = await harness(env, tools());
+    const workflowId = uniqueTaskQueue('c01b');
+    const c = await h.run(async () => {
+      await h.startPlan(
+        {
+          calls: [{ tool: 'issue_refund', args: { orderId: 'O-3', amountCents: 5000 }, stepId: 'pay' }],
+          reconcile: LOOKUPS,
+        },
+        workflowId,
+      );
+      const view = await reviewCase(`${workflowId}:pay`, 'awaiting_review');
+      await env.client.workflow.getHandle(workflowId).terminate('test over');
+      return view;
+    });
+    expect(c.lookups.map((l) => l.state)).toEqual(['unknown', 'unknown', 'unknown']);
+    expect(ledger.hits('POST /refunds')).toBe(1);
+    expect(ledger.rows('refunds')).toBe(0);
+  });
+
+  test('never seen by the server → one replay with the SAME key; one charge, two POSTs, one key', async () => {
+    ledger.fault({ kind: 'lost_in_transit' });
+    const h = await harness(env, tools());
+    const workflowId = uniqueTaskQueue('c01c');
+    const r = await h.run(() =>
+      h.runPlan(
+        {
+          calls: [{ tool: 'issue_refund', args: { orderId: 'O-4', amountCents: 5000 }, stepId: 'pay' }],
+          reconcile: LOOKUPS,
+        },
+        workflowId,
+      ),
+    );
+    expect(ok(r.outcomes[0]).reconciled).toBe('replay');
+    expect(keysOfRefunds()).toEqual([`${workflowId}:pay`]);
+    expect(ledger.hits('POST /refunds')).toBe(2);
+  });
+
+  test('a lagging lookup says not_applied, the same-key replay hits the unique key (409) → looked up again, found; still one charge', async () => {
+    ledger.fault({ kind: 'lose_response' });
+    ledger.setLookupLagMs(500);
+    const h = await harness(env, tools());
+    const r = await h.run(() =>
+      h.runPlan({
+        calls: [{ tool: 'issue_refund', args: { orderId: 'O-5', amountCents: 5000 } }],
+        reconcile: { lookupBudget: 3, lookupBackoff: { initialIntervalMs: 700 } },
+      }),
+    );
+    expect(ok(r.outcomes[0])).toMatchObject({ reconciled: 'lookup', value: { refundId: 're_1' } });
+    expect(ledger.rows('refunds')).toBe(1);
+    expect(ledger.hits('POST /refunds')).toBe(2); // the replay was refused by the unique key
+  });
+});
+
+describe('C02: a slow e-mail API accepted the send; the batch resends only the unsent remainder', () => {
+  test('3 recipients, the 2nd answer arrives after the client gave up → found in the provider log, not resent: exactly one e-mail each', async () => {
+    ledger.fault({ kind: 'late_response', delayMs: 0 });
+    ledger.fault({ kind: 'late_response', delayMs: 3_000 });
+    const h = await harness(env, ledgerTools(ledger.url, { writeTimeoutMs: 1_000 }).all);
+    const r = await h.run(() =>
+      h.runPlan({
+        calls: ['user-1', 'user-2', 'user-3'].map((recipient) => ({
+          tool: 'send_newsletter',
+          args: { recipient, issue: '2015-04-23' },
+          stepId: `send-${recipient}`,
+        })),
+        reconcile: LOOKUPS,
+      }),
+    );
+    expect(r.outcomes.map((o) => (o.ok ? (o.reconciled ?? 'sent') : o.action))).toEqual(['sent', 'lookup', 'sent']);
+    expect(
+      ledger.db.prepare('SELECT recipient, COUNT(*) AS n FROM emails GROUP BY recipient ORDER BY recipient').all(),
+    ).toEqual([
+      { recipient: 'user-1', n: 1 },
+      { recipient: 'user-2', n: 1 },
+      { recipient: 'user-3', n: 1 },
+    ]);
+    expect(ledger.hits('POST /emails')).toBe(3);
+  });
+
+  test('variant: the provider has no lookup → parked for human review as unknown, never resent blindly', async () => {
+    ledger.fault({ kind: 'late_response', delayMs: 3_000 });
+    const h = await harness(env, ledgerTools(ledger.url, { writeTimeoutMs: 1_000 }).all);
+    const workflowId = uniqueTaskQueue('c02b');
+    const c = await h.run(async () => {
+      await h.startPlan(
+        {
+          calls: [{ tool: 'send_newsletter_blind', args: { recipient: 'user-1', issue: '2015-04-23' }, stepId: 's1' }],
+        },
+        workflowId,
+      );
+      const view = await reviewCase(`${workflowId}:s1`, 'awaiting_review');
+      await env.client.workflow.getHandle(workflowId).terminate('test over');
+      return view;
+    });
+    expect(c).toMatchObject({ tool: 'send_newsletter_blind', lookups: [], replays: 0 });
+    expect(ledger.hits('POST /emails')).toBe(1);
+    expect(ledger.rows('emails')).toBe(1);
+  });
+});
+
+describe('C03: a StartToClose timeout does not stop the first attempt', () => {
+  test('attempt 1 times out at 1 s but commits at 1.5 s → no second attempt; reconcile polls until the row appears; exactly one row', async () => {
+    ledger.fault({ kind: 'slow_commit', delayMs: 1_500 });
+    const h = await harness(env, ledgerTools(ledger.url, { writeTimeoutMs: 10_000, startToCloseMs: 1_000 }).all);
+    const r = await h.run(() =>
+      h.runPlan({
+        calls: [{ tool: 'issue_refund', args: { orderId: 'O-88', amountCents: 8800 } }],
+        reconcile: { lookupBudget: 5, lookupBackoff: { initialIntervalMs: 500 } },
+      }),
+    );
+    const out = ok(r.outcomes[0]);
+    expect(out).toMatchObject({ reconciled: 'lookup', value: { refundId: 're_1', amountCents: 8800 } });
+    expect(ledger.rows('refunds')).toBe(1);
+    expect(ledger.hits('POST /refunds')).toBe(1);
+    const events = eventTypes(await h.history(r.workflowId));
+    expect(events.filter((e) => e === 'ACTIVITY_TASK_STARTED')).toHaveLength(1);
+    expect(events).toContain('ACTIVITY_TASK_TIMED_OUT');
+    expect(events).toContain('START_CHILD_WORKFLOW_EXECUTION_INITIATED');
+  });
+});
