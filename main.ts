@@ -9,10 +9,12 @@ import { writeFileSync, mkdirSync } from 'node:fs';
 import { dirname } from 'node:path';
 import { Command } from 'commander';
 import { Client, Connection } from '@temporalio/client';
-import { NativeConnection } from '@temporalio/worker';
+import { DefaultLogger, NativeConnection, Runtime } from '@temporalio/worker';
 import { loadConfig } from './config/load';
 import { resolveConnection } from './config/connection';
 import { ensureEmbeddedServer } from './server/dev-server';
+import { startLedgerService } from './examples/ledger-service';
+import { ledgerTools } from './examples/ledger-tools';
 import { startScriptedService } from './examples/scripted-service';
 import { supportTools } from './examples/support-tools';
 import { SCENARIOS } from './examples/scenarios';
@@ -34,9 +36,11 @@ async function main(): Promise<number> {
     .description('Runs the recovery scenarios on Temporal and prints how each failure was routed.')
     .option('--config <path>', 'temporal.config.json to use')
     .option('--report <path>', 'write the report as JSON to this file')
+    .option('--verbose', "show the worker's logs (tool failure diagnostics included)")
     .option('--scenario <name...>', `run only these scenarios (${SCENARIOS.map((s) => s.name).join(', ')})`)
     .parse(process.argv);
-  const opts = program.opts<{ config?: string; report?: string; scenario?: string[] }>();
+  const opts = program.opts<{ config?: string; report?: string; scenario?: string[]; verbose?: boolean }>();
+  Runtime.install({ logger: new DefaultLogger(opts.verbose ? 'INFO' : 'ERROR') });
   const unknown = (opts.scenario ?? []).filter((n) => !SCENARIOS.some((s) => s.name === n));
   if (unknown.length) throw new Error(`unknown scenario(s): ${unknown.join(', ')}`);
   const scenarios = opts.scenario ? SCENARIOS.filter((s) => opts.scenario!.includes(s.name)) : SCENARIOS;
@@ -50,26 +54,28 @@ async function main(): Promise<number> {
       : `Using the Temporal server at ${target.connectionOptions.address} (namespace ${target.namespace})`,
   );
   const service = await startScriptedService({});
+  const ledger = await startLedgerService(); // in-memory SQLite
   const reports: ScenarioReport[] = [];
   try {
     const nativeConnection = await NativeConnection.connect(target.connectionOptions);
     const connection = await Connection.connect(target.connectionOptions);
     const client = new Client({ connection, namespace: target.namespace });
     const { worker, plugin } = await createRecoveryWorker(
-      { tools: supportTools(service.url).all, config },
+      { tools: [...supportTools(service.url).all, ...ledgerTools(ledger.url).all], config },
       nativeConnection,
       target.namespace,
     );
     await worker.runUntil(async () => {
       for (const scenario of scenarios) {
         service.reset(scenario.script);
+        scenario.arrange?.({ service, ledger });
         process.stdout.write(`▶ ${scenario.name}: ${scenario.description}\n`);
         const result = (await client.workflow.execute('toolPlanWorkflow', {
           taskQueue: plugin.config.taskQueue,
           workflowId: `main-${scenario.name}-${Date.now()}`,
           args: [{ catalog: plugin.catalog, calls: scenario.calls }],
         })) as ToolPlanResult;
-        const mismatches = scenario.check(result, service);
+        const mismatches = scenario.check(result, { service, ledger });
         reports.push({
           name: scenario.name,
           expected: scenario.expected,
@@ -77,7 +83,12 @@ async function main(): Promise<number> {
           mismatches,
           outcomes: result.outcomes.map((o) =>
             o.ok
-              ? { tool: o.tool, result: o.empty ? 'ok (empty)' : 'ok', attempts: o.attempts, activities: o.activities }
+              ? {
+                  tool: o.tool,
+                  result: o.reconciled ? `ok (${o.reconciled})` : o.empty ? 'ok (empty)' : 'ok',
+                  attempts: o.attempts,
+                  activities: o.activities,
+                }
               : {
                   tool: o.tool,
                   result: o.refused ? 'refused' : 'failed',
@@ -95,6 +106,7 @@ async function main(): Promise<number> {
     await nativeConnection.close();
   } finally {
     await service.close();
+    await ledger.close();
     await server?.stop();
   }
 

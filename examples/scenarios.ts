@@ -2,8 +2,15 @@
  * The main job's scenarios: each is a service script, a plan of tool calls, and the outcome the router must reach,
  * checked against the service's own request counts.
  */
+import type { LedgerService } from './ledger-service';
 import type { Script, ScriptedService } from './scripted-service';
 import type { PlannedCall, ToolPlanResult } from '../workflows/tool-plan';
+
+/** The loopback services a scenario runs against: the scripted HTTP service and the SQLite ledger. */
+export interface ScenarioFixtures {
+  service: ScriptedService;
+  ledger: LedgerService;
+}
 
 export interface Scenario {
   name: string;
@@ -11,7 +18,9 @@ export interface Scenario {
   script: Script;
   calls: PlannedCall[];
   /** What must hold; returns the mismatches (empty when the scenario passed). */
-  check(result: ToolPlanResult, service: ScriptedService): string[];
+  check(result: ToolPlanResult, fx: ScenarioFixtures): string[];
+  /** Faults to arm on the fixtures before the run. */
+  arrange?(fx: ScenarioFixtures): void;
   /** One-line expected terminal state, for the report. */
   expected: string;
 }
@@ -34,7 +43,7 @@ export const SCENARIOS: Scenario[] = [
     },
     calls: [{ tool: 'check_inventory', args: { sku: 'SKU-1' } }],
     expected: 'succeeded after 3 attempts',
-    check: (r, s) => [
+    check: (r, { service: s }) => [
       ...expectEq('ok', r.outcomes[0]?.ok, true),
       ...expectEq('attempts', r.outcomes[0]?.attempts, 3),
       ...expectEq('service hits', s.hits('GET /inventory'), 3),
@@ -46,7 +55,7 @@ export const SCENARIOS: Scenario[] = [
     script: { 'POST /calendar/book': [{ status: 409, body: { code: 'slot_taken', message: 'slot 10:00 is taken' } }] },
     calls: [{ tool: 'book_slot', args: { slot: '10:00', customerId: 'cus_7' } }],
     expected: 'replan after 1 dispatch',
-    check: (r, s) => [
+    check: (r, { service: s }) => [
       ...expectEq('action', r.outcomes[0] && !r.outcomes[0].ok ? r.outcomes[0].action : 'ok', 'replan'),
       ...expectEq('service hits', s.hits('POST /calendar/book'), 1),
     ],
@@ -65,7 +74,7 @@ export const SCENARIOS: Scenario[] = [
       },
     ],
     expected: 'repair, refused, then succeeded with 1 dispatch',
-    check: (r, s) => [
+    check: (r, { service: s }) => [
       ...expectEq(
         'actions',
         r.outcomes.map((o) => (o.ok ? 'ok' : o.action)),
@@ -84,15 +93,28 @@ export const SCENARIOS: Scenario[] = [
     description: 'case C09: a hallucinated tool name → replan with the capability list, nothing dispatched',
     script: {},
     calls: [{ tool: 'get_date', args: {} }],
-    expected: 'replan with 3 capabilities, 0 activities',
+    expected: 'replan with the 6 capabilities, 0 activities',
     check: (r) => [
       ...expectEq('action', r.outcomes[0] && !r.outcomes[0].ok ? r.outcomes[0].action : 'ok', 'replan'),
       ...expectEq(
         'capabilities',
         r.outcomes[0] && !r.outcomes[0].ok ? r.outcomes[0].feedback.capabilities?.map((c) => c.name) : [],
-        ['book_slot', 'check_inventory', 'create_invoice'],
+        ['book_slot', 'check_inventory', 'create_invoice', 'issue_refund', 'send_newsletter', 'send_newsletter_blind'],
       ),
       ...expectEq('activities', r.outcomes[0]?.activities, 0),
+    ],
+  },
+  {
+    name: 'lost-answer-reconcile',
+    description: 'case C01: the refund committed but its answer was lost → looked up by operation_id, not re-sent',
+    script: {},
+    arrange: ({ ledger }) => ledger.fault({ kind: 'lose_response' }),
+    calls: [{ tool: 'issue_refund', args: { orderId: 'O-1842', amountCents: 50000 }, stepId: 'refund-O-1842' }],
+    expected: 'succeeded via lookup; 1 row, 1 POST',
+    check: (r, { ledger }) => [
+      ...expectEq('reconciled', r.outcomes[0]?.ok ? r.outcomes[0].reconciled : 'failed', 'lookup'),
+      ...expectEq('refund rows', ledger.rows('refunds'), 1),
+      ...expectEq('refund POSTs', ledger.hits('POST /refunds'), 1),
     ],
   },
 ];

@@ -11,6 +11,8 @@ import { temporalBinaries } from '../server/binaries';
 import { SEARCH_ATTRIBUTES } from '../workflows/search-attributes';
 import { RecoveryPlugin } from '../plugin/recovery-plugin';
 import { fetchHistoryJSON } from '../plugin/replay';
+import { startLedgerService } from '../examples/ledger-service';
+import { ledgerTools } from '../examples/ledger-tools';
 import { startScriptedService } from '../examples/scripted-service';
 import { supportTools } from '../examples/support-tools';
 import { SCENARIOS } from '../examples/scenarios';
@@ -26,14 +28,19 @@ async function main(): Promise<void> {
     },
   });
   const service = await startScriptedService({});
+  const ledger = await startLedgerService();
   try {
     const taskQueue = 'record-histories';
-    const plugin = new RecoveryPlugin({ tools: supportTools(service.url).all, config: { taskQueue } });
+    const plugin = new RecoveryPlugin({
+      tools: [...supportTools(service.url).all, ...ledgerTools(ledger.url).all],
+      config: { taskQueue },
+    });
     const worker = await Worker.create({ connection: env.nativeConnection, taskQueue, plugins: [plugin] });
     mkdirSync(OUT, { recursive: true });
     await worker.runUntil(async () => {
       for (const scenario of SCENARIOS) {
         service.reset(scenario.script);
+        scenario.arrange?.({ service, ledger });
         const handle = await env.client.workflow.start('toolPlanWorkflow', {
           taskQueue,
           workflowId: scenario.name,
@@ -41,11 +48,19 @@ async function main(): Promise<void> {
         });
         await handle.result();
         writeFileSync(join(OUT, `${scenario.name}.json`), `${await fetchHistoryJSON(env.client, scenario.name)}\n`);
+        // The reconciliations this run started (child workflows) are histories of their own.
+        for await (const child of env.client.workflow.list({ query: `ParentWorkflowId = "${scenario.name}"` })) {
+          writeFileSync(
+            join(OUT, `${scenario.name}.${child.workflowId.replace(/[^A-Za-z0-9_.-]/g, '_')}.json`),
+            `${await fetchHistoryJSON(env.client, child.workflowId)}\n`,
+          );
+        }
         console.log(`recorded ${scenario.name}`);
       }
     });
   } finally {
     await service.close();
+    await ledger.close();
     await env.teardown();
   }
 }
