@@ -35,15 +35,7 @@
  *
  * Sandbox-safe: imports only `@temporalio/workflow`, the pure core and types.
  */
-import {
-  condition,
-  log,
-  proxyActivities,
-  setHandler,
-  sleep,
-  upsertSearchAttributes,
-  workflowInfo,
-} from '@temporalio/workflow';
+import { log, proxyActivities, setHandler, sleep, workflowInfo } from '@temporalio/workflow';
 import type { createToolActivities, ToolInvocationResult } from '../activities/invoke-tool';
 import { activityOptionsFor } from '../recovery/activity-options';
 import { DEFAULT_BACKOFF_POLICY, nextDelay, type BackoffPolicy } from '../recovery/backoff';
@@ -76,15 +68,9 @@ import { TerminalState, type RecoveryRecord } from '../recovery/records';
 import { RecoveryAction, routeFor } from '../recovery/routes';
 import { isReplaySafe, permittedCapabilities, type Capability, type ToolSpec } from '../recovery/tool-spec';
 import { fromActivityError } from './activity-failure';
+import { createApprovalDesk } from './approvals';
 import { reconcileCall, type ReconcileOptions } from './reconcile-call';
-import {
-  approvalSignal,
-  pendingApprovalsQuery,
-  recoveryRecordsQuery,
-  type ApprovalDecision,
-  type PendingApproval,
-} from './definitions';
-import { RecoveryStatus, RecoveryTool } from './search-attributes';
+import { recoveryRecordsQuery, type ApprovalDecision } from './definitions';
 
 type ToolActivities = ReturnType<typeof createToolActivities>;
 
@@ -211,14 +197,8 @@ export function createToolRouter(options: ToolRouterOptions): ToolRouter {
         startedCalls: [],
         records: [],
       };
-  const pending = new Map<string, PendingApproval>();
-  const decisions = new Map<string, ApprovalDecision>();
+  const approvals = createApprovalDesk({ timeoutMs: approvalTimeoutMs, searchAttributes: useSearchAttributes });
 
-  setHandler(approvalSignal, (d) => {
-    if (pending.has(d.callId)) decisions.set(d.callId, d);
-    else log.warn('approval for a call that is not waiting; ignored', { callId: d.callId });
-  });
-  setHandler(pendingApprovalsQuery, () => [...pending.values()]);
   setHandler(recoveryRecordsQuery, () => st.records);
 
   const permitted = (spec: ToolSpec) => spec.scope === undefined || scopes.includes(spec.scope);
@@ -507,7 +487,12 @@ export function createToolRouter(options: ToolRouterOptions): ToolRouter {
         if (action === RecoveryAction.REQUEST_APPROVAL) {
           failed();
           if (!approval) {
-            const decision = await waitForApproval(spec, callId, operationId, failure);
+            const decision = await approvals.wait({
+              callId,
+              tool: spec.name,
+              operationId,
+              message: failure.publicMessage,
+            });
             if (decision?.approved) {
               approval = decision;
               st.grants[name] = (st.grants[name] ?? 0) + 1;
@@ -622,28 +607,6 @@ export function createToolRouter(options: ToolRouterOptions): ToolRouter {
     function chargeServerRetries(n: number): void {
       for (let i = 0; i < n; i++) spendUnit('retry', stepId);
     }
-  }
-
-  async function waitForApproval(
-    spec: ToolSpec,
-    callId: string,
-    operationId: string,
-    failure: ToolFailure,
-  ): Promise<ApprovalDecision | undefined> {
-    pending.set(callId, { callId, tool: spec.name, operationId, message: failure.publicMessage, sinceMs: Date.now() });
-    if (useSearchAttributes) {
-      upsertSearchAttributes([
-        { key: RecoveryStatus, value: 'AwaitingApproval' },
-        { key: RecoveryTool, value: spec.name },
-      ]);
-    }
-    const arrived = await condition(() => decisions.has(callId), approvalTimeoutMs);
-    pending.delete(callId);
-    if (useSearchAttributes)
-      upsertSearchAttributes([{ key: RecoveryStatus, value: arrived ? 'Resumed' : 'ApprovalTimedOut' }]);
-    const decision = decisions.get(callId);
-    decisions.delete(callId);
-    return arrived ? decision : undefined;
   }
 
   return {
