@@ -10,9 +10,8 @@ import { oauthRefreshProvider, startOAuthService, type OAuthService } from '../.
 import { startScriptedService, type ScriptedService } from '../../examples/scripted-service';
 import { approvalSignal, pendingApprovalsQuery } from '../../workflows/definitions';
 import type { ToolPlanResult } from '../../workflows/tool-plan';
-import type { ToolOutcome } from '../../workflows/tool-router';
 import { testEnv } from '../setup/env';
-import { harness } from './harness';
+import { harness, failedOutcome } from './harness';
 
 let env: TestWorkflowEnvironment;
 let oauth: OAuthService;
@@ -44,11 +43,6 @@ const profileTool = (baseUrl: string) =>
       return (await ctx.http.request({ url: `${baseUrl}/profile` })).body as never;
     },
   });
-
-const failed = (o: ToolOutcome | undefined) => {
-  if (!o || o.ok) throw new Error(`expected a failed outcome, got ${JSON.stringify(o)}`);
-  return o;
-};
 
 test('401 (expired token) → one refresh by the broker, then the replay succeeds: 2 activities, 1 refresh', async () => {
   const broker = new CredentialBroker({ crm: oauthRefreshProvider(`${oauth.url}/token`, oauth.initialRefreshToken) });
@@ -87,7 +81,7 @@ test('dead refresh token (invalid_grant) → escalate to a human, no loop: 1 dis
   oauth.revokeRefreshTokens();
   const h = await harness(env, [profileTool(oauth.url)], { credentials: broker });
   const r = await h.run(() => h.runPlan({ calls: [{ tool: 'get_profile', args: { who: 'me' } }] }));
-  const out = failed(r.outcomes[0]);
+  const out = failedOutcome(r.outcomes[0]);
   expect(out).toMatchObject({
     action: 'escalate',
     terminal: true,
@@ -116,7 +110,7 @@ describe('403', () => {
     service.reset({ 'GET /export': [{ status: 403, body: { code: 'forbidden' } }] });
     const h = await harness(env, [exportTool(false)]);
     const r = await h.run(() => h.runPlan({ calls: [{ tool: 'export_report', args: { month: '2026-11' } }] }));
-    expect(failed(r.outcomes[0])).toMatchObject({
+    expect(failedOutcome(r.outcomes[0])).toMatchObject({
       action: 'stop',
       terminal: true,
       failure: { class: 'authorization' },
@@ -130,7 +124,7 @@ describe('403', () => {
     const r = await h.run(() =>
       h.runPlan({ calls: [{ tool: 'export_report', args: { month: '2026-11' } }], approvalTimeoutMs: 1_000 }),
     );
-    expect(failed(r.outcomes[0])).toMatchObject({
+    expect(failedOutcome(r.outcomes[0])).toMatchObject({
       action: 'stop',
       failure: { class: 'authorization', reason: 'approval_required' },
     });

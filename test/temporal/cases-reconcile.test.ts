@@ -9,9 +9,8 @@ import { startLedgerService, type LedgerService } from '../../examples/ledger-se
 import { ledgerTools } from '../../examples/ledger-tools';
 import { reviewCaseQuery, type ReviewCase } from '../../workflows/definitions';
 import { reconcileWorkflowId } from '../../workflows/reconcile-call';
-import type { ToolOutcome } from '../../workflows/tool-router';
 import { testEnv, uniqueTaskQueue } from '../setup/env';
-import { eventTypes, harness } from './harness';
+import { eventTypes, harness, okOutcome } from './harness';
 
 let env: TestWorkflowEnvironment;
 let ledger: LedgerService;
@@ -29,10 +28,6 @@ afterAll(async () => {
 });
 
 const LOOKUPS = { lookupBudget: 3, lookupBackoff: { initialIntervalMs: 300, maximumIntervalMs: 1_000 } };
-const ok = (o: ToolOutcome | undefined) => {
-  if (!o?.ok) throw new Error(`expected success, got ${JSON.stringify(o)}`);
-  return o;
-};
 const keysOfRefunds = () =>
   (ledger.db.prepare('SELECT op_key AS k FROM refunds').all() as { k: string }[]).map((r) => r.k);
 
@@ -62,7 +57,7 @@ describe('C01: a timed-out payment is looked up by its step-bound key, never re-
         workflowId,
       ),
     );
-    const out = ok(r.outcomes[0]);
+    const out = okOutcome(r.outcomes[0]);
     expect(out).toMatchObject({ reconciled: 'lookup', value: { refundId: 're_1', amountCents: 5000 } });
     expect(keysOfRefunds()).toEqual([`${workflowId}:pay`]);
     expect(ledger.hits('POST /refunds')).toBe(1);
@@ -126,7 +121,7 @@ describe('C01: a timed-out payment is looked up by its step-bound key, never re-
         workflowId,
       ),
     );
-    expect(ok(r.outcomes[0]).reconciled).toBe('replay');
+    expect(okOutcome(r.outcomes[0]).reconciled).toBe('replay');
     expect(keysOfRefunds()).toEqual([`${workflowId}:pay`]);
     expect(ledger.hits('POST /refunds')).toBe(2);
   });
@@ -141,7 +136,7 @@ describe('C01: a timed-out payment is looked up by its step-bound key, never re-
         reconcile: { lookupBudget: 3, lookupBackoff: { initialIntervalMs: 700 } },
       }),
     );
-    expect(ok(r.outcomes[0])).toMatchObject({ reconciled: 'lookup', value: { refundId: 're_1' } });
+    expect(okOutcome(r.outcomes[0])).toMatchObject({ reconciled: 'lookup', value: { refundId: 're_1' } });
     expect(ledger.rows('refunds')).toBe(1);
     expect(ledger.hits('POST /refunds')).toBe(2); // the replay was refused by the unique key
   });
@@ -204,7 +199,7 @@ describe('C03: a StartToClose timeout does not stop the first attempt', () => {
         reconcile: { lookupBudget: 5, lookupBackoff: { initialIntervalMs: 500 } },
       }),
     );
-    const out = ok(r.outcomes[0]);
+    const out = okOutcome(r.outcomes[0]);
     expect(out).toMatchObject({ reconciled: 'lookup', value: { refundId: 're_1', amountCents: 8800 } });
     expect(ledger.rows('refunds')).toBe(1);
     expect(ledger.hits('POST /refunds')).toBe(1);

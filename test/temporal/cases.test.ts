@@ -15,7 +15,7 @@ import { startScriptedService, type ScriptedService } from '../../examples/scrip
 import type { ToolPlanInput } from '../../workflows/tool-plan';
 import type { ToolOutcome } from '../../workflows/tool-router';
 import { testEnv } from '../setup/env';
-import { eventTypes, harness } from './harness';
+import { eventTypes, harness, failedOutcome } from './harness';
 
 let env: TestWorkflowEnvironment;
 let service: ScriptedService;
@@ -28,10 +28,6 @@ afterAll(async () => {
   await env?.teardown();
 });
 
-const failed = (o: ToolOutcome | undefined) => {
-  if (!o || o.ok) throw new Error(`expected a failed outcome, got ${JSON.stringify(o)}`);
-  return o;
-};
 const succeeded = (o: ToolOutcome | undefined) => {
   if (!o || !o.ok) throw new Error(`expected a successful outcome, got ${JSON.stringify(o)}`);
   return o;
@@ -167,7 +163,7 @@ describe('C04: 429 with Retry-After: 3 → gaps ≥ 3000 ms, 3 attempts', () => 
       'GET /items': [{ status: 429, headers: { 'retry-after': '1' }, body: { error: 'rate_limited' } }],
     });
     const r = await run();
-    expect(failed(r.outcomes[0])).toMatchObject({
+    expect(failedOutcome(r.outcomes[0])).toMatchObject({
       action: 'replan',
       terminal: false,
       attempts: 4,
@@ -185,7 +181,7 @@ describe('C04: 429 with Retry-After: 3 → gaps ≥ 3000 ms, 3 attempts', () => 
       'GET /items': [{ status: 429, headers: { 'retry-after': '120' }, body: { error: 'rate_limited' } }],
     });
     const r = await run();
-    const out = failed(r.outcomes[0]);
+    const out = failedOutcome(r.outcomes[0]);
     expect(out).toMatchObject({
       action: 'replan',
       terminal: false,
@@ -240,7 +236,7 @@ describe('C06: invalid invoice arguments → structured per-field issues, the id
       }),
     );
     expect(actions(r.outcomes)).toEqual(['repair', 'repair', 'ok']);
-    const first = failed(r.outcomes[0]);
+    const first = failedOutcome(r.outcomes[0]);
     expect(first).toMatchObject({
       refused: false,
       terminal: false,
@@ -277,7 +273,7 @@ describe('C06: invalid invoice arguments → structured per-field issues, the id
         suggestion: 'did you mean amountCents?',
       },
     ]);
-    const second = failed(r.outcomes[1]);
+    const second = failedOutcome(r.outcomes[1]);
     expect(second).toMatchObject({ refused: true, activities: 0, attempts: 0, terminal: false });
     expect(r.records[1]).toMatchObject({ terminal: 'refused', budgetsLeft: { repairs: 0 } });
     expect(succeeded(r.outcomes[2])).toMatchObject({ value: { id: 'inv_1' }, activities: 1, attempts: 1 });
@@ -293,7 +289,7 @@ describe('C06: invalid invoice arguments → structured per-field issues, the id
       h.runPlan({ calls: [1, 2, 3].map((i) => ({ tool: 'create_invoice', args: BAD, sameTurn: i > 1 })) }),
     );
     expect(actions(r.outcomes)).toEqual(['repair', 'repair', 'stop']);
-    expect(failed(r.outcomes[2])).toMatchObject({
+    expect(failedOutcome(r.outcomes[2])).toMatchObject({
       refused: true,
       terminal: true,
       exhausted: 'per_call_repairs',
@@ -316,10 +312,14 @@ describe('C06: invalid invoice arguments → structured per-field issues, the id
       }),
     );
     expect(actions(r.outcomes)).toEqual(['repair', 'repair', 'stop']);
-    expect(failed(r.outcomes[1]).feedback.issues).toEqual([
+    expect(failedOutcome(r.outcomes[1]).feedback.issues).toEqual([
       expect.objectContaining({ path: ['amountCents'], received: '-5' }),
     ]);
-    expect(failed(r.outcomes[2])).toMatchObject({ terminal: true, exhausted: 'per_call_repairs', activities: 1 });
+    expect(failedOutcome(r.outcomes[2])).toMatchObject({
+      terminal: true,
+      exhausted: 'per_call_repairs',
+      activities: 1,
+    });
     expect(service.hits('POST /invoices')).toBe(0);
   });
 
@@ -327,7 +327,7 @@ describe('C06: invalid invoice arguments → structured per-field issues, the id
     service.reset({ 'POST /invoices': [{ status: 201, body: { id: 'inv_1' } }] });
     const h = await harness(env, [invoiceTool()]);
     const r = await h.run(() => h.runPlan({ calls: [{ tool: 'create_invoice', args: JSON.stringify(GOOD) }] }));
-    const out = failed(r.outcomes[0]);
+    const out = failedOutcome(r.outcomes[0]);
     expect(out).toMatchObject({ action: 'repair', failure: { class: 'invalid_arguments' } });
     expect(out.feedback.issues).toEqual([
       expect.objectContaining({ path: [], expected: expect.stringContaining('object') }),
@@ -364,7 +364,7 @@ describe('C07: tap with packed coordinates → repair (never success), the fixed
       }),
     );
     expect(actions(r.outcomes)).toEqual(['repair', 'ok']);
-    const first = failed(r.outcomes[0]);
+    const first = failedOutcome(r.outcomes[0]);
     expect(first).toMatchObject({ terminal: false, failure: { class: 'invalid_arguments', phase: 'preflight' } });
     expect(first.feedback.issues).toEqual([
       { path: ['x'], expected: 'number', received: '"861, 365"', suggestion: 'split into x and y: x=861, y=365' },
@@ -387,7 +387,7 @@ describe('C07: tap with packed coordinates → repair (never success), the fixed
       }),
     );
     expect(actions(r.outcomes)).toEqual(['repair', 'ok']);
-    expect(failed(r.outcomes[0]).feedback.issues).toEqual([
+    expect(failedOutcome(r.outcomes[0]).feedback.issues).toEqual([
       { path: ['y'], expected: 'number', received: '"365"', suggestion: 'send 365 as a number, without quotes' },
     ]);
     expect(service.hits('POST /tap')).toBe(1);
@@ -401,7 +401,7 @@ describe('C07: tap with packed coordinates → repair (never success), the fixed
     );
     expect(actions(r.outcomes)).toEqual(['repair', 'repair', 'stop']);
     expect(r.outcomes.every((o) => !o.ok)).toBe(true);
-    expect(failed(r.outcomes[2])).toMatchObject({
+    expect(failedOutcome(r.outcomes[2])).toMatchObject({
       terminal: true,
       refused: true,
       exhausted: 'per_call_repairs',
@@ -474,7 +474,7 @@ describe('C09: unknown tool name → replan with the available tools, the run go
       }),
     );
     expect(actions(r.outcomes)).toEqual(['ok', 'ok', 'replan', 'ok']);
-    const unknown = failed(r.outcomes[2]);
+    const unknown = failedOutcome(r.outcomes[2]);
     expect(unknown).toMatchObject({
       terminal: false,
       activities: 0,
@@ -495,7 +495,7 @@ describe('C09: unknown tool name → replan with the available tools, the run go
       h.runPlan({ calls: [...TURNS_1_2, ...[1, 2, 3].map(() => ({ tool: 'get_date', args: {} }))] }),
     );
     expect(actions(r.outcomes)).toEqual(['ok', 'ok', 'replan', 'escalate']);
-    expect(failed(r.outcomes[3])).toMatchObject({
+    expect(failedOutcome(r.outcomes[3])).toMatchObject({
       terminal: true,
       exhausted: 'consecutive_unknown_tool_turns',
       activities: 0,
@@ -569,8 +569,11 @@ describe('C09: unknown tool name → replan with the available tools, the run go
     const h = await harness(env, [weatherTool(), docsTool(), admin]);
     const r = await h.run(() => h.runPlan({ calls: [1, 2].map(() => ({ tool: 'purge_cache', args: {} })) }));
     expect(actions(r.outcomes)).toEqual(['replan', 'escalate']);
-    expect(failed(r.outcomes[1]).failure.reason).toBe('not_permitted_tool');
-    expect(failed(r.outcomes[0]).feedback.capabilities?.map((c) => c.name)).toEqual(['get_weather', 'search_docs']);
+    expect(failedOutcome(r.outcomes[1]).failure.reason).toBe('not_permitted_tool');
+    expect(failedOutcome(r.outcomes[0]).feedback.capabilities?.map((c) => c.name)).toEqual([
+      'get_weather',
+      'search_docs',
+    ]);
   });
 });
 
@@ -599,7 +602,7 @@ describe('C10: 404 with an empty body is a failure, never ""; no-progress stops 
     service.reset({ [DOCS_ROUTE]: [{ status: 404 }] });
     const h = await harness(env, [listDocsTool()]);
     const r = await h.run(() => h.runPlan({ calls: FIVE }));
-    const first = failed(r.outcomes[0]);
+    const first = failedOutcome(r.outcomes[0]);
     expect(first).toMatchObject({
       action: 'replan',
       terminal: false,
@@ -608,7 +611,12 @@ describe('C10: 404 with an empty body is a failure, never ""; no-progress stops 
     });
     expect(first.feedback.message).toMatch(/not found/);
     expect(actions(r.outcomes)).toEqual(['replan', 'stop']);
-    expect(failed(r.outcomes[1])).toMatchObject({ refused: true, terminal: true, noProgress: true, activities: 0 });
+    expect(failedOutcome(r.outcomes[1])).toMatchObject({
+      refused: true,
+      terminal: true,
+      noProgress: true,
+      activities: 0,
+    });
     expect(service.hits(DOCS_ROUTE)).toBe(1);
   });
 
@@ -616,7 +624,7 @@ describe('C10: 404 with an empty body is a failure, never ""; no-progress stops 
     service.reset({ [DOCS_ROUTE]: [{ status: 200 }] });
     const h = await harness(env, [listDocsTool()]);
     const r = await h.run(() => h.runPlan({ calls: FIVE }));
-    expect(failed(r.outcomes[0])).toMatchObject({
+    expect(failedOutcome(r.outcomes[0])).toMatchObject({
       action: 'reject',
       attempts: 1,
       failure: { class: 'invalid_result', reason: 'empty_result', phase: 'postcheck' },
@@ -641,7 +649,7 @@ describe('C10: 404 with an empty body is a failure, never ""; no-progress stops 
     service.reset({ [DOCS_ROUTE]: [{ status: 404 }] });
     const h = await harness(env, [listDocsTool('text')]);
     const r = await h.run(() => h.runPlan({ calls: FIVE }));
-    expect(failed(r.outcomes[0])).toMatchObject({
+    expect(failedOutcome(r.outcomes[0])).toMatchObject({
       action: 'reject',
       failure: { class: 'invalid_result', reason: 'empty_result' },
     });
@@ -759,7 +767,7 @@ describe('C12: OAuth token expires mid-session → one refresh, one replay (the 
         }),
       );
       expect(actions(r.outcomes)).toEqual(['escalate']);
-      expect(failed(r.outcomes[0])).toMatchObject({
+      expect(failedOutcome(r.outcomes[0])).toMatchObject({
         terminal: true,
         activities: 2,
         failure: { class: 'authentication' },
@@ -851,7 +859,7 @@ describe('C14: 422 insufficient_funds → classified from the structured code: e
       });
       const h = await harness(env, [withdrawTool(adapter), refund]);
       const r = await h.run(() => h.runPlan({ calls: [{ tool: 'withdraw', args: WITHDRAW }] }));
-      const out = failed(r.outcomes[0]);
+      const out = failedOutcome(r.outcomes[0]);
       expect(out).toMatchObject({
         action: 'replan',
         attempts: 1,
@@ -875,7 +883,7 @@ describe('C14: 422 insufficient_funds → classified from the structured code: e
     service.reset({ 'POST /withdrawals': [{ status: 422, body: { code: 'insufficient_funds' } }] });
     const h = await harness(env, [withdrawTool('plain-error'), refund]);
     const r = await h.run(() => h.runPlan({ calls: [{ tool: 'withdraw', args: WITHDRAW }] }));
-    expect(failed(r.outcomes[0])).toMatchObject({
+    expect(failedOutcome(r.outcomes[0])).toMatchObject({
       action: 'escalate',
       terminal: true,
       attempts: 1,

@@ -9,6 +9,7 @@ import { temporal } from '@temporalio/proto';
 import type { AnyTool } from '../../activities/define-tool';
 import { RecoveryPlugin, RECOVERY_WORKFLOWS_PATH, type RecoveryPluginOptions } from '../../plugin/recovery-plugin';
 import type { ToolPlanInput, ToolPlanResult } from '../../workflows/tool-plan';
+import type { ToolOutcome } from '../../workflows/tool-router';
 import { uniqueTaskQueue } from '../setup/env';
 
 /** Fast backoff for tests that do not measure it: 50 ms, doubling, +20 % jitter at most. */
@@ -99,4 +100,16 @@ export function eventTypes(events: temporal.api.history.v1.IHistoryEvent[]): str
   return events.map((e) =>
     (temporal.api.enums.v1.EventType[e.eventType ?? 0] ?? 'UNKNOWN').replace(/^EVENT_TYPE_/, ''),
   );
+}
+
+/** The outcome, asserted to be a routed failure (throws with the outcome otherwise). */
+export function failedOutcome(o: ToolOutcome | undefined): Extract<ToolOutcome, { ok: false }> {
+  if (!o || o.ok) throw new Error(`expected a failed outcome, got ${JSON.stringify(o)}`);
+  return o;
+}
+
+/** The outcome, asserted to be a success (throws with the outcome otherwise). */
+export function okOutcome(o: ToolOutcome | undefined): Extract<ToolOutcome, { ok: true }> {
+  if (!o?.ok) throw new Error(`expected success, got ${JSON.stringify(o)}`);
+  return o;
 }

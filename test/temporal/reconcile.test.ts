@@ -13,9 +13,8 @@ import {
 } from '../../workflows/definitions';
 import { reconcileWorkflowId } from '../../workflows/reconcile-call';
 import type { ToolPlanResult } from '../../workflows/tool-plan';
-import type { ToolOutcome } from '../../workflows/tool-router';
 import { testEnv, uniqueTaskQueue } from '../setup/env';
-import { eventTypes, FAST_BACKOFF, harness, type Harness } from './harness';
+import { eventTypes, FAST_BACKOFF, harness, type Harness, okOutcome } from './harness';
 
 let env: TestWorkflowEnvironment;
 let ledger: LedgerService;
@@ -34,10 +33,6 @@ afterAll(async () => {
 
 const FAST_LOOKUPS = { lookupBudget: 3, lookupBackoff: { initialIntervalMs: 50, maximumIntervalMs: 200 } };
 const refundCall = (orderId: string) => ({ tool: 'issue_refund', args: { orderId, amountCents: 5000 } });
-const ok = (o: ToolOutcome | undefined) => {
-  if (!o?.ok) throw new Error(`expected success, got ${JSON.stringify(o)}`);
-  return o;
-};
 
 /** Waits until the reconciliation of `operationId` awaits review, and returns its case. */
 async function awaitingReview(operationId: string): Promise<ReviewCase> {
@@ -69,7 +64,7 @@ test('commit, then lose the response, in 50 runs → exactly one row per intent;
   expect(ledger.hits('POST /refunds')).toBe(50);
   expect(ledger.hits('GET /refunds')).toBe(50);
   for (const r of results) {
-    const out = ok(r.outcomes[0]);
+    const out = okOutcome(r.outcomes[0]);
     expect(out.reconciled).toBe('lookup');
     expect(ledger.rows('refunds', out.operationId)).toBe(1);
     const row = ledger.db
@@ -86,7 +81,7 @@ test('the operation_id is the workflow id plus a stable step: the same across th
   const r = await h.run(() =>
     h.runPlan({ calls: [{ ...refundCall('O-7'), stepId: 'refund-order-7' }], reconcile: FAST_LOOKUPS }, workflowId),
   );
-  expect(ok(r.outcomes[0]).operationId).toBe(`${workflowId}:refund-order-7`);
+  expect(okOutcome(r.outcomes[0]).operationId).toBe(`${workflowId}:refund-order-7`);
   expect(ledger.rows('refunds', `${workflowId}:refund-order-7`)).toBe(1);
 });
 
@@ -103,7 +98,7 @@ test('refused connection before anything was sent → the write is retried safel
     await ledger.resume();
     return (await env.client.workflow.getHandle(id).result()) as ToolPlanResult;
   });
-  const out = ok(r.outcomes[0]);
+  const out = okOutcome(r.outcomes[0]);
   expect(out.reconciled).toBeUndefined();
   expect(out.activities).toBe(2);
   expect(r.records.at(-1)).toMatchObject({ evidence: 'time_elapsed', terminal: 'succeeded' });
@@ -145,7 +140,7 @@ describe('lookup down → human review', () => {
         reason: 'provider shows nothing',
       }),
     );
-    expect(ok(r.outcomes[0]).reconciled).toBe('review_replay');
+    expect(okOutcome(r.outcomes[0]).reconciled).toBe('review_replay');
     expect(ledger.rows('refunds')).toBe(1);
     expect(ledger.hits('POST /refunds')).toBe(2);
   });
@@ -192,7 +187,7 @@ describe('lookup down → human review', () => {
       });
       expect(view.operationId).toBe(operationId);
     });
-    expect(ok(r.outcomes[0])).toMatchObject({ reconciled: 'marked_applied', value: { resultRef: 're_1' } });
+    expect(okOutcome(r.outcomes[0])).toMatchObject({ reconciled: 'marked_applied', value: { resultRef: 're_1' } });
     expect(ledger.rows('refunds')).toBe(1);
     expect(ledger.hits('POST /refunds')).toBe(1);
   });
@@ -223,7 +218,7 @@ test('a write with no lookup and no deduplicating receiver goes straight to revi
     });
     return (await env.client.workflow.getHandle(workflowId).result()) as ToolPlanResult;
   });
-  expect(ok(r.outcomes[0]).reconciled).toBe('marked_applied');
+  expect(okOutcome(r.outcomes[0]).reconciled).toBe('marked_applied');
   expect(ledger.rows('emails')).toBe(1);
   expect(ledger.hits('POST /emails')).toBe(1);
 });

@@ -8,8 +8,7 @@ import { defineTool } from '../../activities/define-tool';
 import { startScriptedService, type ScriptedService } from '../../examples/scripted-service';
 import { supportTools } from '../../examples/support-tools';
 import { testEnv } from '../setup/env';
-import { eventTypes, harness } from './harness';
-import type { ToolOutcome } from '../../workflows/tool-router';
+import { eventTypes, harness, failedOutcome } from './harness';
 
 let env: TestWorkflowEnvironment;
 let service: ScriptedService;
@@ -22,10 +21,6 @@ afterAll(async () => {
   await env?.teardown();
 });
 
-const failed = (o: ToolOutcome | undefined) => {
-  if (!o || o.ok) throw new Error(`expected a failed outcome, got ${JSON.stringify(o)}`);
-  return o;
-};
 const gapsMs = (route: string) => {
   const at = service.received.filter((r) => r.route === route).map((r) => r.atMs);
   return at.slice(1).map((t, i) => t - at[i]!);
@@ -47,14 +42,14 @@ test('422 with field errors → 1 dispatch, repair with field-level feedback; th
       ],
     }),
   );
-  const first = failed(r.outcomes[0]);
+  const first = failedOutcome(r.outcomes[0]);
   expect(first.action).toBe('repair');
   expect(first.failure.class).toBe('invalid_arguments');
   expect(first.feedback.issues).toEqual([
     expect.objectContaining({ path: ['slot'], expected: expect.stringContaining('on the hour') }),
   ]);
   expect(first.attempts).toBe(1);
-  const second = failed(r.outcomes[1]);
+  const second = failedOutcome(r.outcomes[1]);
   expect(second.refused).toBe(true);
   expect(second.activities).toBe(0);
   expect(service.hits('POST /calendar/book')).toBe(1);
@@ -67,7 +62,7 @@ test('422 business rejection (insufficient_funds) → exactly 1 attempt, replan 
   const r = await h.run(() =>
     h.runPlan({ calls: [{ tool: 'book_slot', args: { slot: '10:00', customerId: 'cus_1' } }] }),
   );
-  const out = failed(r.outcomes[0]);
+  const out = failedOutcome(r.outcomes[0]);
   expect(out.failure.class).toBe('semantic_rejection');
   expect(out.action).toBe('replan');
   expect(out.attempts).toBe(1);
@@ -91,7 +86,7 @@ test('503 forever → 1 + 3 (per-call budget) activities, then a routed failure 
   service.reset({ 'GET /inventory': [{ status: 503 }] });
   const h = await harness(env, supportTools(service.url).all);
   const r = await h.run(() => h.runPlan({ calls: [{ tool: 'check_inventory', args: { sku: 'S' } }] }));
-  const out = failed(r.outcomes[0]);
+  const out = failedOutcome(r.outcomes[0]);
   expect(service.hits('GET /inventory')).toBe(4);
   expect(out.attempts).toBe(4);
   expect(out.failure.class).toBe('transient');
@@ -123,7 +118,7 @@ test('409 → 1 dispatch and a replan outcome carrying the observed state', asyn
   const r = await h.run(() =>
     h.runPlan({ calls: [{ tool: 'book_slot', args: { slot: '10:00', customerId: 'cus_1' } }] }),
   );
-  const out = failed(r.outcomes[0]);
+  const out = failedOutcome(r.outcomes[0]);
   expect(out).toMatchObject({
     action: 'replan',
     attempts: 1,
@@ -156,7 +151,7 @@ test('an unknown tool name → 0 activities and the permission-filtered capabili
       stopOnTerminal: false,
     }),
   );
-  const unknown = failed(r.outcomes[0]);
+  const unknown = failedOutcome(r.outcomes[0]);
   expect(unknown).toMatchObject({
     action: 'replan',
     activities: 0,
@@ -167,7 +162,7 @@ test('an unknown tool name → 0 activities and the permission-filtered capabili
     type: 'object',
     properties: { sku: { type: 'string' } },
   });
-  const forbidden = failed(r.outcomes[1]);
+  const forbidden = failedOutcome(r.outcomes[1]);
   expect(forbidden).toMatchObject({
     activities: 0,
     failure: { class: 'capability_missing', reason: 'not_permitted_tool' },
@@ -189,7 +184,7 @@ test('200 with an id-less body → invalid_result, rejected: the planner sees a 
       ],
     }),
   );
-  const out = failed(r.outcomes[0]);
+  const out = failedOutcome(r.outcomes[0]);
   expect(out).toMatchObject({
     action: 'reject',
     attempts: 1,
