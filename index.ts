@@ -20,7 +20,18 @@ export { RecoveryConfigSchema } from './config/schema';
 export type { RecoveryConfig } from './config/schema';
 export { resolveConnection } from './config/connection';
 export { ensureEmbeddedServer } from './server/dev-server';
-export { connectClient, decideApproval, pendingApprovals, ApprovalError } from './client';
+export {
+  ApprovalError,
+  connectClient,
+  decideApproval,
+  decideReview,
+  listApprovals,
+  listReviews,
+  pendingApprovals,
+  ReviewError,
+  ReviewErrorCode,
+  showReview,
+} from './client';
 export { createRecoveryWorker } from './worker';
 export { fetchHistoryJSON, replayHistoryFiles } from './plugin/replay';
 export type { ReplayOutcome } from './plugin/replay';

@@ -36,7 +36,8 @@ export function createApprovalDesk(options: { timeoutMs: number; searchAttribute
       }
       const arrived = await condition(() => decisions.has(call.callId), options.timeoutMs);
       pending.delete(call.callId);
-      if (options.searchAttributes) {
+      // Another call of this run may still wait: the run stays listed as AwaitingApproval until none does.
+      if (options.searchAttributes && pending.size === 0) {
         upsertSearchAttributes([{ key: RecoveryStatus, value: arrived ? 'Resumed' : 'ApprovalTimedOut' }]);
       }
       const decision = decisions.get(call.callId);

@@ -74,3 +74,8 @@ export interface ReviewCase {
 export const reviewDecisionSignal = defineSignal<[ReviewDecision]>('recovery.reviewDecision');
 export const decideReviewUpdate = defineUpdate<ReviewCase, [ReviewDecision]>('recovery.decideReview');
 export const reviewCaseQuery = defineQuery<ReviewCase>('recovery.reviewCase');
+
+/** The workflow id of an operation's reconciliation: one operation, one reconciliation. */
+export function reconcileWorkflowId(operationId: string): string {
+  return `reconcile:${operationId}`;
+}

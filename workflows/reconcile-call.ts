@@ -4,6 +4,7 @@
  * The child's parent-close policy is ABANDON: a reconciliation outlives a cancelled or continued-as-new parent.
  */
 import { ParentClosePolicy, executeChild } from '@temporalio/workflow';
+import { reconcileWorkflowId } from './definitions';
 import { reconcileOperationWorkflow, type ReconcileInput, type ReconcileResult } from './reconcile';
 
 /** The tunables of a reconciliation that the router passes through. */
@@ -14,10 +15,7 @@ export type ReconcileOptions = Pick<
 
 const running = new Map<string, Promise<ReconcileResult>>();
 
-/** The workflow id of an operation's reconciliation. */
-export function reconcileWorkflowId(operationId: string): string {
-  return `reconcile:${operationId}`;
-}
+export { reconcileWorkflowId };
 
 export function reconcileCall(input: ReconcileInput): Promise<ReconcileResult> {
   const existing = running.get(input.operationId);

@@ -7,8 +7,7 @@
 import type { TestWorkflowEnvironment } from '@temporalio/testing';
 import { startLedgerService, type LedgerService } from '../../examples/ledger-service';
 import { ledgerTools } from '../../examples/ledger-tools';
-import { reviewCaseQuery, type ReviewCase } from '../../workflows/definitions';
-import { reconcileWorkflowId } from '../../workflows/reconcile-call';
+import { reviewCaseQuery, type ReviewCase, reconcileWorkflowId } from '../../workflows/definitions';
 import { testEnv, uniqueTaskQueue } from '../setup/env';
 import { eventTypes, harness, okOutcome } from './harness';
 

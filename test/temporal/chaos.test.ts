@@ -18,7 +18,7 @@ import { ledgerTools, type LedgerToolOptions } from '../../examples/ledger-tools
 import { RecoveryPlugin } from '../../plugin/recovery-plugin';
 import { ensureEmbeddedServer, type EmbeddedServer } from '../../server/dev-server';
 import type { ReconcileResult } from '../../workflows/reconcile';
-import { reconcileWorkflowId } from '../../workflows/reconcile-call';
+import { reconcileWorkflowId } from '../../workflows/definitions';
 import type { ToolPlanInput, ToolPlanResult } from '../../workflows/tool-plan';
 import type { ToolOutcome } from '../../workflows/tool-router';
 import { testEnv, uniqueTaskQueue } from '../setup/env';

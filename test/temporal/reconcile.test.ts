@@ -10,8 +10,8 @@ import {
   reviewDecisionSignal,
   decideReviewUpdate,
   type ReviewCase,
+  reconcileWorkflowId,
 } from '../../workflows/definitions';
-import { reconcileWorkflowId } from '../../workflows/reconcile-call';
 import type { ToolPlanResult } from '../../workflows/tool-plan';
 import { testEnv, uniqueTaskQueue } from '../setup/env';
 import { eventTypes, FAST_BACKOFF, harness, type Harness, okOutcome } from './harness';
