@@ -35,4 +35,9 @@ export {
 export { createRecoveryWorker } from './worker';
 export { fetchHistoryJSON, replayHistoryFiles } from './plugin/replay';
 export type { ReplayOutcome } from './plugin/replay';
+export * from './activities/mcp';
+export { createPlannerActivities } from './activities/planners/planner';
+export type { Planner } from './activities/planners/planner';
+export { createScriptedPlanner, loadScriptedPolicy, parseScriptedPolicy } from './activities/planners/scripted';
+export { createOpenAIPlanner } from './activities/planners/openai';
 export * from './recovery';

@@ -1,0 +1,28 @@
+/** Errors of the MCP adapter's own entry points (bad options, a server that cannot be started or listed). */
+
+/** What went wrong. A const object plus a type of the same name. */
+export const McpAdapterErrorCode = {
+  /** An option is missing or has the wrong type or value. */
+  INVALID_OPTIONS: 'invalid_options',
+  /** The server process could not be started, or did not complete the MCP `initialize` handshake. */
+  CONNECT_FAILED: 'connect_failed',
+  /** `tools/list` failed, or the server does not declare the `tools` capability. */
+  LIST_FAILED: 'list_failed',
+  /** A name in `include` is not offered by the server. */
+  UNKNOWN_TOOL: 'unknown_tool',
+  /** A tool cannot be declared (its prefixed name breaks the tool-name rule, or two tools share a name). */
+  INVALID_TOOL: 'invalid_tool',
+} as const;
+export type McpAdapterErrorCode = (typeof McpAdapterErrorCode)[keyof typeof McpAdapterErrorCode];
+
+/** A call of `connectMcp` or `mcpTools` that cannot be carried out; the message names the field or the tool. */
+export class McpAdapterError extends Error {
+  override readonly name = 'McpAdapterError';
+  constructor(
+    readonly code: McpAdapterErrorCode,
+    message: string,
+    options?: { cause?: unknown },
+  ) {
+    super(message, options);
+  }
+}

@@ -1,0 +1,115 @@
+/**
+ * An MCP tool's JSON Schema (`inputSchema`, `outputSchema`) → a zod schema the activity checks before dispatch and
+ * after the answer.
+ *
+ * Decision: zod 4.1 has no `z.fromJSONSchema` (it arrives in a later 4.x), so this is a small converter of the
+ * subset that catches what a planner gets wrong most often: `type` (one or a list of `string`, `number`,
+ * `integer`, `boolean`, `null`, `array`, `object`), `properties` with `required` (nested), `additionalProperties:
+ * false`, `items` (one schema), `enum` and `const` of primitives, and `description` (kept, so the planner's
+ * JSON Schema still explains each field). Everything else (`anyOf`/`oneOf`/`allOf`, `$ref`, `pattern`,
+ * `minimum`, `format`, tuple `items`, …) is accepted as is at that node: the server validates the rest and its
+ * own answer (MCP "Input validation errors", an `isError` result or JSON-RPC -32602) is mapped to
+ * `invalid_arguments` by error-map.ts. Objects keep keys the schema does not name (JSON Schema's default)
+ * unless it says `additionalProperties: false`.
+ *
+ * Source: JSON Schema 2020-12 Validation §6.1 (`type`, `enum`, `const`), Core §10.3.2 (`properties`,
+ * `additionalProperties`), Validation §6.5.3 (`required`); MCP spec 2025-11-25, "Tools": `inputSchema` is a JSON
+ * Schema object with `type: "object"`.
+ */
+import { z } from 'zod';
+
+/** Deeper nodes than this are accepted as is (a hostile or recursive schema cannot make conversion slow). */
+export const MAX_SCHEMA_DEPTH = 8;
+
+type Json = Record<string, unknown>;
+
+const isRecord = (v: unknown): v is Json => typeof v === 'object' && v !== null && !Array.isArray(v);
+const isPrimitive = (v: unknown): v is string | number | boolean | null =>
+  v === null || typeof v === 'string' || typeof v === 'boolean' || (typeof v === 'number' && Number.isFinite(v));
+
+/**
+ * The zod schema for an MCP tool's arguments (the root of `inputSchema`). The root is always an object, as
+ * `tools/call` arguments are; a root without `properties` accepts any object.
+ * @param schema the tool's `inputSchema` (untrusted JSON from the server; never throws on it).
+ */
+export function zodFromInputSchema(schema: unknown): z.ZodType<Record<string, unknown>> {
+  if (!isRecord(schema) || !isRecord(schema.properties)) {
+    return withDescription(z.record(z.string(), z.unknown()), schema);
+  }
+  return objectNode(schema, 0);
+}
+
+/**
+ * The zod schema for one JSON Schema node (see the module docs for the subset checked).
+ * @param schema any JSON value; a non-object (or a boolean schema) accepts anything.
+ */
+export function zodFromJsonSchema(schema: unknown, depth = 0): z.ZodType {
+  if (!isRecord(schema) || depth > MAX_SCHEMA_DEPTH) return z.unknown();
+  return withDescription(bareNode(schema, depth), schema);
+}
+
+function bareNode(schema: Json, depth: number): z.ZodType {
+  if ('const' in schema && isPrimitive(schema.const)) return z.literal(schema.const);
+  if (Array.isArray(schema.enum) && schema.enum.length > 0 && schema.enum.every(isPrimitive)) {
+    const values = schema.enum as (string | number | boolean | null)[];
+    return values.every((v) => typeof v === 'string')
+      ? z.enum(values as [string, ...string[]])
+      : z.literal(values as [string | number | boolean | null, ...(string | number | boolean | null)[]]);
+  }
+  const types = typeof schema.type === 'string' ? [schema.type] : Array.isArray(schema.type) ? schema.type : [];
+  const nodes = types.map((t) => typeNode(t, schema, depth));
+  if (nodes.length === 0) return isRecord(schema.properties) ? objectNode(schema, depth) : z.unknown();
+  if (nodes.some((n) => n === undefined)) return z.unknown(); // an unknown type name: accept, the server decides
+  const known = nodes as z.ZodType[];
+  return known.length === 1 ? known[0]! : z.union(known as [z.ZodType, z.ZodType, ...z.ZodType[]]);
+}
+
+function typeNode(type: unknown, schema: Json, depth: number): z.ZodType | undefined {
+  switch (type) {
+    case 'string':
+      return z.string();
+    case 'number':
+      return z.number();
+    case 'integer':
+      return z.int();
+    case 'boolean':
+      return z.boolean();
+    case 'null':
+      return z.null();
+    case 'array':
+      return z.array(isRecord(schema.items) ? zodFromJsonSchema(schema.items, depth + 1) : z.unknown());
+    case 'object':
+      return objectNode(schema, depth);
+    default:
+      return undefined;
+  }
+}
+
+function objectNode(schema: Json, depth: number): z.ZodType<Record<string, unknown>> {
+  const properties = isRecord(schema.properties) ? schema.properties : {};
+  const required = new Set(
+    Array.isArray(schema.required) ? schema.required.filter((k): k is string => typeof k === 'string') : [],
+  );
+  // Object.fromEntries defines own properties, so a key named `__proto__` stays a key.
+  const shape: Record<string, z.ZodType> = Object.fromEntries(
+    Object.entries(properties).map(([key, sub]) => {
+      const node = zodFromJsonSchema(sub, depth + 1);
+      return [key, required.has(key) ? node : node.optional()];
+    }),
+  );
+  // A required key the schema lists without a property schema must still be present.
+  for (const key of required) {
+    if (!Object.prototype.hasOwnProperty.call(shape, key)) {
+      Object.defineProperty(shape, key, {
+        value: z.unknown().refine((v) => v !== undefined, { message: 'Required' }),
+        enumerable: true,
+      });
+    }
+  }
+  return schema.additionalProperties === false ? z.strictObject(shape) : z.looseObject(shape);
+}
+
+function withDescription<T extends z.ZodType>(node: T, schema: unknown): T {
+  const description = isRecord(schema) ? schema.description : undefined;
+  return typeof description === 'string' && description.trim() !== '' ? node.describe(description) : node;
+}

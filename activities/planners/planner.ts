@@ -1,0 +1,192 @@
+/**
+ * The planner activity: the agent workflow's "what next?" step, behind an interface so a script or a model can
+ * answer it (issue 5: "The planner is an activity behind an interface, with two implementations").
+ *
+ * `createPlannerActivities(planner)` returns `{ planNextStep }`. The activity:
+ *   - checks the planner's answer against `PlannerDecisionSchema` (workflows/planner-contract.ts). An answer that
+ *     fails it, or a `PlannerOutputError` thrown by the planner, is an `ApplicationFailure` of type
+ *     `planner_invalid_decision`, non-retryable: its message says what is wrong and quotes at most
+ *     `MAX_DECISION_EXCERPT_CHARS` redacted characters of the answer; details[0] is a ToolFailure of class
+ *     `invalid_result` (reason `schema_violation`, phase `postcheck`) so workflow code reads it like any tool's.
+ *   - classifies anything else the planner throws (the model endpoint's 429, 503, 401, refused connections) with
+ *     `classify`, exactly as a read-only tool call (a model call has no side effect): 429/503 are transient and
+ *     retryable with `nextRetryDelay` (Retry-After as its floor), 401/403 are not retryable. It leaves through
+ *     `failWith` (activities/failure-edge.ts), so Temporal owns the retries (STYLE.md §5) and the raw error goes to
+ *     the worker log only.
+ * The activity passes its cancellation signal to the planner, so a cancelled step aborts the model request and
+ * ends as cancelled (Temporal's `CancelledFailure`), not as a classified failure.
+ */
+import { Context } from '@temporalio/activity';
+import { ApplicationFailure } from '@temporalio/common';
+import { z } from 'zod';
+import { DEFAULT_BACKOFF_POLICY, type BackoffPolicy } from '../../recovery/backoff';
+import { classify, fieldIssuesFromZod, type CallContext } from '../../recovery/classify';
+import { buildFailure } from '../../recovery/classify/build';
+import { FailureClass, FailureReason, Phase, type FieldIssue } from '../../recovery/failure';
+import { redact } from '../../recovery/redact';
+import { PlannerDecisionSchema, type PlannerDecision, type PlannerInput } from '../../workflows/planner-contract';
+import { failWith } from '../failure-edge';
+
+/** Something that decides the next step of an agent run: a script, a model. */
+export interface Planner {
+  /**
+   * The next step for `input`. Throw `PlannerOutputError` when the model's answer cannot be read as a decision;
+   * let transport errors (the SDK's, fetch's) propagate unchanged so the activity can classify them.
+   * @param options.signal aborts the request when the activity is cancelled.
+   */
+  plan(input: PlannerInput, options?: { signal?: AbortSignal }): Promise<PlannerDecision>;
+}
+
+/** `ApplicationFailure.type` of an answer that is not a valid decision. */
+export const PLANNER_INVALID_DECISION = 'planner_invalid_decision';
+/** `ApplicationFailure.type` of a `PlannerInput` the activity cannot use (a bug in the calling workflow). */
+export const PLANNER_INVALID_INPUT = 'planner_invalid_input';
+/** Most characters of a model's answer quoted in a `planner_invalid_decision` message (after redaction). */
+export const MAX_DECISION_EXCERPT_CHARS = 200;
+
+/**
+ * A planner's model answered something that is not a decision (no choices, a `submit` without `result`, ...).
+ * `reason` is public (it names the problem, never the key or the endpoint); `received` is the raw answer, of which
+ * the activity quotes at most `MAX_DECISION_EXCERPT_CHARS` redacted characters.
+ */
+export class PlannerOutputError extends Error {
+  override readonly name = 'PlannerOutputError';
+  readonly code = PLANNER_INVALID_DECISION;
+  constructor(
+    readonly reason: string,
+    readonly received?: unknown,
+  ) {
+    super(reason);
+  }
+}
+
+export interface PlannerActivityOptions {
+  /** Backoff for retryable transport failures of the model endpoint. @default DEFAULT_BACKOFF_POLICY */
+  backoff?: BackoffPolicy;
+  /** The name failures carry as `tool`. @default "planner" */
+  name?: string;
+  /** Random source for the backoff's jitter, in [0, 1). @default Math.random */
+  random?: () => number;
+}
+
+const PlannerInputShape = z.object({
+  goal: z.string().min(1),
+  turn: z.number().int().min(1),
+  capabilities: z.array(
+    z.object({ name: z.string(), description: z.string(), inputSchema: z.record(z.string(), z.unknown()) }),
+  ),
+  observations: z.array(z.object({ kind: z.enum(['tool_result', 'tool_failure', 'user_message']) })),
+});
+
+/**
+ * Builds the planner activities (STYLE.md: activities from a factory with injected dependencies).
+ * @returns `{ planNextStep(input: PlannerInput): Promise<PlannerDecision> }`.
+ *   @throws ApplicationFailure `planner_invalid_input` (non-retryable) when `input` is not a PlannerInput (names the
+ *   field); `planner_invalid_decision` (non-retryable) for an answer that is not a decision; the failure class
+ *   (`transient`, `authentication`, ...) for a classified transport failure, retryable only when transient.
+ */
+export function createPlannerActivities(planner: Planner, options: PlannerActivityOptions = {}) {
+  const backoff = options.backoff ?? DEFAULT_BACKOFF_POLICY;
+  const name = options.name ?? 'planner';
+
+  async function planNextStep(input: PlannerInput): Promise<PlannerDecision> {
+    const activity = Context.current();
+    const { info } = activity;
+    const checked = PlannerInputShape.safeParse(input);
+    if (!checked.success) {
+      const issue = checked.error.issues[0];
+      throw bare(
+        ApplicationFailure.create({
+          type: PLANNER_INVALID_INPUT,
+          message: `PlannerInput.${issue?.path.join('.') || '(root)'}: ${issue?.message ?? 'invalid value'}`,
+          nonRetryable: true,
+        }),
+      );
+    }
+    const ctx: CallContext = {
+      tool: name,
+      callId: `turn-${input.turn}`,
+      effect: 'read',
+      deduplicates: false,
+      approvalCanLift: false,
+      nowMs: Date.now(),
+      diagnosticRef: `${info.workflowExecution?.workflowId ?? 'standalone'}/${info.activityId}/${info.attempt}`,
+    };
+    let answer: unknown;
+    try {
+      answer = await planner.plan(input, { signal: activity.cancellationSignal });
+    } catch (err) {
+      // A cancelled step ends as cancelled (the signal's reason is Temporal's CancelledFailure), not as a failure.
+      if (activity.cancellationSignal.aborted) throw activity.cancellationSignal.reason ?? err;
+      if (err instanceof PlannerOutputError) throw invalidDecision(ctx, err.reason, [], err.received, info.attempt);
+      return failWith(classify({ kind: 'thrown', error: err }, ctx), {
+        diagnostic: err,
+        meta: {},
+        attempt: info.attempt,
+        backoff,
+        log: activity.log,
+        ...(options.random ? { random: options.random } : {}),
+      });
+    }
+    const parsed = PlannerDecisionSchema.safeParse(answer);
+    if (parsed.success) return parsed.data;
+    const first = parsed.error.issues[0];
+    const where = first?.path.length ? first.path.join('.') : '(decision)';
+    throw invalidDecision(
+      ctx,
+      `${where}: ${first?.message ?? 'invalid value'}`,
+      // Without `input`: issues name the received type, so no model text beyond the excerpt leaves.
+      fieldIssuesFromZod(parsed.error),
+      answer,
+      info.attempt,
+    );
+  }
+
+  return { planNextStep };
+}
+
+/** The `planner_invalid_decision` failure. Public by construction: a redacted reason and a ≤200-char excerpt. */
+function invalidDecision(
+  ctx: CallContext,
+  reason: string,
+  issues: FieldIssue[],
+  received: unknown,
+  attempt: number,
+): ApplicationFailure {
+  const excerpt = received === undefined ? '' : ` Received: ${excerptOf(received)}`;
+  const failure = buildFailure(ctx, {
+    class: FailureClass.INVALID_RESULT,
+    reason: FailureReason.SCHEMA_VIOLATION,
+    phase: Phase.POSTCHECK,
+    retryable: false,
+    replaySafe: true,
+    publicMessage: `The planner's answer is not a valid decision: ${redact(reason)}.${excerpt}`,
+    issues,
+  });
+  return bare(
+    ApplicationFailure.create({
+      type: PLANNER_INVALID_DECISION,
+      message: failure.publicMessage,
+      nonRetryable: true,
+      details: [failure, { attempt }],
+    }),
+  );
+}
+
+/** At most `MAX_DECISION_EXCERPT_CHARS` redacted characters of a model's answer, on one line. */
+export function excerptOf(received: unknown): string {
+  let text: string;
+  try {
+    text = typeof received === 'string' ? received : (JSON.stringify(received) ?? String(received));
+  } catch {
+    text = String(received);
+  }
+  const flat = redact(text).replace(/\s+/g, ' ').trim();
+  return flat.length > MAX_DECISION_EXCERPT_CHARS ? `${flat.slice(0, MAX_DECISION_EXCERPT_CHARS - 1)}…` : flat;
+}
+
+/** No stack in history: it would carry worker file paths (as failure-edge.ts does). */
+function bare(failure: ApplicationFailure): ApplicationFailure {
+  failure.stack = '';
+  return failure;
+}

@@ -1,0 +1,44 @@
+/**
+ * The contract between an agent workflow and its planner. The planner runs as an activity (it calls a model or
+ * follows a script); the workflow feeds it only model-safe data: the goal, the permission-filtered capabilities,
+ * and observations built from tool results and the router's `feedback` (never raw errors, headers or tokens).
+ * Tool output is data, never control: nothing a tool returns can change a retry flag, a budget or a permission.
+ * Pure types and a zod schema: sandbox-safe.
+ */
+import { z } from 'zod';
+import type { ModelFeedback } from '../recovery/feedback';
+import type { Capability } from '../recovery/tool-spec';
+
+/** What the planner sees of one earlier tool call. */
+export type Observation =
+  | { kind: 'tool_result'; callId: string; tool: string; args: unknown; value: unknown; empty: boolean }
+  | { kind: 'tool_failure'; callId: string; tool: string; args: unknown; feedback: ModelFeedback }
+  | { kind: 'user_message'; text: string };
+
+export interface PlannerInput {
+  goal: string;
+  /** 1-based turn number. */
+  turn: number;
+  capabilities: Capability[];
+  /** Every observation so far, oldest first. */
+  observations: Observation[];
+}
+
+/**
+ * The planner's next step.
+ * - `tool_calls`: run these calls (in order) through the router, then ask again.
+ * - `submit`: the structured final answer (terminal delivery). A planner that stops without submitting ends
+ *   the run as `no_submission`, never as success.
+ * - `stop`: give up honestly, with a reason for the user.
+ */
+export const PlannerDecisionSchema = z.discriminatedUnion('kind', [
+  z
+    .object({
+      kind: z.literal('tool_calls'),
+      calls: z.array(z.object({ callId: z.string().min(1), tool: z.string(), args: z.unknown() }).strict()).min(1),
+    })
+    .strict(),
+  z.object({ kind: z.literal('submit'), result: z.unknown() }).strict(),
+  z.object({ kind: z.literal('stop'), reason: z.string().min(1) }).strict(),
+]);
+export type PlannerDecision = z.infer<typeof PlannerDecisionSchema>;
