@@ -61,7 +61,11 @@ async function main(): Promise<number> {
     const connection = await Connection.connect(target.connectionOptions);
     const client = new Client({ connection, namespace: target.namespace });
     const { worker, plugin } = await createRecoveryWorker(
-      { tools: [...supportTools(service.url).all, ...ledgerTools(ledger.url).all], config },
+      // A task queue of its own, so the demo never hands work to (or takes work from) your workers.
+      {
+        tools: [...supportTools(service.url).all, ...ledgerTools(ledger.url).all],
+        config: { ...config, taskQueue: `${config.taskQueue}-main-job` },
+      },
       nativeConnection,
       target.namespace,
     );
@@ -73,7 +77,7 @@ async function main(): Promise<number> {
         const result = (await client.workflow.execute('toolPlanWorkflow', {
           taskQueue: plugin.config.taskQueue,
           workflowId: `main-${scenario.name}-${Date.now()}`,
-          args: [{ catalog: plugin.catalog, calls: scenario.calls }],
+          args: [{ ...plugin.workflowDefaults(), calls: scenario.calls }],
         })) as ToolPlanResult;
         const mismatches = scenario.check(result, { service, ledger });
         reports.push({

@@ -23,7 +23,7 @@ import { isReplaySafe } from '../recovery/tool-spec';
 import type { BackoffPolicy } from '../recovery/backoff';
 import { BreakerRegistry, CircuitOpen, DownstreamFault } from './breaker';
 import { CredentialBroker, CredentialRefreshFailed } from './credentials';
-import type { AnyTool } from './define-tool';
+import type { AnyTool, RuleViolation } from './define-tool';
 import { failWith, type FailureMeta } from './failure-edge';
 import { HttpOutcomeError, createToolHttp } from './http';
 import type { ToolContext } from './tool-context';
@@ -60,6 +60,8 @@ export interface ToolInvocationResult {
 export interface ToolActivityDeps {
   tools: readonly AnyTool[];
   backoff: BackoffPolicy;
+  /** Per-tool overrides of `backoff` (temporal.config.json `tools.<name>.backoff`). */
+  toolBackoff?: Record<string, Partial<BackoffPolicy>>;
   credentials?: CredentialBroker;
   breakers?: BreakerRegistry;
 }
@@ -69,6 +71,10 @@ export function createToolActivities(deps: ToolActivityDeps) {
   const byName = new Map(deps.tools.map((t) => [t.name, t]));
   const breakers = deps.breakers ?? new BreakerRegistry();
   const credentials = deps.credentials ?? new CredentialBroker();
+  const backoffFor = (tool: string): BackoffPolicy =>
+    Object.prototype.hasOwnProperty.call(deps.toolBackoff ?? {}, tool)
+      ? { ...deps.backoff, ...deps.toolBackoff?.[tool] }
+      : deps.backoff;
 
   async function invokeTool(inv: ToolInvocation): Promise<ToolInvocationResult> {
     const activity = Context.current();
@@ -84,7 +90,7 @@ export function createToolActivities(deps: ToolActivityDeps) {
       diagnosticRef: `${info.workflowExecution?.workflowId ?? 'standalone'}/${info.activityId}/${info.attempt}`,
     };
     const fail = (failure: ToolFailure, diagnostic: unknown, meta: FailureMeta = {}): never =>
-      failWith(failure, { diagnostic, meta, attempt: info.attempt, backoff: deps.backoff, log: activity.log });
+      failWith(failure, { diagnostic, meta, attempt: info.attempt, backoff: backoffFor(inv.tool), log: activity.log });
 
     // 1. preflight
     if (!tool) {
@@ -106,7 +112,12 @@ export function createToolActivities(deps: ToolActivityDeps) {
       tool.idempotency.carrier === 'field' && typeof parsed.data === 'object' && parsed.data !== null
         ? { ...parsed.data, [tool.idempotency.name]: inv.operationId }
         : parsed.data;
-    const violations = (await tool.validate?.before?.(args)) ?? [];
+    let violations: RuleViolation[];
+    try {
+      violations = (await tool.validate?.before?.(args)) ?? [];
+    } catch (err) {
+      return fail(classify({ kind: 'thrown', error: err, requestSent: false }, ctx), err);
+    }
     if (violations.length > 0) {
       return fail(
         preflightFailure(
@@ -223,9 +234,17 @@ export function createToolActivities(deps: ToolActivityDeps) {
     }
 
     // 3. postcheck
-    const output = tool.output.safeParse(raw);
+    let output: ReturnType<typeof tool.output.safeParse>;
+    let broken: string | undefined;
+    try {
+      output = tool.output.safeParse(raw);
+      broken = output.success ? tool.validate?.after?.(output.data, args) : undefined;
+    } catch (err) {
+      // A throwing transform or invariant is a bug in the tool's declaration, after the call ran.
+      return fail(classify({ kind: 'thrown', error: err, requestSent: true }, { ...ctx, effect: tool.effect }), err);
+    }
     if (!output.success) return fail(classifyInvalidResult({ error: output.error, received: raw }, ctx), output.error);
-    const broken = tool.validate?.after?.(output.data, args);
+
     if (broken) return fail(classifyInvalidResult({ invariant: broken, received: raw }, ctx), broken);
     return credential
       ? { value: output.data, attempt: info.attempt, credentialVersion: credential.version }

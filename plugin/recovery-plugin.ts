@@ -68,12 +68,40 @@ export class RecoveryPlugin extends SimplePlugin {
         ? options.credentials
         : new CredentialBroker(options.credentials ?? {});
     const breakers = new BreakerRegistry(options.breaker);
-    const activities = createToolActivities({ tools: options.tools, backoff: config.backoff, credentials, breakers });
+    const activities = createToolActivities({
+      tools: options.tools,
+      backoff: config.backoff,
+      toolBackoff: Object.fromEntries(
+        Object.entries(config.tools).flatMap(([n, o]) => (o.backoff ? [[n, o.backoff]] : [])),
+      ),
+      credentials,
+      breakers,
+    });
     super({ name: 'recovery-router', activities });
     this.config = config;
     this.catalog = catalog;
     this.credentials = credentials;
     this.breakers = breakers;
+  }
+
+  /**
+   * What a workflow using the router needs from this worker's policy: the catalog, the budgets, the backoff and
+   * the per-tool overrides of temporal.config.json. Pass it in the workflow's input (the router runs in workflow
+   * code, which cannot read the worker's config):
+   *   client.workflow.start(toolPlanWorkflow, { args: [{ ...plugin.workflowDefaults(), calls }], taskQueue })
+   */
+  workflowDefaults(): {
+    catalog: ToolSpec[];
+    budgets: RecoveryConfig['budgets'];
+    backoff: RecoveryConfig['backoff'];
+    toolOverrides: RecoveryConfig['tools'];
+  } {
+    return {
+      catalog: this.catalog,
+      budgets: this.config.budgets,
+      backoff: this.config.backoff,
+      toolOverrides: this.config.tools,
+    };
   }
 
   /** Adds the activities; sets `workflowsPath` to the plugin's workflows unless the worker brings its own. */

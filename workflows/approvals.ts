@@ -20,8 +20,21 @@ export function createApprovalDesk(options: { timeoutMs: number; searchAttribute
   const pending = new Map<string, PendingApproval>();
   const decisions = new Map<string, ApprovalDecision>();
   setHandler(approvalSignal, (d) => {
-    if (d && typeof d.callId === 'string' && pending.has(d.callId)) decisions.set(d.callId, d);
-    else log.warn('approval for a call that is not waiting; ignored', { callId: String(d?.callId) });
+    // Only a well-formed decision counts, and only `approved: true` approves ("false", 1 or "yes" do not).
+    const wellFormed =
+      d &&
+      typeof d.callId === 'string' &&
+      typeof d.approved === 'boolean' &&
+      typeof d.by === 'string' &&
+      d.by.trim() !== '';
+    if (wellFormed && pending.has(d.callId))
+      decisions.set(d.callId, {
+        callId: d.callId,
+        approved: d.approved,
+        by: d.by,
+        ...(typeof d.reason === 'string' ? { reason: d.reason } : {}),
+      });
+    else log.warn('approval decision ignored: malformed, or no such call waits', { callId: String(d?.callId) });
   });
   setHandler(pendingApprovalsQuery, () => [...pending.values()]);
 

@@ -97,13 +97,16 @@ export async function reconcileOperationWorkflow(input: ReconcileInput): Promise
   }
 
   let decision: ReviewDecision | undefined;
+  const text = (v: unknown) => (typeof v === 'string' && v.trim() !== '' ? v : undefined);
   const problem = (d: ReviewDecision): string | undefined => {
     if (caseView.status !== 'awaiting_review') return `operation ${input.operationId} is not awaiting review`;
-    if (d?.operationId !== input.operationId)
-      return `this workflow reviews ${input.operationId}, not ${String(d?.operationId)}`;
-    if (!['mark_applied', 'replay', 'abandon'].includes(d.decision)) return `unknown decision ${String(d.decision)}`;
-    if (!d.by?.trim() || !d.reason?.trim()) return 'a decision needs `by` and `reason`';
-    if (d.decision === 'mark_applied' && !d.resultRef?.trim()) return 'mark_applied needs a resultRef';
+    if (typeof d !== 'object' || d === null) return 'a decision is an object';
+    if (d.operationId !== input.operationId)
+      return `this workflow reviews ${input.operationId}, not ${String(d.operationId).slice(0, 200)}`;
+    if (!['mark_applied', 'replay', 'abandon'].includes(d.decision))
+      return `unknown decision ${String(d.decision).slice(0, 50)}`;
+    if (!text(d.by) || !text(d.reason)) return 'a decision needs `by` and `reason` (non-empty strings)';
+    if (d.decision === 'mark_applied' && !text(d.resultRef)) return 'mark_applied needs a resultRef';
     return undefined;
   };
   setHandler(reviewCaseQuery, () => ({ ...caseView, replays: tally.replays }));

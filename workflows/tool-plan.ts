@@ -8,6 +8,10 @@ import type { BudgetPolicy } from '../recovery/budgets';
 import type { RecoveryRecord } from '../recovery/records';
 import type { ToolSpec } from '../recovery/tool-spec';
 import { ApplicationFailure } from '@temporalio/workflow';
+import { z } from 'zod';
+import { BackoffPolicySchema } from '../recovery/backoff';
+import { BudgetPolicySchema } from '../recovery/budgets';
+import { ToolSpecSchema } from '../recovery/tool-spec';
 import { createToolRouter, type ToolOutcome } from './tool-router';
 import type { ReconcileOptions } from './reconcile-call';
 
@@ -27,6 +31,8 @@ export interface ToolPlanInput {
   budgets?: Partial<BudgetPolicy>;
   backoff?: Partial<BackoffPolicy>;
   approvalTimeoutMs?: number;
+  /** Per-tool overrides of budgets and backoff (temporal.config.json `tools.<name>`). */
+  toolOverrides?: Record<string, { budgets?: Partial<BudgetPolicy>; backoff?: Partial<BackoffPolicy> }>;
   /** Lookup budget, lookup backoff and review timeout of reconciliations. */
   reconcile?: ReconcileOptions;
   /**
@@ -48,7 +54,59 @@ export interface ToolPlanResult {
   records: RecoveryRecord[];
 }
 
-export async function toolPlanWorkflow(input: ToolPlanInput): Promise<ToolPlanResult> {
+/** The input's shape, checked before anything runs: a bad input fails the run cleanly, never the workflow task. */
+export const ToolPlanInputSchema = z
+  .object({
+    catalog: z.array(ToolSpecSchema),
+    calls: z.array(
+      z
+        .object({
+          tool: z.string(),
+          args: z.unknown(),
+          stepId: z.string().min(1).optional(),
+          sameTurn: z.boolean().optional(),
+        })
+        .strict(),
+    ),
+    grantedScopes: z.array(z.string()).optional(),
+    budgets: BudgetPolicySchema.partial().optional(),
+    backoff: BackoffPolicySchema.partial().optional(),
+    approvalTimeoutMs: z.number().int().min(0).optional(),
+    toolOverrides: z
+      .record(
+        z.string(),
+        z
+          .object({
+            budgets: BudgetPolicySchema.partial().optional(),
+            backoff: BackoffPolicySchema.partial().optional(),
+          })
+          .strict(),
+      )
+      .optional(),
+    reconcile: z
+      .object({
+        lookupBudget: z.number().int().min(0).optional(),
+        lookupBackoff: BackoffPolicySchema.partial().optional(),
+        reviewTimeoutMs: z.number().int().min(0).optional(),
+        searchAttributes: z.boolean().optional(),
+      })
+      .strict()
+      .optional(),
+    stopOnTerminal: z.boolean().optional(),
+    failOnTerminal: z.boolean().optional(),
+  })
+  .strict();
+
+export async function toolPlanWorkflow(rawInput: ToolPlanInput): Promise<ToolPlanResult> {
+  const parsed = ToolPlanInputSchema.safeParse(rawInput);
+  if (!parsed.success) {
+    const issue = parsed.error.issues[0];
+    throw ApplicationFailure.nonRetryable(
+      `toolPlanWorkflow input ${issue?.path.join('.') || '(root)'}: ${issue?.message ?? 'invalid'}`,
+      'invalid_input',
+    );
+  }
+  const input = rawInput;
   const router = createToolRouter({
     catalog: input.catalog,
     ...(input.grantedScopes ? { grantedScopes: input.grantedScopes } : {}),
@@ -56,6 +114,7 @@ export async function toolPlanWorkflow(input: ToolPlanInput): Promise<ToolPlanRe
     ...(input.backoff ? { backoff: input.backoff } : {}),
     ...(input.approvalTimeoutMs !== undefined ? { approvalTimeoutMs: input.approvalTimeoutMs } : {}),
     ...(input.reconcile ? { reconcile: input.reconcile } : {}),
+    ...(input.toolOverrides ? { toolOverrides: input.toolOverrides } : {}),
   });
   const outcomes: ToolOutcome[] = [];
   for (const [i, call] of input.calls.entries()) {

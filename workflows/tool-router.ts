@@ -35,7 +35,7 @@
  *
  * Sandbox-safe: imports only `@temporalio/workflow`, the pure core and types.
  */
-import { log, proxyActivities, setHandler, sleep, workflowInfo } from '@temporalio/workflow';
+import { ApplicationFailure, log, proxyActivities, setHandler, sleep, workflowInfo } from '@temporalio/workflow';
 import type { createToolActivities, ToolInvocationResult } from '../activities/invoke-tool';
 import { activityOptionsFor } from '../recovery/activity-options';
 import { DEFAULT_BACKOFF_POLICY, nextDelay, type BackoffPolicy } from '../recovery/backoff';
@@ -59,9 +59,9 @@ import {
   recordOutcome,
   type CallLedger,
 } from '../recovery/call-ledger';
-import { argsHash } from '../recovery/canonical';
+import { argsHash, canonicalize } from '../recovery/canonical';
 import { isRecoveryInputError } from '../recovery/errors';
-import { FailureClass, FailureReason, Phase, type ToolFailure } from '../recovery/failure';
+import { FailureClass, FailureReason, MAX_PUBLIC_MESSAGE_CHARS, Phase, type ToolFailure } from '../recovery/failure';
 import { feedbackFor, type ModelFeedback } from '../recovery/feedback';
 import type { EvidenceKind } from '../recovery/gate';
 import { TerminalState, type RecoveryRecord } from '../recovery/records';
@@ -87,6 +87,8 @@ export interface ToolRouterOptions {
   approvalTimeoutMs?: number;
   /** Set the RecoveryStatus/RecoveryTool search attributes while waiting. Needs them registered. @default true */
   searchAttributes?: boolean;
+  /** Per-tool overrides of `budgets` and `backoff` (temporal.config.json `tools.<name>`). */
+  toolOverrides?: Record<string, { budgets?: Partial<BudgetPolicy>; backoff?: Partial<BackoffPolicy> }>;
   /** Lookup budget, lookup backoff and review timeout of reconciliations (workflows/reconcile.ts). */
   reconcile?: ReconcileOptions;
   /** State from `router.state()` of the previous run, after continue-as-new. */
@@ -203,7 +205,9 @@ export function createToolRouter(options: ToolRouterOptions): ToolRouter {
 
   const permitted = (spec: ToolSpec) => spec.scope === undefined || scopes.includes(spec.scope);
   const capabilities = () => permittedCapabilities(options.catalog, scopes);
-  const grantVersion = (tool: string) => (st.credentialVersions[tool] ?? 0) + (st.grants[tool] ?? 0);
+  // Grants are per call (tool + args hash): a person's approval of one call is not an approval of another.
+  const grantVersion = (tool: string, hash: string) =>
+    own(st.credentialVersions, tool) + own(st.grants, `${tool}|${hash}`);
 
   function startTurnNow(): void {
     st.budgets = startTurn(st.budgets);
@@ -230,9 +234,14 @@ export function createToolRouter(options: ToolRouterOptions): ToolRouter {
   async function callTool(name: string, args: unknown, callOptions: CallToolOptions = {}): Promise<ToolOutcome> {
     if (st.budgets.turn.index === 0) startTurnNow();
     const startedAtMs = Date.now();
+    /** The name as records and messages show it: a model may send an empty, huge or non-string name. */
+    const shownName = typeof name === 'string' && name !== '' ? name.slice(0, 64) : '(no name)';
     const turn = st.budgets.turn.index;
     const successKey = `t${turn}:${name}`;
-    const stepId = callOptions.stepId ?? `${successKey}#${st.successes[successKey] ?? 0}`;
+    if (callOptions.stepId !== undefined && (typeof callOptions.stepId !== 'string' || callOptions.stepId === '')) {
+      throw ApplicationFailure.nonRetryable('callTool: options.stepId must be a non-empty string', 'invalid_input');
+    }
+    const stepId = callOptions.stepId ?? `${successKey}#${own(st.successes, successKey)}`;
     const callId = stepId;
     const operationId = `${workflowInfo().workflowId}:${stepId}`;
     const diagnosticRef = `${workflowInfo().workflowId}/${callId}`;
@@ -343,14 +352,14 @@ export function createToolRouter(options: ToolRouterOptions): ToolRouter {
       publicMessage: string,
       more: Partial<ToolFailure> = {},
     ): ToolFailure => ({
-      tool: name,
+      tool: shownName,
       callId,
       class: cls,
       reason,
       phase: Phase.PREFLIGHT,
       retryable: false,
       replaySafe: true,
-      publicMessage,
+      publicMessage: publicMessage.slice(0, MAX_PUBLIC_MESSAGE_CHARS),
       diagnosticRef,
       ...more,
     });
@@ -360,8 +369,8 @@ export function createToolRouter(options: ToolRouterOptions): ToolRouter {
     if (!spec || !permitted(spec)) {
       const reason = spec ? FailureReason.NOT_PERMITTED_TOOL : FailureReason.UNKNOWN_TOOL;
       const message = spec
-        ? `The tool "${name}" is not available to this caller.`
-        : `There is no tool named "${name}".`;
+        ? `The tool "${shownName}" is not available to this caller.`
+        : `There is no tool named "${shownName}".`;
       const streak = st.unknownToolTurns ?? { count: 0, lastTurn: 0 };
       if (streak.lastTurn !== turn) st.unknownToolTurns = { count: streak.count + 1, lastTurn: turn };
       const limit = st.budgets.policy.consecutiveUnknownToolTurns;
@@ -380,14 +389,33 @@ export function createToolRouter(options: ToolRouterOptions): ToolRouter {
 
     let hash: string;
     try {
-      hash = argsHash(args);
+      const canonical = canonicalize(hashedArgs(spec, args));
+      if (canonical.length > MAX_ARGS_CHARS) {
+        return routed(
+          runtimeFailure(
+            FailureClass.INVALID_ARGUMENTS,
+            FailureReason.SCHEMA,
+            `The arguments are too large (over ${MAX_ARGS_CHARS} characters as JSON).`,
+            {
+              issues: [
+                {
+                  path: [],
+                  expected: `at most ${MAX_ARGS_CHARS} characters of JSON`,
+                  received: `${canonical.length} characters`,
+                  suggestion: 'Send less data, or a reference to it.',
+                },
+              ],
+            },
+          ),
+        );
+      }
+      hash = argsHash(hashedArgs(spec, args));
     } catch (err) {
-      if (!isRecoveryInputError(err)) throw err;
       return routed(
         runtimeFailure(FailureClass.INVALID_ARGUMENTS, FailureReason.SCHEMA, 'The arguments are not a JSON value.', {
           issues: [
             {
-              path: [...err.path],
+              path: isRecoveryInputError(err) ? [...err.path] : [],
               expected: 'a JSON value',
               received: 'not JSON',
               suggestion: 'Send plain JSON arguments.',
@@ -402,7 +430,7 @@ export function createToolRouter(options: ToolRouterOptions): ToolRouter {
     if (previous) {
       const decision = gateIdenticalCall(
         previous,
-        { tool: name, argsHash: hash, credentialVersion: grantVersion(name) },
+        { tool: name, argsHash: hash, credentialVersion: grantVersion(name, hash) },
         Date.now(),
       );
       if (!decision.allowed) {
@@ -421,7 +449,14 @@ export function createToolRouter(options: ToolRouterOptions): ToolRouter {
     }
 
     // 3. dispatch, and 4. route; re-executions (reauth, approval, workflow-side retry) loop with fresh evidence.
-    const activityOptions = activityOptionsFor(spec, st.budgets.policy, backoff);
+    const override = Object.prototype.hasOwnProperty.call(options.toolOverrides ?? {}, name)
+      ? options.toolOverrides?.[name]
+      : undefined;
+    const activityOptions = activityOptionsFor(
+      spec,
+      { ...st.budgets.policy, ...override?.budgets },
+      { ...backoff, ...override?.backoff },
+    );
     const { invokeTool } = proxyActivities<ToolActivities>(activityOptions);
     let reauthed = false;
     let approval: ApprovalDecision | undefined;
@@ -439,7 +474,7 @@ export function createToolRouter(options: ToolRouterOptions): ToolRouter {
         );
       }
       activities += 1;
-      const versionUsed = grantVersion(name);
+      const versionUsed = grantVersion(name, hash);
       let result: ToolInvocationResult;
       try {
         result = await invokeTool({
@@ -495,7 +530,7 @@ export function createToolRouter(options: ToolRouterOptions): ToolRouter {
             });
             if (decision?.approved) {
               approval = decision;
-              st.grants[name] = (st.grants[name] ?? 0) + 1;
+              st.grants[`${name}|${hash}`] = own(st.grants, `${name}|${hash}`) + 1;
               if (allowAgain(hash)) continue;
             }
             return routed(failure, {
@@ -571,8 +606,8 @@ export function createToolRouter(options: ToolRouterOptions): ToolRouter {
     /** Ends the call with a success: forgets its failure, counts the outcome for no-progress detection. */
     function succeed(value: unknown, reconciled?: Extract<ToolOutcome, { ok: true }>['reconciled']): ToolOutcome {
       st.calls = clearFailure(st.calls, name, hash);
-      st.successes[successKey] = (st.successes[successKey] ?? 0) + 1;
-      const seen = recordOutcome(st.calls, name, hash, argsHash(value ?? null));
+      st.successes[successKey] = own(st.successes, successKey) + 1;
+      const seen = recordOutcome(st.calls, name, hash, outcomeDigest(value));
       st.calls = seen.ledger;
       record(TerminalState.SUCCEEDED);
       return {
@@ -595,7 +630,7 @@ export function createToolRouter(options: ToolRouterOptions): ToolRouter {
       if (!prev) return true;
       const decision = gateIdenticalCall(
         prev,
-        { tool: name, argsHash: h, credentialVersion: grantVersion(name) },
+        { tool: name, argsHash: h, credentialVersion: grantVersion(name, hash) },
         Date.now(),
       );
       if (decision.allowed) evidence = decision.evidence.kind;
@@ -631,4 +666,41 @@ export function isEmptyResult(value: unknown): boolean {
 
 function structuredCloneJson<T>(value: T): T {
   return JSON.parse(JSON.stringify(value)) as T;
+}
+
+/** Largest arguments accepted, as canonical JSON characters; larger ones would not fit a Temporal payload. */
+export const MAX_ARGS_CHARS = 256 * 1024;
+
+/** A counter of a JSON-carried record, read as an own property (a tool may be named `constructor`). */
+function own(record: Record<string, number>, key: string): number {
+  return Object.prototype.hasOwnProperty.call(record, key) ? (record[key] ?? 0) : 0;
+}
+
+/**
+ * The arguments as the tool will see them, for the gate's hash. A zod object that strips unknown keys (its JSON
+ * Schema has `properties` and no `additionalProperties`) ignores extra keys, so they are no change: without this,
+ * `{slot, note: "please"}` would pass the gate as "changed arguments" for an identical request. The idempotency
+ * field, which the activity overwrites with the operation_id, is no change either.
+ */
+function hashedArgs(spec: ToolSpec, args: unknown): unknown {
+  if (typeof args !== 'object' || args === null || Array.isArray(args)) return args;
+  const schema = spec.inputSchema as { properties?: Record<string, unknown>; additionalProperties?: unknown };
+  const stripsUnknown = schema.properties !== undefined && !('additionalProperties' in schema);
+  const idempotencyField = spec.idempotency.carrier === 'field' ? spec.idempotency.name : undefined;
+  const kept: Record<string, unknown> = {};
+  for (const [key, value] of Object.entries(args as Record<string, unknown>)) {
+    if (key === idempotencyField) continue;
+    if (stripsUnknown && !Object.prototype.hasOwnProperty.call(schema.properties, key)) continue;
+    kept[key] = value;
+  }
+  return kept;
+}
+
+/** A digest of a result for no-progress detection; a result that cannot be hashed counts as always new. */
+function outcomeDigest(value: unknown): string {
+  try {
+    return argsHash(value ?? null);
+  } catch {
+    return `unhashable:${Math.random()}`;
+  }
 }

@@ -3,7 +3,8 @@
  * invariants, validates against `ToolFailureSchema` and freezes.
  * Pure: no I/O.
  */
-import { FailureClass, FailureReason, Phase, ToolFailureSchema } from '../failure';
+import { FailureClass, FailureReason, MAX_RECEIVED_CHARS, Phase, ToolFailureSchema } from '../failure';
+import { redact } from '../redact';
 import type { FieldIssue, ToolFailure } from '../failure';
 import type { CallContext } from './context';
 import { finishPublicMessage } from './text';
@@ -50,7 +51,7 @@ export function buildFailure(id: FailureIdentity, d: FailureDraft): ToolFailure 
     phase: d.class === FailureClass.OUTCOME_UNKNOWN ? Phase.COMMIT_UNKNOWN : d.phase,
     retryable: d.retryable && d.replaySafe && d.class === FailureClass.TRANSIENT,
     replaySafe: d.replaySafe,
-    publicMessage: finishPublicMessage(d.publicMessage),
+    publicMessage: finishPublicMessage(stripControls(d.publicMessage)),
     diagnosticRef: id.diagnosticRef,
   };
   if (d.retryAfterMs !== undefined && Number.isFinite(d.retryAfterMs) && d.retryAfterMs >= 0) {
@@ -58,7 +59,7 @@ export function buildFailure(id: FailureIdentity, d: FailureDraft): ToolFailure 
   }
   if (d.status !== undefined && Number.isInteger(d.status) && d.status >= 100 && d.status <= 599)
     candidate.status = d.status;
-  if (d.issues && d.issues.length > 0) candidate.issues = d.issues.map((i) => ({ ...i, path: [...i.path] }));
+  if (d.issues && d.issues.length > 0) candidate.issues = d.issues.map(safeIssue);
   const parsed = ToolFailureSchema.safeParse(candidate);
   if (parsed.success) return deepFreeze(candidate);
   return deepFreeze({
@@ -72,4 +73,23 @@ export function buildFailure(id: FailureIdentity, d: FailureDraft): ToolFailure 
     publicMessage: 'The tool call failed in a way that could not be classified.',
     diagnosticRef: id.diagnosticRef,
   });
+}
+
+/** Control characters (ANSI escapes, C1) and bidi overrides never reach a model or an operator's terminal. */
+function stripControls(text: string): string {
+  return text.replace(/[\u0000-\u0008\u000B-\u001F\u007F-\u009F\u202A-\u202E\u2066-\u2069]/g, '');
+}
+
+/** Every text of a field issue is redacted and bounded, whoever wrote it (a schema, a server body, a rule). */
+function safeIssue(i: FieldIssue): FieldIssue {
+  const clean = (t: string, max: number) => {
+    const r = redact(stripControls(t));
+    return r.length > max ? `${r.slice(0, max - 1)}…` : r;
+  };
+  return {
+    path: i.path.slice(0, 16).map((seg) => (typeof seg === 'string' ? clean(seg, 64) : seg)),
+    expected: clean(i.expected, 200) || 'a valid value',
+    received: clean(i.received, MAX_RECEIVED_CHARS),
+    suggestion: clean(i.suggestion, 200) || 'Fix this field.',
+  };
 }

@@ -74,7 +74,7 @@ export async function harness(
     await env.client.workflow.start('toolPlanWorkflow', {
       taskQueue,
       workflowId,
-      args: [{ catalog: plugin.catalog, ...plan }],
+      args: [{ ...plugin.workflowDefaults(), ...plan }],
     });
     return workflowId;
   };
