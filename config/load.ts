@@ -33,7 +33,13 @@ export function loadConfig(file?: string): RecoveryConfig {
     if (file === undefined) return RecoveryConfigSchema.parse({});
     throw new ConfigError(path, undefined, ['file not found']);
   }
-  return parseConfig(readFileSync(path, 'utf8'), path);
+  let text: string;
+  try {
+    text = readFileSync(path, 'utf8');
+  } catch (err) {
+    throw new ConfigError(path, undefined, [`cannot be read (${(err as NodeJS.ErrnoException).code ?? 'error'})`]);
+  }
+  return parseConfig(text.replace(/^\uFEFF/, ''), path);
 }
 
 /**

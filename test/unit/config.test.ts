@@ -69,6 +69,14 @@ describe('loadConfig', () => {
     );
   });
 
+  test('a folder instead of a file is a ConfigError, not a raw EISDIR', () => {
+    expect(() => loadConfig(dir)).toThrow(new ConfigError(dir, undefined, ['cannot be read (EISDIR)']));
+  });
+
+  test('a file that starts with a UTF-8 byte order mark is read', () => {
+    expect(loadConfig(file('bom.json', '\uFEFF{"taskQueue":"q"}')).taskQueue).toBe('q');
+  });
+
   test('a named file that does not exist is refused; the default file may be absent', () => {
     expect(() => loadConfig(join(dir, 'missing.json'))).toThrow(/missing.json: file not found/);
   });
