@@ -53,7 +53,12 @@ export function canonicalize(args: unknown): string {
  * @throws RecoveryInputError as `canonicalize` does.
  */
 export function argsHash(args: unknown): string {
-  return bytesToHex(sha256(utf8ToBytes(canonicalize(args))));
+  return hashCanonical(canonicalize(args));
+}
+
+/** The sha256 hex of a canonical text from `canonicalize`, for callers that already hold it. */
+export function hashCanonical(canonical: string): string {
+  return bytesToHex(sha256(utf8ToBytes(canonical)));
 }
 
 /** Returns the canonical text of `value`, or `undefined` where JSON omits it (an object property) or writes `null` (an array slot). */

@@ -59,7 +59,7 @@ import {
   recordOutcome,
   type CallLedger,
 } from '../recovery/call-ledger';
-import { argsHash, canonicalize } from '../recovery/canonical';
+import { argsHash, canonicalize, hashCanonical } from '../recovery/canonical';
 import { isRecoveryInputError } from '../recovery/errors';
 import { FailureClass, FailureReason, MAX_PUBLIC_MESSAGE_CHARS, Phase, type ToolFailure } from '../recovery/failure';
 import { feedbackFor, type ModelFeedback } from '../recovery/feedback';
@@ -409,7 +409,7 @@ export function createToolRouter(options: ToolRouterOptions): ToolRouter {
           ),
         );
       }
-      hash = argsHash(hashedArgs(spec, args));
+      hash = hashCanonical(canonical);
     } catch (err) {
       return routed(
         runtimeFailure(FailureClass.INVALID_ARGUMENTS, FailureReason.SCHEMA, 'The arguments are not a JSON value.', {
