@@ -8,8 +8,9 @@ import type { TestWorkflowEnvironment } from '@temporalio/testing';
 import { startLedgerService, type LedgerService } from '../../examples/ledger-service';
 import { ledgerTools } from '../../examples/ledger-tools';
 import { reviewCaseQuery, type ReviewCase, reconcileWorkflowId } from '../../workflows/definitions';
+import type { PlannedCall, ToolPlanInput } from '../../workflows/tool-plan';
 import { testEnv, uniqueTaskQueue } from '../setup/env';
-import { eventTypes, harness, okOutcome } from './harness';
+import { eventTypes, harness, okOutcome, type Harness } from './harness';
 
 let env: TestWorkflowEnvironment;
 let ledger: LedgerService;
@@ -40,6 +41,25 @@ async function reviewCase(operationId: string, status: ReviewCase['status']): Pr
   throw new Error(`${operationId} never reached ${status}`);
 }
 
+/**
+ * Runs one call that is expected to end in human review: returns the review case once it awaits a decision, then
+ * terminates the plan (the test only inspects the case and the service).
+ */
+async function untilReview(
+  h: Harness,
+  call: PlannedCall,
+  reconcile: ToolPlanInput['reconcile'],
+  prefix: string,
+): Promise<ReviewCase> {
+  const workflowId = uniqueTaskQueue(prefix);
+  return h.run(async () => {
+    await h.startPlan({ calls: [call], ...(reconcile ? { reconcile } : {}) }, workflowId);
+    const view = await reviewCase(`${workflowId}:${call.stepId}`, 'awaiting_review');
+    await env.client.workflow.getHandle(workflowId).terminate('test over');
+    return view;
+  });
+}
+
 describe('C01: a timed-out payment is looked up by its step-bound key, never re-sent with a new one', () => {
   const tools = () => ledgerTools(ledger.url, { writeTimeoutMs: 1_000 }).all;
 
@@ -67,19 +87,12 @@ describe('C01: a timed-out payment is looked up by its step-bound key, never re-
     ledger.fault({ kind: 'late_response', delayMs: 3_000 });
     ledger.setLookupDown(true);
     const h = await harness(env, tools());
-    const workflowId = uniqueTaskQueue('c01a');
-    const c = await h.run(async () => {
-      await h.startPlan(
-        {
-          calls: [{ tool: 'issue_refund', args: { orderId: 'O-2', amountCents: 5000 }, stepId: 'pay' }],
-          reconcile: LOOKUPS,
-        },
-        workflowId,
-      );
-      const view = await reviewCase(`${workflowId}:pay`, 'awaiting_review');
-      await env.client.workflow.getHandle(workflowId).terminate('test over');
-      return view;
-    });
+    const c = await untilReview(
+      h,
+      { tool: 'issue_refund', args: { orderId: 'O-2', amountCents: 5000 }, stepId: 'pay' },
+      LOOKUPS,
+      'c01a',
+    );
     expect(c.lookups.map((l) => l.state)).toEqual(['unknown', 'unknown', 'unknown']);
     expect(ledger.hits('GET /refunds')).toBe(3);
     expect(ledger.hits('POST /refunds')).toBe(1);
@@ -89,19 +102,12 @@ describe('C01: a timed-out payment is looked up by its step-bound key, never re-
   test('variant B: nothing committed but the server saw the request → unknown, human review, no replay', async () => {
     ledger.fault({ kind: 'fail_before_commit' });
     const h = await harness(env, tools());
-    const workflowId = uniqueTaskQueue('c01b');
-    const c = await h.run(async () => {
-      await h.startPlan(
-        {
-          calls: [{ tool: 'issue_refund', args: { orderId: 'O-3', amountCents: 5000 }, stepId: 'pay' }],
-          reconcile: LOOKUPS,
-        },
-        workflowId,
-      );
-      const view = await reviewCase(`${workflowId}:pay`, 'awaiting_review');
-      await env.client.workflow.getHandle(workflowId).terminate('test over');
-      return view;
-    });
+    const c = await untilReview(
+      h,
+      { tool: 'issue_refund', args: { orderId: 'O-3', amountCents: 5000 }, stepId: 'pay' },
+      LOOKUPS,
+      'c01b',
+    );
     expect(c.lookups.map((l) => l.state)).toEqual(['unknown', 'unknown', 'unknown']);
     expect(ledger.hits('POST /refunds')).toBe(1);
     expect(ledger.rows('refunds')).toBe(0);
@@ -170,18 +176,12 @@ describe('C02: a slow e-mail API accepted the send; the batch resends only the u
   test('variant: the provider has no lookup → parked for human review as unknown, never resent blindly', async () => {
     ledger.fault({ kind: 'late_response', delayMs: 3_000 });
     const h = await harness(env, ledgerTools(ledger.url, { writeTimeoutMs: 1_000 }).all);
-    const workflowId = uniqueTaskQueue('c02b');
-    const c = await h.run(async () => {
-      await h.startPlan(
-        {
-          calls: [{ tool: 'send_newsletter_blind', args: { recipient: 'user-1', issue: '2015-04-23' }, stepId: 's1' }],
-        },
-        workflowId,
-      );
-      const view = await reviewCase(`${workflowId}:s1`, 'awaiting_review');
-      await env.client.workflow.getHandle(workflowId).terminate('test over');
-      return view;
-    });
+    const c = await untilReview(
+      h,
+      { tool: 'send_newsletter_blind', args: { recipient: 'user-1', issue: '2015-04-23' }, stepId: 's1' },
+      undefined,
+      'c02b',
+    );
     expect(c).toMatchObject({ tool: 'send_newsletter_blind', lookups: [], replays: 0 });
     expect(ledger.hits('POST /emails')).toBe(1);
     expect(ledger.rows('emails')).toBe(1);
