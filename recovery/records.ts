@@ -41,4 +41,11 @@ export interface RecoveryRecord {
   terminal: TerminalState;
   /** Workflow time from the call's start to this record, in ms. */
   durationMs: number;
+  /**
+   * Set on the first call after a failure routed to `replan` (or `reject`): workflow time from that failure's record
+   * to this call's start, in ms — the time the planner took to choose another way (seed 004: "time to replan").
+   */
+  replanLatencyMs?: number;
+  /** The failure class that asked for the replan, with `replanLatencyMs`. */
+  replanAfter?: FailureClass;
 }

@@ -79,3 +79,40 @@ export const reviewCaseQuery = defineQuery<ReviewCase>('recovery.reviewCase');
 export function reconcileWorkflowId(operationId: string): string {
   return `reconcile:${operationId}`;
 }
+
+/** A message from the user to a running agent; the planner sees it at its next step. */
+export interface UserMessage {
+  /** 1 to `MAX_USER_MESSAGE_CHARS` characters. */
+  text: string;
+  /** Who sent it (for the log). */
+  by?: string;
+}
+
+/** Longest user message an agent accepts, in characters; a longer one is refused by the signal handler. */
+export const MAX_USER_MESSAGE_CHARS = 8_000;
+
+/** Where an agent run stands, as the `agent.state` query shows it. */
+export interface AgentState {
+  goal: string;
+  /**
+   * - `planning`: the planner activity is deciding the next step;
+   * - `calling_tools`: the router runs the planner's calls (an approval or a review may be awaited here);
+   * - `done`: the run ended; `status` says how.
+   */
+  phase: 'planning' | 'calling_tools' | 'done';
+  /** Planner turns so far (1-based; 0 before the first), across continue-as-new. */
+  turn: number;
+  /** The tool call running now, in `calling_tools`. */
+  currentCall?: { callId: string; tool: string };
+  /** Observations the planner has seen or will see next. */
+  observations: number;
+  /** User messages received and not yet shown to the planner. */
+  pendingUserMessages: number;
+  /** Continue-as-new runs before this one. */
+  continuedAsNew: number;
+  /** How the run ended, once `phase` is `done`. */
+  status?: string;
+}
+
+export const userMessageSignal = defineSignal<[UserMessage]>('agent.userMessage');
+export const agentStateQuery = defineQuery<AgentState>('agent.state');

@@ -1,3 +1,4 @@
 /** The plugin's workflows (the worker's `workflowsPath`). Sandbox-safe. */
 export { toolPlanWorkflow } from './tool-plan';
 export { reconcileOperationWorkflow } from './reconcile';
+export { agentWorkflow } from './agent';

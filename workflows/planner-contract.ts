@@ -9,11 +9,20 @@ import { z } from 'zod';
 import type { ModelFeedback } from '../recovery/feedback';
 import type { Capability } from '../recovery/tool-spec';
 
-/** What the planner sees of one earlier tool call. */
+/**
+ * What the planner sees of the run so far: the answer to each tool call it made (a result is data; a failure is the
+ * router's public feedback), the user's messages, and its own answers that could not be used. `turn` (1-based) is
+ * the planner turn that made the call; calls of one turn were one decision.
+ */
 export type Observation =
-  | { kind: 'tool_result'; callId: string; tool: string; args: unknown; value: unknown; empty: boolean }
-  | { kind: 'tool_failure'; callId: string; tool: string; args: unknown; feedback: ModelFeedback }
-  | { kind: 'user_message'; text: string };
+  | { kind: 'tool_result'; callId: string; tool: string; args: unknown; value: unknown; empty: boolean; turn?: number }
+  | { kind: 'tool_failure'; callId: string; tool: string; args: unknown; feedback: ModelFeedback; turn?: number }
+  | { kind: 'user_message'; text: string }
+  /** The planner's previous answer was not a valid decision; `message` says why (public, redacted). */
+  | { kind: 'decision_rejected'; message: string; turn?: number };
+
+/** Observation kinds, for input checks. */
+export const OBSERVATION_KINDS = ['tool_result', 'tool_failure', 'user_message', 'decision_rejected'] as const;
 
 export interface PlannerInput {
   goal: string;

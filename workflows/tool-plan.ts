@@ -9,6 +9,7 @@ import type { RecoveryRecord } from '../recovery/records';
 import type { ToolSpec } from '../recovery/tool-spec';
 import { ApplicationFailure } from '@temporalio/workflow';
 import { z } from 'zod';
+import './zod-messages';
 import { BackoffPolicySchema } from '../recovery/backoff';
 import { BudgetPolicySchema } from '../recovery/budgets';
 import { ToolSpecSchema } from '../recovery/tool-spec';

@@ -71,6 +71,7 @@ import { fromActivityError } from './activity-failure';
 import { createApprovalDesk } from './approvals';
 import { reconcileCall, type ReconcileOptions } from './reconcile-call';
 import { recoveryRecordsQuery, type ApprovalDecision } from './definitions';
+import { telemetry } from './telemetry-sinks';
 
 type ToolActivities = ReturnType<typeof createToolActivities>;
 
@@ -163,6 +164,15 @@ export interface ToolRouterState {
    * state saved before it existed still restores.
    */
   unknownToolTurns?: { count: number; lastTurn: number };
+  /**
+   * step id → the argument hashes dispatched under it, first first. The first arguments of a step take the
+   * operation_id `<workflowId>:<stepId>`; the n-th different arguments take `<workflowId>:<stepId>~<n>`, so one
+   * idempotency key never stands for two different requests (a replan inside one step gets a fresh key; a retry or
+   * reconciliation of the same arguments keeps its key). Optional so an older state still restores.
+   */
+  stepArgs?: Record<string, string[]>;
+  /** The last failure routed to replan/reject, until the next call starts (for `replanLatencyMs`). */
+  pendingReplan?: { atMs: number; class: ToolFailure['class'] };
 }
 
 export interface ToolRouter {
@@ -209,6 +219,18 @@ export function createToolRouter(options: ToolRouterOptions): ToolRouter {
   const grantVersion = (tool: string, hash: string) =>
     own(st.credentialVersions, tool) + own(st.grants, `${tool}|${hash}`);
 
+  /** The operation_id of `hash` under `stepId` (see `ToolRouterState.stepArgs`). */
+  function operationIdFor(base: string, stepId: string, hash: string): string {
+    st.stepArgs ??= {};
+    const seen = Object.prototype.hasOwnProperty.call(st.stepArgs, stepId) ? (st.stepArgs[stepId] ?? []) : [];
+    let index = seen.indexOf(hash);
+    if (index < 0) {
+      index = seen.length;
+      st.stepArgs[stepId] = [...seen, hash];
+    }
+    return index === 0 ? base : `${base}~${index + 1}`;
+  }
+
   function startTurnNow(): void {
     st.budgets = startTurn(st.budgets);
     st.startedCalls = [];
@@ -243,7 +265,7 @@ export function createToolRouter(options: ToolRouterOptions): ToolRouter {
     }
     const stepId = callOptions.stepId ?? `${successKey}#${own(st.successes, successKey)}`;
     const callId = stepId;
-    const operationId = `${workflowInfo().workflowId}:${stepId}`;
+    let operationId = `${workflowInfo().workflowId}:${stepId}`;
     const diagnosticRef = `${workflowInfo().workflowId}/${callId}`;
     if (!st.startedCalls.includes(stepId)) {
       st.budgets = startCall(st.budgets, stepId);
@@ -252,6 +274,8 @@ export function createToolRouter(options: ToolRouterOptions): ToolRouter {
     let attempts = 0;
     let activities = 0;
     let evidence: EvidenceKind | undefined;
+    const afterReplan = st.pendingReplan;
+    delete st.pendingReplan;
 
     const record = (terminal: RecoveryRecord['terminal'], failure?: ToolFailure, action?: RecoveryAction) => {
       const r: RecoveryRecord = {
@@ -267,7 +291,15 @@ export function createToolRouter(options: ToolRouterOptions): ToolRouter {
       if (failure) Object.assign(r, { class: failure.class, reason: failure.reason, phase: failure.phase });
       if (action) r.action = action;
       if (evidence) r.evidence = evidence;
+      if (afterReplan) {
+        r.replanLatencyMs = startedAtMs - afterReplan.atMs;
+        r.replanAfter = afterReplan.class;
+      }
       st.records.push(r);
+      telemetry.record(r);
+      if (action === RecoveryAction.REPLAN || action === RecoveryAction.REJECT) {
+        st.pendingReplan = { atMs: Date.now(), class: r.class ?? FailureClass.UNRECOVERABLE };
+      }
     };
 
     /** Ends the call with a routed failure, spending the budget its action draws from. */
@@ -424,6 +456,8 @@ export function createToolRouter(options: ToolRouterOptions): ToolRouter {
         }),
       );
     }
+
+    operationId = operationIdFor(operationId, stepId, hash);
 
     // 2. the Change-before-Retry gate, against the records of this exact call.
     const previous = lastFailure(st.calls, name, hash);

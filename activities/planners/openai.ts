@@ -10,7 +10,9 @@
  *   tool observations become one assistant message with their `tool_calls` (id = the observation's `callId`,
  *   `arguments` = the args as JSON) followed by one `role: 'tool'` message each, with `tool_call_id`: a result as
  *   `{ status: 'ok', value, empty? }`, a failure as the router's `ModelFeedback` — both as JSON text. Only
- *   feedback and public messages reach the model, never raw errors. User messages are `role: 'user'`.
+ *   feedback and public messages reach the model, never raw errors. User messages are `role: 'user'`; a rejected
+ *   earlier answer is a user message "Your previous answer could not be used: …". Observations of different turns
+ *   are different assistant messages.
  *
  * Answer → decision:
  * - a `submit` call alone → `submit` with its `result`; `submit` beside other calls → those calls run and the
@@ -207,12 +209,21 @@ function observationMessages(observations: readonly Observation[]): ChatCompleti
     calls = [];
     answers = [];
   };
+  let turn: number | undefined;
   for (const obs of observations) {
     if (obs.kind === 'user_message') {
       flush();
       out.push({ role: 'user', content: obs.text });
       continue;
     }
+    if (obs.kind === 'decision_rejected') {
+      flush();
+      out.push({ role: 'user', content: `Your previous answer could not be used: ${obs.message}` });
+      continue;
+    }
+    // The calls of one turn were one assistant message; a new turn is a new message.
+    if (obs.turn !== turn) flush();
+    turn = obs.turn;
     calls.push({
       id: obs.callId,
       type: 'function',

@@ -24,7 +24,12 @@ import { classify, fieldIssuesFromZod, type CallContext } from '../../recovery/c
 import { buildFailure } from '../../recovery/classify/build';
 import { FailureClass, FailureReason, Phase, type FieldIssue } from '../../recovery/failure';
 import { redact } from '../../recovery/redact';
-import { PlannerDecisionSchema, type PlannerDecision, type PlannerInput } from '../../workflows/planner-contract';
+import {
+  OBSERVATION_KINDS,
+  PlannerDecisionSchema,
+  type PlannerDecision,
+  type PlannerInput,
+} from '../../workflows/planner-contract';
 import { failWith } from '../failure-edge';
 
 /** Something that decides the next step of an agent run: a script, a model. */
@@ -75,7 +80,7 @@ const PlannerInputShape = z.object({
   capabilities: z.array(
     z.object({ name: z.string(), description: z.string(), inputSchema: z.record(z.string(), z.unknown()) }),
   ),
-  observations: z.array(z.object({ kind: z.enum(['tool_result', 'tool_failure', 'user_message']) })),
+  observations: z.array(z.object({ kind: z.enum(OBSERVATION_KINDS) })),
 });
 
 /**

@@ -50,7 +50,7 @@
  *   submits the value of that step's result (a skipped step has none: the planner stops instead).
  *
  * The planner keeps no state: each turn it replays the script against the observations (the answer to the call it
- * made last is the next tool observation; user messages are ignored), so it runs on any worker, and any activity
+ * made last is the next tool observation; user messages and rejected decisions are ignored), so it runs on any worker, and any activity
  * retry gives the same answer. An observation that is not the answer to the expected call fails loudly.
  */
 import { readFile } from 'node:fs/promises';
@@ -227,7 +227,7 @@ function decide(policy: ScriptedPolicy, input: PlannerInput): PlannerDecision {
   const goal = policy.goals[input.goal] as Goal;
   const cur: Cursor = { step: 0, variant: 0, fixes: 0, calls: 0, results: new Map() };
   for (const obs of input.observations) {
-    if (obs.kind === 'user_message') continue;
+    if (obs.kind === 'user_message' || obs.kind === 'decision_rejected') continue;
     const expected = cur.stopped === undefined && cur.step < goal.steps.length ? callIdOf(goal, cur) : undefined;
     if (obs.callId !== expected) {
       throw new ScriptedPolicyError(

@@ -53,10 +53,14 @@ export interface Harness {
 export async function harness(
   env: TestWorkflowEnvironment,
   tools: AnyTool[],
-  options: Omit<RecoveryPluginOptions, 'tools'> & { maxConcurrentActivityTaskExecutions?: number } = {},
+  options: Omit<RecoveryPluginOptions, 'tools'> & {
+    maxConcurrentActivityTaskExecutions?: number;
+    /** More activities for the worker, e.g. `createPlannerActivities(planner)`. */
+    activities?: object;
+  } = {},
 ): Promise<Harness> {
   const taskQueue = uniqueTaskQueue('rr');
-  const { maxConcurrentActivityTaskExecutions, config, ...pluginOptions } = options;
+  const { maxConcurrentActivityTaskExecutions, config, activities, ...pluginOptions } = options;
   if (typeof config === 'string') throw new Error('harness: pass config as an object');
   const plugin = new RecoveryPlugin({
     tools,
@@ -68,6 +72,7 @@ export async function harness(
     taskQueue,
     plugins: [plugin],
     workflowBundle: await workflowBundle(),
+    ...(activities ? { activities } : {}),
     ...(maxConcurrentActivityTaskExecutions ? { maxConcurrentActivityTaskExecutions } : {}),
   });
   const startPlan = async (plan: Omit<ToolPlanInput, 'catalog'>, workflowId = uniqueTaskQueue('plan')) => {
