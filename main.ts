@@ -1,116 +1,133 @@
 /**
  * The main job: `npm start`. Starts the embedded Temporal dev server if nothing answers at the configured address,
- * a loopback example service, and a worker with the RecoveryPlugin; runs every scenario as a workflow; prints a
- * recovery table and exits non-zero if any scenario ends other than expected.
+ * the demo's services (support HTTP service, refund/e-mail ledger and calendar on SQLite, the MCP filesystem
+ * server), and a worker with the RecoveryPlugin and a planner; runs each support-agent scenario as an
+ * `agentWorkflow`, shows its progress, prints the recovery report (one row per tool call) and exits non-zero if
+ * any scenario ends other than expected.
  *
- *   npm start -- --report reports/main.json --scenario transient-then-ok
+ *   npm start -- --report reports/main.json
+ *   npm start -- --scenario calendar-race --scenario ./my-scenario.json
+ *   npm start -- --planner openai        # a real model: OPENAI_BASE_URL, OPENAI_API_KEY, OPENAI_MODEL
  */
-import { writeFileSync, mkdirSync } from 'node:fs';
+import { existsSync, mkdirSync, writeFileSync } from 'node:fs';
 import { dirname } from 'node:path';
-import { Command } from 'commander';
+import { Command, Option } from 'commander';
 import { Client, Connection } from '@temporalio/client';
-import { DefaultLogger, NativeConnection, Runtime } from '@temporalio/worker';
+import { DefaultLogger, NativeConnection, Runtime, Worker } from '@temporalio/worker';
+import { createPlannerActivities, type Planner } from './activities/planners/planner';
+import { createOpenAIPlanner } from './activities/planners/openai';
+import { createScriptedPlanner } from './activities/planners/scripted';
 import { loadConfig } from './config/load';
 import { resolveConnection } from './config/connection';
+import { builtInScenarios } from './examples/agent-demo/builtin';
+import { startDemoFixtures } from './examples/agent-demo/fixtures';
+import { runScenario, type ScenarioReport } from './examples/agent-demo/run';
+import {
+  checkScenarios,
+  loadScenarioFile,
+  ScenarioFileError,
+  withPlaceholders,
+  type AgentScenario,
+} from './examples/agent-demo/scenario';
+import { RecoveryPlugin } from './plugin/recovery-plugin';
 import { ensureEmbeddedServer } from './server/dev-server';
-import { startLedgerService } from './examples/ledger-service';
-import { ledgerTools } from './examples/ledger-tools';
-import { startScriptedService } from './examples/scripted-service';
-import { supportTools } from './examples/support-tools';
-import { SCENARIOS } from './examples/scenarios';
-import { createRecoveryWorker } from './worker';
-import type { ToolPlanResult } from './workflows/tool-plan';
 
-interface ScenarioReport {
-  name: string;
-  expected: string;
-  passed: boolean;
-  mismatches: string[];
-  outcomes: { tool: string; result: string; class?: string; action?: string; attempts: number; activities: number }[];
-  records: ToolPlanResult['records'];
+interface Options {
+  config?: string;
+  report?: string;
+  scenario?: string[];
+  verbose?: boolean;
+  list?: boolean;
+  planner: 'scripted' | 'openai';
 }
 
 async function main(): Promise<number> {
-  const program = new Command()
+  const opts = new Command()
     .name('recovery-router')
-    .description('Runs the recovery scenarios on Temporal and prints how each failure was routed.')
+    .description('Runs the support-agent scenarios on Temporal and reports how every tool failure was routed.')
     .option('--config <path>', 'temporal.config.json to use')
     .option('--report <path>', 'write the report as JSON to this file')
+    .option('--scenario <name-or-file...>', 'run these built-in scenarios (by name) or scenario files (.json)')
+    .option('--list', 'list the built-in scenarios and exit')
+    .addOption(
+      new Option('--planner <kind>', 'who plans: the scenario scripts, or an OpenAI-compatible model (env)')
+        .choices(['scripted', 'openai'])
+        .default('scripted'),
+    )
     .option('--verbose', "show the worker's logs (tool failure diagnostics included)")
-    .option('--scenario <name...>', `run only these scenarios (${SCENARIOS.map((s) => s.name).join(', ')})`)
-    .parse(process.argv);
-  const opts = program.opts<{ config?: string; report?: string; scenario?: string[]; verbose?: boolean }>();
+    .parse(process.argv)
+    .opts<Options>();
   Runtime.install({ logger: new DefaultLogger(opts.verbose ? 'INFO' : 'ERROR') });
-  const unknown = (opts.scenario ?? []).filter((n) => !SCENARIOS.some((s) => s.name === n));
-  if (unknown.length) throw new Error(`unknown scenario(s): ${unknown.join(', ')}`);
-  const scenarios = opts.scenario ? SCENARIOS.filter((s) => opts.scenario!.includes(s.name)) : SCENARIOS;
 
+  const builtIn = builtInScenarios();
+  if (opts.list) {
+    for (const { scenario } of builtIn) console.log(`${scenario.name.padEnd(30)} ${scenario.description}`);
+    return 0;
+  }
+  const selected = select(opts.scenario, builtIn);
   const config = loadConfig(opts.config);
   const target = resolveConnection(config);
   const server = target.embedded ? await ensureEmbeddedServer(config.embeddedServer) : undefined;
+  const uiUrl = server?.uiUrl ?? (target.embedded ? 'http://127.0.0.1:8233' : undefined);
   console.log(
     server?.started
-      ? `Started the embedded Temporal dev server at ${server.address}; Web UI: ${server.uiUrl}`
+      ? `Started the embedded Temporal dev server at ${server.address}`
       : `Using the Temporal server at ${target.connectionOptions.address} (namespace ${target.namespace})`,
   );
-  const service = await startScriptedService({});
-  const ledger = await startLedgerService(); // in-memory SQLite
+  if (uiUrl) console.log(`Temporal Web UI: ${uiUrl}/namespaces/${target.namespace}/workflows`);
+
+  const fixtures = await startDemoFixtures();
   const reports: ScenarioReport[] = [];
   try {
+    const tools = fixtures.tools.map((t) => t.spec.name);
+    checkScenarios(selected, tools);
+    const scenarios = selected.map(({ scenario }) => ({
+      ...scenario,
+      script: withPlaceholders(scenario.script, fixtures.folders),
+    }));
+    const planner: Planner =
+      opts.planner === 'openai'
+        ? createOpenAIPlanner()
+        : createScriptedPlanner({ goals: Object.fromEntries(scenarios.map((s) => [s.goal, s.script])) });
     const nativeConnection = await NativeConnection.connect(target.connectionOptions);
     const connection = await Connection.connect(target.connectionOptions);
     const client = new Client({ connection, namespace: target.namespace });
-    const { worker, plugin } = await createRecoveryWorker(
-      // A task queue of its own, so the demo never hands work to (or takes work from) your workers.
-      {
-        tools: [...supportTools(service.url).all, ...ledgerTools(ledger.url).all],
-        config: { ...config, taskQueue: `${config.taskQueue}-main-job` },
-      },
-      nativeConnection,
-      target.namespace,
-    );
+    // A task queue of its own, so the demo never hands work to (or takes work from) your workers.
+    const plugin = new RecoveryPlugin({
+      tools: fixtures.tools,
+      config: { ...config, taskQueue: `${config.taskQueue}-main-job` },
+    });
+    const worker = await Worker.create({
+      connection: nativeConnection,
+      namespace: target.namespace,
+      taskQueue: plugin.config.taskQueue,
+      plugins: [plugin],
+      activities: createPlannerActivities(planner),
+    });
     await worker.runUntil(async () => {
-      for (const scenario of scenarios) {
-        service.reset(scenario.script);
-        scenario.arrange?.({ service, ledger });
-        process.stdout.write(`▶ ${scenario.name}: ${scenario.description}\n`);
-        const result = (await client.workflow.execute('toolPlanWorkflow', {
-          taskQueue: plugin.config.taskQueue,
-          workflowId: `main-${scenario.name}-${Date.now()}`,
-          args: [{ ...plugin.workflowDefaults(), calls: scenario.calls }],
-        })) as ToolPlanResult;
-        const mismatches = scenario.check(result, { service, ledger });
-        reports.push({
-          name: scenario.name,
-          expected: scenario.expected,
-          passed: mismatches.length === 0,
-          mismatches,
-          outcomes: result.outcomes.map((o) =>
-            o.ok
-              ? {
-                  tool: o.tool,
-                  result: o.reconciled ? `ok (${o.reconciled})` : o.empty ? 'ok (empty)' : 'ok',
-                  attempts: o.attempts,
-                  activities: o.activities,
-                }
-              : {
-                  tool: o.tool,
-                  result: o.refused ? 'refused' : 'failed',
-                  class: o.failure.class,
-                  action: o.action,
-                  attempts: o.attempts,
-                  activities: o.activities,
-                },
-          ),
-          records: result.records,
+      for (const [i, scenario] of scenarios.entries()) {
+        console.log(`\n▶ [${i + 1}/${scenarios.length}] ${scenario.name}: ${scenario.description}`);
+        const report = await runScenario(scenario, {
+          client,
+          plugin,
+          fixtures,
+          searchAttributes: target.embedded,
+          progress: (line) => console.log(`    ${line}`),
         });
+        reports.push(report);
+        const a = report.actual;
+        console.log(
+          `  ${report.passed ? '✓' : '✗'} ${a.status}${a.reason ? ` (${a.reason})` : ''} after ${a.turns} turn(s)` +
+            (uiUrl
+              ? `\n    ${uiUrl}/namespaces/${target.namespace}/workflows/${encodeURIComponent(report.workflowId)}`
+              : ''),
+        );
       }
     });
     await connection.close();
     await nativeConnection.close();
   } finally {
-    await service.close();
-    await ledger.close();
+    await fixtures.close();
     await server?.stop();
   }
 
@@ -126,22 +143,46 @@ async function main(): Promise<number> {
   return failed.length === 0 ? 0 : 1;
 }
 
+/** The scenarios `--scenario` names: built-in names, or paths of scenario files. @throws ScenarioFileError */
+function select(
+  wanted: string[] | undefined,
+  builtIn: { scenario: AgentScenario; source: string }[],
+): { scenario: AgentScenario; source: string }[] {
+  if (!wanted) return builtIn;
+  return wanted.flatMap((w) => {
+    const named = builtIn.filter((b) => b.scenario.name === w);
+    if (named.length) return named;
+    if (w.endsWith('.json') || existsSync(w)) return loadScenarioFile(w).map((scenario) => ({ scenario, source: w }));
+    throw new ScenarioFileError(
+      w,
+      '',
+      `no built-in scenario has this name and no such file exists (built-in: ${builtIn.map((b) => b.scenario.name).join(', ')})`,
+    );
+  });
+}
+
+/** One row per recovery record: the tool call, how it failed, what the router did, and how it ended. */
 function printTable(reports: ScenarioReport[]): void {
   const rows = reports.flatMap((r) =>
-    r.outcomes.map((o, i) => [
+    (r.records.length ? r.records : [undefined]).map((rec, i) => [
       i === 0 ? r.name : '',
-      o.tool,
-      o.result,
-      o.class ?? '',
-      o.action ?? '',
-      String(o.attempts),
-      String(o.activities),
-      i === 0 ? (r.passed ? 'as expected' : 'UNEXPECTED') : '',
+      rec ? String(rec.turn) : '',
+      rec?.tool.slice(0, 28) ?? '(no tool call)',
+      rec?.class ?? '',
+      rec?.action ?? (rec?.terminal === 'succeeded' ? 'ok' : ''),
+      rec?.evidence ?? '',
+      rec ? String(rec.attempts) : '',
+      rec?.terminal ?? '',
+      i === 0 ? `${r.actual.status}${r.passed ? '' : ' (UNEXPECTED)'}` : '',
     ]),
   );
-  const header = ['scenario', 'tool', 'result', 'class', 'action', 'attempts', 'activities', 'verdict'];
+  const header = ['scenario', 'turn', 'tool', 'class', 'action', 'evidence', 'attempts', 'terminal state', 'run'];
   const widths = header.map((h, c) => Math.max(h.length, ...rows.map((row) => row[c]!.length)));
-  const line = (cells: string[]) => cells.map((cell, c) => cell.padEnd(widths[c]!)).join('  ');
+  const line = (cells: string[]) =>
+    cells
+      .map((cell, c) => cell.padEnd(widths[c]!))
+      .join('  ')
+      .trimEnd();
   console.log(`\n${line(header)}\n${widths.map((w) => '-'.repeat(w)).join('  ')}`);
   for (const row of rows) console.log(line(row));
   console.log('');
@@ -151,6 +192,6 @@ main().then(
   (code) => process.exit(code),
   (err) => {
     process.stderr.write(`${err instanceof Error ? err.message : String(err)}\n`);
-    process.exit(1);
+    process.exit(err instanceof ScenarioFileError ? 2 : 1);
   },
 );

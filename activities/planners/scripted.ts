@@ -91,7 +91,8 @@ const StepSchema = z
     on: OnSchema.default({}),
   })
   .strict();
-const GoalSchema = z
+/** One goal's script (the value under `goals[<goal>]`). */
+export const ScriptedGoalSchema = z
   .object({
     on: OnSchema.default({}),
     steps: z.array(StepSchema),
@@ -114,7 +115,7 @@ const GoalSchema = z
   });
 
 /** The policy schema (zod 4). `ScriptedPolicy` is its parsed form, defaults filled in. */
-export const ScriptedPolicySchema = z.object({ goals: z.record(z.string().min(1), GoalSchema) }).strict();
+export const ScriptedPolicySchema = z.object({ goals: z.record(z.string().min(1), ScriptedGoalSchema) }).strict();
 export type ScriptedPolicy = z.output<typeof ScriptedPolicySchema>;
 type Goal = ScriptedPolicy['goals'][string];
 type Step = Goal['steps'][number];
@@ -313,8 +314,8 @@ function defaultStepId(index: number): string {
   return `step-${index + 1}`;
 }
 
-/** `goals["Refund O-1"].steps[0].tool` */
-function fieldPath(path: readonly PropertyKey[]): string {
+/** `goals["Refund O-1"].steps[0].tool`: a zod issue path as it reads in JSON. */
+export function fieldPath(path: readonly PropertyKey[]): string {
   if (path.length === 0) return '(root)';
   return path
     .map((p, i) =>

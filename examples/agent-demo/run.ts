@@ -1,0 +1,161 @@
+/**
+ * Runs agent scenarios as `agentWorkflow` executions and checks each against what the services saw. Shared by the
+ * main job (main.ts) and the history recorder (scripts/record-histories.ts).
+ */
+import type { Client } from '@temporalio/client';
+import type { RecoveryPlugin } from '../../plugin/recovery-plugin';
+import type { RecoveryRecord } from '../../recovery/records';
+import type { AgentResult } from '../../workflows/agent';
+import { agentStateQuery, type AgentState } from '../../workflows/definitions';
+import type { DemoFixtures } from './fixtures';
+import { withPlaceholders, type AgentScenario } from './scenario';
+
+/** One scenario's entry in the report (`--report <path>`). */
+export interface ScenarioReport {
+  name: string;
+  description: string;
+  goal: string;
+  workflowId: string;
+  expected: AgentScenario['expect'];
+  actual: {
+    status: AgentResult['status'];
+    result?: unknown;
+    reason?: string;
+    endedBy?: AgentResult['endedBy'];
+    turns: number;
+    actions: string[];
+    hits: Record<string, number>;
+    rows: Record<string, number>;
+  };
+  passed: boolean;
+  /** What differs from `expected`, one line each (empty when passed). */
+  mismatches: string[];
+  records: RecoveryRecord[];
+  durationMs: number;
+}
+
+export interface RunOptions {
+  client: Client;
+  plugin: RecoveryPlugin;
+  fixtures: DemoFixtures;
+  /** The id prefix of the runs. @default "main" */
+  idPrefix?: string;
+  /** A stable workflow id per scenario (history recording) instead of a timestamped one. @default false */
+  stableIds?: boolean;
+  /** Set the RecoveryStatus search attributes (needs them registered). @default true */
+  searchAttributes?: boolean;
+  /** Called with a line of progress (turns, tool calls, the end). */
+  progress?: (line: string) => void;
+}
+
+/** Every recovery record's action, or `ok` for a success. */
+export const actionsOf = (records: readonly RecoveryRecord[]): string[] =>
+  records.map((r) => (r.terminal === 'succeeded' ? 'ok' : (r.action ?? r.terminal)));
+
+/** Runs one scenario to its end and checks it. Never throws for a scenario that ends unexpectedly. */
+export async function runScenario(scenario: AgentScenario, options: RunOptions): Promise<ScenarioReport> {
+  const { client, plugin, fixtures } = options;
+  const startedAt = Date.now();
+  fixtures.arrange(scenario);
+  const before = fixtures.counts(scenario);
+  const defaults = plugin.workflowDefaults();
+  const catalog = scenario.tools ? defaults.catalog.filter((t) => scenario.tools!.includes(t.name)) : defaults.catalog;
+  const workflowId = options.stableIds
+    ? `${options.idPrefix ?? 'main'}-${scenario.name}`
+    : `${options.idPrefix ?? 'main'}-${scenario.name}-${Date.now()}`;
+  const handle = await client.workflow.start('agentWorkflow', {
+    taskQueue: plugin.config.taskQueue,
+    workflowId,
+    args: [
+      scenario.goal,
+      {
+        ...defaults,
+        catalog,
+        grantedScopes: scenario.grantedScopes,
+        ...(scenario.maxTurns ? { maxTurns: scenario.maxTurns } : {}),
+        ...(options.searchAttributes === false ? { searchAttributes: false } : {}),
+      },
+    ],
+  });
+  const stopWatching = options.progress ? watch(handle, options.progress) : () => undefined;
+  let result: AgentResult;
+  try {
+    result = (await handle.result()) as AgentResult;
+  } finally {
+    stopWatching();
+  }
+  const after = fixtures.counts(scenario);
+  const delta = (keys: readonly string[]) =>
+    Object.fromEntries(keys.map((k) => [k, (after[k] ?? 0) - (before[k] ?? 0)]));
+  const hits = delta(Object.keys(scenario.expect.hits ?? {}));
+  const rows = delta(Object.keys(scenario.expect.rows ?? {}));
+  const actions = actionsOf(result.records);
+  const expect = scenario.expect;
+  const mismatches = [
+    ...differs('status', result.status, expect.status),
+    ...(expect.result !== undefined
+      ? differs('result', result.result, withPlaceholders(expect.result, fixtures.folders))
+      : []),
+    ...(expect.actions ? differs('actions', actions, expect.actions) : []),
+    ...Object.entries(expect.hits ?? {}).flatMap(([k, v]) => differs(`hits ${k}`, hits[k], v)),
+    ...Object.entries(expect.rows ?? {}).flatMap(([k, v]) => differs(`rows ${k}`, rows[k], v)),
+  ];
+  return {
+    name: scenario.name,
+    description: scenario.description,
+    goal: scenario.goal,
+    workflowId,
+    expected: expect,
+    actual: {
+      status: result.status,
+      ...(result.result !== undefined ? { result: result.result } : {}),
+      ...(result.reason ? { reason: result.reason } : {}),
+      ...(result.endedBy ? { endedBy: result.endedBy } : {}),
+      turns: result.turns,
+      actions,
+      hits,
+      rows,
+    },
+    passed: mismatches.length === 0,
+    mismatches,
+    records: result.records,
+    durationMs: Date.now() - startedAt,
+  };
+}
+
+function differs(what: string, actual: unknown, expected: unknown): string[] {
+  return JSON.stringify(actual) === JSON.stringify(expected)
+    ? []
+    : [`${what}: expected ${JSON.stringify(expected)}, got ${JSON.stringify(actual)}`];
+}
+
+/** Polls the `agent.state` query and reports each new turn and tool call; returns the stop function. */
+function watch(
+  handle: { query: (q: typeof agentStateQuery) => Promise<AgentState> },
+  progress: (line: string) => void,
+) {
+  let last = '';
+  let stopped = false;
+  const tick = async () => {
+    while (!stopped) {
+      try {
+        const s = await handle.query(agentStateQuery);
+        const line =
+          s.phase === 'planning'
+            ? `turn ${s.turn}: planning`
+            : s.phase === 'calling_tools' && s.currentCall
+              ? `turn ${s.turn}: ${s.currentCall.tool}`
+              : '';
+        if (line && line !== last) progress(line);
+        last = line || last;
+      } catch {
+        // The run may not have started its first task yet, or may have ended: nothing to show.
+      }
+      await new Promise((r) => setTimeout(r, 150));
+    }
+  };
+  void tick();
+  return () => {
+    stopped = true;
+  };
+}
