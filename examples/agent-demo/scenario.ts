@@ -135,7 +135,10 @@ export function parseScenario(value: unknown, source: string, index?: number): A
   if (parsed.success) return parsed.data;
   const issue = parsed.error.issues[0];
   const path = [...(index === undefined ? [] : [index]), ...(issue?.path ?? [])];
-  throw new ScenarioFileError(source, path.length ? fieldPath(path) : '', issue?.message ?? 'invalid value');
+  // A record key that fails its rule: say which rule (zod's own message is only "Invalid key in record").
+  const nested = issue?.code === 'invalid_key' ? issue.issues[0]?.message : undefined;
+  const message = nested ? `invalid key: ${nested}` : (issue?.message ?? 'invalid value');
+  throw new ScenarioFileError(source, path.length ? fieldPath(path) : '', message);
 }
 
 /**

@@ -1,0 +1,122 @@
+/**
+ * The main job's scenarios (examples/agent-demo/scenarios/*.json), run as in `npm start` but on the test dev server:
+ * each is an agentWorkflow with the scripted planner against the real demo services, and its expectations (status,
+ * the action of every recovery record, requests and rows counted by the services themselves) must hold.
+ */
+import type { TestWorkflowEnvironment } from '@temporalio/testing';
+import { Worker } from '@temporalio/worker';
+import { createPlannerActivities } from '../../activities/planners/planner';
+import { createScriptedPlanner } from '../../activities/planners/scripted';
+import { builtInScenarios } from '../../examples/agent-demo/builtin';
+import { startDemoFixtures, type DemoFixtures } from '../../examples/agent-demo/fixtures';
+import { runScenario, type ScenarioReport } from '../../examples/agent-demo/run';
+import { checkScenarios, withPlaceholders } from '../../examples/agent-demo/scenario';
+import { RecoveryPlugin } from '../../plugin/recovery-plugin';
+import { testEnv, uniqueTaskQueue } from '../setup/env';
+import { FAST_BACKOFF, workflowBundle } from './harness';
+
+let env: TestWorkflowEnvironment;
+let fixtures: DemoFixtures;
+const reports = new Map<string, ScenarioReport>();
+const builtIn = builtInScenarios();
+
+beforeAll(async () => {
+  env = await testEnv();
+  fixtures = await startDemoFixtures();
+  checkScenarios(
+    builtIn,
+    fixtures.tools.map((t) => t.spec.name),
+  );
+  const scenarios = builtIn.map(({ scenario }) => ({
+    ...scenario,
+    script: withPlaceholders(scenario.script, fixtures.folders),
+  }));
+  const taskQueue = uniqueTaskQueue('demo');
+  const plugin = new RecoveryPlugin({ tools: fixtures.tools, config: { backoff: FAST_BACKOFF, taskQueue } });
+  const worker = await Worker.create({
+    connection: env.nativeConnection,
+    taskQueue,
+    plugins: [plugin],
+    workflowBundle: await workflowBundle(),
+    activities: createPlannerActivities(
+      createScriptedPlanner({ goals: Object.fromEntries(scenarios.map((s) => [s.goal, s.script])) }),
+    ),
+  });
+  await worker.runUntil(async () => {
+    for (const scenario of scenarios) {
+      reports.set(
+        scenario.name,
+        await runScenario(scenario, { client: env.client, plugin, fixtures, searchAttributes: false }),
+      );
+    }
+  });
+}, 180_000);
+
+afterAll(async () => {
+  await fixtures?.close();
+  await env?.teardown();
+});
+
+test('there are at least 9 built-in scenarios, one per kind the issue names', () => {
+  expect(builtIn.map((b) => b.scenario.name)).toEqual([
+    'calendar-race',
+    'refund-lost-answer',
+    'email-lost-answer',
+    'missing-file-replan',
+    'outside-path-stop',
+    'inventory-transient',
+    'invoice-repair',
+    'hallucinated-tool',
+    'business-rejection-gives-up',
+  ]);
+});
+
+test.each(builtIn.map((b) => b.scenario.name))('scenario %s ends as expected', (name) => {
+  const report = reports.get(name)!;
+  expect(report.mismatches).toEqual([]);
+  expect(report.passed).toBe(true);
+});
+
+test('calendar-race: the stolen slot is a 409 routed to replan; the booking that landed is ours at 11:00', () => {
+  const r = reports.get('calendar-race')!;
+  expect(r.actual.result).toEqual({ bookingId: 'bk_2', day: '2026-12-01', slot: '11:00', customerId: 'cus_7' });
+  expect(r.records.map((x) => [x.tool, x.class ?? null, x.action ?? null, x.terminal])).toEqual([
+    ['list_free_slots', null, null, 'succeeded'],
+    ['book_calendar_slot', 'semantic_rejection', 'replan', 'fed_back'],
+    ['book_calendar_slot', null, null, 'succeeded'],
+  ]);
+  expect(r.actual.rows).toEqual({ 'calendar:bookings': 2 });
+});
+
+test('refund-lost-answer: settled by lookup (state_verified), 1 POST and 1 row; the report entry has its shape', () => {
+  const r = reports.get('refund-lost-answer')!;
+  expect(r.records).toHaveLength(1);
+  expect(r.records[0]).toMatchObject({ tool: 'issue_refund', evidence: 'state_verified', terminal: 'succeeded' });
+  expect(r.actual).toMatchObject({
+    status: 'submitted',
+    turns: 2,
+    hits: { 'ledger:POST /refunds': 1 },
+    rows: { 'ledger:refunds': 1 },
+  });
+  expect(Object.keys(r).sort()).toEqual(
+    [
+      'actual',
+      'description',
+      'durationMs',
+      'expected',
+      'goal',
+      'mismatches',
+      'name',
+      'passed',
+      'records',
+      'workflowId',
+    ].sort(),
+  );
+});
+
+test('outside-path-stop: the run ends at the first call; the message names no path', () => {
+  const r = reports.get('outside-path-stop')!;
+  expect(r.actual.endedBy).toMatchObject({ tool: 'fs_read_text_file', class: 'authorization', action: 'stop' });
+  expect(r.actual.reason).not.toContain(fixtures.folders.outside);
+  expect(r.actual.reason).not.toContain('/tmp');
+});

@@ -1,0 +1,127 @@
+/** Scenario files of the main job (examples/agent-demo/scenario.ts): a bad file is refused with its path and field. */
+import { mkdtempSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { builtInScenarios } from '../../examples/agent-demo/builtin';
+import {
+  checkScenarios,
+  loadScenarioFile,
+  ScenarioFileError,
+  withPlaceholders,
+} from '../../examples/agent-demo/scenario';
+
+const dir = mkdtempSync(join(tmpdir(), 'rr-scenario-'));
+const write = (name: string, text: string) => {
+  const path = join(dir, name);
+  writeFileSync(path, text);
+  return path;
+};
+const good = {
+  name: 'mine',
+  goal: 'Check stock',
+  script: { steps: [{ id: 's', tool: 'check_inventory', args: { sku: 'SKU-1' } }], submit: { resultFrom: 's' } },
+  expect: { status: 'submitted' },
+};
+const refused = (path: string) => {
+  try {
+    loadScenarioFile(path);
+  } catch (err) {
+    expect(err).toBeInstanceOf(ScenarioFileError);
+    return (err as ScenarioFileError).message;
+  }
+  throw new Error('accepted');
+};
+
+test('a valid file loads with defaults filled in', () => {
+  const [s] = loadScenarioFile(write('good.json', JSON.stringify(good)));
+  expect(s).toMatchObject({
+    name: 'mine',
+    description: '',
+    grantedScopes: [],
+    arrange: {},
+    expect: { status: 'submitted' },
+  });
+  expect(s!.script.steps[0]).toMatchObject({ id: 's', fixes: [], alternatives: [], on: {} });
+});
+
+test.each([
+  [
+    'no status',
+    { ...good, expect: {} },
+    'expect.status: Invalid option: expected one of "submitted"|"no_submission"|"stopped"|"escalated"',
+  ],
+  ['a status that is no status', { ...good, expect: { status: 'success' } }, 'expect.status: Invalid option'],
+  [
+    'a step without tool',
+    { ...good, script: { steps: [{ args: {} }], submit: { result: 1 } } },
+    'script.steps[0].tool: Invalid input: expected string, received undefined',
+  ],
+  [
+    'resultFrom naming no step',
+    { ...good, script: { ...good.script, submit: { resultFrom: 'nope' } } },
+    'script.submit.resultFrom: no step has the id "nope" (steps: s)',
+  ],
+  ['an unknown key', { ...good, extra: 1 }, ': Unrecognized key: "extra"'],
+  [
+    'a bad route',
+    { ...good, arrange: { service: { 'FETCH inventory': [{ status: 200 }] } } },
+    'arrange.service["FETCH inventory"]: invalid key: routes read "METHOD /path"',
+  ],
+  [
+    'a file path escaping the folder',
+    { ...good, arrange: { files: { '../etc/passwd': 'x' } } },
+    'arrange.files["../etc/passwd"]: invalid key: a relative path without ".." segments',
+  ],
+  [
+    'a bad ledger fault',
+    { ...good, arrange: { ledgerFaults: [{ kind: 'explode' }] } },
+    'arrange.ledgerFaults[0].kind: Invalid input',
+  ],
+  ['a bad name', { ...good, name: 'my scenario!' }, 'name: names are 1-64 characters of [A-Za-z0-9_.-]'],
+])('refused: %s', (_what, value, message) => {
+  const path = write('bad.json', JSON.stringify(value));
+  const text = refused(path);
+  expect(text.startsWith(`${path}: `)).toBe(true);
+  expect(text).toContain(message);
+});
+
+test('in an array, the field path starts with the index', () => {
+  const path = write('many.json', JSON.stringify([good, { ...good, name: 'two', goal: '' }]));
+  expect(refused(path)).toBe(`${path}: [1].goal: Too small: expected string to have >=1 characters`);
+});
+
+test('unreadable, not JSON, empty array: each names the file', () => {
+  expect(refused(join(dir, 'missing.json'))).toBe(
+    `${join(dir, 'missing.json')}: cannot read the scenario file (ENOENT)`,
+  );
+  expect(refused(write('broken.json', '{"name":'))).toMatch(/broken\.json: not JSON \(/);
+  expect(refused(write('empty.json', '[]'))).toMatch(/empty\.json: the array holds no scenario$/);
+  expect(loadScenarioFile(write('bom.json', `\uFEFF${JSON.stringify(good)}`))).toHaveLength(1);
+});
+
+test('checkScenarios refuses duplicate names and goals, and tools the demo does not have', () => {
+  const [s] = loadScenarioFile(write('a.json', JSON.stringify(good)));
+  const at = (source: string) => ({ scenario: s!, source });
+  expect(() => checkScenarios([at('a.json'), at('b.json')], ['check_inventory'])).toThrow(
+    'b.json: name: another scenario is named "mine"',
+  );
+  expect(() => checkScenarios([at('a.json'), { scenario: { ...s!, name: 'other' }, source: 'c.json' }], ['x'])).toThrow(
+    'c.json: goal: another scenario has the same goal',
+  );
+  expect(() =>
+    checkScenarios([{ scenario: { ...s!, tools: ['nope'] }, source: 'd.json' }], ['check_inventory']),
+  ).toThrow('d.json: tools[0]: no tool named "nope" (tools: check_inventory)');
+});
+
+test('placeholders are replaced in every string, JSON-escaped', () => {
+  expect(
+    withPlaceholders({ a: ['{{files}}/x', 'y{{outside}}'], n: 1 }, { files: '/tmp/a"b', outside: 'C:\\o' }),
+  ).toEqual({
+    a: ['/tmp/a"b/x', 'yC:\\o'],
+    n: 1,
+  });
+});
+
+test('every built-in scenario file is valid', () => {
+  expect(builtInScenarios().length).toBeGreaterThanOrEqual(9);
+});
