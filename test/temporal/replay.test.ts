@@ -11,8 +11,9 @@ const files = readdirSync(DIR)
   .filter((f) => f.endsWith('.json'))
   .sort();
 
-test('there are recorded histories to replay (one per main-job scenario at least)', () => {
-  expect(files.length).toBeGreaterThanOrEqual(4);
+test('there are recorded histories to replay: the tool plans, and one per agent scenario of the main job', () => {
+  expect(files.length).toBeGreaterThanOrEqual(15);
+  expect(files.filter((f) => /^agent-[^.]+\.json$/.test(f))).toHaveLength(9);
 });
 
 test('every recorded history replays without a determinism error', async () => {
@@ -24,6 +25,13 @@ test('every recorded history replays without a determinism error', async () => {
 test('the replay test can fail: a timer added before the first call breaks the recorded histories', async () => {
   const [outcome] = await replayHistoryFiles([join(DIR, 'transient-then-ok.json')], {
     workflowsPath: require.resolve('./fixtures/changed-tool-plan'),
+  });
+  expect(outcome?.error?.name).toBe('DeterminismViolationError');
+});
+
+test('the replay test can fail for the agent too: a timer before the first planner step breaks its histories', async () => {
+  const [outcome] = await replayHistoryFiles([join(DIR, 'agent-calendar-race.json')], {
+    workflowsPath: require.resolve('./fixtures/changed-agent'),
   });
   expect(outcome?.error?.name).toBe('DeterminismViolationError');
 });
