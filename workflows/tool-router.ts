@@ -277,7 +277,17 @@ export function createToolRouter(options: ToolRouterOptions): ToolRouter {
     const afterReplan = st.pendingReplan;
     delete st.pendingReplan;
 
-    const record = (terminal: RecoveryRecord['terminal'], failure?: ToolFailure, action?: RecoveryAction) => {
+    /**
+     * Writes the call's recovery record: kept in state (query `recovery.records`), logged through Temporal's
+     * workflow logger (one structured line, with the workflow's id and run id added by the SDK; not during
+     * replay), and handed to the telemetry sink (metrics).
+     */
+    const record = (
+      terminal: RecoveryRecord['terminal'],
+      failure?: ToolFailure,
+      action?: RecoveryAction,
+      exhausted?: ExhaustedBudget,
+    ) => {
       const r: RecoveryRecord = {
         callId,
         tool: name,
@@ -296,6 +306,7 @@ export function createToolRouter(options: ToolRouterOptions): ToolRouter {
         r.replanAfter = afterReplan.class;
       }
       st.records.push(r);
+      log.info('recovery record', { ...r, ...(exhausted ? { exhausted } : {}) });
       telemetry.record(r);
       if (action === RecoveryAction.REPLAN || action === RecoveryAction.REJECT) {
         st.pendingReplan = { atMs: Date.now(), class: r.class ?? FailureClass.UNRECOVERABLE };
@@ -351,15 +362,7 @@ export function createToolRouter(options: ToolRouterOptions): ToolRouter {
             : action === RecoveryAction.RECONCILE
               ? TerminalState.RECONCILING
               : TerminalState.FED_BACK;
-      record(terminalState, failure, action);
-      log.info('tool call routed', {
-        tool: name,
-        callId,
-        class: failure.class,
-        reason: failure.reason,
-        action,
-        exhausted,
-      });
+      record(terminalState, failure, action, exhausted);
       const out: ToolOutcome = {
         ok: false,
         tool: name,

@@ -69,6 +69,13 @@ const exportReport = (url: string) =>
     },
   });
 
+/** Lines the workflow logger wrote, captured through the worker's logger sink. */
+interface LogLine {
+  level: string;
+  message: string;
+  attrs: Record<string, unknown>;
+}
+
 async function runAgent(
   goal: string,
   policy: unknown,
@@ -77,8 +84,24 @@ async function runAgent(
   during?: (workflowId: string) => Promise<void>,
 ) {
   const rec = recording(createScriptedPlanner(policy));
+  const logs: LogLine[] = [];
+  const capture = (level: string) => ({
+    fn: (_info: unknown, message: string, attrs?: Record<string, unknown>) => {
+      logs.push({ level, message, attrs: attrs ?? {} });
+    },
+  });
   const h = await harness(env, [...supportTools(service.url).all, ...extraTools], {
     activities: createPlannerActivities(rec.planner),
+    sinks: {
+      // `defaultWorkerLogger` is the SDK's public name of its logger sink (worker-options: "__temporal_logger").
+      defaultWorkerLogger: {
+        trace: capture('trace'),
+        debug: capture('debug'),
+        info: capture('info'),
+        warn: capture('warn'),
+        error: capture('error'),
+      },
+    },
   });
   const workflowId = uniqueTaskQueue('agent');
   const result = await h.run(async () => {
@@ -90,7 +113,7 @@ async function runAgent(
     if (during) await during(workflowId);
     return (await handle.result()) as AgentResult;
   });
-  return { result, inputs: rec.inputs, workflowId, h };
+  return { result, inputs: rec.inputs, workflowId, h, logs };
 }
 
 const BOOK = 'Book a call with cus_7 at 10:00 or later';
@@ -120,8 +143,20 @@ test('planner → tools → observations → submit: a 409 is fed back, the plan
       { status: 201, body: { bookingId: 'bk_11' } },
     ],
   });
-  const { result, inputs, workflowId, h } = await runAgent(BOOK, bookingPolicy);
+  const { result, inputs, workflowId, h, logs } = await runAgent(BOOK, bookingPolicy);
   expect(result.status).toBe('submitted');
+  // Each record is one structured line of Temporal's workflow logger, with every field of the record.
+  const recordLines = logs.filter((l) => l.message === 'recovery record');
+  expect(recordLines.map((l) => l.attrs)).toEqual(result.records.map((r) => expect.objectContaining(r)));
+  expect(recordLines[1]!.attrs).toMatchObject({
+    workflowId,
+    tool: 'book_slot',
+    class: 'semantic_rejection',
+    action: 'replan',
+  });
+  expect(logs.filter((l) => l.message === 'agent run ended').map((l) => l.attrs)).toEqual([
+    expect.objectContaining({ status: 'submitted', turns: 4 }),
+  ]);
   expect(result.result).toEqual({ bookingId: 'bk_11' });
   expect(result.turns).toBe(4);
   expect(service.hits('POST /calendar/book')).toBe(2);

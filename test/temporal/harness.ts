@@ -4,7 +4,7 @@
  * its history.
  */
 import type { TestWorkflowEnvironment } from '@temporalio/testing';
-import { bundleWorkflowCode, Worker, type WorkflowBundleWithSourceMap } from '@temporalio/worker';
+import { bundleWorkflowCode, Worker, type WorkerOptions, type WorkflowBundleWithSourceMap } from '@temporalio/worker';
 import { temporal } from '@temporalio/proto';
 import type { AnyTool } from '../../activities/define-tool';
 import { RecoveryPlugin, RECOVERY_WORKFLOWS_PATH, type RecoveryPluginOptions } from '../../plugin/recovery-plugin';
@@ -57,10 +57,12 @@ export async function harness(
     maxConcurrentActivityTaskExecutions?: number;
     /** More activities for the worker, e.g. `createPlannerActivities(planner)`. */
     activities?: object;
+    /** Worker sinks, e.g. `defaultWorkerLogger` to capture the workflow logger's lines. */
+    sinks?: WorkerOptions['sinks'];
   } = {},
 ): Promise<Harness> {
   const taskQueue = uniqueTaskQueue('rr');
-  const { maxConcurrentActivityTaskExecutions, config, activities, ...pluginOptions } = options;
+  const { maxConcurrentActivityTaskExecutions, config, activities, sinks, ...pluginOptions } = options;
   if (typeof config === 'string') throw new Error('harness: pass config as an object');
   const plugin = new RecoveryPlugin({
     tools,
@@ -73,6 +75,7 @@ export async function harness(
     plugins: [plugin],
     workflowBundle: await workflowBundle(),
     ...(activities ? { activities } : {}),
+    ...(sinks ? { sinks } : {}),
     ...(maxConcurrentActivityTaskExecutions ? { maxConcurrentActivityTaskExecutions } : {}),
   });
   const startPlan = async (plan: Omit<ToolPlanInput, 'catalog'>, workflowId = uniqueTaskQueue('plan')) => {
