@@ -10,6 +10,10 @@ export type {
   ToolRouterOptions,
   ToolRouterState,
 } from './workflows/tool-router';
+export { agentWorkflow, AgentOptionsSchema, AgentStatus } from './workflows/agent';
+export type { AgentCarry, AgentOptions, AgentResult } from './workflows/agent';
+export { OBSERVATION_KINDS, PlannerDecisionSchema } from './workflows/planner-contract';
+export type { Observation, PlannerDecision, PlannerInput } from './workflows/planner-contract';
 export { toolPlanWorkflow } from './workflows/tool-plan';
 export type { PlannedCall, ToolPlanInput, ToolPlanResult } from './workflows/tool-plan';
 export * from './workflows/definitions';
