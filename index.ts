@@ -4,6 +4,8 @@
  */
 export { RecoveryPlugin, RecoveryPluginOptionsError, RECOVERY_WORKFLOWS_PATH } from './plugin/recovery-plugin';
 export type { RecoveryPluginOptions } from './plugin/recovery-plugin';
+export { RecoveryMetrics, RecoveryMetricsOptionsError } from './plugin/metrics';
+export type { MetricsServer, RecoveryMetricsOptions } from './plugin/metrics';
 export { defineTool, toolCatalog, ToolDefinitionError } from './activities/define-tool';
 export type { AnyTool, DefinedTool, LookupResult, RuleViolation, ToolDefinition } from './activities/define-tool';
 export type { ToolContext } from './activities/tool-context';
@@ -36,8 +38,21 @@ export { createRecoveryWorker } from './worker';
 export { fetchHistoryJSON, replayHistoryFiles } from './plugin/replay';
 export type { ReplayOutcome } from './plugin/replay';
 export * from './activities/mcp';
-export { createPlannerActivities } from './activities/planners/planner';
-export type { Planner } from './activities/planners/planner';
-export { createScriptedPlanner, loadScriptedPolicy, parseScriptedPolicy } from './activities/planners/scripted';
-export { createOpenAIPlanner } from './activities/planners/openai';
 export * from './recovery';
+export {
+  createPlannerActivities,
+  PlannerOutputError,
+  PLANNER_INVALID_DECISION,
+  PLANNER_INVALID_INPUT,
+} from './activities/planners/planner';
+export type { Planner, PlannerActivityOptions } from './activities/planners/planner';
+export {
+  createScriptedPlanner,
+  loadScriptedPolicy,
+  parseScriptedPolicy,
+  ScriptedPolicyError,
+  ScriptedPolicySchema,
+} from './activities/planners/scripted';
+export type { ScriptedPolicy } from './activities/planners/scripted';
+export { createOpenAIPlanner, PlannerConfigError, SUBMIT_TOOL } from './activities/planners/openai';
+export type { OpenAIPlannerOptions } from './activities/planners/openai';

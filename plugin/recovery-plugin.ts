@@ -7,9 +7,13 @@
  *
  * The worker's own `workflowsPath`, if set, wins; otherwise the plugin's workflows (workflows/index.ts) are used.
  * Workflow code receives the tools as data: `plugin.catalog` (ToolSpec[]).
+ *
+ * Telemetry: the plugin adds the `recoveryTelemetry` sinks of `plugin.metrics` (plugin/metrics.ts) to the worker's
+ * `sinks`, so every recovery record the router writes becomes prom-client metrics (`plugin.metrics.text()`,
+ * `plugin.metrics.serve(port)`); replay workers get the same sinks, which never run during replay.
  */
 import { SimplePlugin } from '@temporalio/plugin';
-import type { WorkerOptions } from '@temporalio/worker';
+import type { ReplayWorkerOptions, WorkerOptions } from '@temporalio/worker';
 import { BreakerRegistry, type BreakerOptions } from '../activities/breaker';
 import { CredentialBroker, type CredentialProvider } from '../activities/credentials';
 import { toolCatalog, type AnyTool } from '../activities/define-tool';
@@ -17,6 +21,7 @@ import { createToolActivities } from '../activities/invoke-tool';
 import { ConfigError, loadConfig, parseConfig } from '../config/load';
 import { RecoveryConfigSchema, type RecoveryConfig } from '../config/schema';
 import type { ToolSpec } from '../recovery/tool-spec';
+import { RecoveryMetrics } from './metrics';
 
 export interface RecoveryPluginOptions {
   /** The tools (from `defineTool`). At least one; names unique. */
@@ -28,8 +33,16 @@ export interface RecoveryPluginOptions {
    * @default `temporal.config.json` at the project root, or the built-in defaults if there is none
    */
   config?: RecoveryConfig | Partial<RecoveryConfig> | string;
-  /** Circuit-breaker settings, shared by every downstream. @default { threshold: 5, halfOpenAfterMs: 10_000 } */
+  /**
+   * Circuit-breaker settings, shared by every downstream: `threshold` a positive integer, `halfOpenAfterMs` ≥ 0 ms.
+   * @default { threshold: 5, halfOpenAfterMs: 10_000 }
+   */
   breaker?: BreakerOptions;
+  /**
+   * Where recovery telemetry goes: share one `RecoveryMetrics` between plugins (or workers) to expose one registry.
+   * The plugin registers its tool names with it (`addTools`). @default a new RecoveryMetrics()
+   */
+  metrics?: RecoveryMetrics;
 }
 
 /** A `RecoveryPlugin` option that cannot be used. */
@@ -44,23 +57,17 @@ export class RecoveryPlugin extends SimplePlugin {
   readonly catalog: ToolSpec[];
   readonly credentials: CredentialBroker;
   readonly breakers: BreakerRegistry;
+  /** Recovery telemetry as prom-client metrics, fed by the workflow sinks this plugin registers. */
+  readonly metrics: RecoveryMetrics;
 
   /**
-   * @throws RecoveryPluginOptionsError when `tools` is empty or not from `defineTool`.
+   * @throws RecoveryPluginOptionsError when `tools` is empty or an entry is not a `defineTool` result (the message
+   *   names `tools[i]`), or `credentials`, `breaker` or `metrics` has the wrong type or bounds (the message names it).
    * @throws ToolDefinitionError when two tools share a name.
    * @throws ConfigError when the config (file or object) fails its schema: the message names the field.
    */
   constructor(options: RecoveryPluginOptions) {
-    if (!options || !Array.isArray(options.tools) || options.tools.length === 0) {
-      throw new RecoveryPluginOptionsError(
-        'RecoveryPlugin: `tools` must be a non-empty array of defineTool(...) results',
-      );
-    }
-    options.tools.forEach((t, i) => {
-      if (!t || typeof t !== 'object' || !('spec' in t)) {
-        throw new RecoveryPluginOptionsError(`RecoveryPlugin: tools[${i}] is not a defineTool(...) result`);
-      }
-    });
+    checkOptions(options);
     const config = resolveConfig(options.config);
     const catalog = toolCatalog(options.tools);
     const credentials =
@@ -68,6 +75,8 @@ export class RecoveryPlugin extends SimplePlugin {
         ? options.credentials
         : new CredentialBroker(options.credentials ?? {});
     const breakers = new BreakerRegistry(options.breaker);
+    const metrics = options.metrics ?? new RecoveryMetrics();
+    metrics.addTools(catalog.map((t) => t.name));
     const activities = createToolActivities({
       tools: options.tools,
       backoff: config.backoff,
@@ -82,6 +91,7 @@ export class RecoveryPlugin extends SimplePlugin {
     this.catalog = catalog;
     this.credentials = credentials;
     this.breakers = breakers;
+    this.metrics = metrics;
   }
 
   /**
@@ -104,16 +114,127 @@ export class RecoveryPlugin extends SimplePlugin {
     };
   }
 
-  /** Adds the activities; sets `workflowsPath` to the plugin's workflows unless the worker brings its own. */
+  /**
+   * Adds the activities and the telemetry sinks (`recoveryTelemetry`, replacing a sink of that name the worker
+   * already has; its other sinks are kept); sets `workflowsPath` to the plugin's workflows unless the worker brings
+   * its own.
+   */
   override configureWorker(options: WorkerOptions): WorkerOptions {
     const configured = super.configureWorker(options);
-    if (configured.workflowsPath || configured.workflowBundle) return configured;
-    return { ...configured, workflowsPath: RECOVERY_WORKFLOWS_PATH };
+    const withSinks = { ...configured, sinks: { ...configured.sinks, ...this.metrics.sinks() } };
+    if (withSinks.workflowsPath || withSinks.workflowBundle) return withSinks;
+    return { ...withSinks, workflowsPath: RECOVERY_WORKFLOWS_PATH };
+  }
+
+  /**
+   * A replay worker gets the same sinks, so workflow code finds them; they are registered with
+   * `callDuringReplay: false`, so replaying a history never counts a record again. Sets `workflowsPath` as
+   * `configureWorker` does.
+   */
+  override configureReplayWorker(options: ReplayWorkerOptions): ReplayWorkerOptions {
+    const configured = super.configureReplayWorker(options);
+    const withSinks = { ...configured, sinks: { ...configured.sinks, ...this.metrics.sinks() } };
+    if (withSinks.workflowsPath || withSinks.workflowBundle) return withSinks;
+    return { ...withSinks, workflowsPath: RECOVERY_WORKFLOWS_PATH };
   }
 }
 
 /** The plugin's workflows, used when the worker has neither `workflowsPath` nor `workflowBundle`. */
 export const RECOVERY_WORKFLOWS_PATH = require.resolve('../workflows');
+
+/**
+ * Checks the options' shapes before anything is built, so a wrong value fails here with its name rather than deep
+ * inside an activity (the attack review: `{ tools: [{ spec: 1 }] }` used to be accepted).
+ * @throws RecoveryPluginOptionsError naming the option (`tools[i]`, `credentials.<id>`, `breaker.<field>`, `metrics`).
+ */
+function checkOptions(options: RecoveryPluginOptions): void {
+  if (!isObject(options) || !Array.isArray(options.tools) || options.tools.length === 0) {
+    throw new RecoveryPluginOptionsError(
+      'RecoveryPlugin: `tools` must be a non-empty array of defineTool(...) results',
+    );
+  }
+  options.tools.forEach((t: unknown, i) => {
+    const where = `RecoveryPlugin: tools[${i}]`;
+    if (!isObject(t)) throw new RecoveryPluginOptionsError(`${where} is not a defineTool(...) result`);
+    const spec = (t as { spec?: unknown }).spec as { name?: unknown } | null | undefined;
+    if (!isObject(spec) || typeof spec.name !== 'string') {
+      throw new RecoveryPluginOptionsError(
+        `${where} has no \`spec\` object with a string \`name\`: pass the result of defineTool(...), not its argument`,
+      );
+    }
+    const { name, execute } = t as { name?: unknown; execute?: unknown };
+    if (typeof execute !== 'function') {
+      throw new RecoveryPluginOptionsError(`${where} (${JSON.stringify(spec.name)}) has no \`execute\` function`);
+    }
+    if (name !== spec.name) {
+      throw new RecoveryPluginOptionsError(
+        `${where}: \`name\` (${JSON.stringify(name)}) differs from \`spec.name\` (${JSON.stringify(spec.name)}); do not edit a defineTool(...) result`,
+      );
+    }
+  });
+  checkCredentials(options.credentials);
+  checkBreaker(options.breaker);
+  if (options.metrics !== undefined && !(options.metrics instanceof RecoveryMetrics)) {
+    throw new RecoveryPluginOptionsError('RecoveryPlugin: `metrics` must be a RecoveryMetrics (plugin/metrics.ts)');
+  }
+}
+
+function checkCredentials(credentials: unknown): void {
+  if (credentials === undefined || credentials instanceof CredentialBroker) return;
+  if (!isObject(credentials) || Array.isArray(credentials)) {
+    throw new RecoveryPluginOptionsError(
+      'RecoveryPlugin: `credentials` must be a CredentialBroker or an object of CredentialProvider by credential id',
+    );
+  }
+  for (const [id, provider] of Object.entries(credentials)) {
+    const p = provider as { initial?: unknown; refresh?: unknown } | null;
+    if (!isObject(p) || typeof p.initial !== 'function' || typeof p.refresh !== 'function') {
+      throw new RecoveryPluginOptionsError(
+        `RecoveryPlugin: credentials.${id} must be a CredentialProvider: an object with initial() and refresh() functions`,
+      );
+    }
+  }
+}
+
+function checkBreaker(breaker: unknown): void {
+  if (breaker === undefined) return;
+  if (!isObject(breaker) || Array.isArray(breaker)) {
+    throw new RecoveryPluginOptionsError(
+      'RecoveryPlugin: `breaker` must be an object { threshold?: positive integer, halfOpenAfterMs?: ms ≥ 0 }',
+    );
+  }
+  const { threshold, halfOpenAfterMs, ...unknown } = breaker as Record<string, unknown>;
+  const extra = Object.keys(unknown);
+  if (extra.length > 0) {
+    throw new RecoveryPluginOptionsError(
+      `RecoveryPlugin: breaker.${extra[0]} is not an option (known: threshold, halfOpenAfterMs)`,
+    );
+  }
+  if (threshold !== undefined && !(Number.isSafeInteger(threshold) && (threshold as number) >= 1)) {
+    throw new RecoveryPluginOptionsError(
+      `RecoveryPlugin: breaker.threshold must be a positive integer (got ${shown(threshold)})`,
+    );
+  }
+  if (
+    halfOpenAfterMs !== undefined &&
+    !(typeof halfOpenAfterMs === 'number' && Number.isFinite(halfOpenAfterMs) && halfOpenAfterMs >= 0)
+  ) {
+    throw new RecoveryPluginOptionsError(
+      `RecoveryPlugin: breaker.halfOpenAfterMs must be a finite number of ms ≥ 0 (got ${shown(halfOpenAfterMs)})`,
+    );
+  }
+}
+
+function isObject(value: unknown): value is object {
+  return typeof value === 'object' && value !== null;
+}
+
+/** A value as an error message shows it: bigint, symbol and NaN included, never throwing. */
+function shown(value: unknown): string {
+  if (typeof value === 'string') return JSON.stringify(value);
+  if (typeof value === 'bigint') return `${value}n`;
+  return typeof value === 'symbol' ? value.toString() : String(value);
+}
 
 function resolveConfig(config: RecoveryPluginOptions['config']): RecoveryConfig {
   if (config === undefined) return loadConfig();

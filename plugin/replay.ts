@@ -11,8 +11,17 @@ import { readFileSync } from 'node:fs';
 import { basename } from 'node:path';
 import type { Client } from '@temporalio/client';
 import { historyToJSON } from '@temporalio/common/lib/proto-utils';
-import { Worker, type ReplayWorkerOptions } from '@temporalio/worker';
+import { Worker, type InjectedSinks, type ReplayWorkerOptions } from '@temporalio/worker';
+import type { RecoverySinks } from '../workflows/telemetry-sinks';
 import { RECOVERY_WORKFLOWS_PATH } from './recovery-plugin';
+
+/**
+ * The router's telemetry sinks, doing nothing: a replay worker never calls them (`callDuringReplay` is off), but a
+ * worker without them logs "Workflow referenced an unregistered external sink" at every recovery record.
+ */
+const REPLAY_SINKS: InjectedSinks<RecoverySinks> = {
+  recoveryTelemetry: { record: { fn: () => undefined }, runEnded: { fn: () => undefined } },
+};
 
 export interface ReplayOutcome {
   workflowId: string;
@@ -22,7 +31,8 @@ export interface ReplayOutcome {
 
 /**
  * Replays each file; one outcome per file, in order. The workflow id is the file name without `.json`.
- * @param options replay worker options. @default { workflowsPath: the plugin's workflows }
+ * @param options replay worker options. @default { workflowsPath: the plugin's workflows }; the router's telemetry
+ *   sinks are always registered (as no-ops, before `options.sinks`)
  * @throws Error when a file cannot be read or is not a history (its path is in the message).
  */
 export async function replayHistoryFiles(
@@ -37,7 +47,11 @@ export async function replayHistoryFiles(
     }
   });
   const outcomes: ReplayOutcome[] = [];
-  const workerOptions = { workflowsPath: RECOVERY_WORKFLOWS_PATH, ...options } as ReplayWorkerOptions;
+  const workerOptions = {
+    workflowsPath: RECOVERY_WORKFLOWS_PATH,
+    ...options,
+    sinks: { ...REPLAY_SINKS, ...options?.sinks },
+  } as ReplayWorkerOptions;
   for await (const result of Worker.runReplayHistories(workerOptions, histories)) {
     outcomes.push(
       result.error ? { workflowId: result.workflowId, error: result.error } : { workflowId: result.workflowId },

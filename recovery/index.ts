@@ -17,3 +17,4 @@ export * from './call-ledger';
 export * from './feedback';
 export * from './observed-state';
 export * from './records';
+export * from './telemetry';
