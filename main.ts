@@ -11,10 +11,10 @@
  */
 import { existsSync, mkdirSync, writeFileSync } from 'node:fs';
 import { dirname } from 'node:path';
-import { Command, Option } from 'commander';
+import { Command, InvalidArgumentError, Option } from 'commander';
 import { Client, Connection } from '@temporalio/client';
 import { DefaultLogger, NativeConnection, Runtime, Worker } from '@temporalio/worker';
-import { createPlannerActivities, type Planner } from './activities/planners/planner';
+import type { Planner } from './activities/planners/planner';
 import { createOpenAIPlanner } from './activities/planners/openai';
 import { createScriptedPlanner } from './activities/planners/scripted';
 import { loadConfig } from './config/load';
@@ -30,6 +30,7 @@ import {
   type AgentScenario,
 } from './examples/agent-demo/scenario';
 import { RecoveryPlugin } from './plugin/recovery-plugin';
+import { summarizeRecords, type RecoverySummary } from './recovery/telemetry';
 import { ensureEmbeddedServer } from './server/dev-server';
 
 interface Options {
@@ -39,6 +40,8 @@ interface Options {
   verbose?: boolean;
   list?: boolean;
   planner: 'scripted' | 'openai';
+  metrics?: string;
+  metricsPort?: number;
 }
 
 async function main(): Promise<number> {
@@ -54,6 +57,12 @@ async function main(): Promise<number> {
         .choices(['scripted', 'openai'])
         .default('scripted'),
     )
+    .option('--metrics <path>', 'write the Prometheus metrics of the run (text format) to this file')
+    .option('--metrics-port <port>', 'serve /metrics on 127.0.0.1:<port> while the scenarios run', (v) => {
+      const n = Number(v);
+      if (!Number.isInteger(n) || n < 0 || n > 65_535) throw new InvalidArgumentError('a port number 0-65535');
+      return n;
+    })
     .option('--verbose', "show the worker's logs (tool failure diagnostics included)")
     .parse(process.argv)
     .opts<Options>();
@@ -78,6 +87,7 @@ async function main(): Promise<number> {
 
   const fixtures = await startDemoFixtures();
   const reports: ScenarioReport[] = [];
+  let telemetryText = '';
   try {
     const tools = fixtures.tools.map((t) => t.spec.name);
     checkScenarios(selected, tools);
@@ -95,14 +105,16 @@ async function main(): Promise<number> {
     // A task queue of its own, so the demo never hands work to (or takes work from) your workers.
     const plugin = new RecoveryPlugin({
       tools: fixtures.tools,
+      planner,
       config: { ...config, taskQueue: `${config.taskQueue}-main-job` },
     });
+    const metricsServer = opts.metricsPort !== undefined ? await plugin.metrics.serve(opts.metricsPort) : undefined;
+    if (metricsServer) console.log(`Prometheus metrics: ${metricsServer.url}`);
     const worker = await Worker.create({
       connection: nativeConnection,
       namespace: target.namespace,
       taskQueue: plugin.config.taskQueue,
       plugins: [plugin],
-      activities: createPlannerActivities(planner),
     });
     await worker.runUntil(async () => {
       for (const [i, scenario] of scenarios.entries()) {
@@ -124,6 +136,8 @@ async function main(): Promise<number> {
         );
       }
     });
+    telemetryText = await plugin.metrics.text();
+    await metricsServer?.close();
     await connection.close();
     await nativeConnection.close();
   } finally {
@@ -132,6 +146,12 @@ async function main(): Promise<number> {
   }
 
   printTable(reports);
+  printTelemetry(summarizeRecords(reports.flatMap((r) => r.records)), reports);
+  if (opts.metrics) {
+    mkdirSync(dirname(opts.metrics), { recursive: true });
+    writeFileSync(opts.metrics, telemetryText);
+    console.log(`Prometheus metrics written to ${opts.metrics}`);
+  }
   if (opts.report) {
     mkdirSync(dirname(opts.report), { recursive: true });
     writeFileSync(opts.report, `${JSON.stringify(reports, null, 2)}\n`);
@@ -185,6 +205,32 @@ function printTable(reports: ScenarioReport[]): void {
       .trimEnd();
   console.log(`\n${line(header)}\n${widths.map((w) => '-'.repeat(w)).join('  ')}`);
   for (const row of rows) console.log(line(row));
+  console.log('');
+}
+
+/** The run's telemetry: the seed-004 dashboard numbers, from every scenario's records. */
+function printTelemetry(summary: RecoverySummary, reports: ScenarioReport[]): void {
+  const pct = (x: number | null) => (x === null ? 'n/a' : `${Math.round(x * 100)} %`);
+  const byClass = Object.entries(summary.replans.byClass)
+    .map(([c, n]) => `${c} ${n}`)
+    .join(', ');
+  const turns = reports.reduce((n, r) => n + r.actual.turns, 0);
+  const retries = Object.entries(summary.retryBudget)
+    .filter(([, b]) => b.retriesUsed > 0)
+    .map(([tool, b]) => `${tool} ${b.retriesUsed} in ${b.dispatched} call(s)`)
+    .join(', ');
+  console.log('Telemetry');
+  console.log(`  replans: ${summary.replans.total} in ${turns} planner turns (${byClass || 'none'})`);
+  console.log(
+    `  time to replan: ${summary.timeToReplanMs.count ? `mean ${Math.round(summary.timeToReplanMs.meanMs)} ms, max ${summary.timeToReplanMs.maxMs} ms` : 'n/a'}`,
+  );
+  console.log(`  retry budget used: ${retries || 'none'}`);
+  console.log(
+    `  retry then succeed: ${summary.retryThenSucceed.succeeded}/${summary.retryThenSucceed.needed} (${pct(summary.retryThenSucceed.rate)})`,
+  );
+  console.log(
+    `  escalations: ${summary.escalations.count}${summary.escalations.count ? ` (${summary.escalations.calls.map((e) => `${e.tool}: ${e.class}`).join(', ')})` : ''}`,
+  );
   console.log('');
 }
 

@@ -18,6 +18,7 @@ import { BreakerRegistry, type BreakerOptions } from '../activities/breaker';
 import { CredentialBroker, type CredentialProvider } from '../activities/credentials';
 import { toolCatalog, type AnyTool } from '../activities/define-tool';
 import { createToolActivities } from '../activities/invoke-tool';
+import { createPlannerActivities, type Planner } from '../activities/planners/planner';
 import { ConfigError, loadConfig, parseConfig } from '../config/load';
 import { RecoveryConfigSchema, type RecoveryConfig } from '../config/schema';
 import type { ToolSpec } from '../recovery/tool-spec';
@@ -43,6 +44,12 @@ export interface RecoveryPluginOptions {
    * The plugin registers its tool names with it (`addTools`). @default a new RecoveryMetrics()
    */
   metrics?: RecoveryMetrics;
+  /**
+   * The planner of `agentWorkflow` (a script or a model, activities/planners): the plugin registers its
+   * `planNextStep` activity. Leave it out when this worker runs no agent workflow, or registers the planner
+   * activities itself (e.g. on another task queue: `AgentOptions.planner.taskQueue`).
+   */
+  planner?: Planner;
 }
 
 /** A `RecoveryPlugin` option that cannot be used. */
@@ -62,7 +69,8 @@ export class RecoveryPlugin extends SimplePlugin {
 
   /**
    * @throws RecoveryPluginOptionsError when `tools` is empty or an entry is not a `defineTool` result (the message
-   *   names `tools[i]`), or `credentials`, `breaker` or `metrics` has the wrong type or bounds (the message names it).
+   *   names `tools[i]`), or `credentials`, `breaker`, `metrics` or `planner` has the wrong type or bounds (the
+   *   message names it).
    * @throws ToolDefinitionError when two tools share a name.
    * @throws ConfigError when the config (file or object) fails its schema: the message names the field.
    */
@@ -86,7 +94,10 @@ export class RecoveryPlugin extends SimplePlugin {
       credentials,
       breakers,
     });
-    super({ name: 'recovery-router', activities });
+    super({
+      name: 'recovery-router',
+      activities: options.planner ? { ...activities, ...createPlannerActivities(options.planner) } : activities,
+    });
     this.config = config;
     this.catalog = catalog;
     this.credentials = credentials;
@@ -176,6 +187,12 @@ function checkOptions(options: RecoveryPluginOptions): void {
   checkBreaker(options.breaker);
   if (options.metrics !== undefined && !(options.metrics instanceof RecoveryMetrics)) {
     throw new RecoveryPluginOptionsError('RecoveryPlugin: `metrics` must be a RecoveryMetrics (plugin/metrics.ts)');
+  }
+  const planner = options.planner as { plan?: unknown } | undefined;
+  if (planner !== undefined && (!isObject(planner) || typeof planner.plan !== 'function')) {
+    throw new RecoveryPluginOptionsError(
+      'RecoveryPlugin: `planner` must have a `plan(input)` method (createScriptedPlanner, createOpenAIPlanner)',
+    );
   }
 }
 

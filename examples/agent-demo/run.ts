@@ -5,6 +5,7 @@
 import type { Client } from '@temporalio/client';
 import type { RecoveryPlugin } from '../../plugin/recovery-plugin';
 import type { RecoveryRecord } from '../../recovery/records';
+import { summarizeRecords, type RecoverySummary } from '../../recovery/telemetry';
 import type { AgentResult } from '../../workflows/agent';
 import { agentStateQuery, type AgentState } from '../../workflows/definitions';
 import type { DemoFixtures } from './fixtures';
@@ -31,6 +32,8 @@ export interface ScenarioReport {
   /** What differs from `expected`, one line each (empty when passed). */
   mismatches: string[];
   records: RecoveryRecord[];
+  /** The run's telemetry (recovery/telemetry.ts): replans by class, time to replan, retry budget use, escalations. */
+  summary: RecoverySummary;
   durationMs: number;
 }
 
@@ -119,6 +122,7 @@ export async function runScenario(scenario: AgentScenario, options: RunOptions):
     passed: mismatches.length === 0,
     mismatches,
     records: result.records,
+    summary: summarizeRecords(result.records),
     durationMs: Date.now() - startedAt,
   };
 }

@@ -109,6 +109,7 @@ test('refund-lost-answer: settled by lookup (state_verified), 1 POST and 1 row; 
       'name',
       'passed',
       'records',
+      'summary',
       'workflowId',
     ].sort(),
   );

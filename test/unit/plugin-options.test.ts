@@ -6,6 +6,7 @@ import { CredentialBroker } from '../../activities/credentials';
 import { RecoveryMetrics } from '../../plugin/metrics';
 import { RecoveryPlugin, RecoveryPluginOptionsError, RECOVERY_WORKFLOWS_PATH } from '../../plugin/recovery-plugin';
 import { supportTools } from '../../examples/support-tools';
+import { createScriptedPlanner } from '../../activities/planners/scripted';
 
 const tools = () => supportTools('http://127.0.0.1:1').all;
 const config = { taskQueue: 'plugin-options' };
@@ -139,5 +140,28 @@ describe('RecoveryPlugin telemetry wiring', () => {
     const out = plugin.configureReplayWorker({} as ReplayWorkerOptions);
     expect(out.sinks?.recoveryTelemetry?.record?.callDuringReplay).toBe(false);
     expect(out.workflowsPath).toBe(RECOVERY_WORKFLOWS_PATH);
+  });
+});
+
+describe('RecoveryPlugin options: planner', () => {
+  test('a planner registers the planNextStep activity next to invokeTool and lookupOperation', () => {
+    const plugin = new RecoveryPlugin({
+      tools: tools(),
+      config,
+      planner: createScriptedPlanner({ goals: {} }),
+    });
+    const out = plugin.configureWorker({ taskQueue: 'q' } as WorkerOptions);
+    expect(Object.keys(out.activities ?? {}).sort()).toEqual(['invokeTool', 'lookupOperation', 'planNextStep']);
+  });
+  test('without a planner there is no planNextStep', () => {
+    const out = new RecoveryPlugin({ tools: tools(), config }).configureWorker({ taskQueue: 'q' } as WorkerOptions);
+    expect(Object.keys(out.activities ?? {}).sort()).toEqual(['invokeTool', 'lookupOperation']);
+  });
+  test('a planner without plan() → refused, naming the option', () => {
+    for (const bad of [{}, 'openai', null, { plan: 'x' }]) {
+      expect(refusal(() => new RecoveryPlugin({ tools: tools(), config, planner: bad as never }))).toBe(
+        'RecoveryPlugin: `planner` must have a `plan(input)` method (createScriptedPlanner, createOpenAIPlanner)',
+      );
+    }
   });
 });
