@@ -70,27 +70,75 @@ export type DefinedTool<I extends z.ZodType = z.ZodType, O extends z.ZodType = z
 // eslint-disable-next-line @typescript-eslint/no-explicit-any
 export type AnyTool = DefinedTool<any, any>;
 
-/** A `defineTool` argument that cannot be used. */
+/** Most characters of a caller's value (a tool name, a library's message) quoted in a `ToolDefinitionError`. */
+export const MAX_ECHOED_CHARS = 64;
+
+/**
+ * `value` as an error message may quote it: at most `MAX_ECHOED_CHARS` characters, then `…(N chars)` with the
+ * full length, e.g. `xxxx…(1000000 chars)`. A message never grows with its input.
+ */
+export function boundedEcho(value: string, max: number = MAX_ECHOED_CHARS): string {
+  return value.length <= max ? value : `${value.slice(0, max)}…(${value.length} chars)`;
+}
+
+/**
+ * A `defineTool` argument that cannot be used. `tool` is the tool's name as given, bounded by `boundedEcho`
+ * (`(not an object)` / `(unnamed)` when there is none); the message names the field and the rule.
+ */
 export class ToolDefinitionError extends Error {
   override readonly name = 'ToolDefinitionError';
-  constructor(
-    readonly tool: string,
-    message: string,
-  ) {
-    super(`defineTool(${JSON.stringify(tool)}): ${message}`);
+  readonly tool: string;
+  constructor(tool: string, message: string) {
+    const shown = boundedEcho(tool);
+    super(`defineTool(${JSON.stringify(shown)}): ${message}`);
+    this.tool = shown;
   }
 }
 
 const DEFAULT_START_TO_CLOSE_MS = 30_000;
+/** The rule of `ToolSpecSchema.name` (recovery/tool-spec.ts), checked first so a bad name is the error reported. */
+const TOOL_NAME = /^[a-zA-Z0-9_.-]{1,64}$/;
+
+/** Why a string is not a tool name: empty, too long, or the first character outside [a-zA-Z0-9_.-]. */
+function nameProblem(name: string): string {
+  if (name.length === 0) return 'it is empty';
+  if (name.length > 64) return `it is ${name.length} characters long`;
+  const bad = /[^a-zA-Z0-9_.-]/u.exec(name);
+  const cp = bad?.[0].codePointAt(0) ?? 0;
+  return `it has U+${cp.toString(16).toUpperCase().padStart(4, '0')} at index ${bad?.index ?? 0}`;
+}
+
+/** What a value is, for a message: `null`, `undefined`, `an array`, or its `typeof`. */
+function kindOf(value: unknown): string {
+  if (value === null) return 'null';
+  if (Array.isArray(value)) return 'an array';
+  return typeof value;
+}
 
 /**
  * Declares a tool.
- * @throws ToolDefinitionError when a field is missing or wrong (bad name, `input`/`output` not zod schemas,
- *   no `execute`, timeouts not positive integers in ms, an idempotency key carried in a field of a read-only
- *   declaration that has no such field is allowed but a `header` carrier without a name is not).
+ * @throws ToolDefinitionError when `def` is not an object (`null`, `undefined`, an array, a string…), or a
+ *   field is missing or wrong: `name` not a string of 1-64 characters of [a-zA-Z0-9_.-] (checked first; the
+ *   message quotes at most `MAX_ECHOED_CHARS` characters of it), `input`/`output` not zod schemas, no `execute`,
+ *   timeouts not positive integers in ms, an idempotency carrier that fails `IdempotencySchema`.
  */
 export function defineTool<I extends z.ZodType, O extends z.ZodType>(def: ToolDefinition<I, O>): DefinedTool<I, O> {
-  const name = typeof def?.name === 'string' ? def.name : '(unnamed)';
+  if (typeof def !== 'object' || def === null || Array.isArray(def)) {
+    throw new ToolDefinitionError(
+      '(not an object)',
+      `the definition must be an object { name, description, input, output, effect, execute }, got ${kindOf(def)}`,
+    );
+  }
+  if (typeof def.name !== 'string') {
+    throw new ToolDefinitionError(
+      '(unnamed)',
+      `\`name\` must be a string of 1-64 characters of [a-zA-Z0-9_.-], got ${kindOf(def.name)}`,
+    );
+  }
+  const name = def.name;
+  if (!TOOL_NAME.test(name)) {
+    throw new ToolDefinitionError(name, `\`name\` must be 1-64 characters of [a-zA-Z0-9_.-]: ${nameProblem(name)}`);
+  }
   if (!(def.input instanceof z.ZodType)) throw new ToolDefinitionError(name, '`input` must be a zod schema');
   if (!(def.output instanceof z.ZodType)) throw new ToolDefinitionError(name, '`output` must be a zod schema');
   if (typeof def.execute !== 'function') throw new ToolDefinitionError(name, '`execute` must be a function');
@@ -103,7 +151,10 @@ export function defineTool<I extends z.ZodType, O extends z.ZodType>(def: ToolDe
   try {
     inputSchema = z.toJSONSchema(def.input, { io: 'input', unrepresentable: 'any' }) as Record<string, unknown>;
   } catch (err) {
-    throw new ToolDefinitionError(name, `input has no JSON Schema form (${(err as Error).message})`);
+    throw new ToolDefinitionError(
+      name,
+      `input has no JSON Schema form (${boundedEcho(String((err as Error)?.message), 200)})`,
+    );
   }
   const spec = ToolSpecSchema.safeParse({
     name: def.name,

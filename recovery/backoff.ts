@@ -11,23 +11,58 @@ import { z } from 'zod';
 import { parseInput, RecoveryInputError, RecoveryInputErrorCode } from './errors';
 
 /**
+ * Upper bound of `initialIntervalMs` and `maximumIntervalMs`: 24 hours, in ms. A retry of a transient failure
+ * that waits longer than a day inside one run is not a retry but a different plan; Temporal itself would accept
+ * any duration, so without a bound a typo (`1e15`, `maximumIntervalMs` written in µs) would park a run for years.
+ */
+export const MAX_BACKOFF_INTERVAL_MS = 86_400_000;
+
+/**
+ * Upper bound of `maxRetryAfterMs`: 7 days, in ms. A server may legitimately ask for a day or more
+ * (RFC 9110 §10.2.3 `Retry-After` on a 503 for a maintenance window), so the cap is looser than the interval
+ * bound; beyond a week the run should replan (`give_up`) rather than sleep. Every delay `nextDelay` returns is
+ * then below 2 × 7 days, a safe integer.
+ */
+export const MAX_RETRY_AFTER_CAP_MS = 604_800_000;
+
+/**
  * Backoff policy. Read from `temporal.config.json` (`backoff`); every field defaults as below.
- * - `initialIntervalMs`: delay before retry 1, in milliseconds, integer ≥ 1. @default 500
- * - `backoffCoefficient`: growth per retry, ≥ 1 (as Temporal's `RetryPolicy.backoffCoefficient`). @default 2
- * - `maximumIntervalMs`: cap on the exponential delay, ms, ≥ `initialIntervalMs`. Never lowers a Retry-After. @default 10000
+ * - `initialIntervalMs`: delay before retry 1, in milliseconds, integer in [1, `MAX_BACKOFF_INTERVAL_MS` = 24 h].
+ *   @default 500
+ * - `backoffCoefficient`: growth per retry, in [1, 100] (as Temporal's `RetryPolicy.backoffCoefficient`). @default 2
+ * - `maximumIntervalMs`: cap on the exponential delay, ms, integer in [`initialIntervalMs`, 24 h]. Never lowers a
+ *   Retry-After. @default 10000
  * - `jitterRatio`: the most jitter adds, as a fraction of the floor, in [0, 1]. @default 0.2
- * - `maxRetryAfterMs`: longest Retry-After waited for inside a run, ms, integer ≥ 0; longer → give up. @default 60000
+ * - `maxRetryAfterMs`: longest Retry-After waited for inside a run, ms, integer in [0, `MAX_RETRY_AFTER_CAP_MS` =
+ *   7 days]; longer → give up. @default 60000
+ * A value above its bound fails with a message naming the field and the bound, e.g.
+ * `BackoffPolicy.maxRetryAfterMs must be at most 604800000 ms (7 days)`.
  *
- * Note: `.partial()` of this schema (per-tool overrides) drops the cross-field rule; `nextDelay` checks the
- * merged policy again.
+ * Note: `.partial()` of this schema (per-tool overrides) keeps the per-field bounds but drops the cross-field
+ * rule; `nextDelay` checks the merged policy again.
  */
 export const BackoffPolicySchema = z
   .object({
-    initialIntervalMs: z.number().int().min(1).default(500),
+    initialIntervalMs: z
+      .number()
+      .int()
+      .min(1)
+      .max(MAX_BACKOFF_INTERVAL_MS, tooBig('initialIntervalMs', MAX_BACKOFF_INTERVAL_MS, '24 hours'))
+      .default(500),
     backoffCoefficient: z.number().min(1).max(100).default(2),
-    maximumIntervalMs: z.number().int().min(1).default(10_000),
+    maximumIntervalMs: z
+      .number()
+      .int()
+      .min(1)
+      .max(MAX_BACKOFF_INTERVAL_MS, tooBig('maximumIntervalMs', MAX_BACKOFF_INTERVAL_MS, '24 hours'))
+      .default(10_000),
     jitterRatio: z.number().min(0).max(1).default(0.2),
-    maxRetryAfterMs: z.number().int().min(0).default(60_000),
+    maxRetryAfterMs: z
+      .number()
+      .int()
+      .min(0)
+      .max(MAX_RETRY_AFTER_CAP_MS, tooBig('maxRetryAfterMs', MAX_RETRY_AFTER_CAP_MS, '7 days'))
+      .default(60_000),
   })
   .strict()
   .superRefine((p, ctx) => {
@@ -40,6 +75,11 @@ export const BackoffPolicySchema = z
     }
   });
 export type BackoffPolicy = z.output<typeof BackoffPolicySchema>;
+
+/** The message of an upper bound: names the field, the bound in ms and in words. */
+function tooBig(field: string, maxMs: number, words: string): string {
+  return `BackoffPolicy.${field} must be at most ${maxMs} ms (${words})`;
+}
 
 /** The design's defaults: 0.5 s, doubling, capped at 10 s, up to +20 % jitter, Retry-After waited up to 60 s. */
 export const DEFAULT_BACKOFF_POLICY: Readonly<BackoffPolicy> = Object.freeze(BackoffPolicySchema.parse({}));
@@ -100,7 +140,9 @@ const InputSchema = z.object({
  * @returns a frozen `BackoffDecision`; every number an integer number of milliseconds.
  * @throws RecoveryInputError `invalid_input` when `retryNumber` is not an integer ≥ 1, `retryAfterMs` is not an
  *   integer ≥ 0, `random` is not a function or returns a value outside [0, 1); `invalid_policy` when `policy`
- *   fails `BackoffPolicySchema`.
+ *   fails `BackoffPolicySchema` (including an interval above 24 h or a `maxRetryAfterMs` above 7 days; the
+ *   message names the field, e.g. `nextDelay: policy.maxRetryAfterMs: BackoffPolicy.maxRetryAfterMs must be at
+ *   most 604800000 ms (7 days)`).
  */
 export function nextDelay(input: NextDelayInput): BackoffDecision {
   const { retryNumber, retryAfterMs } = parseInput(

@@ -12,7 +12,7 @@
  */
 import { sha256 } from '@noble/hashes/sha2';
 import { bytesToHex, utf8ToBytes } from '@noble/hashes/utils';
-import { formatPath, RecoveryInputError, RecoveryInputErrorCode } from './errors';
+import { formatPath, isRecoveryInputError, RecoveryInputError, RecoveryInputErrorCode } from './errors';
 
 /** Deepest nesting of arrays and objects accepted, so a hostile value fails with a typed error, not a stack overflow. */
 export const MAX_CANONICAL_DEPTH = 256;
@@ -36,6 +36,10 @@ export const MAX_CANONICAL_DEPTH = 256;
  *   symbols (as values or keys), bigint, NaN, ±Infinity, cycles, top-level `undefined`, class instances
  *   without `toJSON` (`Map`, `Set`, `RegExp`, typed arrays, boxed primitives), and two keys of one object that
  *   are the same string after NFC. The message names the path, e.g. `canonicalize: $.items[2].amount is NaN ...`.
+ * @throws RecoveryInputError `not_json` when reading the value throws: a throwing getter or `toJSON`, a revoked
+ *   Proxy, a Proxy whose traps throw (JSON.stringify would throw too). The message names the path and what
+ *   threw, e.g. `canonicalize: $.card.number could not be read: its getter threw an Error (…)`; it never quotes the
+ *   thrown message (it came from the caller's object and may carry anything), and no `cause` is attached.
  * @throws RecoveryInputError `limit_exceeded` when nesting is deeper than `MAX_CANONICAL_DEPTH`.
  */
 export function canonicalize(args: unknown): string {
@@ -92,9 +96,10 @@ function write(
   const obj = value as object;
 
   // As JSON.stringify (ECMA-262 SerializeJSONProperty): call toJSON once; its result's own toJSON is not called.
-  const toJSON = (obj as { toJSON?: unknown }).toJSON;
+  const toJSON = guard(path, 'reading it', () => (obj as { toJSON?: unknown }).toJSON);
   if (typeof toJSON === 'function' && !isToJSONResult) {
-    return write((toJSON as (k: string) => unknown).call(obj, key), path, ancestors, key, true);
+    const json = guard(path, 'its toJSON()', () => (toJSON as (k: string) => unknown).call(obj, key));
+    return write(json, path, ancestors, key, true);
   }
   if (ancestors.has(obj)) throw notJson(path, 'is a cycle: it contains itself; JSON cannot carry it');
   if (path.length >= MAX_CANONICAL_DEPTH) {
@@ -107,27 +112,37 @@ function write(
 
   ancestors.add(obj);
   try {
-    if (Array.isArray(obj)) {
+    if (guard(path, 'Array.isArray', () => Array.isArray(obj))) {
+      const arr = obj as unknown[];
+      const length = guard(path, 'its length', () => arr.length);
       const parts: string[] = [];
-      for (let i = 0; i < obj.length; i++) {
-        parts.push(write(obj[i], [...path, i], ancestors, String(i), false) ?? 'null');
+      for (let i = 0; i < length; i++) {
+        const item = guard([...path, i], 'its getter', () => arr[i]);
+        parts.push(write(item, [...path, i], ancestors, String(i), false) ?? 'null');
       }
       return `[${parts.join(',')}]`;
     }
-    if (!isPlainObject(obj)) {
-      const name = (obj as { constructor?: { name?: unknown } }).constructor?.name;
+    if (!guard(path, 'its prototype', () => isPlainObject(obj))) {
+      const name = guard(
+        path,
+        'its constructor',
+        () => (obj as { constructor?: { name?: unknown } }).constructor?.name,
+      );
       throw notJson(
         path,
         `is a ${typeof name === 'string' && name !== '' ? name : 'non-plain object'}; only plain objects, arrays and values with toJSON are accepted (JSON would change or drop its content)`,
       );
     }
-    const symbols = Object.getOwnPropertySymbols(obj).filter((s) => Object.prototype.propertyIsEnumerable.call(obj, s));
+    const symbols = guard(path, 'its keys', () =>
+      Object.getOwnPropertySymbols(obj).filter((s) => Object.prototype.propertyIsEnumerable.call(obj, s)),
+    );
     if (symbols.length > 0) throw notJson(path, `has a symbol key (${String(symbols[0])}); JSON cannot carry it`);
 
     const entries = new Map<string, string>();
-    for (const rawKey of Object.keys(obj)) {
+    for (const rawKey of guard(path, 'its keys', () => Object.keys(obj))) {
       const childPath = [...path, rawKey];
-      const text = write((obj as Record<string, unknown>)[rawKey], childPath, ancestors, rawKey, false);
+      const child = guard(childPath, 'its getter', () => (obj as Record<string, unknown>)[rawKey]);
+      const text = write(child, childPath, ancestors, rawKey, false);
       if (text === undefined) continue;
       const k = rawKey.normalize('NFC');
       if (entries.has(k)) {
@@ -148,6 +163,45 @@ function isPlainObject(obj: object): boolean {
   if (Object.prototype.toString.call(obj) !== '[object Object]') return false;
   const proto = Object.getPrototypeOf(obj) as object | null;
   return proto === null || Object.getPrototypeOf(proto) === null;
+}
+
+/**
+ * Runs one read of the caller's value; anything it throws (a getter, `toJSON`, a Proxy trap, a revoked Proxy)
+ * becomes `not_json` at `path`, naming `what` threw and the thrown value's kind, never its message.
+ */
+function guard<T>(path: (string | number)[], what: string, read: () => T): T {
+  try {
+    return read();
+  } catch (err) {
+    if (ownError(err)) throw err;
+    throw notJson(
+      path,
+      `could not be read: ${what} threw ${thrownKind(err)} (a throwing getter or toJSON, or a revoked or hostile Proxy); only plain data is accepted`,
+    );
+  }
+}
+
+/** A `RecoveryInputError` thrown by a nested `write`. Asking a hostile thrown value (a Proxy) may throw too. */
+function ownError(err: unknown): boolean {
+  try {
+    return isRecoveryInputError(err);
+  } catch {
+    return false;
+  }
+}
+
+/** `an Error`, `a TypeError`, `a string`…: what was thrown, without its message. */
+function thrownKind(err: unknown): string {
+  let name: unknown;
+  try {
+    name = err instanceof Error ? err.name : undefined;
+  } catch {
+    name = undefined;
+  }
+  const kind =
+    typeof name === 'string' && /^[A-Za-z_$][\w$]{0,39}$/.test(name) ? name : err === null ? 'null' : typeof err;
+  if (kind === 'null' || kind === 'undefined') return kind;
+  return `${/^[AEIOUaeiou]/.test(kind) ? 'an' : 'a'} ${kind}`;
 }
 
 function notJson(path: (string | number)[], rule: string): RecoveryInputError {

@@ -18,3 +18,4 @@ export * from './feedback';
 export * from './observed-state';
 export * from './records';
 export * from './telemetry';
+export * from './redact-normalize';

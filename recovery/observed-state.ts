@@ -4,7 +4,7 @@
  * secret-looking keys are dropped, and depth, breadth and string length are capped.
  * Pure: no I/O.
  */
-import { redact } from './redact';
+import { isSecretKey, redact } from './redact';
 
 /** Deepest nesting kept; deeper values become `"[…]"`. */
 export const MAX_OBSERVED_DEPTH = 4;
@@ -13,7 +13,8 @@ export const MAX_OBSERVED_ENTRIES = 20;
 /** Longest string kept, in characters. */
 export const MAX_OBSERVED_STRING_CHARS = 200;
 
-const SECRET_KEY =
+/** Keys whose values are dropped: anything `isSecretKey` names, plus these words anywhere in the key. */
+const DROPPED_KEY =
   /(password|passwd|secret|token|api[_-]?key|authorization|cookie|credential|session|signature|stack|trace)/i;
 
 export type JsonValue = null | boolean | number | string | JsonValue[] | { [key: string]: JsonValue };
@@ -53,7 +54,7 @@ function walk(value: unknown, depth: number): JsonValue | undefined {
   }
   const out: { [key: string]: JsonValue } = {};
   for (const key of Object.keys(value as object).slice(0, MAX_OBSERVED_ENTRIES)) {
-    if (SECRET_KEY.test(key)) continue;
+    if (DROPPED_KEY.test(key) || isSecretKey(key)) continue;
     const v = walk((value as Record<string, unknown>)[key], depth + 1);
     if (v !== undefined) out[redact(key)] = v;
   }

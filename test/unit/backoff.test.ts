@@ -2,9 +2,16 @@
  * Pure unit tests of the backoff (recovery/backoff.ts): no workers, no servers, no clock.
  */
 import fc from 'fast-check';
-import { BackoffPolicySchema, DEFAULT_BACKOFF_POLICY, nextDelay } from '../../recovery/backoff';
+import {
+  BackoffPolicySchema,
+  DEFAULT_BACKOFF_POLICY,
+  MAX_BACKOFF_INTERVAL_MS,
+  MAX_RETRY_AFTER_CAP_MS,
+  nextDelay,
+} from '../../recovery/backoff';
 import type { BackoffPolicy } from '../../recovery/backoff';
 import { RecoveryInputError } from '../../recovery/errors';
+import { ConfigError, parseConfig } from '../../config/load';
 
 const policy = DEFAULT_BACKOFF_POLICY;
 const at = (r: number) => () => r;
@@ -216,9 +223,105 @@ describe('backoff: bad input is a typed error', () => {
     expect([e.code, e.message]).toEqual([code, message]);
   });
 
+  test.each<{ label: string; over: Partial<BackoffPolicy>; message: string }>([
+    {
+      label: 'maxRetryAfterMs = Number.MAX_SAFE_INTEGER',
+      over: { maxRetryAfterMs: Number.MAX_SAFE_INTEGER },
+      message: 'nextDelay: policy.maxRetryAfterMs: BackoffPolicy.maxRetryAfterMs must be at most 604800000 ms (7 days)',
+    },
+    {
+      label: 'maxRetryAfterMs = 7 days + 1 ms',
+      over: { maxRetryAfterMs: 604_800_001 },
+      message: 'nextDelay: policy.maxRetryAfterMs: BackoffPolicy.maxRetryAfterMs must be at most 604800000 ms (7 days)',
+    },
+    {
+      label: 'maximumIntervalMs = 1e15 (a typo)',
+      over: { maximumIntervalMs: 1e15 },
+      message:
+        'nextDelay: policy.maximumIntervalMs: BackoffPolicy.maximumIntervalMs must be at most 86400000 ms (24 hours)',
+    },
+    {
+      label: 'initialIntervalMs = 24 h + 1 ms (maximumIntervalMs 24 h)',
+      over: { initialIntervalMs: 86_400_001, maximumIntervalMs: 86_400_000 },
+      message:
+        'nextDelay: policy.initialIntervalMs: BackoffPolicy.initialIntervalMs must be at most 86400000 ms (24 hours) (and 1 more)',
+    },
+  ])('backoff: finding 26, $label → invalid_policy naming the field and its bound', ({ over, message }) => {
+    const e = thrown(() => nextDelay({ retryNumber: 1, policy: { ...policy, ...over }, random: at(0) }));
+    expect([e.code, e.message, e.path]).toEqual(['invalid_policy', message, [Object.keys(over)[0]]]);
+  });
+
+  test('backoff: the bounds themselves are accepted: intervals of 24 h, maxRetryAfterMs of 7 days', () => {
+    expect([MAX_BACKOFF_INTERVAL_MS, MAX_RETRY_AFTER_CAP_MS]).toEqual([86_400_000, 604_800_000]);
+    const edge = {
+      ...policy,
+      initialIntervalMs: MAX_BACKOFF_INTERVAL_MS,
+      maximumIntervalMs: MAX_BACKOFF_INTERVAL_MS,
+      maxRetryAfterMs: MAX_RETRY_AFTER_CAP_MS,
+    };
+    expect(nextDelay({ retryNumber: 1, retryAfterMs: MAX_RETRY_AFTER_CAP_MS, policy: edge, random: at(0.5) })).toEqual({
+      kind: 'wait',
+      delayMs: 665_280_000,
+      floorMs: 604_800_000,
+      jitterMs: 60_480_000,
+    });
+  });
+
+  test('backoff: with the largest policy and Retry-After, every delay is a safe integer below 2 × 7 days', () => {
+    const edge = { ...policy, maxRetryAfterMs: MAX_RETRY_AFTER_CAP_MS, jitterRatio: 1 };
+    const d = nextDelay({ retryNumber: 1, retryAfterMs: MAX_RETRY_AFTER_CAP_MS, policy: edge, random: at(0.999999) });
+    if (d.kind !== 'wait') throw new Error('expected wait');
+    expect(Number.isSafeInteger(d.delayMs) && d.delayMs < 2 * MAX_RETRY_AFTER_CAP_MS).toBe(true);
+  });
+
+  test('BackoffPolicySchema.partial() (per-tool overrides) keeps the upper bounds', () => {
+    const r = BackoffPolicySchema.partial().safeParse({ maximumIntervalMs: 1e15 });
+    expect(r.success ? 'accepted' : r.error.issues[0]?.message).toBe(
+      'BackoffPolicy.maximumIntervalMs must be at most 86400000 ms (24 hours)',
+    );
+  });
+
   test('BackoffPolicySchema: {} parses to the defaults; coefficient below 1 is refused', () => {
     expect(BackoffPolicySchema.parse({})).toEqual(DEFAULT_BACKOFF_POLICY);
     expect(BackoffPolicySchema.safeParse({ backoffCoefficient: 0.5 }).success).toBe(false);
+  });
+});
+
+describe('backoff: bounds reach temporal.config.json (finding 26)', () => {
+  function configError(text: string): ConfigError {
+    try {
+      parseConfig(text, 'temporal.config.json');
+    } catch (e) {
+      if (e instanceof ConfigError) return e;
+      throw e;
+    }
+    throw new Error('expected a ConfigError, the config was accepted');
+  }
+
+  test('config: backoff.maxRetryAfterMs = 9007199254740991 → ConfigError naming the field and its bound', () => {
+    const e = configError('{"backoff":{"maxRetryAfterMs":9007199254740991}}');
+    expect([e.field, e.message]).toEqual([
+      'backoff.maxRetryAfterMs',
+      'temporal.config.json: backoff.maxRetryAfterMs: BackoffPolicy.maxRetryAfterMs must be at most 604800000 ms (7 days)',
+    ]);
+  });
+
+  test('config: a per-tool backoff.maximumIntervalMs = 1e15 → ConfigError naming tools.<name>.backoff.maximumIntervalMs', () => {
+    const e = configError('{"tools":{"pay":{"backoff":{"maximumIntervalMs":1e15}}}}');
+    expect([e.field, e.message]).toEqual([
+      'tools.pay.backoff.maximumIntervalMs',
+      'temporal.config.json: tools.pay.backoff.maximumIntervalMs: BackoffPolicy.maximumIntervalMs must be at most 86400000 ms (24 hours)',
+    ]);
+  });
+
+  test('config: backoff values at the bounds are accepted', () => {
+    const c = parseConfig(
+      '{"backoff":{"initialIntervalMs":86400000,"maximumIntervalMs":86400000,"maxRetryAfterMs":604800000}}',
+      'x',
+    );
+    expect([c.backoff.initialIntervalMs, c.backoff.maximumIntervalMs, c.backoff.maxRetryAfterMs]).toEqual([
+      86_400_000, 86_400_000, 604_800_000,
+    ]);
   });
 });
 

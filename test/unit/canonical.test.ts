@@ -220,6 +220,127 @@ describe('canonicalize: values JSON cannot carry are refused with a typed error'
   });
 });
 
+describe('canonicalize: a value that throws when read → typed not_json naming the path (findings 24, 25)', () => {
+  const HINT = '(a throwing getter or toJSON, or a revoked or hostile Proxy); only plain data is accepted';
+  const throwingGetter = (thrownValue: unknown) =>
+    Object.defineProperty({}, 'number', {
+      enumerable: true,
+      get() {
+        throw thrownValue;
+      },
+    });
+  const revoked = (() => {
+    const r = Proxy.revocable({}, {});
+    r.revoke();
+    return r.proxy;
+  })();
+
+  test.each<[string, () => unknown, string, (string | number)[]]>([
+    [
+      'a getter throwing an Error that names a file path',
+      () => argsHash({ card: throwingGetter(new Error('boom at /srv/app/secret.ts:1')) }),
+      `canonicalize: $.card.number could not be read: its getter threw an Error ${HINT}`,
+      ['card', 'number'],
+    ],
+    [
+      'a getter throwing a string',
+      () => canonicalize(throwingGetter('password=hunter2')),
+      `canonicalize: $.number could not be read: its getter threw a string ${HINT}`,
+      ['number'],
+    ],
+    [
+      'a getter throwing null',
+      () => canonicalize([throwingGetter(null)]),
+      `canonicalize: $[0].number could not be read: its getter threw null ${HINT}`,
+      [0, 'number'],
+    ],
+    [
+      'an array element getter throwing a TypeError',
+      () =>
+        canonicalize({
+          items: Object.defineProperty([1], 0, {
+            get() {
+              throw new TypeError('x');
+            },
+          }),
+        }),
+      `canonicalize: $.items[0] could not be read: its getter threw a TypeError ${HINT}`,
+      ['items', 0],
+    ],
+    [
+      'a toJSON() that throws',
+      () =>
+        argsHash({
+          due: {
+            toJSON: () => {
+              throw new RangeError('Invalid time value');
+            },
+          },
+        }),
+      `canonicalize: $.due could not be read: its toJSON() threw a RangeError ${HINT}`,
+      ['due'],
+    ],
+    [
+      'a revoked Proxy inside the arguments',
+      () => argsHash({ p: revoked }),
+      `canonicalize: $.p could not be read: reading it threw a TypeError ${HINT}`,
+      ['p'],
+    ],
+    [
+      'a revoked Proxy as the arguments',
+      () => argsHash(revoked),
+      `canonicalize: $ could not be read: reading it threw a TypeError ${HINT}`,
+      [],
+    ],
+    [
+      'a Proxy whose ownKeys trap throws',
+      () =>
+        argsHash(
+          new Proxy(
+            {},
+            {
+              ownKeys() {
+                throw new Error('trap');
+              },
+            },
+          ),
+        ),
+      `canonicalize: $ could not be read: its keys threw an Error ${HINT}`,
+      [],
+    ],
+    [
+      'a getter throwing a hostile Proxy (whose every trap throws)',
+      () =>
+        canonicalize(
+          throwingGetter(
+            new Proxy(
+              {},
+              {
+                get() {
+                  throw new Error('get');
+                },
+                getPrototypeOf() {
+                  throw new Error('proto');
+                },
+              },
+            ),
+          ),
+        ),
+      `canonicalize: $.number could not be read: its getter threw an object ${HINT}`,
+      ['number'],
+    ],
+  ])('canonicalize: %s → not_json at its path, the thrown message not quoted', (_label, fn, message, path) => {
+    const e = thrown(fn);
+    expect([e.code, e.message, e.path, isRecoveryInputError(e), 'cause' in e]).toEqual([
+      'not_json',
+      message,
+      path,
+      true,
+      false,
+    ]);
+  });
+});
+
 describe('canonicalize: properties', () => {
   // JSON values made of what JSON.parse can produce.
   const jsonValue = fc.jsonValue();

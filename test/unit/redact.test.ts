@@ -2,9 +2,12 @@
  * Unit tests of redaction (recovery/redact.ts): pure, no workers, no servers.
  */
 import {
+  isSecretKey,
   MAX_REDACT_INPUT_CHARS,
   Placeholder,
   redact,
+  REDACT_GROWTH_FACTOR,
+  REDACT_GROWTH_SLACK,
   REDACTION_RULES,
   RedactionInputError,
 } from '../../recovery/redact';
@@ -79,6 +82,156 @@ describe('redact: secrets and internals are replaced', () => {
   });
 });
 
+describe('redact: the gaps of finding 19 are closed', () => {
+  const cases: [string, string, string][] = [
+    // Credentials in prose.
+    [
+      'a password in prose',
+      'Login failed for user admin with password hunter2',
+      'Login failed for user admin with password [redacted]',
+    ],
+    ['pwd: with a one-letter value', 'pwd: x', 'pwd: [redacted]'],
+    ['"api key is sk-…"', 'the api key is sk-abcdefghijklmnopqrstuv', 'the api key is [redacted]'],
+    ['"api key is …" without a known shape', 'the api key is AbCdEf123456', 'the api key is [redacted]'],
+    ['"token is …"', 'token is abc123def456', 'token is [redacted]'],
+    ['a quoted password in prose', "password 'correct horse'", "password '[redacted]'"],
+    ['a PIN in prose', 'PIN 4921 rejected', 'PIN [redacted] rejected'],
+    ['a header name without its colon', 'X-Api-Key abcd1234efgh5678', 'X-Api-Key [redacted]'],
+    ['secret=', 'secret=s3cr3t', 'secret=[redacted]'],
+    ['a key that contains "secret"', 'secret_value=hunter2', 'secret_value=[redacted]'],
+    ['pass=', 'pass=hunter2', 'pass=[redacted]'],
+    ['a SAS signature', 'sv=2020-08-04&sig=vnb3Rk+Z5mN9a=', 'sv=2020-08-04&sig=[redacted]'],
+    ['auth: with a bearer value', 'auth: Bearer abcdefghijklmnopqrs', 'auth: [redacted]'],
+    [
+      'a secret pair after a non-secret key=value',
+      'example:8443/v1/x?token=abc123secret',
+      'example:8443/v1/x?token=[redacted]',
+    ],
+    // HTTP Basic auth.
+    [
+      'a Basic credential of letters only',
+      'upstream rejected Basic dXNlcjpwYXNz',
+      'upstream rejected Basic [redacted]',
+    ],
+    ['an Authorization: Basic header', 'Authorization: Basic dXNlcjpwYXNzd29yZA==', 'Authorization: [redacted]'],
+    ['user:pass@ in a URL', 'GET https://user:pass@api.acme.in/v1 failed', 'GET [url] failed'],
+    ['user:pass@ without a scheme', 'user:p4ss@10.1.2.3', '[redacted]@[ip]'],
+    ['a 19-letter bearer token', 'sent Bearer abcdefghijklmnopqrs', 'sent Bearer [redacted]'],
+    // Unicode tricks.
+    ['a zero-width joiner inside Bearer', 'Bear\u200der abcd1234efgh5678ijkl', 'Bearer [redacted]'],
+    ['a zero-width space inside a key', 'pass\u200bword=hunter2', 'password=[redacted]'],
+    ['a full-width Bearer', 'Ｂｅａｒｅｒ abcd1234efgh5678ijkl', 'Bearer [redacted]'],
+    [
+      'a full-width Authorization header',
+      'Ａｕｔｈｏｒｉｚａｔｉｏｎ: Bearer-ish qwerty123',
+      'Authorization: [redacted]',
+    ],
+    ['a full-width password and colon', 'Ｐａｓｓｗｏｒｄ：ｈｕｎｔｅｒ２', 'Password:[redacted]'],
+    ['a full-width AWS key', 'ＡＫＩＡ１２３４５６７８９０ＡＢＣＤＥＦ', '[redacted]'],
+    ['a Cyrillic а inside "password"', 'p\u0430ssword=hunter2', 'password=[redacted]'],
+    ['Cyrillic В, е, а inside "Bearer"', '\u0412\u0435\u0430rer abcd1234efgh5678', 'Bearer [redacted]'],
+    // Percent-encoding.
+    [
+      'a percent-encoded Authorization header',
+      'Authorization%3A%20Bearer%20abcd1234efgh5678',
+      'Authorization: [redacted]',
+    ],
+    ['a percent-encoded access_token=', 'access_token%3Dabcd1234efgh5678', 'access_token=[redacted]'],
+    ['a percent-encoded SAS signature', 'sv=2020-08-04&sig=vnb3Rk%2BZ5mN9a%3D', 'sv=2020-08-04&sig=[redacted]'],
+    ['a doubly percent-encoded key', 'tok%2565n=abc123', 'token=[redacted]'],
+    // Host names beyond the list of TLDs, addresses.
+    [
+      'a host with a hyphen label and a ccTLD',
+      'could not connect to orders-db.prod.acme.in:5432',
+      'could not connect to [host]',
+    ],
+    ['a host with a digit label', 'db01.corp.acme.it is down', '[host] is down'],
+    ['any TLD with a port', 'db.acme.zz:5432 refused', '[host] refused'],
+    [
+      'a single-label host after ECONNREFUSED',
+      'connect ECONNREFUSED orders-db-primary:5432',
+      'connect ECONNREFUSED [host]',
+    ],
+    ['a single-label host after ENOTFOUND', 'getaddrinfo ENOTFOUND orders-db', 'getaddrinfo ENOTFOUND [host]'],
+    ['a host after "connect to"', 'cannot connect to redis:6379', 'cannot connect to [host]'],
+    ['a host with a path (no scheme)', 'hooks.slack.com/services/T000/B000/XXXXXXXX', '[url]'],
+    ['a host with a path before a full stop', 'see acme.com/pricing.', 'see [url].'],
+    ['an IPv4-mapped IPv6 address', 'from ::ffff:10.0.0.1', 'from [ip]'],
+    ['an IPv6 address with a zone', 'IPv6 fe80::1%eth0 down', 'IPv6 [ip] down'],
+    ['localhost with a port', 'connect localhost:3000 refused', 'connect [host] refused'],
+    // Token families.
+    ['a Google OAuth access token', 'ya29.a0AfH6SMBx-Kq3aB_cD9-eF1gH2iJ3kL4mN', '[redacted]'],
+    ['a Google refresh token', 'refresh 1//0gLHqC2bGx8bGCgYIARAAGBASNwF-L9Ir', 'refresh [redacted]'],
+    ['a JWT under session=', 'session=eyJhbGciOi.eyJzdWIi.sig', 'session=[redacted]'],
+    ['a fine-grained GitHub token', 'github_pat_11ABCDEFG0123456789_abcdefghijklmnop', '[redacted]'],
+    ['a Slack user token', 'xoxp-1234-5678-abcdefgh', '[redacted]'],
+    ['a Stripe restricted key', 'rk_live_abcdefgh1234 revoked', '[redacted] revoked'],
+    [
+      'a PEM private key block',
+      'key:\n-----BEGIN RSA PRIVATE KEY-----\nMIIEowIBAAKCAQEA1234\nabcd+/==\n-----END RSA PRIVATE KEY-----\nrest',
+      'key:\n[redacted]\nrest',
+    ],
+    ['a private key block without its END line', 'privkey=-----BEGIN PRIVATE KEY-----', 'privkey=[redacted]'],
+    [
+      'an OpenSSH private key block',
+      '-----BEGIN OPENSSH PRIVATE KEY----- b3BlbnNzaC1rZXktdjEAAAAA -----END OPENSSH PRIVATE KEY----- done',
+      '[redacted] done',
+    ],
+    // File paths.
+    ['a /home path', 'Traceback: /home/deploy/app/payments/charge.py line 42', 'Traceback: [path] line 42'],
+    ['a /Users path', 'open /Users/alice/Library/x.plist failed', 'open [path] failed'],
+    ['a C:\\ path under Program Files', 'C:\\Program Files (x86)\\Acme\\pay.dll was missing', '[path] was missing'],
+    ['a C:/ path', 'error in C:/Users/admin/app/db.js', 'error in [path]'],
+    ['a file:// URL', 'read file:///home/bob/.ssh/id_rsa denied', 'read [url] denied'],
+  ];
+  it.each(cases)('redact: %s', (_kind, input, expected) => {
+    expect(redact(input)).toBe(expected);
+  });
+});
+
+describe('redact: isSecretKey', () => {
+  it.each([
+    'password',
+    'pwd',
+    'pass',
+    'passphrase',
+    'api_key',
+    'x-api-key',
+    'apiKey',
+    'XApiKey',
+    'accessToken',
+    'accesstoken',
+    'client_secret',
+    'secret_value',
+    'privateKey',
+    'private_key',
+    'accessKey',
+    'access_key',
+    'aws_secret_access_key',
+    'auth',
+    'bearer',
+    'otp',
+    'pin',
+    'sig',
+    'session_id',
+    'privkey',
+  ])('isSecretKey: %s → true', (key) => {
+    expect(isSecretKey(key)).toBe(true);
+  });
+  it.each([
+    'max_tokens',
+    'token_count',
+    'customerId',
+    'idempotency_key',
+    'bypass',
+    'compass',
+    'amountCents',
+    'oauth_method',
+  ])('isSecretKey: %s → false', (key) => {
+    expect(isSecretKey(key)).toBe(false);
+  });
+});
+
 describe('redact: ordinary text survives unchanged', () => {
   const prose = [
     'amountCents must be a positive integer',
@@ -99,6 +252,52 @@ describe('redact: ordinary text survives unchanged', () => {
     'std::vector is fine',
     'dueDate must be an ISO date (YYYY-MM-DD)',
     'rate limited; retry after 3000 ms',
+    // The false positives that would wreck model feedback (finding 19's brief): field names, amounts, dates,
+    // times, ISO timestamps, SKUs and ids, dotted field paths, file names and versions.
+    'customerId',
+    'customerId must start with cus_',
+    'amount 12.50',
+    'price is 12.50 EUR',
+    '2026-10-01',
+    'dueDate 2026-10-01 is in the past',
+    '10:00',
+    '2026-10-01T10:00:00.000Z',
+    '2026-10-01T10:00:00+02:00',
+    'SKU-1',
+    'SKU-1 is out of stock',
+    'cus_42',
+    'inv_1',
+    'O-1842',
+    'O-1842 conflicts with booking B-77 at 10:00',
+    'e.g. file.txt and v1.2.3',
+    'i.e. the end',
+    'data.attributes.amount',
+    'customer.address.city',
+    'order.customer.id',
+    'items.0.price',
+    'field user.email must be valid',
+    'see api.v2.users',
+    'README.md, setup.py, main.rs and index.ts:42',
+    'Node.js v20.1.0',
+    'version 1.2.3-beta.1',
+    'ratio 3:2 at 10:30:15',
+    'password must be at least 8 characters',
+    'the password is wrong',
+    'PIN must be 4 digits',
+    'token limit 4096 exceeded',
+    'secret manager unavailable',
+    'token_count=42',
+    'idempotency_key=abc-123',
+    'Basic Authentication required',
+    'server error',
+    'upstream timeout',
+    'host is down',
+    'connected to 3 peers',
+    'phone +1-555-0100',
+    'mm/dd/yyyy',
+    '50% off',
+    'Ошибка оплаты: сумма',
+    'wait…',
   ];
   it.each(prose)('redact: "%s" is unchanged', (text) => {
     expect(redact(text)).toBe(text);
@@ -120,6 +319,37 @@ describe('redact: contract', () => {
     expect(out.endsWith('…')).toBe(true);
     expect(out).not.toContain('sk-abc');
     expect(out.length).toBeLessThanOrEqual(MAX_REDACT_INPUT_CHARS + 1);
+  });
+
+  it('redact: the result is NFKC text without invisible characters (it reads as the input did)', () => {
+    expect(redact('金额必须为正数（单位：分）')).toBe('金额必须为正数(单位:分)');
+    expect(redact('ﬁle ①\u200b done')).toBe('file 1 done');
+    expect(redact('\u001b[2J cleared')).toBe('[2J cleared');
+  });
+
+  it('redact: "…" and characters whose NFKC form is over 3 times longer are kept as they are', () => {
+    expect(redact('cut…')).toBe('cut…');
+    expect(redact('\ufdfa \u3300')).toBe('\ufdfa \u3300');
+    expect(redact('⑴')).toBe('(1)');
+  });
+
+  it('redact: a placeholder that makes a new match is taken by the next pass, so the result is a fixed point', () => {
+    const once = redact('localhost::12 and 10.0.0.1::db-1');
+    expect(once).toBe('[host][ip] and [ip][ip]-1');
+    expect(redact(once)).toBe(once);
+  });
+
+  it(`redact: the result is at most ${REDACT_GROWTH_FACTOR} × input + ${REDACT_GROWTH_SLACK} characters`, () => {
+    for (const t of ['sig=x', 'pwd=x&pwd=x&pwd=x', '⑴⑴⑴⑴', '::1 ::1 ::1', '/a/ /b/ /c/', 'Cookie:\nCookie:\n']) {
+      expect([t, redact(t).length <= REDACT_GROWTH_FACTOR * t.length + REDACT_GROWTH_SLACK]).toEqual([t, true]);
+    }
+  });
+
+  it('redact: a result longer than MAX_REDACT_INPUT_CHARS is cut too, so redacting it again cuts nothing', () => {
+    const out = redact('⑴ '.repeat(30_000));
+    expect(out.length).toBeLessThanOrEqual(MAX_REDACT_INPUT_CHARS);
+    expect(out.endsWith('(1)…')).toBe(true);
+    expect(redact(out)).toBe(out);
   });
 
   it('redact: a non-string → RedactionInputError with code redact_input_not_string', () => {
@@ -159,6 +389,32 @@ describe('redact: every rule is linear on 64 KiB of adversarial input', () => {
     'a.b/c',
     '\nat x (a.js:1:2)',
     'x',
+    // Rules and steps added for finding 19.
+    '%41',
+    '%25',
+    '%FF',
+    '%E2%80%8B',
+    '-----BEGIN PRIVATE KEY-----.',
+    'password a',
+    'pin 1',
+    'ＡＢ',
+    '\u0430a',
+    'a-a.',
+    'ab1.',
+    'connect to a.',
+    'ECONNREFUSED a',
+    'x:y@',
+    'a:b',
+    '\u200b',
+    'a-b:12',
+    'a.b:1',
+    'ya29.',
+    '1//0',
+    '::ffff:',
+    '[ip]',
+    '\ufdfa',
+    '⑴',
+    'C:\\Program Files\\',
   ];
   it.each(units)('redact: %j repeated to 64 KiB takes < 200 ms per rule and < 500 ms in all', (unit) => {
     const text = unit.repeat(Math.ceil(MAX_REDACT_INPUT_CHARS / unit.length)).slice(0, MAX_REDACT_INPUT_CHARS);
