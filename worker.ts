@@ -3,6 +3,10 @@
  *
  *   npm run worker            # example tools against SUPPORT_SERVICE_URL (default http://127.0.0.1:8787)
  *
+ * With `OPENAI_BASE_URL` set (and `OPENAI_API_KEY`, `OPENAI_MODEL`), the worker also runs the planner of
+ * `agentWorkflow` on that OpenAI-compatible endpoint. With `RECOVERY_METRICS_PORT` set, it serves the recovery
+ * metrics (Prometheus text) at `http://127.0.0.1:<port>/metrics`.
+ *
  * In your own project, copy `createRecoveryWorker` with your tools. Connection settings come from Temporal's
  * environment configuration, else the embedded dev server of temporal.config.json (config/connection.ts).
  */
@@ -10,6 +14,7 @@ import { NativeConnection, Worker } from '@temporalio/worker';
 import { loadConfig } from './config/load';
 import { resolveConnection } from './config/connection';
 import { supportTools } from './examples/support-tools';
+import { createOpenAIPlanner } from './activities/planners/openai';
 import { RecoveryPlugin, type RecoveryPluginOptions } from './plugin/recovery-plugin';
 
 export interface RecoveryWorker {
@@ -38,10 +43,18 @@ export async function createRecoveryWorker(
 
 async function main(): Promise<void> {
   const baseUrl = process.env.SUPPORT_SERVICE_URL ?? 'http://127.0.0.1:8787';
-  const { worker, connection } = await createRecoveryWorker({ tools: supportTools(baseUrl).all, config: loadConfig() });
+  const { worker, connection, plugin } = await createRecoveryWorker({
+    tools: supportTools(baseUrl).all,
+    config: loadConfig(),
+    ...(process.env.OPENAI_BASE_URL ? { planner: createOpenAIPlanner() } : {}),
+  });
+  const port = process.env.RECOVERY_METRICS_PORT;
+  const metrics = port ? await plugin.metrics.serve(Number(port)) : undefined;
+  if (metrics) console.log(`recovery metrics: ${metrics.url}`);
   try {
     await worker.run();
   } finally {
+    await metrics?.close();
     await connection.close();
   }
 }
