@@ -16,7 +16,7 @@ import { Client, Connection } from '@temporalio/client';
 import { DefaultLogger, NativeConnection, Runtime, Worker } from '@temporalio/worker';
 import type { Planner } from './activities/planners/planner';
 import { createOpenAIPlanner } from './activities/planners/openai';
-import { createScriptedPlanner } from './activities/planners/scripted';
+import { createScriptedPlanner, fieldPath, ScriptedPolicyError } from './activities/planners/scripted';
 import { loadConfig } from './config/load';
 import { resolveConnection } from './config/connection';
 import { builtInScenarios } from './examples/agent-demo/builtin';
@@ -95,10 +95,7 @@ async function main(): Promise<number> {
       ...scenario,
       script: withPlaceholders(scenario.script, fixtures.folders),
     }));
-    const planner: Planner =
-      opts.planner === 'openai'
-        ? createOpenAIPlanner()
-        : createScriptedPlanner({ goals: Object.fromEntries(scenarios.map((s) => [s.goal, s.script])) });
+    const planner: Planner = opts.planner === 'openai' ? createOpenAIPlanner() : scriptedPlanner(scenarios, selected);
     const nativeConnection = await NativeConnection.connect(target.connectionOptions);
     const connection = await Connection.connect(target.connectionOptions);
     const client = new Client({ connection, namespace: target.namespace });
@@ -161,6 +158,29 @@ async function main(): Promise<number> {
   for (const r of failed) console.log(`✗ ${r.name}: ${r.mismatches.join('; ')}`);
   console.log(`${reports.length - failed.length} passed, ${failed.length} failed`);
   return failed.length === 0 ? 0 : 1;
+}
+
+/**
+ * The scripted planner for `scenarios` (placeholders filled in; `selected[i]` is where `scenarios[i]` comes from).
+ * @throws ScenarioFileError naming the file(s) of the scenario(s) whose goal the ScriptedPolicyError names, or all
+ *   of them when it names none.
+ */
+function scriptedPlanner(
+  scenarios: readonly AgentScenario[],
+  selected: readonly { scenario: AgentScenario; source: string }[],
+): Planner {
+  try {
+    return createScriptedPlanner({ goals: Object.fromEntries(scenarios.map((s) => [s.goal, s.script])) });
+  } catch (err) {
+    if (!(err instanceof ScriptedPolicyError)) throw err;
+    // The message starts with `policy: goals["<goal>"]…` (fieldPath) when one goal's script is at fault.
+    const named = selected.filter(({ scenario }) => {
+      const at = `policy: ${fieldPath(['goals', scenario.goal])}`;
+      return err.message.startsWith(at) && /^[.[:]/.test(err.message.slice(at.length));
+    });
+    const sources = [...new Set((named.length ? named : selected).map((s) => s.source))];
+    throw new ScenarioFileError(sources.join(', '), '', `the scripted planner refuses the scenarios: ${err.message}`);
+  }
 }
 
 /** The scenarios `--scenario` names: built-in names, or paths of scenario files. @throws ScenarioFileError */

@@ -143,13 +143,20 @@ export function startRun(policy: Partial<BudgetPolicy> = {}): BudgetLedger {
 }
 
 /**
- * Opens the next turn: the replan counter starts at 0 and the previous turn's per-call counters are dropped
- * (call keys belong to a turn; this also keeps the ledger small across a long run). Run attempts carry on.
+ * Opens the next turn: the replan counter starts at 0. By default the previous turn's per-call counters are dropped
+ * (call keys belong to a turn; this also keeps the ledger small across a long run). With `keepCalls: true` they
+ * carry on: for call keys that outlive a turn (an agent's step ids), so a call repaired in one turn has fewer
+ * repairs left in the next — otherwise a planner repeating a bad call once per turn would never run out (attack
+ * review B1). Run attempts always carry on.
  * @throws RecoveryInputError `invalid_input` when `ledger` is not a ledger.
  */
-export function startTurn(ledger: BudgetLedger): BudgetLedger {
+export function startTurn(ledger: BudgetLedger, options: { keepCalls?: boolean } = {}): BudgetLedger {
   const l = readLedger(ledger, 'startTurn');
-  return freezeLedger({ ...l, turn: { index: l.turn.index + 1, replans: 0 }, calls: [] });
+  return freezeLedger({
+    ...l,
+    turn: { index: l.turn.index + 1, replans: 0 },
+    calls: options.keepCalls === true ? l.calls : [],
+  });
 }
 
 /**

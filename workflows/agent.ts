@@ -50,6 +50,8 @@ import {
 import { z } from 'zod';
 import './zod-messages';
 import type { createPlannerActivities } from '../activities/planners/planner';
+import { startTurn, type BudgetLedger } from '../recovery/budgets';
+import { isRecoveryInputError } from '../recovery/errors';
 import type { RecoveryRecord } from '../recovery/records';
 import { RecoveryAction } from '../recovery/routes';
 import { redact } from '../recovery/redact';
@@ -60,7 +62,7 @@ import {
   type AgentState,
   type UserMessage,
 } from './definitions';
-import type { Observation, PlannerDecision } from './planner-contract';
+import { OBSERVATION_KINDS, PlannerDecisionSchema, type Observation, type PlannerDecision } from './planner-contract';
 import { telemetry } from './telemetry-sinks';
 import { ToolPlanInputSchema } from './tool-plan';
 import { createToolRouter, type ToolOutcome, type ToolRouterOptions, type ToolRouterState } from './tool-router';
@@ -92,6 +94,11 @@ export interface AgentOptions extends Omit<ToolRouterOptions, 'restore'> {
     maximumAttempts?: number;
     /** Task queue of the planner activity. @default the workflow's */
     taskQueue?: string;
+    /**
+     * Heartbeat timeout of a planner step, in ms: the activity heartbeats while the model thinks, so a cancelled
+     * run aborts the model request within about 0.8 × this (Temporal throttles heartbeats to that). @default 10_000
+     */
+    heartbeatTimeoutMs?: number;
   };
   /** Continue-as-new after this many turns in one run, whether or not Temporal suggests it. @default none */
   continueAsNewAfterTurns?: number;
@@ -132,6 +139,19 @@ const DEFAULT_PLANNER_TIMEOUT_MS = 150_000;
 const DEFAULT_PLANNER_ATTEMPTS = 4;
 /** Most characters of a planner failure's message quoted in a reason. */
 const MAX_REASON_CHARS = 500;
+/** Largest tool result an observation carries as is, in characters of JSON; a larger one becomes a preview. */
+export const MAX_OBSERVED_VALUE_CHARS = 64 * 1024;
+/** Largest call arguments an observation echoes, in characters of JSON; larger ones become a preview. */
+export const MAX_OBSERVED_ARGS_CHARS = 8 * 1024;
+/** Characters of JSON a preview keeps. */
+const PREVIEW_CHARS = 2_000;
+/** Most user messages waiting for the planner; more are dropped (with a worker log line). */
+export const MAX_PENDING_USER_MESSAGES = 50;
+/**
+ * Largest planner input, and largest continue-as-new state, in characters of JSON. Temporal refuses payloads over
+ * 2 MB (a workflow task that tries fails again and again, attack review G1–G4): the run escalates before that.
+ */
+export const MAX_CARRIED_CHARS = 1_500_000;
 
 /** The options' shape, checked before anything runs: bad options fail the run cleanly, never the workflow task. */
 export const AgentOptionsSchema = ToolPlanInputSchema.omit({
@@ -148,6 +168,7 @@ export const AgentOptionsSchema = ToolPlanInputSchema.omit({
         startToCloseTimeoutMs: z.number().int().min(1_000).max(86_400_000).optional(),
         maximumAttempts: z.number().int().min(1).max(100).optional(),
         taskQueue: z.string().min(1).optional(),
+        heartbeatTimeoutMs: z.number().int().min(1_000).max(3_600_000).optional(),
       })
       .strict()
       .optional(),
@@ -166,7 +187,7 @@ export const AgentOptionsSchema = ToolPlanInputSchema.omit({
  *   the message names the field.
  */
 export async function agentWorkflow(goal: string, options: AgentOptions, carried?: AgentCarry): Promise<AgentResult> {
-  checkInput(goal, options);
+  checkInput(goal, options, carried);
   const maxTurns = options.maxTurns ?? DEFAULT_MAX_TURNS;
   const maxInvalid = options.maxInvalidDecisions ?? DEFAULT_MAX_INVALID_DECISIONS;
   const {
@@ -176,9 +197,14 @@ export async function agentWorkflow(goal: string, options: AgentOptions, carried
     continueAsNewAfterTurns,
     ...routerOptions
   } = options;
-  const router = createToolRouter({ ...routerOptions, ...(carried ? { restore: carried.router } : {}) });
+  const router = createToolRouter({
+    ...routerOptions,
+    stepBudgetsAcrossTurns: true,
+    ...(carried ? { restore: carried.router } : {}),
+  });
   const { planNextStep } = proxyActivities<PlannerActivities>({
     startToCloseTimeout: plannerOptions?.startToCloseTimeoutMs ?? DEFAULT_PLANNER_TIMEOUT_MS,
+    heartbeatTimeout: plannerOptions?.heartbeatTimeoutMs ?? 10_000,
     retry: { maximumAttempts: plannerOptions?.maximumAttempts ?? DEFAULT_PLANNER_ATTEMPTS, initialInterval: '1s' },
     ...(plannerOptions?.taskQueue ? { taskQueue: plannerOptions.taskQueue } : {}),
   });
@@ -201,6 +227,10 @@ export async function agentWorkflow(goal: string, options: AgentOptions, carried
     }
     if (phase === 'done') {
       log.warn('user message ignored: the run has ended');
+      return;
+    }
+    if (pendingUserMessages.length >= MAX_PENDING_USER_MESSAGES) {
+      log.warn('user message dropped: too many are waiting for the planner', { waiting: pendingUserMessages.length });
       return;
     }
     pendingUserMessages.push(text);
@@ -244,6 +274,13 @@ export async function agentWorkflow(goal: string, options: AgentOptions, carried
         toolSuccesses,
         continuedAsNew: continuedAsNew + 1,
       };
+      const size = JSON.stringify(carry).length;
+      if (size > MAX_CARRIED_CHARS) {
+        return end({
+          status: AgentStatus.ESCALATED,
+          reason: `The run's state is too large to continue (${size} characters of JSON); a person must take over.`,
+        });
+      }
       return await continueAsNew<typeof agentWorkflow>(goal, options, carry);
     }
 
@@ -253,9 +290,28 @@ export async function agentWorkflow(goal: string, options: AgentOptions, carried
     for (const text of pendingUserMessages.splice(0)) observations.push({ kind: 'user_message', text });
     phase = 'planning';
 
+    const input = { goal, turn, capabilities: router.capabilities(), observations };
+    const inputSize = JSON.stringify(input).length;
+    if (inputSize > MAX_CARRIED_CHARS) {
+      return end({
+        status: AgentStatus.ESCALATED,
+        reason: `The run's observations are too large for the planner (${inputSize} characters of JSON); a person must take over.`,
+      });
+    }
     let decision: PlannerDecision;
     try {
-      decision = await planNextStep({ goal, turn, capabilities: router.capabilities(), observations });
+      // The activity checks its answer too; checked again here because a planner on another worker may return
+      // anything, and a malformed value must not fail the workflow task (attack review C2–C4).
+      const answer: unknown = await planNextStep(input);
+      const checked = PlannerDecisionSchema.safeParse(answer);
+      if (!checked.success) {
+        const issue = checked.error.issues[0];
+        throw ApplicationFailure.nonRetryable(
+          `The planner's answer is not a valid decision: ${issue?.path.join('.') || '(decision)'}: ${issue?.message ?? 'invalid'}.`,
+          'planner_invalid_decision',
+        );
+      }
+      decision = checked.data;
     } catch (err) {
       if (isCancellation(err)) throw err;
       const failure = plannerFailure(err);
@@ -284,7 +340,10 @@ export async function agentWorkflow(goal: string, options: AgentOptions, carried
 
     phase = 'calling_tools';
     for (const call of decision.calls) {
-      currentCall = { callId: call.callId, tool: typeof call.tool === 'string' ? call.tool.slice(0, 64) : '' };
+      currentCall = {
+        callId: call.callId.slice(0, 128),
+        tool: typeof call.tool === 'string' ? call.tool.slice(0, 64) : '',
+      };
       const stepTool = typeof call.tool === 'string' && call.tool !== '' ? call.tool.slice(0, 128) : '(no name)';
       const stepId = `${stepTool}#${own(toolSuccesses, stepTool)}`;
       const outcome = await router.callTool(call.tool, call.args, { stepId });
@@ -295,7 +354,12 @@ export async function agentWorkflow(goal: string, options: AgentOptions, carried
           return end({
             status: AgentStatus.STOPPED,
             reason: `The same call to ${outcome.tool} returned the same result again: the run makes no progress.`,
-            endedBy: { tool: outcome.tool, callId: call.callId, class: 'none', action: RecoveryAction.STOP },
+            endedBy: {
+              tool: outcome.tool,
+              callId: call.callId.slice(0, 128),
+              class: 'none',
+              action: RecoveryAction.STOP,
+            },
           });
         }
         continue;
@@ -306,7 +370,7 @@ export async function agentWorkflow(goal: string, options: AgentOptions, carried
           reason: outcome.feedback.message,
           endedBy: {
             tool: outcome.failure.tool,
-            callId: call.callId,
+            callId: call.callId.slice(0, 128),
             class: outcome.failure.class,
             action: outcome.action,
             ...(outcome.exhausted ? { exhausted: outcome.exhausted } : {}),
@@ -318,23 +382,43 @@ export async function agentWorkflow(goal: string, options: AgentOptions, carried
   }
 }
 
-/** What the planner sees of one call: the value as data, or the router's public feedback. */
+/**
+ * What the planner sees of one call: the value as data, or the router's public feedback. A result over
+ * `MAX_OBSERVED_VALUE_CHARS`, or arguments over `MAX_OBSERVED_ARGS_CHARS`, are replaced by a preview
+ * `{ truncated: true, chars, preview }` so the observations stay within Temporal's payload limit; the tool name is
+ * cut to 128 characters and the callId to 128.
+ */
 function observationOf(
   call: { callId: string; tool: string; args: unknown },
   outcome: ToolOutcome,
   turn: number,
 ): Observation {
+  const base = {
+    callId: call.callId.slice(0, 128),
+    tool: typeof call.tool === 'string' ? call.tool.slice(0, 128) : '',
+    args: boundedJson(call.args, MAX_OBSERVED_ARGS_CHARS),
+    turn,
+  };
   return outcome.ok
     ? {
         kind: 'tool_result',
-        callId: call.callId,
-        tool: call.tool,
-        args: call.args,
-        value: outcome.value,
+        ...base,
+        value: boundedJson(outcome.value, MAX_OBSERVED_VALUE_CHARS),
         empty: outcome.empty,
-        turn,
       }
-    : { kind: 'tool_failure', callId: call.callId, tool: call.tool, args: call.args, feedback: outcome.feedback, turn };
+    : { kind: 'tool_failure', ...base, feedback: outcome.feedback };
+}
+
+/** `value` itself when its JSON fits `maxChars`, else a preview of it. Values that are not JSON become a note. */
+function boundedJson(value: unknown, maxChars: number): unknown {
+  let text: string | undefined;
+  try {
+    text = JSON.stringify(value);
+  } catch {
+    return { truncated: true, note: 'not a JSON value' };
+  }
+  if (text === undefined || text.length <= maxChars) return value;
+  return { truncated: true, chars: text.length, preview: text.slice(0, PREVIEW_CHARS) };
 }
 
 /** The type and public message of a failed planner step (the activity's messages are public by construction). */
@@ -356,7 +440,20 @@ function own(record: Record<string, number>, key: string): number {
   return Object.prototype.hasOwnProperty.call(record, key) ? (record[key] ?? 0) : 0;
 }
 
-function checkInput(goal: unknown, options: unknown): void {
+/** The shape of a continue-as-new carry; the router state's own fields are checked by the budget ledger. */
+const AgentCarrySchema = z
+  .object({
+    router: z.object({ budgets: z.unknown(), records: z.array(z.unknown()) }).passthrough(),
+    observations: z.array(z.object({ kind: z.enum(OBSERVATION_KINDS) }).passthrough()),
+    turn: z.number().int().min(0),
+    invalidDecisionsInARow: z.number().int().min(0),
+    pendingUserMessages: z.array(z.string().max(MAX_USER_MESSAGE_CHARS)).max(MAX_PENDING_USER_MESSAGES),
+    toolSuccesses: z.record(z.string(), z.number().int().min(0)),
+    continuedAsNew: z.number().int().min(0),
+  })
+  .strict();
+
+function checkInput(goal: unknown, options: unknown, carried: unknown): void {
   if (typeof goal !== 'string' || goal.trim() === '' || goal.length > 8_000) {
     throw ApplicationFailure.nonRetryable(
       'agentWorkflow goal: must be a string of 1 to 8000 characters',
@@ -370,5 +467,21 @@ function checkInput(goal: unknown, options: unknown): void {
       `agentWorkflow options.${issue?.path.join('.') || '(root)'}: ${issue?.message ?? 'invalid'}`,
       'invalid_input',
     );
+  }
+  if (carried === undefined) return;
+  // Set by continue-as-new only; a caller passing a third argument gets a clean failure, not a stuck task (C1).
+  const carry = AgentCarrySchema.safeParse(carried);
+  if (!carry.success) {
+    const issue = carry.error.issues[0];
+    throw ApplicationFailure.nonRetryable(
+      `agentWorkflow carried.${issue?.path.join('.') || '(root)'}: ${issue?.message ?? 'invalid'} (the third argument is set by continue-as-new only)`,
+      'invalid_input',
+    );
+  }
+  try {
+    startTurn(carry.data.router.budgets as BudgetLedger);
+  } catch (err) {
+    if (!isRecoveryInputError(err)) throw err;
+    throw ApplicationFailure.nonRetryable(`agentWorkflow carried.router.budgets: ${err.message}`, 'invalid_input');
   }
 }

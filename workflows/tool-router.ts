@@ -94,6 +94,11 @@ export interface ToolRouterOptions {
   reconcile?: ReconcileOptions;
   /** State from `router.state()` of the previous run, after continue-as-new. */
   restore?: ToolRouterState;
+  /**
+   * Keep per-call budgets (retries, repairs; keyed by step id) across turns. For step ids that outlive a turn, as
+   * agentWorkflow's (`<tool>#<n>`): a call repaired in one turn has fewer repairs left in the next. @default false
+   */
+  stepBudgetsAcrossTurns?: boolean;
 }
 
 export interface CallToolOptions {
@@ -232,7 +237,7 @@ export function createToolRouter(options: ToolRouterOptions): ToolRouter {
   }
 
   function startTurnNow(): void {
-    st.budgets = startTurn(st.budgets);
+    st.budgets = startTurn(st.budgets, { keepCalls: options.stepBudgetsAcrossTurns === true });
     st.startedCalls = [];
   }
 
@@ -267,7 +272,7 @@ export function createToolRouter(options: ToolRouterOptions): ToolRouter {
     const callId = stepId;
     let operationId = `${workflowInfo().workflowId}:${stepId}`;
     const diagnosticRef = `${workflowInfo().workflowId}/${callId}`;
-    if (!st.startedCalls.includes(stepId)) {
+    if (!st.startedCalls.includes(stepId) && !st.budgets.calls.some((c) => c.key === stepId)) {
       st.budgets = startCall(st.budgets, stepId);
       st.startedCalls.push(stepId);
     }
@@ -290,7 +295,7 @@ export function createToolRouter(options: ToolRouterOptions): ToolRouter {
     ) => {
       const r: RecoveryRecord = {
         callId,
-        tool: name,
+        tool: shownName,
         turn,
         attempts,
         activities,
@@ -507,7 +512,7 @@ export function createToolRouter(options: ToolRouterOptions): ToolRouter {
             FailureReason.UNSPECIFIED,
             'The run has used all the tool attempts it is allowed.',
           ),
-          { forceAction: RecoveryAction.ESCALATE },
+          { forceAction: RecoveryAction.ESCALATE, ...(room.exhausted ? { exhausted: room.exhausted } : {}) },
         );
       }
       activities += 1;

@@ -14,7 +14,9 @@
  *     `failWith` (activities/failure-edge.ts), so Temporal owns the retries (STYLE.md §5) and the raw error goes to
  *     the worker log only.
  * The activity passes its cancellation signal to the planner, so a cancelled step aborts the model request and
- * ends as cancelled (Temporal's `CancelledFailure`), not as a classified failure.
+ * ends as cancelled (Temporal's `CancelledFailure`), not as a classified failure. It heartbeats while the planner
+ * runs (every third of the heartbeat timeout, 1 s without one), since cancellation reaches an activity only in a
+ * heartbeat's response (Temporal docs, "Activity cancellation").
  */
 import { Context } from '@temporalio/activity';
 import { ApplicationFailure } from '@temporalio/common';
@@ -118,6 +120,11 @@ export function createPlannerActivities(planner: Planner, options: PlannerActivi
       diagnosticRef: `${info.workflowExecution?.workflowId ?? 'standalone'}/${info.activityId}/${info.attempt}`,
     };
     let answer: unknown;
+    // Heartbeat while the model thinks: Temporal delivers a cancellation in a heartbeat's response, so without this
+    // a cancelled run would leave the model request running to its timeout (attack review X1). A third of the
+    // heartbeat timeout, or every second when the step has none.
+    const everyMs = Math.max(200, Math.floor((info.heartbeatTimeoutMs ?? 3_000) / 3));
+    const beat = setInterval(() => activity.heartbeat(), everyMs);
     try {
       answer = await planner.plan(input, { signal: activity.cancellationSignal });
     } catch (err) {
@@ -132,6 +139,8 @@ export function createPlannerActivities(planner: Planner, options: PlannerActivi
         log: activity.log,
         ...(options.random ? { random: options.random } : {}),
       });
+    } finally {
+      clearInterval(beat);
     }
     const parsed = PlannerDecisionSchema.safeParse(answer);
     if (parsed.success) return parsed.data;

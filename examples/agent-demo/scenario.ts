@@ -25,6 +25,12 @@
  * - `expect`: `status` (required); `result` (deep-equal, JSON); `actions`: per recovery record, in order, its
  *   action or `"ok"` for a success; `hits` (`"<service>:<METHOD /path>"` → requests during the run) and `rows`
  *   (`"ledger:refunds"`, `"ledger:emails"`, `"calendar:bookings"` → rows added during the run).
+ *
+ * A file is refused (ScenarioFileError naming it) when it is not UTF-8, not JSON, nested more than
+ * `MAX_SCENARIO_DEPTH` arrays/objects deep, holds a `"__proto__"` key anywhere (JSON.parse keeps it as an own key,
+ * but object handling drops it or sets the prototype, so what runs would differ from what the file says), or fails
+ * the schema. `checkScenarios` also refuses a `name` or `goal` of `__proto__`, `constructor` or `prototype`: the
+ * scripted planner keys its scripts by goal in a plain object.
  */
 import { readFileSync } from 'node:fs';
 import { z } from 'zod';
@@ -32,6 +38,11 @@ import { ScriptedGoalSchema, fieldPath } from '../../activities/planners/scripte
 import { AgentStatus } from '../../workflows/agent';
 
 const ROUTE = /^(GET|POST|PUT|PATCH|DELETE) \/\S*$/;
+
+/** Deepest nesting of arrays and objects a scenario file may have (the root object is level 1). */
+export const MAX_SCENARIO_DEPTH = 100;
+/** Names and goals a scenario may not have: keys of every plain object. */
+export const RESERVED_KEYS: readonly string[] = ['__proto__', 'constructor', 'prototype'];
 
 const ScriptStepSchema = z
   .object({
@@ -131,7 +142,14 @@ export class ScenarioFileError extends Error {
  *   one of "submitted"|"no_submission"|"stopped"|"escalated"`.
  */
 export function parseScenario(value: unknown, source: string, index?: number): AgentScenario {
-  const parsed = AgentScenarioSchema.safeParse(value);
+  let parsed: ReturnType<typeof AgentScenarioSchema.safeParse>;
+  try {
+    parsed = AgentScenarioSchema.safeParse(value);
+  } catch (err) {
+    // The schema recurses into `z.json()` values: a value nested deeper than the stack is a RangeError.
+    if (err instanceof RangeError) throw tooDeep(source, index === undefined ? '' : `[${index}]`);
+    throw err;
+  }
   if (parsed.success) return parsed.data;
   const issue = parsed.error.issues[0];
   const path = [...(index === undefined ? [] : [index]), ...(issue?.path ?? [])];
@@ -143,13 +161,14 @@ export function parseScenario(value: unknown, source: string, index?: number): A
 
 /**
  * Reads a scenario file: one scenario object, or an array of them (UTF-8 JSON, a leading BOM is accepted).
- * @throws ScenarioFileError when the file cannot be read, is not JSON, or fails the schema (`[1].goal: …` for the
- *   second scenario of an array).
+ * @throws ScenarioFileError when the file cannot be read, is not UTF-8 (`not UTF-8`), is not JSON, is nested more
+ *   than `MAX_SCENARIO_DEPTH` levels (`too deeply nested`), holds a `"__proto__"` key (naming its field), or fails
+ *   the schema (`[1].goal: …` for the second scenario of an array).
  */
 export function loadScenarioFile(path: string): AgentScenario[] {
-  let text: string;
+  let bytes: Uint8Array;
   try {
-    text = readFileSync(path, 'utf8');
+    bytes = readFileSync(path);
   } catch (err) {
     const code = (err as { code?: unknown }).code;
     throw new ScenarioFileError(
@@ -158,19 +177,67 @@ export function loadScenarioFile(path: string): AgentScenario[] {
       `cannot read the scenario file${typeof code === 'string' ? ` (${code})` : ''}`,
     );
   }
+  let text: string;
+  try {
+    // fatal: a byte sequence that is not UTF-8 is an error, not a silent U+FFFD.
+    text = new TextDecoder('utf-8', { fatal: true }).decode(bytes);
+  } catch {
+    throw new ScenarioFileError(path, '', 'not UTF-8: save the file as UTF-8');
+  }
   let value: unknown;
   try {
     value = JSON.parse(text.replace(/^\uFEFF/, ''));
   } catch (err) {
+    if (err instanceof RangeError) throw tooDeep(path, '');
     throw new ScenarioFileError(path, '', `not JSON (${(err as Error).message})`);
   }
+  checkShape(value, path);
   if (!Array.isArray(value)) return [parseScenario(value, path)];
   if (value.length === 0) throw new ScenarioFileError(path, '', 'the array holds no scenario');
   return value.map((v, i) => parseScenario(v, path, i));
 }
 
+function tooDeep(path: string, field: string): ScenarioFileError {
+  return new ScenarioFileError(
+    path,
+    field,
+    `too deeply nested (at most ${MAX_SCENARIO_DEPTH} levels of arrays and objects)`,
+  );
+}
+
 /**
- * Checks a set of scenarios against the demo's catalog: names and goals unique, every `tools` entry a known tool.
+ * Refuses a parsed file nested deeper than `MAX_SCENARIO_DEPTH`, or holding a `"__proto__"` key (the first one in
+ * document order, named by its field path). Iterative, so any depth JSON.parse returns is safe to walk.
+ */
+function checkShape(root: unknown, path: string): void {
+  const stack: { value: unknown; at: PropertyKey[] }[] = [{ value: root, at: [] }];
+  while (stack.length > 0) {
+    const { value, at } = stack.pop()!;
+    if (typeof value !== 'object' || value === null) continue;
+    if (at.length >= MAX_SCENARIO_DEPTH) throw tooDeep(path, '');
+    const children: { value: unknown; at: PropertyKey[] }[] = [];
+    if (Array.isArray(value)) {
+      value.forEach((v: unknown, i) => children.push({ value: v, at: [...at, i] }));
+    } else {
+      for (const [k, v] of Object.entries(value)) {
+        if (k === '__proto__') {
+          throw new ScenarioFileError(
+            path,
+            fieldPath([...at, k]),
+            'a "__proto__" key is not allowed (it would be dropped, not used)',
+          );
+        }
+        children.push({ value: v, at: [...at, k] });
+      }
+    }
+    // Last child pushed first, so the first child is walked first: the first "__proto__" in the file is named.
+    for (let i = children.length - 1; i >= 0; i -= 1) stack.push(children[i]!);
+  }
+}
+
+/**
+ * Checks a set of scenarios against the demo's catalog: names and goals unique and none of `RESERVED_KEYS`, every
+ * `tools` entry a known tool.
  * @throws ScenarioFileError naming the scenario (`source` is its origin) and the field.
  */
 export function checkScenarios(
@@ -180,6 +247,16 @@ export function checkScenarios(
   const names = new Set<string>();
   const goals = new Set<string>();
   for (const { scenario, source } of scenarios) {
+    if (RESERVED_KEYS.includes(scenario.name)) {
+      throw new ScenarioFileError(source, 'name', `"${scenario.name}" cannot be a scenario name`);
+    }
+    if (RESERVED_KEYS.includes(scenario.goal)) {
+      throw new ScenarioFileError(
+        source,
+        'goal',
+        `"${scenario.goal}" cannot be a goal (the scripted planner keys scripts by goal in an object)`,
+      );
+    }
     if (names.has(scenario.name))
       throw new ScenarioFileError(source, 'name', `another scenario is named "${scenario.name}"`);
     if (goals.has(scenario.goal))

@@ -5,18 +5,26 @@
  * with their JSON Schemas, observations as messages), how replies become decisions, and how the endpoint's
  * failures leave the activity.
  */
+import { createHash } from 'node:crypto';
 import { MockActivityEnvironment } from '@temporalio/testing';
 import { ApplicationFailure, CancelledFailure, type Logger, type LogLevel, type LogMetadata } from '@temporalio/common';
 import { z } from 'zod';
 import { defineTool, toolCatalog } from '../../activities/define-tool';
 import { createToolActivities } from '../../activities/invoke-tool';
-import { createOpenAIPlanner, DEFAULT_SYSTEM_PROMPT, PlannerConfigError } from '../../activities/planners/openai';
+import {
+  createOpenAIPlanner,
+  decisionFrom,
+  DEFAULT_SYSTEM_PROMPT,
+  PlannerConfigError,
+  toolNamesFor,
+} from '../../activities/planners/openai';
 import { createPlannerActivities, PLANNER_INVALID_DECISION, type Planner } from '../../activities/planners/planner';
 import { startFakeOpenAIServer, text, toolCalls, type FakeOpenAIServer } from '../../examples/fake-openai-server';
 import { DEFAULT_BACKOFF_POLICY } from '../../recovery/backoff';
-import type { ModelFeedback } from '../../recovery/feedback';
+import { NEXT_STEP, type ModelFeedback } from '../../recovery/feedback';
 import { permittedCapabilities } from '../../recovery/tool-spec';
-import type { PlannerInput } from '../../workflows/planner-contract';
+import type { ChatCompletion } from 'openai/resources/chat/completions';
+import type { Observation, PlannerInput } from '../../workflows/planner-contract';
 
 const API_KEY = 'sk-test-Zx9Qw7Lm3Np5Rt8Vb2Kd4Hs6';
 const MODEL = 'fake-model-1';
@@ -349,6 +357,348 @@ describe('openai planner: the reply', () => {
       phase: 'postcheck',
       retryable: false,
     });
+  });
+});
+
+describe('openai planner: function names OpenAI accepts (^[a-zA-Z0-9_-]{1,64}$)', () => {
+  const OPENAI_FUNCTION_NAME = /^[a-zA-Z0-9_-]{1,64}$/;
+  const sha8 = (name: string) => createHash('sha256').update(name).digest('hex').slice(0, 8);
+  const calendarBook = defineTool({
+    name: 'calendar.book',
+    description: 'Books a slot in the calendar.',
+    input: z.object({ slot: z.string() }).strict(),
+    output: z.object({ bookingId: z.string() }),
+    effect: 'write',
+    execute: () => Promise.resolve({ bookingId: 'B-2' }),
+  });
+  const dotted = permittedCapabilities(toolCatalog([bookSlot, calendarBook, findContact]), []);
+  const unknownTool = (tool: string, caps = capabilities): ModelFeedback => ({
+    status: 'failed',
+    tool,
+    errorClass: 'capability_missing',
+    reason: 'unknown_tool',
+    action: 'replan',
+    message: `There is no tool named "${tool}".`,
+    nextStep: NEXT_STEP.replan,
+    capabilities: caps,
+  });
+
+  it('aliases: a valid name is kept; "." → "_"; a taken or too long alias → its first 55 characters + "_" + 8 hex of the SHA-256 of the real name', () => {
+    const long = `${'a'.repeat(40)}.${'b'.repeat(40)}`;
+    const names = toolNamesFor([
+      { name: 'calendar.book' },
+      { name: 'calendar_book' },
+      { name: 'mcp.fs.read-file' },
+      { name: long },
+      { name: 'find_contact' },
+    ]);
+    expect([...names.toModel]).toEqual([
+      ['calendar_book', 'calendar_book'],
+      ['find_contact', 'find_contact'],
+      ['calendar.book', `calendar_book_${sha8('calendar.book')}`],
+      ['mcp.fs.read-file', 'mcp_fs_read-file'],
+      [long, `${'a'.repeat(40)}_${'b'.repeat(14)}_${sha8(long)}`],
+    ]);
+    expect([...names.fromModel]).toEqual([...names.toModel].map(([real, alias]) => [alias, real]));
+    for (const alias of names.toModel.values()) expect(alias).toMatch(OPENAI_FUNCTION_NAME);
+    // Deterministic: the same list gives the same aliases.
+    expect([...toolNamesFor([{ name: 'calendar.book' }, { name: 'calendar_book' }]).toModel]).toEqual([
+      ['calendar_book', 'calendar_book'],
+      ['calendar.book', `calendar_book_${sha8('calendar.book')}`],
+    ]);
+  });
+
+  it('aliases: a capability named "submit" → PlannerConfigError invalid_option', () => {
+    expect(() => toolNamesFor([{ name: 'submit' }])).toThrow(
+      new PlannerConfigError('invalid_option', 'a capability is named "submit", which the planner reserves'),
+    );
+  });
+
+  it('a capability named "calendar.book" is offered as "calendar_book", and a call to "calendar_book" comes back as calendar.book', async () => {
+    server.enqueue(toolCalls({ id: 'call_c', name: 'calendar_book', arguments: { slot: '10:00' } }));
+    await expect(planNextStep(input({ capabilities: dotted }))).resolves.toEqual({
+      kind: 'tool_calls',
+      calls: [{ callId: 'call_c', tool: 'calendar.book', args: { slot: '10:00' } }],
+    });
+    expect(lastBody().tools.map((t) => t.function.name)).toEqual([
+      'book_slot',
+      'calendar_book',
+      'find_contact',
+      'submit',
+    ]);
+    expect(lastBody().tools[1]).toEqual({
+      type: 'function',
+      function: {
+        name: 'calendar_book',
+        description: 'Books a slot in the calendar.',
+        parameters: {
+          type: 'object',
+          properties: { slot: { type: 'string' } },
+          required: ['slot'],
+          additionalProperties: false,
+        },
+      },
+    });
+  });
+
+  it('an earlier call of calendar.book is replayed under its alias, in tool_calls and in the feedback', async () => {
+    const feedback: ModelFeedback = {
+      status: 'failed',
+      tool: 'calendar.book',
+      errorClass: 'semantic_rejection',
+      reason: 'conflict',
+      action: 'replan',
+      message: 'calendar.book: the slot 10:00 is taken.',
+      nextStep: NEXT_STEP.replan,
+      capabilities: dotted,
+    };
+    server.enqueue(text('stop'));
+    await planNextStep(
+      input({
+        turn: 2,
+        capabilities: dotted,
+        observations: [
+          { kind: 'tool_failure', callId: 'call_c', tool: 'calendar.book', args: { slot: '10:00' }, feedback, turn: 1 },
+        ],
+      }),
+    );
+    expect(lastBody().messages.slice(2)).toEqual([
+      {
+        role: 'assistant',
+        content: null,
+        tool_calls: [
+          { id: 'call_c', type: 'function', function: { name: 'calendar_book', arguments: '{"slot":"10:00"}' } },
+        ],
+      },
+      {
+        role: 'tool',
+        tool_call_id: 'call_c',
+        content: JSON.stringify({
+          ...feedback,
+          tool: 'calendar_book',
+          capabilities: dotted.map((c) => (c.name === 'calendar.book' ? { ...c, name: 'calendar_book' } : c)),
+        }),
+      },
+    ]);
+  });
+
+  it('decisionFrom maps an alias back with the names it is given, and passes any other name through', () => {
+    const completion = {
+      id: 'c',
+      object: 'chat.completion',
+      created: 0,
+      model: 'm',
+      choices: [
+        {
+          index: 0,
+          finish_reason: 'tool_calls',
+          logprobs: null,
+          message: {
+            role: 'assistant',
+            content: null,
+            refusal: null,
+            tool_calls: [
+              { id: 'a', type: 'function', function: { name: 'calendar_book', arguments: '{}' } },
+              { id: 'b', type: 'function', function: { name: 'calendar.book', arguments: '{}' } },
+              { id: 'c', type: 'function', function: { name: 'multi_tool_use.parallel', arguments: '{}' } },
+            ],
+          },
+        },
+      ],
+    } satisfies ChatCompletion;
+    expect(decisionFrom(completion, 1, toolNamesFor(dotted))).toEqual({
+      kind: 'tool_calls',
+      calls: [
+        { callId: 'a', tool: 'calendar.book', args: {} },
+        { callId: 'b', tool: 'calendar.book', args: {} },
+        { callId: 'c', tool: 'multi_tool_use.parallel', args: {} },
+      ],
+    });
+    expect(decisionFrom(completion, 1, toolNamesFor(capabilities))).toEqual({
+      kind: 'tool_calls',
+      calls: [
+        { callId: 'a', tool: 'calendar_book', args: {} },
+        { callId: 'b', tool: 'calendar.book', args: {} },
+        { callId: 'c', tool: 'multi_tool_use.parallel', args: {} },
+      ],
+    });
+  });
+
+  it('hallucinated names ("multi_tool_use.parallel", 10,000 characters) come back as user text after the turn’s tool messages; the other calls keep their pairs', async () => {
+    const huge = 'n'.repeat(10_000);
+    const parallel = unknownTool('multi_tool_use.parallel');
+    const long = unknownTool(huge);
+    const conflict: ModelFeedback = {
+      ...unknownTool('book_slot'),
+      errorClass: 'semantic_rejection',
+      reason: 'conflict',
+    };
+    server.enqueue(text('stop'));
+    await planNextStep(
+      input({
+        turn: 3,
+        observations: [
+          { kind: 'tool_result', callId: 'call_1', tool: 'find_contact', args: {}, value: 1, empty: false, turn: 1 },
+          {
+            kind: 'tool_failure',
+            callId: 'call_2',
+            tool: 'multi_tool_use.parallel',
+            args: {},
+            feedback: parallel,
+            turn: 1,
+          },
+          { kind: 'tool_failure', callId: 'call_3', tool: huge, args: { x: 1 }, feedback: long, turn: 1 },
+          { kind: 'tool_failure', callId: 'call_4', tool: 'book_slot', args: {}, feedback: conflict, turn: 1 },
+          { kind: 'tool_failure', callId: 'call_5', tool: '', args: {}, feedback: unknownTool(''), turn: 2 },
+        ],
+      }),
+    );
+    expect(lastBody().messages.slice(2)).toEqual([
+      {
+        role: 'assistant',
+        content: null,
+        tool_calls: [
+          { id: 'call_1', type: 'function', function: { name: 'find_contact', arguments: '{}' } },
+          { id: 'call_4', type: 'function', function: { name: 'book_slot', arguments: '{}' } },
+        ],
+      },
+      { role: 'tool', tool_call_id: 'call_1', content: '{"status":"ok","value":1}' },
+      { role: 'tool', tool_call_id: 'call_4', content: JSON.stringify(conflict) },
+      {
+        role: 'user',
+        content: `You called a tool named "multi_tool_use.parallel" that does not exist: ${JSON.stringify(parallel)}`,
+      },
+      {
+        role: 'user',
+        content: `You called a tool named "${'n'.repeat(64)}…" that does not exist: ${JSON.stringify(long)}`,
+      },
+      { role: 'user', content: `You called a tool named "" that does not exist: ${JSON.stringify(unknownTool(''))}` },
+    ]);
+  });
+
+  it('a hallucinated name round trip: passed through in the decision, sent back as text on the next turn', async () => {
+    server.enqueue(
+      toolCalls(
+        { id: 'call_p', name: 'multi_tool_use.parallel', arguments: { tool_uses: [] } },
+        { id: 'call_f', name: 'find_contact', arguments: { name: 'Ada' } },
+      ),
+      text('stop'),
+    );
+    const decision = await planNextStep(input());
+    expect(decision).toEqual({
+      kind: 'tool_calls',
+      calls: [
+        { callId: 'call_p', tool: 'multi_tool_use.parallel', args: { tool_uses: [] } },
+        { callId: 'call_f', tool: 'find_contact', args: { name: 'Ada' } },
+      ],
+    });
+    const feedback = unknownTool('multi_tool_use.parallel');
+    await planNextStep(
+      input({
+        turn: 2,
+        observations: [
+          { kind: 'tool_failure', callId: 'call_p', tool: 'multi_tool_use.parallel', args: {}, feedback, turn: 1 },
+          {
+            kind: 'tool_result',
+            callId: 'call_f',
+            tool: 'find_contact',
+            args: { name: 'Ada' },
+            value: 'x',
+            empty: false,
+            turn: 1,
+          },
+        ],
+      }),
+    );
+    expect(lastBody().messages.slice(2)).toEqual([
+      {
+        role: 'assistant',
+        content: null,
+        tool_calls: [
+          { id: 'call_f', type: 'function', function: { name: 'find_contact', arguments: '{"name":"Ada"}' } },
+        ],
+      },
+      { role: 'tool', tool_call_id: 'call_f', content: '{"status":"ok","value":"x"}' },
+      {
+        role: 'user',
+        content: `You called a tool named "multi_tool_use.parallel" that does not exist: ${JSON.stringify(feedback)}`,
+      },
+    ]);
+    for (const m of lastBody().messages as { tool_calls?: { function: { name: string } }[] }[]) {
+      for (const c of m.tool_calls ?? []) expect(c.function.name).toMatch(OPENAI_FUNCTION_NAME);
+    }
+  });
+});
+
+describe('openai planner: call ids', () => {
+  it('two calls with the same id, and two with an empty id → call_1, call_1#2, turn-1-call-3, turn-1-call-4', async () => {
+    server.enqueue(
+      toolCalls(
+        { id: 'call_1', name: 'find_contact', arguments: { name: 'Ada' } },
+        { id: 'call_1', name: 'find_contact', arguments: { name: 'Bob' } },
+        { id: '', name: 'find_contact', arguments: { name: 'Cy' } },
+        { id: '', name: 'find_contact', arguments: { name: 'Di' } },
+      ),
+    );
+    await expect(planNextStep(input())).resolves.toEqual({
+      kind: 'tool_calls',
+      calls: [
+        { callId: 'call_1', tool: 'find_contact', args: { name: 'Ada' } },
+        { callId: 'call_1#2', tool: 'find_contact', args: { name: 'Bob' } },
+        { callId: 'turn-1-call-3', tool: 'find_contact', args: { name: 'Cy' } },
+        { callId: 'turn-1-call-4', tool: 'find_contact', args: { name: 'Di' } },
+      ],
+    });
+  });
+
+  it('an id that a later suffix would take is skipped: call_1, call_1#2, call_1 → call_1, call_1#2, call_1#3', async () => {
+    server.enqueue(
+      toolCalls(
+        { id: 'call_1', name: 'find_contact', arguments: {} },
+        { id: 'call_1#2', name: 'find_contact', arguments: {} },
+        { id: 'call_1', name: 'find_contact', arguments: {} },
+      ),
+    );
+    await expect(planNextStep(input())).resolves.toEqual({
+      kind: 'tool_calls',
+      calls: [
+        { callId: 'call_1', tool: 'find_contact', args: {} },
+        { callId: 'call_1#2', tool: 'find_contact', args: {} },
+        { callId: 'call_1#3', tool: 'find_contact', args: {} },
+      ],
+    });
+  });
+
+  it('the de-duplicated calls each get their own tool message next turn; observations sharing an id are told apart too', async () => {
+    server.enqueue(text('stop'));
+    const result = (callId: string, n: number, turn: number): Observation => ({
+      kind: 'tool_result',
+      callId,
+      tool: 'find_contact',
+      args: { n },
+      value: n,
+      empty: false,
+      turn,
+    });
+    await planNextStep(
+      input({
+        turn: 3,
+        observations: [result('call_1', 1, 1), result('call_1#2', 2, 1), result('dup', 3, 2), result('dup', 4, 2)],
+      }),
+    );
+    const call = (id: string, n: number) => ({
+      id,
+      type: 'function',
+      function: { name: 'find_contact', arguments: `{"n":${n}}` },
+    });
+    expect(lastBody().messages.slice(2)).toEqual([
+      { role: 'assistant', content: null, tool_calls: [call('call_1', 1), call('call_1#2', 2)] },
+      { role: 'tool', tool_call_id: 'call_1', content: '{"status":"ok","value":1}' },
+      { role: 'tool', tool_call_id: 'call_1#2', content: '{"status":"ok","value":2}' },
+      { role: 'assistant', content: null, tool_calls: [call('dup', 3), call('dup#2', 4)] },
+      { role: 'tool', tool_call_id: 'dup', content: '{"status":"ok","value":3}' },
+      { role: 'tool', tool_call_id: 'dup#2', content: '{"status":"ok","value":4}' },
+    ]);
   });
 });
 

@@ -350,3 +350,22 @@ describe('budgets: properties', () => {
     );
   });
 });
+
+describe('startTurn keepCalls (step ids that outlive a turn: agentWorkflow)', () => {
+  test('keepCalls: true carries the per-call counters into the next turn; the replan counter still starts over', () => {
+    let l = opened({ perCallRepairs: 2 });
+    l = spend(l, 'repair', 'step-1').ledger;
+    l = spend(l, 'replan').ledger;
+    const next = startTurn(l, { keepCalls: true });
+    expect(next.turn).toEqual({ index: 2, replans: 0 });
+    expect(next.calls).toEqual([{ key: 'step-1', retries: 0, repairs: 1 }]);
+    const second = spend(next, 'repair', 'step-1');
+    expect(second.allowed).toBe(true);
+    expect(spend(second.ledger, 'repair', 'step-1')).toMatchObject({ allowed: false, exhausted: 'per_call_repairs' });
+  });
+  test('by default the counters are dropped at the next turn', () => {
+    const l = spend(opened(), 'repair', 'step-1').ledger;
+    expect(startTurn(l).calls).toEqual([]);
+    expect(startTurn(l, { keepCalls: false }).calls).toEqual([]);
+  });
+});

@@ -1,0 +1,914 @@
+/**
+ * Attack probes on agentWorkflow (workflows/agent.ts), its planner contract, the planner activity and the main job's
+ * scenario loader, on a real dev server. Each test asserts the CORRECT behaviour: a failing test is a finding.
+ *
+ * Run in place (nothing copied into test/; `../setup/env` and `./harness` are mapped by the config):
+ *   npx jest -c notes/attack-probes/jest.agent-attack.config.js --forceExit
+ * or copy it to test/temporal/zz-agent-attack.test.ts (same relative imports), run
+ *   npx jest test/temporal/zz-agent-attack.test.ts --selectProjects temporal
+ * and DELETE the copy.
+ *
+ * `observe()` reports a run as `stuck` when it is still open and its workflow task keeps failing (Temporal retries a
+ * failed workflow task forever), and terminates it.
+ */
+import { mkdtempSync, writeFileSync, mkdirSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import type { TestWorkflowEnvironment } from '@temporalio/testing';
+import { ApplicationFailure } from '@temporalio/common';
+import { Client, Connection } from '@temporalio/client';
+import { z } from 'zod';
+import { defineTool, type AnyTool } from '../../activities/define-tool';
+import { HttpOutcomeError } from '../../activities/http';
+import { createPlannerActivities, PlannerOutputError, type Planner } from '../../activities/planners/planner';
+import { createScriptedPlanner } from '../../activities/planners/scripted';
+import { chatRequest, PlannerConfigError } from '../../activities/planners/openai';
+import { loadScenarioFile, ScenarioFileError } from '../../examples/agent-demo/scenario';
+import type { AgentOptions, AgentResult } from '../../workflows/agent';
+import { agentStateQuery, userMessageSignal } from '../../workflows/definitions';
+import type { PlannerDecision, PlannerInput } from '../../workflows/planner-contract';
+import { testEnv, uniqueTaskQueue } from '../setup/env';
+import { eventTypes, harness } from './harness';
+
+jest.setTimeout(120_000);
+
+let env: TestWorkflowEnvironment;
+/** A client that can read histories over 4 MB (the default gRPC receive limit). */
+let bigClient: Client;
+let bigConnection: Connection;
+beforeAll(async () => {
+  env = await testEnv();
+  bigConnection = await Connection.connect({
+    address: process.env.TEMPORAL_TEST_ADDRESS!,
+    channelArgs: { 'grpc.max_receive_message_length': 256 * 1024 * 1024 },
+  });
+  bigClient = new Client({ connection: bigConnection });
+});
+afterAll(async () => {
+  await bigConnection?.close();
+  await env?.teardown();
+});
+
+// ---------------------------------------------------------------------------------------------------------------
+// Tools (no network: execute answers directly)
+
+const dispatched: Record<string, number> = {};
+const count = (name: string) => (dispatched[name] = (dispatched[name] ?? 0) + 1);
+
+/** Returns `size` characters for every distinct n. */
+const bigRead = (size: number) =>
+  defineTool({
+    name: 'big_read',
+    description: 'Reads a large document.',
+    input: z.object({ n: z.number().int() }).strict(),
+    output: z.object({ data: z.string() }),
+    effect: 'read',
+    async execute(args) {
+      count('big_read');
+      return { data: `${args.n}:`.padEnd(size, 'x') };
+    },
+  });
+
+const echo = defineTool({
+  name: 'echo',
+  description: 'Echoes n.',
+  input: z.object({ n: z.number().int() }).strict(),
+  output: z.object({ n: z.number() }),
+  effect: 'read',
+  async execute(args) {
+    count('echo');
+    return { n: args.n };
+  },
+});
+
+/** Accepts only { code: "ok" }: anything else is invalid_arguments (repair). */
+const strictTool = defineTool({
+  name: 'strict_tool',
+  description: 'Needs code "ok".',
+  input: z.object({ code: z.literal('ok') }).strict(),
+  output: z.object({ done: z.boolean() }),
+  effect: 'read',
+  async execute() {
+    count('strict_tool');
+    return { done: true };
+  },
+});
+
+/** Waits until cancelled (heartbeats so cancellation can reach it). */
+const slowTool = defineTool({
+  name: 'slow_tool',
+  description: 'Takes a long time.',
+  input: z.object({}).strict(),
+  output: z.object({ done: z.boolean() }),
+  effect: 'read',
+  timeouts: { startToCloseMs: 60_000, heartbeatMs: 2_000 },
+  async execute(_args, ctx) {
+    count('slow_tool');
+    for (let i = 0; i < 600 && !ctx.signal.aborted; i++) {
+      ctx.heartbeat();
+      await new Promise((r) => setTimeout(r, 100));
+    }
+    return { done: true };
+  },
+});
+
+const conflict = defineTool({
+  name: 'conflict_tool',
+  description: 'Always 409.',
+  input: z.object({ n: z.number().int() }).strict(),
+  output: z.object({ ok: z.boolean() }),
+  effect: 'read',
+  async execute() {
+    count('conflict_tool');
+    throw new HttpOutcomeError({ kind: 'http', status: 409, headers: {}, body: { code: 'conflict' } });
+  },
+});
+
+/** 403 that a person can lift. */
+const approvable = defineTool({
+  name: 'needs_approval',
+  description: 'Forbidden until approved.',
+  input: z.object({}).strict(),
+  output: z.object({ ok: z.boolean() }),
+  effect: 'read',
+  approvalCanLift: true,
+  async execute() {
+    count('needs_approval');
+    throw new HttpOutcomeError({ kind: 'http', status: 403, headers: {}, body: { error: 'approval_required' } });
+  },
+});
+
+const TOOLS: AnyTool[] = [echo, strictTool, slowTool, conflict, approvable];
+
+// ---------------------------------------------------------------------------------------------------------------
+// Driving
+
+type Observed =
+  | { kind: 'completed'; result: AgentResult }
+  | { kind: 'failed'; message: string; type?: string }
+  | { kind: 'cancelled' }
+  | { kind: 'stuck'; attempt: number; taskFailure: string }
+  | { kind: 'open'; ms: number };
+
+/** A planner from a function of the input (turn-by-turn script). */
+const fnPlanner = (fn: (input: PlannerInput, signal?: AbortSignal) => Promise<unknown> | unknown): Planner => ({
+  plan: async (input, o) => (await fn(input, o?.signal)) as PlannerDecision,
+});
+
+interface RunOpts {
+  planner?: Planner;
+  /** Raw activities in place of createPlannerActivities(planner). */
+  activities?: object;
+  tools?: AnyTool[];
+  options?: Partial<AgentOptions> & Record<string, unknown>;
+  goal?: string;
+  /** Extra workflow args after [goal, options] (the "internal" carried state). */
+  extraArgs?: unknown[];
+  during?: (workflowId: string) => Promise<void>;
+  /** How long to wait for the run to close. */
+  ms?: number;
+}
+
+async function runAgent(o: RunOpts): Promise<{ observed: Observed; workflowId: string; history: string[] }> {
+  const h = await harness(env, o.tools ?? TOOLS, {
+    activities: o.activities ?? createPlannerActivities(o.planner ?? fnPlanner(() => ({ kind: 'stop', reason: 'x' }))),
+  });
+  const workflowId = uniqueTaskQueue('agent-atk');
+  let observed: Observed = { kind: 'open', ms: 0 };
+  let history: string[] = [];
+  await h.run(async () => {
+    const handle = await env.client.workflow.start('agentWorkflow', {
+      taskQueue: h.taskQueue,
+      workflowId,
+      args: [
+        o.goal ?? 'attack goal',
+        { ...h.plugin.workflowDefaults(), searchAttributes: false, ...o.options },
+        ...(o.extraArgs ?? []),
+      ],
+    });
+    const during = o.during ? o.during(workflowId) : Promise.resolve();
+    observed = await observe(workflowId, o.ms ?? 30_000);
+    await during.catch(() => undefined);
+    history = await bigClient.workflow
+      .getHandle(workflowId)
+      .fetchHistory()
+      .then((h) => eventTypes(h.events ?? []))
+      .catch((e: Error) => [`(history not readable: ${e.message.slice(0, 120)})`]);
+  });
+  return { observed, workflowId, history };
+}
+
+/** Waits for the run (following continue-as-new) to close, or reports it stuck/open and terminates it. */
+async function observe(workflowId: string, ms: number): Promise<Observed> {
+  const handle = env.client.workflow.getHandle(workflowId);
+  const started = Date.now();
+  for (;;) {
+    const d = await handle.describe();
+    const status = d.status.name;
+    if (status === 'COMPLETED') return { kind: 'completed', result: (await handle.result()) as AgentResult };
+    if (status === 'CANCELLED') return { kind: 'cancelled' };
+    if (status === 'FAILED' || status === 'TERMINATED' || status === 'TIMED_OUT') {
+      try {
+        await handle.result();
+      } catch (e) {
+        const cause = (e as { cause?: { message?: string; type?: string } }).cause;
+        return { kind: 'failed', message: `${status}: ${cause?.message ?? String(e)}`, type: cause?.type };
+      }
+    }
+    const attempt = d.raw.pendingWorkflowTask?.attempt ?? 0;
+    if (attempt >= 3 || Date.now() - started > ms) {
+      const events = await bigClient.workflow
+        .getHandle(workflowId)
+        .fetchHistory()
+        .then((h) => h.events ?? [])
+        .catch(() => []);
+      const failedTask = [...events].reverse().find((e) => e.workflowTaskFailedEventAttributes);
+      const msg = failedTask?.workflowTaskFailedEventAttributes?.failure?.message ?? '';
+      await handle.terminate('attack probe: stuck or open').catch(() => undefined);
+      return attempt >= 2 || msg
+        ? { kind: 'stuck', attempt, taskFailure: msg.slice(0, 300) }
+        : { kind: 'open', ms: Date.now() - started };
+    }
+    await new Promise((r) => setTimeout(r, 250));
+  }
+}
+
+/** Shows the whole observation (stuck message included) when the run did not complete. */
+const expectCompleted = (o: Observed) =>
+  expect(o.kind === 'completed' ? { kind: 'completed', status: o.result.status } : o).toEqual({
+    kind: 'completed',
+    status: expect.any(String),
+  });
+
+const completed = (o: Observed): AgentResult => {
+  if (o.kind !== 'completed') throw new Error(`expected the run to complete, got ${JSON.stringify(o)}`);
+  return o.result;
+};
+
+// ---------------------------------------------------------------------------------------------------------------
+// Unbounded growth
+
+test('G1 large tool results accumulate in observations: the run still ends (planner input stays under 2 MB)', async () => {
+  // Each read is a valid 400 KB result; after 5 the planner input is > 2 MB.
+  const planner = fnPlanner((input) =>
+    input.turn <= 8
+      ? { kind: 'tool_calls', calls: [{ callId: `c${input.turn}`, tool: 'big_read', args: { n: input.turn } }] }
+      : { kind: 'submit', result: 'read everything' },
+  );
+  const { observed } = await runAgent({ planner, tools: [bigRead(400_000)], ms: 40_000 });
+  expectCompleted(observed);
+});
+
+test('G2 the same with continueAsNewAfterTurns: the carried observations must not make continue-as-new fail', async () => {
+  const planner = fnPlanner((input) =>
+    input.turn <= 8
+      ? { kind: 'tool_calls', calls: [{ callId: `c${input.turn}`, tool: 'big_read', args: { n: input.turn } }] }
+      : { kind: 'submit', result: 'read everything' },
+  );
+  const { observed } = await runAgent({
+    planner,
+    tools: [bigRead(400_000)],
+    options: { continueAsNewAfterTurns: 1 },
+    ms: 40_000,
+  });
+  expectCompleted(observed);
+});
+
+test('G3 arguments over MAX_ARGS_CHARS are refused, but echoed whole into observations: the run must still end', async () => {
+  // 1.2 MB of args per turn: the router refuses them (too large), the observation keeps them all.
+  const planner = fnPlanner((input) =>
+    input.turn <= 4
+      ? {
+          kind: 'tool_calls',
+          calls: [{ callId: `c${input.turn}`, tool: 'echo', args: { n: input.turn, pad: 'p'.repeat(1_200_000) } }],
+        }
+      : { kind: 'stop', reason: 'gave up' },
+  );
+  const { observed } = await runAgent({ planner, ms: 40_000 });
+  const result = completed(observed);
+  expect(['stopped', 'no_submission', 'escalated']).toContain(result.status);
+});
+
+test('G4 a flood of user messages (300 x 8000 chars) is bounded: the next planner step still runs', async () => {
+  let release: () => void = () => undefined;
+  const gate = new Promise<void>((r) => (release = r));
+  let sawMessages = 0;
+  const planner = fnPlanner(async (input) => {
+    if (input.turn === 1) {
+      await gate;
+      return { kind: 'tool_calls', calls: [{ callId: 'c1', tool: 'echo', args: { n: 1 } }] };
+    }
+    sawMessages = input.observations.filter((o) => o.kind === 'user_message').length;
+    return { kind: 'submit', result: 'ok' };
+  });
+  const { observed } = await runAgent({
+    planner,
+    ms: 40_000,
+    during: async (workflowId) => {
+      const handle = env.client.workflow.getHandle(workflowId);
+      const text = 'm'.repeat(8_000);
+      for (let i = 0; i < 300; i++) await handle.signal(userMessageSignal, { text: `${i} ${text}`.slice(0, 8_000) });
+      release();
+    },
+  });
+  expect(completed(observed).status).toBe('submitted');
+  expect(sawMessages).toBeGreaterThan(0);
+});
+
+test('G5 an unknown tool name of 10 KB is bounded in records, endedBy and the query (not only in the feedback)', async () => {
+  const longName = `t${'n'.repeat(10_000)}`;
+  const planner = fnPlanner((input) =>
+    input.turn <= 3
+      ? { kind: 'tool_calls', calls: [{ callId: `c${input.turn}`, tool: longName, args: {} }] }
+      : { kind: 'stop', reason: 'x' },
+  );
+  const { observed } = await runAgent({ planner });
+  const result = completed(observed);
+  expect(result.status).toBe('escalated');
+  for (const r of result.records) expect(r.tool.length).toBeLessThanOrEqual(128);
+  expect((result.endedBy?.tool ?? '').length).toBeLessThanOrEqual(128);
+});
+
+test('G6 submit of a ~2 MB result (which the planner activity could return) does not wedge the run', async () => {
+  // The activity result (~2 MB − 200 B) fits; the AgentResult adds status, turns and records on top.
+  const planner = fnPlanner((input) =>
+    input.turn === 1
+      ? { kind: 'tool_calls', calls: [{ callId: 'c1', tool: 'echo', args: { n: 1 } }] }
+      : { kind: 'submit', result: 'r'.repeat(2 * 1024 * 1024 - 400) },
+  );
+  const { observed } = await runAgent({ planner, ms: 30_000 });
+  expect(observed.kind === 'completed' ? { kind: 'completed', status: observed.result.status } : observed).toMatchObject({
+    kind: 'completed',
+  });
+});
+
+// ---------------------------------------------------------------------------------------------------------------
+// Budget bypasses
+
+test('B1 the identical invalid call re-issued every turn ends on the per-call repair budget, not on maxTurns', async () => {
+  dispatched.strict_tool = 0;
+  const planner = fnPlanner((input) => ({
+    kind: 'tool_calls',
+    calls: [{ callId: `c${input.turn}`, tool: 'strict_tool', args: { code: 'nope' } }],
+  }));
+  const { observed } = await runAgent({ planner, options: { maxTurns: 30 } });
+  const result = completed(observed);
+  // perCallRepairs = 2: the first failure and two refusals of the identical call at most, then stop.
+  expect({ status: result.status, turns: result.turns, endedBy: result.endedBy, reason: result.reason }).toMatchObject({
+    status: 'stopped',
+    turns: 3,
+  });
+  expect(result.records.reduce((n, r) => n + r.activities, 0)).toBe(1);
+});
+
+test('B2 slightly different invalid args each turn end on the per-call repair budget (perCallRepairs = 2)', async () => {
+  dispatched.strict_tool = 0;
+  const planner = fnPlanner((input) => ({
+    kind: 'tool_calls',
+    calls: [{ callId: `c${input.turn}`, tool: 'strict_tool', args: { code: `nope-${input.turn}` } }],
+  }));
+  const { observed } = await runAgent({ planner, options: { maxTurns: 30 } });
+  const result = completed(observed);
+  expect({
+    status: result.status,
+    turns: result.turns,
+    exhausted: result.endedBy?.exhausted,
+    activities: result.records.reduce((n, r) => n + r.activities, 0),
+    reason: result.reason,
+  }).toMatchObject({ status: 'stopped', exhausted: 'per_call_repairs', activities: 3 });
+});
+
+test('B3 1,000 distinct calls in one decision stop at perRunAttempts with endedBy.exhausted = per_run_attempts', async () => {
+  dispatched.echo = 0;
+  const planner = fnPlanner(() => ({
+    kind: 'tool_calls',
+    calls: Array.from({ length: 1_000 }, (_, i) => ({ callId: `c${i}`, tool: 'echo', args: { n: i } })),
+  }));
+  const { observed } = await runAgent({ planner, options: { budgets: { perRunAttempts: 10 } } });
+  const result = completed(observed);
+  expect(result.status).toBe('escalated');
+  expect(dispatched.echo).toBe(10);
+  expect(result.endedBy).toMatchObject({ exhausted: 'per_run_attempts' });
+});
+
+test('B4 a callId shared by two calls of one decision is not a valid decision', async () => {
+  const planner = fnPlanner((input) =>
+    input.turn === 1
+      ? {
+          kind: 'tool_calls',
+          calls: [
+            { callId: 'same', tool: 'echo', args: { n: 1 } },
+            { callId: 'same', tool: 'echo', args: { n: 2 } },
+          ],
+        }
+      : { kind: 'stop', reason: 'x' },
+  );
+  const inputs: PlannerInput[] = [];
+  const rec: Planner = { plan: (i, o) => (inputs.push(i), planner.plan(i, o)) };
+  const { observed } = await runAgent({ planner: rec });
+  completed(observed);
+  expect(inputs[1]?.observations.map((o) => o.kind)).toEqual(['decision_rejected']);
+});
+
+test('B6 a forged third argument ("carried", internal) cannot reset the turn count past maxTurns', async () => {
+  let calls = 0;
+  const planner = fnPlanner((input) => {
+    calls += 1;
+    return { kind: 'tool_calls', calls: [{ callId: `c${input.turn}-${calls}`, tool: 'echo', args: { n: calls } }] };
+  });
+  const { observed } = await runAgent({
+    planner,
+    options: { maxTurns: 2 },
+    extraArgs: [
+      {
+        router: undefined,
+        observations: [],
+        turn: -5,
+        invalidDecisionsInARow: 0,
+        pendingUserMessages: [],
+        toolSuccesses: {},
+        continuedAsNew: 0,
+      },
+    ],
+  });
+  // Either the forged carry is refused (failed, invalid_input), or maxTurns still holds.
+  if (observed.kind === 'completed') expect(calls).toBeLessThanOrEqual(2);
+  else expect(observed).toMatchObject({ kind: 'failed', type: 'invalid_input' });
+});
+
+// ---------------------------------------------------------------------------------------------------------------
+// Crashes (exceptions escaping workflow code)
+
+test('C1 a malformed third argument fails the run cleanly (invalid_input), it does not wedge the workflow task', async () => {
+  const { observed } = await runAgent({ extraArgs: [{}] });
+  expect(observed).toEqual({ kind: 'failed', type: 'invalid_input', message: expect.any(String) });
+});
+
+test('C2 a planner activity (custom, other worker/language) that returns null: the run ends, not stuck', async () => {
+  const { observed } = await runAgent({ activities: { planNextStep: async () => null } });
+  expectCompleted(observed);
+  expect(completed(observed).status).toBe('stopped');
+});
+
+test('C3 a planner activity that returns { kind: "tool_calls", calls: null }: the run ends, not stuck', async () => {
+  const { observed } = await runAgent({ activities: { planNextStep: async () => ({ kind: 'tool_calls', calls: null }) } });
+  expectCompleted(observed);
+});
+
+test('C4 a planner activity that returns { kind: "stop", reason: 42 }: the run ends, not stuck', async () => {
+  const { observed } = await runAgent({ activities: { planNextStep: async () => ({ kind: 'stop', reason: 42 }) } });
+  expectCompleted(observed);
+});
+
+test('C5 args nested 5,000 deep: the run ends (router refuses them), not stuck', async () => {
+  let deep: unknown = 1;
+  for (let i = 0; i < 5_000; i++) deep = { d: deep };
+  const planner = fnPlanner((input) =>
+    input.turn === 1
+      ? { kind: 'tool_calls', calls: [{ callId: 'c1', tool: 'echo', args: deep }] }
+      : { kind: 'stop', reason: 'x' },
+  );
+  const { observed } = await runAgent({ planner });
+  expect(observed.kind).toBe('completed');
+});
+
+test('C6 tool names __proto__, constructor, toString, hasOwnProperty are capability_missing, nothing crashes', async () => {
+  const names = ['__proto__', 'constructor', 'toString', 'hasOwnProperty'];
+  const planner = fnPlanner((input) =>
+    input.turn === 1
+      ? { kind: 'tool_calls', calls: names.map((n, i) => ({ callId: `c${i}`, tool: n, args: {} })) }
+      : { kind: 'stop', reason: 'x' },
+  );
+  const { observed } = await runAgent({ planner });
+  const result = completed(observed);
+  expect(result.records.map((r) => r.class)).toEqual(['capability_missing', 'capability_missing', 'capability_missing']);
+});
+
+// ---------------------------------------------------------------------------------------------------------------
+// Wrong terminal states
+
+test('T1 { kind: "submit" } without a result is not a submission (README: "a submit without result" is invalid)', async () => {
+  const { observed } = await runAgent({ planner: fnPlanner(() => ({ kind: 'submit' })) });
+  const result = completed(observed);
+  expect(result.status).not.toBe('submitted');
+});
+
+test('T2 { kind: "submit", result: undefined } from a custom planner is not a submission', async () => {
+  const { observed } = await runAgent({ planner: fnPlanner(() => ({ kind: 'submit', result: undefined })) });
+  expect(completed(observed).status).not.toBe('submitted');
+});
+
+test('T3 maxTurns = 1: exactly one planner step, then escalated; a submit on the last turn is a submission', async () => {
+  let steps = 0;
+  const a = await runAgent({
+    planner: fnPlanner(() => {
+      steps += 1;
+      return { kind: 'tool_calls', calls: [{ callId: `c${steps}`, tool: 'echo', args: { n: steps } }] };
+    }),
+    options: { maxTurns: 1 },
+  });
+  expect(completed(a.observed)).toMatchObject({ status: 'escalated', turns: 1 });
+  expect(steps).toBe(1);
+  const b = await runAgent({
+    planner: fnPlanner((i) =>
+      i.turn === 1
+        ? { kind: 'tool_calls', calls: [{ callId: 'c1', tool: 'echo', args: { n: 1 } }] }
+        : { kind: 'submit', result: 1 },
+    ),
+    options: { maxTurns: 2 },
+  });
+  expect(completed(b.observed)).toMatchObject({ status: 'submitted', turns: 2 });
+});
+
+// ---------------------------------------------------------------------------------------------------------------
+// Planner faults and leaks
+
+const SECRET = 'sk-proj-Zq9Xv3Lm7Tr1Wc5Yb8Nd2Hk4';
+const leakFree = (s: string) => {
+  expect(s).not.toContain(SECRET);
+  expect(s).not.toContain('/home/alice');
+  expect(s).not.toContain('10.20.30.40');
+  expect(s).not.toMatch(/\n\s+at /);
+};
+
+test.each([
+  ['null', () => null],
+  ['undefined', () => undefined],
+  ['a string with a secret', () => `boom ${SECRET} /home/alice/.config/key.json 10.20.30.40:443`],
+  ['a plain object', () => ({ status: 503, message: `${SECRET} at /home/alice` })],
+  ['an Error with secret, path, host', () => new Error(`ENOENT open /home/alice/.config/key.json ${SECRET} http://10.20.30.40:8080`)],
+])('P1 a planner that throws %s: the run escalates; no secret/path/host/stack in reason or history', async (_n, make) => {
+  const planner: Planner = {
+    plan: async () => {
+      throw make();
+    },
+  };
+  const { observed, workflowId } = await runAgent({
+    planner,
+    options: { planner: { maximumAttempts: 2, startToCloseTimeoutMs: 5_000 } },
+  });
+  const result = completed(observed);
+  expect(result.status).toBe('escalated');
+  leakFree(result.reason ?? '');
+  const raw = JSON.stringify((await env.client.workflow.getHandle(workflowId).fetchHistory()).events);
+  leakFree(raw);
+});
+
+test('P2 a PlannerOutputError whose model answer (received) holds a secret and a host: redacted everywhere', async () => {
+  const planner: Planner = {
+    plan: async () => {
+      throw new PlannerOutputError('bad answer', `Authorization: Bearer ${SECRET} from http://10.20.30.40/v1`);
+    },
+  };
+  const { observed, workflowId } = await runAgent({ planner, options: { maxInvalidDecisions: 0 } });
+  const result = completed(observed);
+  expect(result.status).toBe('stopped');
+  leakFree(result.reason ?? '');
+  leakFree(JSON.stringify((await env.client.workflow.getHandle(workflowId).fetchHistory()).events));
+});
+
+test('P3 a planner that hangs past StartToClose: escalated, with a public reason', async () => {
+  const planner = fnPlanner(
+    (_i, signal) => new Promise((_r, rej) => signal?.addEventListener('abort', () => rej(new Error('aborted')))),
+  );
+  const { observed } = await runAgent({
+    planner,
+    options: { planner: { startToCloseTimeoutMs: 1_000, maximumAttempts: 1 } },
+  });
+  const result = completed(observed);
+  expect(result.status).toBe('escalated');
+  expect(result.reason).toMatch(/^The planner is unavailable: /);
+});
+
+test('P4 an ApplicationFailure the planner throws itself (type "planner_invalid_decision", message with secret) is redacted', async () => {
+  const planner: Planner = {
+    plan: async () => {
+      throw ApplicationFailure.nonRetryable(`model said ${SECRET} at /home/alice/x`, 'planner_invalid_decision');
+    },
+  };
+  const { observed } = await runAgent({ planner, options: { maxInvalidDecisions: 0 } });
+  leakFree(completed(observed).reason ?? '');
+});
+
+test('P5 a planner decision over 2 MB (1,000 calls x 2.5 KB) ends the run promptly, not after 4 x StartToClose', async () => {
+  const planner = fnPlanner(() => ({
+    kind: 'tool_calls',
+    calls: Array.from({ length: 1_000 }, (_, i) => ({ callId: `c${i}`, tool: 'echo', args: { n: i, pad: 'q'.repeat(2_500) } })),
+  }));
+  const started = Date.now();
+  const { observed } = await runAgent({ planner, options: { planner: { startToCloseTimeoutMs: 20_000 } }, ms: 45_000 });
+  expect(observed.kind === 'completed' ? { status: observed.result.status, reason: observed.result.reason } : observed).toEqual({
+    status: 'escalated',
+    reason: expect.stringMatching(/^The planner is unavailable: /),
+  });
+  expect(Date.now() - started).toBeLessThan(30_000);
+});
+
+// ---------------------------------------------------------------------------------------------------------------
+// Cancellation
+
+test('X1 cancelling the workflow while the planner thinks ends it CANCELLED and aborts the model request', async () => {
+  let aborted = false;
+  let abortedBeforeShutdown: boolean | undefined;
+  let started: () => void = () => undefined;
+  const inPlanner = new Promise<void>((r) => (started = r));
+  const planner = fnPlanner(
+    (_i, signal) =>
+      new Promise((_res, rej) => {
+        started();
+        signal?.addEventListener('abort', () => {
+          aborted = true;
+          rej(new Error('aborted'));
+        });
+      }),
+  );
+  const { observed } = await runAgent({
+    planner,
+    options: { planner: { startToCloseTimeoutMs: 20_000, maximumAttempts: 1 } },
+    during: async (workflowId) => {
+      await inPlanner;
+      await env.client.workflow.getHandle(workflowId).cancel();
+      await new Promise((r) => setTimeout(r, 5_000));
+      abortedBeforeShutdown = aborted; // the worker is still running here
+    },
+  });
+  expect(observed.kind).toBe('cancelled');
+  expect(abortedBeforeShutdown).toBe(true);
+});
+
+test('X2 cancelling the workflow mid tool call ends it CANCELLED', async () => {
+  const planner = fnPlanner(() => ({ kind: 'tool_calls', calls: [{ callId: 'c1', tool: 'slow_tool', args: {} }] }));
+  const { observed } = await runAgent({
+    planner,
+    during: async (workflowId) => {
+      const handle = env.client.workflow.getHandle(workflowId);
+      for (let i = 0; i < 100; i++) {
+        const s = await handle.query(agentStateQuery).catch(() => undefined);
+        if (s?.phase === 'calling_tools') break;
+        await new Promise((r) => setTimeout(r, 100));
+      }
+      await handle.cancel();
+    },
+  });
+  expect(observed.kind).toBe('cancelled');
+});
+
+test('X3 cancelling the workflow while a call waits for approval ends it CANCELLED', async () => {
+  const planner = fnPlanner(() => ({ kind: 'tool_calls', calls: [{ callId: 'c1', tool: 'needs_approval', args: {} }] }));
+  const { observed } = await runAgent({
+    planner,
+    during: async (workflowId) => {
+      const handle = env.client.workflow.getHandle(workflowId);
+      for (let i = 0; i < 100; i++) {
+        const s = await handle.query(agentStateQuery).catch(() => undefined);
+        if (s?.phase === 'calling_tools' && (dispatched.needs_approval ?? 0) > 0) break;
+        await new Promise((r) => setTimeout(r, 100));
+      }
+      await new Promise((r) => setTimeout(r, 300));
+      await handle.cancel();
+    },
+  });
+  expect(observed.kind).toBe('cancelled');
+});
+
+// ---------------------------------------------------------------------------------------------------------------
+// The OpenAI planner's request (unit level)
+
+const OPENAI_NAME = /^[a-zA-Z0-9_-]{1,64}$/;
+const feedback = { errorClass: 'capability_missing', action: 'replan', tool: 'x', message: 'no such tool' } as never;
+
+test('O1 a tool name defineTool accepts ("calendar.book") is refused up front or sent as a valid OpenAI function name', () => {
+  const tool = defineTool({
+    name: 'calendar.book',
+    description: 'Books.',
+    input: z.object({}).strict(),
+    output: z.object({}),
+    effect: 'read',
+    execute: async () => ({}),
+  });
+  let body;
+  try {
+    body = chatRequest({ goal: 'g', turn: 1, capabilities: [tool.spec as never], observations: [] }, 'm');
+  } catch (e) {
+    expect(e).toBeInstanceOf(PlannerConfigError);
+    return;
+  }
+  for (const t of body.tools ?? []) expect((t as { function: { name: string } }).function.name).toMatch(OPENAI_NAME);
+});
+
+test('O2 a hallucinated tool name ("multi_tool_use.parallel", or 10 KB) is not replayed to the API as a function name', () => {
+  const body = chatRequest(
+    {
+      goal: 'g',
+      turn: 2,
+      capabilities: [],
+      observations: [
+        { kind: 'tool_failure', callId: 'call_1', tool: 'multi_tool_use.parallel', args: {}, feedback, turn: 1 },
+        { kind: 'tool_failure', callId: 'call_2', tool: 'n'.repeat(10_000), args: {}, feedback, turn: 1 },
+      ],
+    },
+    'm',
+  );
+  const names = body.messages.flatMap((m) =>
+    m.role === 'assistant' ? (m.tool_calls ?? []).map((c) => (c as { function: { name: string } }).function.name) : [],
+  );
+  for (const n of names) expect(n).toMatch(OPENAI_NAME);
+});
+
+test('O3 two observations sharing a callId do not produce two tool messages answering one tool_call_id', () => {
+  const body = chatRequest(
+    {
+      goal: 'g',
+      turn: 2,
+      capabilities: [],
+      observations: [
+        { kind: 'tool_result', callId: 'call_1', tool: 'echo', args: { n: 1 }, value: { n: 1 }, empty: false, turn: 1 },
+        { kind: 'tool_result', callId: 'call_1', tool: 'echo', args: { n: 2 }, value: { n: 2 }, empty: false, turn: 1 },
+      ],
+    },
+    'm',
+  );
+  const ids = body.messages.flatMap((m) => (m.role === 'tool' ? [m.tool_call_id] : []));
+  expect(new Set(ids).size).toBe(ids.length);
+});
+
+// ---------------------------------------------------------------------------------------------------------------
+// Signals and queries
+
+test('S1 malformed user messages (null, object text, 8,001 chars, number) are ignored; a message after the end is refused', async () => {
+  let release: () => void = () => undefined;
+  const gate = new Promise<void>((r) => (release = r));
+  const inputs: PlannerInput[] = [];
+  const planner = fnPlanner(async (input) => {
+    inputs.push(input);
+    if (input.turn === 1) {
+      await gate;
+      return { kind: 'tool_calls', calls: [{ callId: 'c1', tool: 'echo', args: { n: 1 } }] };
+    }
+    return { kind: 'submit', result: 'ok' };
+  });
+  let afterEnd: unknown;
+  const { observed, workflowId } = await runAgent({
+    planner,
+    during: async (id) => {
+      const handle = env.client.workflow.getHandle(id);
+      for (const bad of [null, { text: { a: 1 } }, { text: 'x'.repeat(8_001) }, { text: 7 }, 'bare string', { text: '   ' }])
+        await handle.signal(userMessageSignal, bad as never);
+      await handle.signal(userMessageSignal, { text: 'ok message', by: { evil: true } as never });
+      release();
+    },
+  });
+  expect(completed(observed).status).toBe('submitted');
+  expect(inputs[1]?.observations.filter((o) => o.kind === 'user_message')).toEqual([
+    { kind: 'user_message', text: 'ok message' },
+  ]);
+  afterEnd = await env.client.workflow
+    .getHandle(workflowId)
+    .signal(userMessageSignal, { text: 'late' })
+    .then(() => 'accepted', (e: Error) => e.name);
+  expect(afterEnd).not.toBe('accepted');
+});
+
+test('S2 agent.state answers during continue-as-new every turn', async () => {
+  const failures: string[] = [];
+  const planner = fnPlanner((input) =>
+    input.turn <= 6
+      ? { kind: 'tool_calls', calls: [{ callId: `c${input.turn}`, tool: 'echo', args: { n: input.turn } }] }
+      : { kind: 'submit', result: 'ok' },
+  );
+  const { observed } = await runAgent({
+    planner,
+    options: { continueAsNewAfterTurns: 1 },
+    during: async (id) => {
+      const handle = env.client.workflow.getHandle(id);
+      for (let i = 0; i < 60; i++) {
+        await handle.query(agentStateQuery).catch((e: Error) => failures.push(e.message));
+        await new Promise((r) => setTimeout(r, 25));
+      }
+    },
+  });
+  const result = completed(observed);
+  expect(result).toMatchObject({ status: 'submitted', turns: 7, continuedAsNew: 6 });
+  expect(failures.filter((f) => !/completed|not found/i.test(f))).toEqual([]);
+});
+
+test('S3 continueAsNewAfterTurns: 1 with a user message arriving mid-turn: the message survives continue-as-new', async () => {
+  let release: () => void = () => undefined;
+  const gate = new Promise<void>((r) => (release = r));
+  const inputs: PlannerInput[] = [];
+  const planner = fnPlanner(async (input) => {
+    inputs.push(input);
+    if (input.turn === 1) {
+      await gate;
+      return { kind: 'tool_calls', calls: [{ callId: 'c1', tool: 'echo', args: { n: 1 } }] };
+    }
+    return { kind: 'submit', result: 'ok' };
+  });
+  const { observed } = await runAgent({
+    planner,
+    options: { continueAsNewAfterTurns: 1 },
+    during: async (id) => {
+      await env.client.workflow.getHandle(id).signal(userMessageSignal, { text: 'hello' });
+      release();
+    },
+  });
+  expect(completed(observed)).toMatchObject({ status: 'submitted', continuedAsNew: 1 });
+  expect(inputs[1]?.observations).toContainEqual({ kind: 'user_message', text: 'hello' });
+});
+
+// ---------------------------------------------------------------------------------------------------------------
+// The main job's scenario loader
+
+const SCENARIO = {
+  name: 'probe',
+  goal: 'probe goal',
+  script: { steps: [{ id: 'a', tool: 'check_inventory', args: { sku: 'SKU-1' } }], submit: { resultFrom: 'a' } },
+  expect: { status: 'submitted' },
+};
+const tmp = () => mkdtempSync(join(tmpdir(), 'scn-'));
+const write = (content: string | Buffer) => {
+  const p = join(tmp(), 's.json');
+  writeFileSync(p, content);
+  return p;
+};
+
+test('L1 a scenario nested 20,000 deep in script args is refused as a ScenarioFileError (exit 2), not a RangeError', () => {
+  const deep = `${'['.repeat(20_000)}1${']'.repeat(20_000)}`;
+  const text = JSON.stringify({ ...SCENARIO, script: { ...SCENARIO.script, steps: [{ id: 'a', tool: 'x', args: { d: 0 } }] } }).replace(
+    '{"d":0}',
+    `{"d":${deep}}`,
+  );
+  const p = write(text);
+  let thrown: unknown;
+  try {
+    loadScenarioFile(p);
+  } catch (e) {
+    thrown = e;
+  }
+  expect(thrown).toBeInstanceOf(ScenarioFileError);
+});
+
+test('L2 "__proto__" keys in a scenario are refused, not silently dropped (arrange.files, script args)', () => {
+  const withFiles = JSON.stringify({ ...SCENARIO, arrange: { files: { 'a.txt': 'a' } } }).replace('"a.txt"', '"__proto__"');
+  expect(() => loadScenarioFile(write(withFiles))).toThrow(ScenarioFileError);
+  const withArgs = JSON.stringify(SCENARIO).replace('"sku":"SKU-1"', '"__proto__":{"sku":"SKU-9"},"sku":"SKU-1"');
+  let parsedArgs: unknown;
+  let threw = false;
+  try {
+    parsedArgs = loadScenarioFile(write(withArgs))[0]!.script.steps[0]!.args;
+  } catch (e) {
+    threw = e instanceof ScenarioFileError;
+  }
+  // Either refused, or kept as an own key: never silently changed.
+  if (!threw) expect(Object.keys(parsedArgs as object)).toContain('__proto__');
+});
+
+test('L3 a scenario file that is not UTF-8 is refused, not silently decoded with U+FFFD', () => {
+  const latin1 = Buffer.from(JSON.stringify({ ...SCENARIO, goal: 'Rückerstattung für O-1' }), 'latin1');
+  expect(() => loadScenarioFile(write(latin1))).toThrow(ScenarioFileError);
+});
+
+test('L4 held: a directory, a missing file, a BOM, an empty array', () => {
+  const dir = tmp();
+  mkdirSync(join(dir, 'd.json'));
+  expect(() => loadScenarioFile(join(dir, 'd.json'))).toThrow(/cannot read the scenario file \(EISDIR\)/);
+  expect(() => loadScenarioFile(join(dir, 'missing.json'))).toThrow(/ENOENT/);
+  expect(loadScenarioFile(write(`\uFEFF${JSON.stringify(SCENARIO)}`))).toHaveLength(1);
+  expect(() => loadScenarioFile(write('[]'))).toThrow(/no scenario/);
+});
+
+test('L4b a scenario whose goal is "constructor" loads, so the scripted policy built from it must accept it', () => {
+  const proto = loadScenarioFile(write(JSON.stringify({ ...SCENARIO, goal: 'constructor' })));
+  const planner = createScriptedPlanner({ goals: Object.fromEntries(proto.map((s) => [s.goal, s.script])) });
+  return expect(planner.plan({ goal: 'constructor', turn: 1, capabilities: [], observations: [] })).resolves.toMatchObject({
+    kind: 'tool_calls',
+  });
+});
+
+test('L5 a goal named "__proto__" is refused by the loader or scripted, never an unknown goal at run time', async () => {
+  const p = write(JSON.stringify({ ...SCENARIO, goal: '__proto__' }));
+  let scenarios;
+  try {
+    scenarios = loadScenarioFile(p);
+  } catch (e) {
+    expect(e).toBeInstanceOf(ScenarioFileError);
+    return;
+  }
+  const planner = createScriptedPlanner({ goals: Object.fromEntries(scenarios.map((s) => [s.goal, s.script])) });
+  await expect(planner.plan({ goal: '__proto__', turn: 1, capabilities: [], observations: [] })).resolves.toMatchObject({
+    kind: 'tool_calls',
+  });
+});
+
+test('L6 held?: a 50 MB scenario file either loads or is refused as a ScenarioFileError, quickly', () => {
+  const files: Record<string, string> = {};
+  for (let i = 0; i < 50; i++) files[`f${i}.txt`] = 'z'.repeat(999_999);
+  const p = write(JSON.stringify({ ...SCENARIO, arrange: { files } }));
+  const t = Date.now();
+  try {
+    expect(loadScenarioFile(p)).toHaveLength(1);
+  } catch (e) {
+    expect(e).toBeInstanceOf(ScenarioFileError);
+  }
+  expect(Date.now() - t).toBeLessThan(10_000);
+});
