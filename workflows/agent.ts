@@ -47,11 +47,7 @@ import {
   setHandler,
   workflowInfo,
 } from '@temporalio/workflow';
-import { z } from 'zod';
-import './zod-messages';
 import type { createPlannerActivities } from '../activities/planners/planner';
-import { startTurn, type BudgetLedger } from '../recovery/budgets';
-import { isRecoveryInputError } from '../recovery/errors';
 import type { RecoveryRecord } from '../recovery/records';
 import { RecoveryAction } from '../recovery/routes';
 import { redact } from '../recovery/redact';
@@ -62,10 +58,15 @@ import {
   type AgentState,
   type UserMessage,
 } from './definitions';
-import { OBSERVATION_KINDS, PlannerDecisionSchema, type Observation, type PlannerDecision } from './planner-contract';
+import { checkInput, MAX_PENDING_USER_MESSAGES } from './agent-input';
+import { observationOf } from './agent-observations';
+import { PlannerDecisionSchema, type Observation, type PlannerDecision } from './planner-contract';
+import { own } from './router-helpers';
 import { telemetry } from './telemetry-sinks';
-import { ToolPlanInputSchema } from './tool-plan';
-import { createToolRouter, type ToolOutcome, type ToolRouterOptions, type ToolRouterState } from './tool-router';
+import { createToolRouter, type ToolRouterOptions, type ToolRouterState } from './tool-router';
+
+export { AgentOptionsSchema, MAX_PENDING_USER_MESSAGES } from './agent-input';
+export { MAX_OBSERVED_ARGS_CHARS, MAX_OBSERVED_VALUE_CHARS } from './agent-observations';
 
 type PlannerActivities = ReturnType<typeof createPlannerActivities>;
 
@@ -139,42 +140,11 @@ const DEFAULT_PLANNER_TIMEOUT_MS = 150_000;
 const DEFAULT_PLANNER_ATTEMPTS = 4;
 /** Most characters of a planner failure's message quoted in a reason. */
 const MAX_REASON_CHARS = 500;
-/** Largest tool result an observation carries as is, in characters of JSON; a larger one becomes a preview. */
-export const MAX_OBSERVED_VALUE_CHARS = 64 * 1024;
-/** Largest call arguments an observation echoes, in characters of JSON; larger ones become a preview. */
-export const MAX_OBSERVED_ARGS_CHARS = 8 * 1024;
-/** Characters of JSON a preview keeps. */
-const PREVIEW_CHARS = 2_000;
-/** Most user messages waiting for the planner; more are dropped (with a worker log line). */
-export const MAX_PENDING_USER_MESSAGES = 50;
 /**
  * Largest planner input, and largest continue-as-new state, in characters of JSON. Temporal refuses payloads over
  * 2 MB (a workflow task that tries fails again and again, attack review G1–G4): the run escalates before that.
  */
 export const MAX_CARRIED_CHARS = 1_500_000;
-
-/** The options' shape, checked before anything runs: bad options fail the run cleanly, never the workflow task. */
-export const AgentOptionsSchema = ToolPlanInputSchema.omit({
-  calls: true,
-  stopOnTerminal: true,
-  failOnTerminal: true,
-})
-  .extend({
-    searchAttributes: z.boolean().optional(),
-    maxTurns: z.number().int().min(1).max(10_000).optional(),
-    maxInvalidDecisions: z.number().int().min(0).max(100).optional(),
-    planner: z
-      .object({
-        startToCloseTimeoutMs: z.number().int().min(1_000).max(86_400_000).optional(),
-        maximumAttempts: z.number().int().min(1).max(100).optional(),
-        taskQueue: z.string().min(1).optional(),
-        heartbeatTimeoutMs: z.number().int().min(1_000).max(3_600_000).optional(),
-      })
-      .strict()
-      .optional(),
-    continueAsNewAfterTurns: z.number().int().min(1).optional(),
-  })
-  .strict();
 
 /**
  * The agent workflow. Start it with `client.workflow.start(agentWorkflow, { args: [goal, { ...plugin.workflowDefaults()
@@ -382,45 +352,6 @@ export async function agentWorkflow(goal: string, options: AgentOptions, carried
   }
 }
 
-/**
- * What the planner sees of one call: the value as data, or the router's public feedback. A result over
- * `MAX_OBSERVED_VALUE_CHARS`, or arguments over `MAX_OBSERVED_ARGS_CHARS`, are replaced by a preview
- * `{ truncated: true, chars, preview }` so the observations stay within Temporal's payload limit; the tool name is
- * cut to 128 characters and the callId to 128.
- */
-function observationOf(
-  call: { callId: string; tool: string; args: unknown },
-  outcome: ToolOutcome,
-  turn: number,
-): Observation {
-  const base = {
-    callId: call.callId.slice(0, 128),
-    tool: typeof call.tool === 'string' ? call.tool.slice(0, 128) : '',
-    args: boundedJson(call.args, MAX_OBSERVED_ARGS_CHARS),
-    turn,
-  };
-  return outcome.ok
-    ? {
-        kind: 'tool_result',
-        ...base,
-        value: boundedJson(outcome.value, MAX_OBSERVED_VALUE_CHARS),
-        empty: outcome.empty,
-      }
-    : { kind: 'tool_failure', ...base, feedback: outcome.feedback };
-}
-
-/** `value` itself when its JSON fits `maxChars`, else a preview of it. Values that are not JSON become a note. */
-function boundedJson(value: unknown, maxChars: number): unknown {
-  let text: string | undefined;
-  try {
-    text = JSON.stringify(value);
-  } catch {
-    return { truncated: true, note: 'not a JSON value' };
-  }
-  if (text === undefined || text.length <= maxChars) return value;
-  return { truncated: true, chars: text.length, preview: text.slice(0, PREVIEW_CHARS) };
-}
-
 /** The type and public message of a failed planner step (the activity's messages are public by construction). */
 function plannerFailure(err: unknown): { type: string; message: string } {
   const cause = err instanceof ActivityFailure ? err.cause : err;
@@ -434,54 +365,4 @@ function plannerFailure(err: unknown): { type: string; message: string } {
 function bounded(text: string): string {
   const clean = redact(text).replace(/\s+/g, ' ').trim();
   return clean.length > MAX_REASON_CHARS ? `${clean.slice(0, MAX_REASON_CHARS - 1)}…` : clean;
-}
-
-function own(record: Record<string, number>, key: string): number {
-  return Object.prototype.hasOwnProperty.call(record, key) ? (record[key] ?? 0) : 0;
-}
-
-/** The shape of a continue-as-new carry; the router state's own fields are checked by the budget ledger. */
-const AgentCarrySchema = z
-  .object({
-    router: z.object({ budgets: z.unknown(), records: z.array(z.unknown()) }).passthrough(),
-    observations: z.array(z.object({ kind: z.enum(OBSERVATION_KINDS) }).passthrough()),
-    turn: z.number().int().min(0),
-    invalidDecisionsInARow: z.number().int().min(0),
-    pendingUserMessages: z.array(z.string().max(MAX_USER_MESSAGE_CHARS)).max(MAX_PENDING_USER_MESSAGES),
-    toolSuccesses: z.record(z.string(), z.number().int().min(0)),
-    continuedAsNew: z.number().int().min(0),
-  })
-  .strict();
-
-function checkInput(goal: unknown, options: unknown, carried: unknown): void {
-  if (typeof goal !== 'string' || goal.trim() === '' || goal.length > 8_000) {
-    throw ApplicationFailure.nonRetryable(
-      'agentWorkflow goal: must be a string of 1 to 8000 characters',
-      'invalid_input',
-    );
-  }
-  const parsed = AgentOptionsSchema.safeParse(options);
-  if (!parsed.success) {
-    const issue = parsed.error.issues[0];
-    throw ApplicationFailure.nonRetryable(
-      `agentWorkflow options.${issue?.path.join('.') || '(root)'}: ${issue?.message ?? 'invalid'}`,
-      'invalid_input',
-    );
-  }
-  if (carried === undefined) return;
-  // Set by continue-as-new only; a caller passing a third argument gets a clean failure, not a stuck task (C1).
-  const carry = AgentCarrySchema.safeParse(carried);
-  if (!carry.success) {
-    const issue = carry.error.issues[0];
-    throw ApplicationFailure.nonRetryable(
-      `agentWorkflow carried.${issue?.path.join('.') || '(root)'}: ${issue?.message ?? 'invalid'} (the third argument is set by continue-as-new only)`,
-      'invalid_input',
-    );
-  }
-  try {
-    startTurn(carry.data.router.budgets as BudgetLedger);
-  } catch (err) {
-    if (!isRecoveryInputError(err)) throw err;
-    throw ApplicationFailure.nonRetryable(`agentWorkflow carried.router.budgets: ${err.message}`, 'invalid_input');
-  }
 }

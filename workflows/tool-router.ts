@@ -39,16 +39,7 @@ import { ApplicationFailure, log, proxyActivities, setHandler, sleep, workflowIn
 import type { createToolActivities, ToolInvocationResult } from '../activities/invoke-tool';
 import { activityOptionsFor } from '../recovery/activity-options';
 import { DEFAULT_BACKOFF_POLICY, nextDelay, type BackoffPolicy } from '../recovery/backoff';
-import {
-  ExhaustedBudget,
-  spend,
-  startCall,
-  startRun,
-  startTurn,
-  type BudgetKind,
-  type BudgetLedger,
-  type BudgetPolicy,
-} from '../recovery/budgets';
+import { ExhaustedBudget, spend, startCall, startRun, startTurn, type BudgetKind } from '../recovery/budgets';
 import {
   EMPTY_CALL_LEDGER,
   NO_PROGRESS_REPEATS,
@@ -57,12 +48,11 @@ import {
   lastFailure,
   recordFailure,
   recordOutcome,
-  type CallLedger,
 } from '../recovery/call-ledger';
 import { argsHash, canonicalize, hashCanonical } from '../recovery/canonical';
 import { isRecoveryInputError } from '../recovery/errors';
 import { FailureClass, FailureReason, MAX_PUBLIC_MESSAGE_CHARS, Phase, type ToolFailure } from '../recovery/failure';
-import { feedbackFor, type ModelFeedback } from '../recovery/feedback';
+import { feedbackFor } from '../recovery/feedback';
 import type { EvidenceKind } from '../recovery/gate';
 import { TerminalState, type RecoveryRecord } from '../recovery/records';
 import { RecoveryAction, routeFor } from '../recovery/routes';
@@ -72,126 +62,13 @@ import { createApprovalDesk } from './approvals';
 import { reconcileCall, type ReconcileOptions } from './reconcile-call';
 import { recoveryRecordsQuery, type ApprovalDecision } from './definitions';
 import { telemetry } from './telemetry-sinks';
+import { hashedArgs, isEmptyResult, MAX_ARGS_CHARS, outcomeDigest, own, structuredCloneJson } from './router-helpers';
+import type { CallToolOptions, ToolOutcome, ToolRouter, ToolRouterOptions, ToolRouterState } from './tool-router-types';
+
+export type { CallToolOptions, ToolOutcome, ToolRouter, ToolRouterOptions, ToolRouterState } from './tool-router-types';
+export { isEmptyResult, MAX_ARGS_CHARS } from './router-helpers';
 
 type ToolActivities = ReturnType<typeof createToolActivities>;
-
-export interface ToolRouterOptions {
-  /** The tools this workflow may call (`toolCatalog(tools)` on the Node side). */
-  catalog: readonly ToolSpec[];
-  /** Scopes granted to this run; a tool with a scope outside them is not offered. @default [] */
-  grantedScopes?: readonly string[];
-  /** Budget limits; omitted fields take the design's defaults (recovery/budgets.ts). */
-  budgets?: Partial<BudgetPolicy>;
-  /** Backoff policy; omitted fields take the defaults (recovery/backoff.ts). */
-  backoff?: Partial<BackoffPolicy>;
-  /** How long a call waits for an approval signal before it stops, in ms. @default 86_400_000 (24 h) */
-  approvalTimeoutMs?: number;
-  /** Set the RecoveryStatus/RecoveryTool search attributes while waiting. Needs them registered. @default true */
-  searchAttributes?: boolean;
-  /** Per-tool overrides of `budgets` and `backoff` (temporal.config.json `tools.<name>`). */
-  toolOverrides?: Record<string, { budgets?: Partial<BudgetPolicy>; backoff?: Partial<BackoffPolicy> }>;
-  /** Lookup budget, lookup backoff and review timeout of reconciliations (workflows/reconcile.ts). */
-  reconcile?: ReconcileOptions;
-  /** State from `router.state()` of the previous run, after continue-as-new. */
-  restore?: ToolRouterState;
-  /**
-   * Keep per-call budgets (retries, repairs; keyed by step id) across turns. For step ids that outlive a turn, as
-   * agentWorkflow's (`<tool>#<n>`): a call repaired in one turn has fewer repairs left in the next. @default false
-   */
-  stepBudgetsAcrossTurns?: boolean;
-}
-
-export interface CallToolOptions {
-  /**
-   * A stable id of the logical step. It keys the per-call budgets and derives the operation_id
-   * (`<workflowId>:<stepId>`). @default `t<turn>:<tool>#<n>`, n = successful calls of that tool in the turn:
-   * repeated attempts at one tool share a step until one succeeds.
-   */
-  stepId?: string;
-}
-
-/** What `callTool` returns: a validated value, or a routed failure with the feedback for the model. */
-export type ToolOutcome =
-  | {
-      ok: true;
-      tool: string;
-      callId: string;
-      operationId: string;
-      value: unknown;
-      /** The value is a valid but empty result (e.g. an empty list): a success labelled as empty (case C10). */
-      empty: boolean;
-      /** The same call returned the same result NO_PROGRESS_REPEATS times: the plan makes no progress. */
-      noProgress: boolean;
-      /** Activity attempts, server-side retries included. */
-      attempts: number;
-      /** Activities the router scheduled for this call. */
-      activities: number;
-      /**
-       * How an unknown write outcome was settled, when it was: found applied by lookup, replayed once after
-       * `not_applied`, replayed by a reviewer, or marked applied by a reviewer (then `value` is `{ resultRef }`).
-       */
-      reconciled?: 'lookup' | 'replay' | 'review_replay' | 'marked_applied';
-    }
-  | {
-      ok: false;
-      tool: string;
-      callId: string;
-      operationId: string;
-      action: RecoveryAction;
-      failure: ToolFailure;
-      feedback: ModelFeedback;
-      /** The run cannot go on by itself: stop, escalate, or a budget ran out. */
-      terminal: boolean;
-      /** The budget that ran out, when one did. */
-      exhausted?: ExhaustedBudget;
-      /** The gate refused the call: nothing was dispatched. */
-      refused: boolean;
-      /** An identical call was refused after a failure that asked for another way: the plan makes no progress. */
-      noProgress: boolean;
-      attempts: number;
-      activities: number;
-    };
-
-/** The router's state, plain JSON: carry it across continue-as-new with `restore`. */
-export interface ToolRouterState {
-  budgets: BudgetLedger;
-  calls: CallLedger;
-  /** tool → approvals granted; with the credential version it forms the grant version the gate compares. */
-  grants: Record<string, number>;
-  /** tool → the credential version last reported by the activity. */
-  credentialVersions: Record<string, number>;
-  /** step keys per turn: `t<turn>:<tool>` → successful calls. */
-  successes: Record<string, number>;
-  startedCalls: string[];
-  records: RecoveryRecord[];
-  /**
-   * Turns in a row that named a tool this run cannot use, and the last of them (case C09). Optional so that a
-   * state saved before it existed still restores.
-   */
-  unknownToolTurns?: { count: number; lastTurn: number };
-  /**
-   * step id → the argument hashes dispatched under it, first first. The first arguments of a step take the
-   * operation_id `<workflowId>:<stepId>`; the n-th different arguments take `<workflowId>:<stepId>~<n>`, so one
-   * idempotency key never stands for two different requests (a replan inside one step gets a fresh key; a retry or
-   * reconciliation of the same arguments keeps its key). Optional so an older state still restores.
-   */
-  stepArgs?: Record<string, string[]>;
-  /** The last failure routed to replan/reject, until the next call starts (for `replanLatencyMs`). */
-  pendingReplan?: { atMs: number; class: ToolFailure['class'] };
-}
-
-export interface ToolRouter {
-  /** Opens the next turn: the per-turn replan budget starts again. */
-  startTurn(): void;
-  /** Runs a tool call; never throws for a routable failure. */
-  callTool(name: string, args: unknown, options?: CallToolOptions): Promise<ToolOutcome>;
-  /** The tools this run may use, filtered by its scopes. */
-  capabilities(): Capability[];
-  /** Every recovery record so far. */
-  records(): readonly RecoveryRecord[];
-  /** A JSON copy of the state, for continue-as-new. */
-  state(): ToolRouterState;
-}
 
 const DEFAULT_APPROVAL_TIMEOUT_MS = 24 * 60 * 60 * 1000;
 
@@ -693,56 +570,4 @@ export function createToolRouter(options: ToolRouterOptions): ToolRouter {
     records: () => st.records,
     state: () => structuredCloneJson(st),
   };
-}
-
-/** A valid result with nothing in it: `""`, `null`, `[]`, `{}`, or an object whose fields are all empty lists. */
-export function isEmptyResult(value: unknown): boolean {
-  if (value === '' || value === null || value === undefined) return true;
-  if (Array.isArray(value)) return value.length === 0;
-  if (typeof value === 'object') {
-    const fields = Object.values(value as Record<string, unknown>);
-    return fields.length === 0 || fields.every((v) => Array.isArray(v) && v.length === 0);
-  }
-  return false;
-}
-
-function structuredCloneJson<T>(value: T): T {
-  return JSON.parse(JSON.stringify(value)) as T;
-}
-
-/** Largest arguments accepted, as canonical JSON characters; larger ones would not fit a Temporal payload. */
-export const MAX_ARGS_CHARS = 256 * 1024;
-
-/** A counter of a JSON-carried record, read as an own property (a tool may be named `constructor`). */
-function own(record: Record<string, number>, key: string): number {
-  return Object.prototype.hasOwnProperty.call(record, key) ? (record[key] ?? 0) : 0;
-}
-
-/**
- * The arguments as the tool will see them, for the gate's hash. A zod object that strips unknown keys (its JSON
- * Schema has `properties` and no `additionalProperties`) ignores extra keys, so they are no change: without this,
- * `{slot, note: "please"}` would pass the gate as "changed arguments" for an identical request. The idempotency
- * field, which the activity overwrites with the operation_id, is no change either.
- */
-function hashedArgs(spec: ToolSpec, args: unknown): unknown {
-  if (typeof args !== 'object' || args === null || Array.isArray(args)) return args;
-  const schema = spec.inputSchema as { properties?: Record<string, unknown>; additionalProperties?: unknown };
-  const stripsUnknown = schema.properties !== undefined && !('additionalProperties' in schema);
-  const idempotencyField = spec.idempotency.carrier === 'field' ? spec.idempotency.name : undefined;
-  const kept: Record<string, unknown> = {};
-  for (const [key, value] of Object.entries(args as Record<string, unknown>)) {
-    if (key === idempotencyField) continue;
-    if (stripsUnknown && !Object.prototype.hasOwnProperty.call(schema.properties, key)) continue;
-    kept[key] = value;
-  }
-  return kept;
-}
-
-/** A digest of a result for no-progress detection; a result that cannot be hashed counts as always new. */
-function outcomeDigest(value: unknown): string {
-  try {
-    return argsHash(value ?? null);
-  } catch {
-    return `unhashable:${Math.random()}`;
-  }
 }

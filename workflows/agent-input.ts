@@ -1,0 +1,89 @@
+/**
+ * The agent workflow's input checks: its options and the state continue-as-new carries. A malformed input fails the
+ * run cleanly (`ApplicationFailure` of type `invalid_input`), never the workflow task (a task failure is retried
+ * forever: attack review C1). Sandbox-safe.
+ */
+import { ApplicationFailure } from '@temporalio/workflow';
+import { z } from 'zod';
+import { startTurn, type BudgetLedger } from '../recovery/budgets';
+import { isRecoveryInputError } from '../recovery/errors';
+import { MAX_USER_MESSAGE_CHARS } from './definitions';
+import { OBSERVATION_KINDS } from './planner-contract';
+import { ToolPlanInputSchema } from './tool-plan';
+import './zod-messages';
+
+/** Most user messages waiting for the planner; more are dropped (with a worker log line). */
+export const MAX_PENDING_USER_MESSAGES = 50;
+
+/** The options' shape, checked before anything runs: bad options fail the run cleanly, never the workflow task. */
+export const AgentOptionsSchema = ToolPlanInputSchema.omit({
+  calls: true,
+  stopOnTerminal: true,
+  failOnTerminal: true,
+})
+  .extend({
+    searchAttributes: z.boolean().optional(),
+    maxTurns: z.number().int().min(1).max(10_000).optional(),
+    maxInvalidDecisions: z.number().int().min(0).max(100).optional(),
+    planner: z
+      .object({
+        startToCloseTimeoutMs: z.number().int().min(1_000).max(86_400_000).optional(),
+        maximumAttempts: z.number().int().min(1).max(100).optional(),
+        taskQueue: z.string().min(1).optional(),
+        heartbeatTimeoutMs: z.number().int().min(1_000).max(3_600_000).optional(),
+      })
+      .strict()
+      .optional(),
+    continueAsNewAfterTurns: z.number().int().min(1).optional(),
+  })
+  .strict();
+
+/** The shape of a continue-as-new carry; the router state's own fields are checked by the budget ledger. */
+const AgentCarrySchema = z
+  .object({
+    router: z.object({ budgets: z.unknown(), records: z.array(z.unknown()) }).passthrough(),
+    observations: z.array(z.object({ kind: z.enum(OBSERVATION_KINDS) }).passthrough()),
+    turn: z.number().int().min(0),
+    invalidDecisionsInARow: z.number().int().min(0),
+    pendingUserMessages: z.array(z.string().max(MAX_USER_MESSAGE_CHARS)).max(MAX_PENDING_USER_MESSAGES),
+    toolSuccesses: z.record(z.string(), z.number().int().min(0)),
+    continuedAsNew: z.number().int().min(0),
+  })
+  .strict();
+
+/**
+ * Checks `agentWorkflow`'s arguments.
+ * @throws ApplicationFailure `invalid_input` (non-retryable) naming the field.
+ */
+export function checkInput(goal: unknown, options: unknown, carried: unknown): void {
+  if (typeof goal !== 'string' || goal.trim() === '' || goal.length > 8_000) {
+    throw ApplicationFailure.nonRetryable(
+      'agentWorkflow goal: must be a string of 1 to 8000 characters',
+      'invalid_input',
+    );
+  }
+  const parsed = AgentOptionsSchema.safeParse(options);
+  if (!parsed.success) {
+    const issue = parsed.error.issues[0];
+    throw ApplicationFailure.nonRetryable(
+      `agentWorkflow options.${issue?.path.join('.') || '(root)'}: ${issue?.message ?? 'invalid'}`,
+      'invalid_input',
+    );
+  }
+  if (carried === undefined) return;
+  // Set by continue-as-new only; a caller passing a third argument gets a clean failure, not a stuck task (C1).
+  const carry = AgentCarrySchema.safeParse(carried);
+  if (!carry.success) {
+    const issue = carry.error.issues[0];
+    throw ApplicationFailure.nonRetryable(
+      `agentWorkflow carried.${issue?.path.join('.') || '(root)'}: ${issue?.message ?? 'invalid'} (the third argument is set by continue-as-new only)`,
+      'invalid_input',
+    );
+  }
+  try {
+    startTurn(carry.data.router.budgets as BudgetLedger);
+  } catch (err) {
+    if (!isRecoveryInputError(err)) throw err;
+    throw ApplicationFailure.nonRetryable(`agentWorkflow carried.router.budgets: ${err.message}`, 'invalid_input');
+  }
+}

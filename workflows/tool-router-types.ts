@@ -1,0 +1,131 @@
+/**
+ * The router's public shapes: its options, what `callTool` returns, and the state carried across continue-as-new.
+ * Types only (workflows/tool-router.ts implements them). Sandbox-safe.
+ */
+import type { BackoffPolicy } from '../recovery/backoff';
+import type { BudgetLedger, BudgetPolicy, ExhaustedBudget } from '../recovery/budgets';
+import type { CallLedger } from '../recovery/call-ledger';
+import type { ToolFailure } from '../recovery/failure';
+import type { ModelFeedback } from '../recovery/feedback';
+import type { RecoveryRecord } from '../recovery/records';
+import type { RecoveryAction } from '../recovery/routes';
+import type { Capability, ToolSpec } from '../recovery/tool-spec';
+import type { ReconcileOptions } from './reconcile-call';
+
+export interface ToolRouterOptions {
+  /** The tools this workflow may call (`toolCatalog(tools)` on the Node side). */
+  catalog: readonly ToolSpec[];
+  /** Scopes granted to this run; a tool with a scope outside them is not offered. @default [] */
+  grantedScopes?: readonly string[];
+  /** Budget limits; omitted fields take the design's defaults (recovery/budgets.ts). */
+  budgets?: Partial<BudgetPolicy>;
+  /** Backoff policy; omitted fields take the defaults (recovery/backoff.ts). */
+  backoff?: Partial<BackoffPolicy>;
+  /** How long a call waits for an approval signal before it stops, in ms. @default 86_400_000 (24 h) */
+  approvalTimeoutMs?: number;
+  /** Set the RecoveryStatus/RecoveryTool search attributes while waiting. Needs them registered. @default true */
+  searchAttributes?: boolean;
+  /** Per-tool overrides of `budgets` and `backoff` (temporal.config.json `tools.<name>`). */
+  toolOverrides?: Record<string, { budgets?: Partial<BudgetPolicy>; backoff?: Partial<BackoffPolicy> }>;
+  /** Lookup budget, lookup backoff and review timeout of reconciliations (workflows/reconcile.ts). */
+  reconcile?: ReconcileOptions;
+  /** State from `router.state()` of the previous run, after continue-as-new. */
+  restore?: ToolRouterState;
+  /**
+   * Keep per-call budgets (retries, repairs; keyed by step id) across turns. For step ids that outlive a turn, as
+   * agentWorkflow's (`<tool>#<n>`): a call repaired in one turn has fewer repairs left in the next. @default false
+   */
+  stepBudgetsAcrossTurns?: boolean;
+}
+
+export interface CallToolOptions {
+  /**
+   * A stable id of the logical step. It keys the per-call budgets and derives the operation_id
+   * (`<workflowId>:<stepId>`). @default `t<turn>:<tool>#<n>`, n = successful calls of that tool in the turn:
+   * repeated attempts at one tool share a step until one succeeds.
+   */
+  stepId?: string;
+}
+
+/** What `callTool` returns: a validated value, or a routed failure with the feedback for the model. */
+export type ToolOutcome =
+  | {
+      ok: true;
+      tool: string;
+      callId: string;
+      operationId: string;
+      value: unknown;
+      /** The value is a valid but empty result (e.g. an empty list): a success labelled as empty (case C10). */
+      empty: boolean;
+      /** The same call returned the same result NO_PROGRESS_REPEATS times: the plan makes no progress. */
+      noProgress: boolean;
+      /** Activity attempts, server-side retries included. */
+      attempts: number;
+      /** Activities the router scheduled for this call. */
+      activities: number;
+      /**
+       * How an unknown write outcome was settled, when it was: found applied by lookup, replayed once after
+       * `not_applied`, replayed by a reviewer, or marked applied by a reviewer (then `value` is `{ resultRef }`).
+       */
+      reconciled?: 'lookup' | 'replay' | 'review_replay' | 'marked_applied';
+    }
+  | {
+      ok: false;
+      tool: string;
+      callId: string;
+      operationId: string;
+      action: RecoveryAction;
+      failure: ToolFailure;
+      feedback: ModelFeedback;
+      /** The run cannot go on by itself: stop, escalate, or a budget ran out. */
+      terminal: boolean;
+      /** The budget that ran out, when one did. */
+      exhausted?: ExhaustedBudget;
+      /** The gate refused the call: nothing was dispatched. */
+      refused: boolean;
+      /** An identical call was refused after a failure that asked for another way: the plan makes no progress. */
+      noProgress: boolean;
+      attempts: number;
+      activities: number;
+    };
+
+/** The router's state, plain JSON: carry it across continue-as-new with `restore`. */
+export interface ToolRouterState {
+  budgets: BudgetLedger;
+  calls: CallLedger;
+  /** tool → approvals granted; with the credential version it forms the grant version the gate compares. */
+  grants: Record<string, number>;
+  /** tool → the credential version last reported by the activity. */
+  credentialVersions: Record<string, number>;
+  /** step keys per turn: `t<turn>:<tool>` → successful calls. */
+  successes: Record<string, number>;
+  startedCalls: string[];
+  records: RecoveryRecord[];
+  /**
+   * Turns in a row that named a tool this run cannot use, and the last of them (case C09). Optional so that a
+   * state saved before it existed still restores.
+   */
+  unknownToolTurns?: { count: number; lastTurn: number };
+  /**
+   * step id → the argument hashes dispatched under it, first first. The first arguments of a step take the
+   * operation_id `<workflowId>:<stepId>`; the n-th different arguments take `<workflowId>:<stepId>~<n>`, so one
+   * idempotency key never stands for two different requests (a replan inside one step gets a fresh key; a retry or
+   * reconciliation of the same arguments keeps its key). Optional so an older state still restores.
+   */
+  stepArgs?: Record<string, string[]>;
+  /** The last failure routed to replan/reject, until the next call starts (for `replanLatencyMs`). */
+  pendingReplan?: { atMs: number; class: ToolFailure['class'] };
+}
+
+export interface ToolRouter {
+  /** Opens the next turn: the per-turn replan budget starts again. */
+  startTurn(): void;
+  /** Runs a tool call; never throws for a routable failure. */
+  callTool(name: string, args: unknown, options?: CallToolOptions): Promise<ToolOutcome>;
+  /** The tools this run may use, filtered by its scopes. */
+  capabilities(): Capability[];
+  /** Every recovery record so far. */
+  records(): readonly RecoveryRecord[];
+  /** A JSON copy of the state, for continue-as-new. */
+  state(): ToolRouterState;
+}
