@@ -3,7 +3,9 @@
  * and become ApplicationFailure only at the activity edge; Temporal owns retries, our code classifies and sets
  * `nextRetryDelay`).
  *
- * - `type` = the failure class, so the retry policy's `nonRetryableErrorTypes` can name classes.
+ * - `type` = the failure class, so the retry policy's `nonRetryableErrorTypes` can name classes; for a
+ *   non-transient failure with a provider code, the business type instead (`InsufficientFundsError`, case C14; see
+ *   `applicationFailureType`).
  * - `nonRetryable` = !(class transient and replay-safe).
  * - `nextRetryDelay` = the jittered backoff for this attempt, with `Retry-After` as its floor (recovery/backoff.ts).
  *   A Retry-After above `maxRetryAfterMs` is not waited for: the failure becomes non-retryable
@@ -13,7 +15,14 @@
  */
 import { ApplicationFailure } from '@temporalio/common';
 import { nextDelay, type BackoffPolicy } from '../recovery/backoff';
-import { FailureReason, ToolFailureSchema, type FailureMeta, type ToolFailure } from '../recovery/failure';
+import {
+  errorTypeFor,
+  FailureClass,
+  FailureReason,
+  ToolFailureSchema,
+  type FailureMeta,
+  type ToolFailure,
+} from '../recovery/failure';
 
 export type { FailureMeta };
 
@@ -62,7 +71,7 @@ export function failWith(failure: ToolFailure, options: FailOptions): never {
     diagnostic: describe(options.diagnostic),
   });
   const thrown = ApplicationFailure.create({
-    type: final.class,
+    type: applicationFailureType(final),
     message: final.publicMessage,
     nonRetryable: !final.retryable,
     nextRetryDelay: nextRetryDelayMs,
@@ -71,6 +80,18 @@ export function failWith(failure: ToolFailure, options: FailOptions): never {
   // The stack would carry worker file paths into history (Failure.stack_trace); the log has it under diagnosticRef.
   thrown.stack = '';
   throw thrown;
+}
+
+/**
+ * The `ApplicationFailure.type`: the provider's business type when a non-transient failure carries a structured code
+ * (`422 {"code":"insufficient_funds"}` → `InsufficientFundsError`, case C14: "raise ApplicationFailure with
+ * nonRetryable: true and type: 'InsufficientFundsError'"), else the failure class. Retrying stays governed by
+ * `nonRetryable` (and a transient failure always keeps its class, which the retry policy's
+ * `nonRetryableErrorTypes` leaves out); workflow code routes on `details[0]` (the ToolFailure), never on the type.
+ */
+export function applicationFailureType(failure: ToolFailure): string {
+  if (failure.class === FailureClass.TRANSIENT || failure.code === undefined) return failure.class;
+  return errorTypeFor(failure.code) ?? failure.class;
 }
 
 /** Operator-only description of the raw error (may hold hosts, paths, stacks: it goes to the log, not history). */

@@ -103,6 +103,25 @@ export const FAILURE_REASONS = Object.values(FailureReason) as [FailureReason, .
 
 /** Longest `received` excerpt kept in a field issue, in characters. */
 export const MAX_RECEIVED_CHARS = 80;
+/** A provider error code a ToolFailure may carry: lower case, starts with a letter, at most 64 characters. */
+export const ERROR_CODE_PATTERN = /^[a-z][a-z0-9_.-]{0,63}$/;
+
+/**
+ * The `ApplicationFailure` type for a provider error code: PascalCase + `Error` (`insufficient_funds` →
+ * `InsufficientFundsError`, `account.not-found` → `AccountNotFoundError`), the convention of Temporal's samples
+ * (case C14: `nonRetryableErrorTypes: ['InvalidAccountError', 'InsufficientFundsError']`).
+ * @returns undefined when `code` does not match `ERROR_CODE_PATTERN`.
+ */
+export function errorTypeFor(code: string): string | undefined {
+  if (!ERROR_CODE_PATTERN.test(code)) return undefined;
+  const pascal = code
+    .split(/[_.-]+/)
+    .filter((w) => w !== '')
+    .map((w) => w.charAt(0).toUpperCase() + w.slice(1))
+    .join('');
+  return pascal.endsWith('Error') ? pascal : `${pascal}Error`;
+}
+
 /** Longest `publicMessage`, in characters. */
 export const MAX_PUBLIC_MESSAGE_CHARS = 500;
 
@@ -129,6 +148,9 @@ export type FieldIssue = z.infer<typeof FieldIssueSchema>;
  * - `publicMessage`: all the model may see. Redacted; no stack traces, paths, hosts, tokens or headers.
  * - `diagnosticRef`: an opaque key into the operator-only log. Never resolved by model-facing code.
  * - `status`: the HTTP status when there was one. `issues`: field-level feedback for `invalid_arguments`.
+ * - `code`: the provider's structured error code (a body's `code`/`error`, lower case, e.g. `insufficient_funds`).
+ *   The activity edge names the `ApplicationFailure` after it (`InsufficientFundsError`, `errorTypeFor`): case C14,
+ *   "classify from the structured code, not the JS class name", keeps the business type visible in Temporal.
  */
 export const ToolFailureSchema = z
   .object({
@@ -144,6 +166,7 @@ export const ToolFailureSchema = z
     diagnosticRef: z.string().min(1),
     status: z.number().int().min(100).max(599).optional(),
     issues: z.array(FieldIssueSchema).optional(),
+    code: z.string().regex(ERROR_CODE_PATTERN).optional(),
   })
   .strict()
   .superRefine((f, ctx) => {

@@ -3,7 +3,14 @@
  * invariants, validates against `ToolFailureSchema` and freezes.
  * Pure: no I/O.
  */
-import { FailureClass, FailureReason, MAX_RECEIVED_CHARS, Phase, ToolFailureSchema } from '../failure';
+import {
+  ERROR_CODE_PATTERN,
+  FailureClass,
+  FailureReason,
+  MAX_RECEIVED_CHARS,
+  Phase,
+  ToolFailureSchema,
+} from '../failure';
 import { redact } from '../redact';
 import type { FieldIssue, ToolFailure } from '../failure';
 import type { CallContext } from './context';
@@ -20,6 +27,8 @@ export interface FailureDraft {
   publicMessage: string;
   status?: number;
   issues?: readonly FieldIssue[];
+  /** The provider's structured error code; kept when it matches `ERROR_CODE_PATTERN` (lower-cased). */
+  code?: string;
 }
 
 /** The identity fields every failure carries (a `CallContext` is one). */
@@ -60,6 +69,10 @@ export function buildFailure(id: FailureIdentity, d: FailureDraft): ToolFailure 
   if (d.status !== undefined && Number.isInteger(d.status) && d.status >= 100 && d.status <= 599)
     candidate.status = d.status;
   if (d.issues && d.issues.length > 0) candidate.issues = d.issues.map(safeIssue);
+  if (d.code !== undefined) {
+    const code = d.code.toLowerCase();
+    if (ERROR_CODE_PATTERN.test(code)) candidate.code = code;
+  }
   const parsed = ToolFailureSchema.safeParse(candidate);
   if (parsed.success) return deepFreeze(candidate);
   return deepFreeze({

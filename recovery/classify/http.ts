@@ -368,5 +368,7 @@ export function classifyHttp(status: number, headers: unknown, body: unknown, ct
     retryAfterMs: retryAfterMsFromHeaders(headers, ctx.nowMs),
     rateLimit: readRateLimit(headers, ctx.nowMs),
   };
-  return buildFailure(ctx, RULES[ruleForStatus(status)](facts));
+  const draft = RULES[ruleForStatus(status)](facts);
+  // The body's structured code travels with the failure (case C14: the business type must not be lost).
+  return buildFailure(ctx, facts.body.code !== undefined ? { ...draft, code: facts.body.code } : draft);
 }

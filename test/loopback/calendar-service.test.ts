@@ -335,7 +335,7 @@ describe('calendar tools through the activity edge (MockActivityEnvironment, no 
     const { thrown, failure, meta } = await failureOf(
       run({ tool: 'book_calendar_slot', args: bookArgs, callId: 'call-2', operationId: 'wf-1/book' }),
     );
-    expect(thrown.type).toBe('semantic_rejection');
+    expect(thrown.type).toBe('SlotTakenError');
     expect(thrown.nonRetryable).toBe(true);
     expect(failure).toEqual({
       tool: 'book_calendar_slot',
@@ -346,6 +346,7 @@ describe('calendar tools through the activity edge (MockActivityEnvironment, no 
       retryable: false,
       replaySafe: true,
       status: 409,
+      code: 'slot_taken',
       publicMessage:
         'book_calendar_slot: HTTP 409, the call conflicts with the current state of the resource. Server said: "slot_taken: slot 10:00 on 2026-12-01 is taken".',
       diagnosticRef: 'test/act-1/1',

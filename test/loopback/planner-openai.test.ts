@@ -743,7 +743,7 @@ describe('openai planner: endpoint failures, classified at the activity', () => 
       },
     });
     const failure = await failureOf(planNextStep(input()));
-    expect(failure.type).toBe('authentication');
+    expect(failure.type).toBe('InvalidApiKeyError'); // the body's code names the type (case C14); details[0].class is authentication;
     expect(failure.nonRetryable).toBe(true);
     expect(JSON.stringify([failure.message, failure.details, failure.stack])).not.toContain(API_KEY);
     expect(JSON.stringify([failure.message, failure.details])).not.toContain('Zx9Qw7');

@@ -851,7 +851,7 @@ describe('C14: 422 insufficient_funds → classified from the structured code: e
     ],
   ];
   test.each(cases)(
-    '%s → 1 HTTP call, 1 attempt, non-retryable semantic_rejection, replan with the code; no refund',
+    '%s → 1 HTTP call, 1 attempt, non-retryable semantic_rejection named after its code, replan; no refund',
     async (_n, adapter, status, body, failure) => {
       service.reset({
         'POST /withdrawals': [{ status, body }],
@@ -869,10 +869,15 @@ describe('C14: 422 insufficient_funds → classified from the structured code: e
       expect(out.feedback.observedState).toEqual(body);
       expect(service.hits('POST /withdrawals')).toBe(1);
       expect(service.hits('POST /refunds')).toBe(0);
-      // TODO(case C14): the case asks for ApplicationFailure type 'InsufficientFundsError'; the activity edge uses the
-      // failure class as the type (activities/failure-edge.ts), so that assertion is skipped. The code is in the message.
+      // Case C14: the ApplicationFailure is named after the structured code (InsufficientFundsError,
+      // AccountNotFoundError, …), non-retryable, after exactly one attempt.
+      expect(out.failure.code).toBe(body.code);
       expect(await activityFailure(h, r.workflowId)).toEqual({
-        type: 'semantic_rejection',
+        type: {
+          insufficient_funds: 'InsufficientFundsError',
+          account_not_found: 'AccountNotFoundError',
+          daily_limit_exceeded: 'DailyLimitExceededError',
+        }[body.code as string],
         nonRetryable: true,
         startedAttempts: [1],
       });
