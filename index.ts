@@ -35,7 +35,7 @@ export {
   showReview,
 } from './client';
 export { createRecoveryWorker } from './worker';
-export { fetchHistoryJSON, replayHistoryFiles } from './plugin/replay';
+export { fetchHistoryJSON, replayHistoryFiles, replayWorkflowsFromServer } from './plugin/replay';
 export type { ReplayOutcome } from './plugin/replay';
 export * from './activities/mcp';
 export * from './recovery';

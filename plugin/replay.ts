@@ -46,13 +46,39 @@ export async function replayHistoryFiles(
       throw new Error(`${path}: not a readable JSON history (${(err as Error).message})`);
     }
   });
+  return replay(histories, options);
+}
+
+/**
+ * Fetches each workflow's history from a server and replays it against the current workflow code: the check to run
+ * before deploying a change to workflows that are still running (Temporal docs, "Replay testing"). One outcome per
+ * id, in order; the latest run of each (after continue-as-new, the run that continued).
+ * @param options as `replayHistoryFiles`.
+ * @throws the client's error when a workflow does not exist or the server cannot be reached.
+ */
+export async function replayWorkflowsFromServer(
+  client: Client,
+  workflowIds: readonly string[],
+  options?: Partial<ReplayWorkerOptions>,
+): Promise<ReplayOutcome[]> {
+  const histories = [];
+  for (const workflowId of workflowIds) {
+    histories.push({ workflowId, history: await client.workflow.getHandle(workflowId).fetchHistory() });
+  }
+  return replay(histories, options);
+}
+
+async function replay(
+  histories: { workflowId: string; history: unknown }[],
+  options?: Partial<ReplayWorkerOptions>,
+): Promise<ReplayOutcome[]> {
   const outcomes: ReplayOutcome[] = [];
   const workerOptions = {
     workflowsPath: RECOVERY_WORKFLOWS_PATH,
     ...options,
     sinks: { ...REPLAY_SINKS, ...options?.sinks },
   } as ReplayWorkerOptions;
-  for await (const result of Worker.runReplayHistories(workerOptions, histories)) {
+  for await (const result of Worker.runReplayHistories(workerOptions, histories as never)) {
     outcomes.push(
       result.error ? { workflowId: result.workflowId, error: result.error } : { workflowId: result.workflowId },
     );

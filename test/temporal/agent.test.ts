@@ -14,7 +14,8 @@ import type { AgentOptions, AgentResult } from '../../workflows/agent';
 import { agentStateQuery, approvalSignal, pendingApprovalsQuery, userMessageSignal } from '../../workflows/definitions';
 import type { PlannerInput } from '../../workflows/planner-contract';
 import { testEnv, uniqueTaskQueue } from '../setup/env';
-import { eventTypes, harness } from './harness';
+import { eventTypes, harness, workflowBundle } from './harness';
+import { replayWorkflowsFromServer } from '../../plugin/replay';
 
 let env: TestWorkflowEnvironment;
 let service: ScriptedService;
@@ -411,4 +412,22 @@ test('a planner that cannot answer (unknown goal) escalates with a public reason
       expect(err.cause?.message).toBe('agentWorkflow options.maxTurns: Too small: expected number to be >=1');
     });
   });
+});
+
+test('replayWorkflowsFromServer: a finished agent run replays against the current code, and fails against a changed one', async () => {
+  service.reset({ 'GET /inventory': [{ status: 200, body: { items: [{ id: 'a1' }] } }] });
+  const goal = 'Check stock once';
+  const policy = {
+    goals: {
+      [goal]: { steps: [{ id: 's', tool: 'check_inventory', args: { sku: 'SKU-1' } }], submit: { resultFrom: 's' } },
+    },
+  };
+  const { result, workflowId } = await runAgent(goal, policy);
+  expect(result.status).toBe('submitted');
+  const same = await replayWorkflowsFromServer(env.client, [workflowId], { workflowBundle: await workflowBundle() });
+  expect(same).toEqual([{ workflowId }]);
+  const changed = await replayWorkflowsFromServer(env.client, [workflowId], {
+    workflowsPath: require.resolve('./fixtures/changed-agent'),
+  });
+  expect(changed[0]?.error?.name).toBe('DeterminismViolationError');
 });
