@@ -76,18 +76,13 @@ async function main(): Promise<number> {
   const selected = select(opts.scenario, builtIn);
   const config = loadConfig(opts.config);
   const target = resolveConnection(config);
-  const server = target.embedded ? await ensureEmbeddedServer(config.embeddedServer) : undefined;
-  const uiUrl = server?.uiUrl ?? (target.embedded ? 'http://127.0.0.1:8233' : undefined);
-  console.log(
-    server?.started
-      ? `Started the embedded Temporal dev server at ${server.address}`
-      : `Using the Temporal server at ${target.connectionOptions.address} (namespace ${target.namespace})`,
-  );
-  if (uiUrl) console.log(`Temporal Web UI: ${uiUrl}/namespaces/${target.namespace}/workflows`);
 
+  // Everything that can refuse the input runs before a server is started (the services, the tool check, the
+  // planner): a bad scenario file or a missing OPENAI_* variable fails fast.
   const fixtures = await startDemoFixtures();
   const reports: ScenarioReport[] = [];
   let telemetryText = '';
+  let server: Awaited<ReturnType<typeof ensureEmbeddedServer>> | undefined;
   try {
     const tools = fixtures.tools.map((t) => t.spec.name);
     checkScenarios(selected, tools);
@@ -96,6 +91,15 @@ async function main(): Promise<number> {
       script: withPlaceholders(scenario.script, fixtures.folders),
     }));
     const planner: Planner = opts.planner === 'openai' ? createOpenAIPlanner() : scriptedPlanner(scenarios, selected);
+
+    server = target.embedded ? await ensureEmbeddedServer(config.embeddedServer) : undefined;
+    const uiUrl = server?.uiUrl ?? (target.embedded ? 'http://127.0.0.1:8233' : undefined);
+    console.log(
+      server?.started
+        ? `Started the embedded Temporal dev server at ${server.address}`
+        : `Using the Temporal server at ${target.connectionOptions.address} (namespace ${target.namespace})`,
+    );
+    if (uiUrl) console.log(`Temporal Web UI: ${uiUrl}/namespaces/${target.namespace}/workflows`);
     const nativeConnection = await NativeConnection.connect(target.connectionOptions);
     const connection = await Connection.connect(target.connectionOptions);
     const client = new Client({ connection, namespace: target.namespace });
@@ -115,7 +119,9 @@ async function main(): Promise<number> {
     });
     await worker.runUntil(async () => {
       for (const [i, scenario] of scenarios.entries()) {
-        console.log(`\n▶ [${i + 1}/${scenarios.length}] ${scenario.name}: ${scenario.description}`);
+        console.log(
+          `\n▶ [${i + 1}/${scenarios.length}] ${scenario.name}${scenario.description ? `: ${scenario.description}` : ''}`,
+        );
         const report = await runScenario(scenario, {
           client,
           plugin,
@@ -140,6 +146,12 @@ async function main(): Promise<number> {
   } finally {
     await fixtures.close();
     await server?.stop();
+  }
+  if (server?.started) {
+    console.log(
+      'The dev server this job started is stopped; `npm run server` serves these runs again (state is kept in the ' +
+        "embedded server's database file) and the Web UI links above work while it runs.",
+    );
   }
 
   printTable(reports);

@@ -316,7 +316,7 @@ export async function agentWorkflow(goal: string, options: AgentOptions, carried
       };
       const stepTool = typeof call.tool === 'string' && call.tool !== '' ? call.tool.slice(0, 128) : '(no name)';
       const stepId = `${stepTool}#${own(toolSuccesses, stepTool)}`;
-      const outcome = await router.callTool(call.tool, call.args, { stepId });
+      const outcome = await router.callTool(call.tool, call.args, { stepId, callId: call.callId.slice(0, 128) });
       observations.push(observationOf(call, outcome, turn));
       if (outcome.ok) {
         toolSuccesses[stepTool] = own(toolSuccesses, stepTool) + 1;

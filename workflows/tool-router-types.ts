@@ -40,6 +40,11 @@ export interface ToolRouterOptions {
 
 export interface CallToolOptions {
   /**
+   * The caller's id of this call (e.g. the model's tool_call id), 1 to 128 characters: records, outcomes, failures
+   * and pending approvals carry it. @default the step id
+   */
+  callId?: string;
+  /**
    * A stable id of the logical step. It keys the per-call budgets and derives the operation_id
    * (`<workflowId>:<stepId>`). @default `t<turn>:<tool>#<n>`, n = successful calls of that tool in the turn:
    * repeated attempts at one tool share a step until one succeeds.

@@ -146,7 +146,13 @@ export function createToolRouter(options: ToolRouterOptions): ToolRouter {
       throw ApplicationFailure.nonRetryable('callTool: options.stepId must be a non-empty string', 'invalid_input');
     }
     const stepId = callOptions.stepId ?? `${successKey}#${own(st.successes, successKey)}`;
-    const callId = stepId;
+    if (
+      callOptions.callId !== undefined &&
+      (typeof callOptions.callId !== 'string' || callOptions.callId === '' || callOptions.callId.length > 128)
+    ) {
+      throw ApplicationFailure.nonRetryable('callTool: options.callId must be 1 to 128 characters', 'invalid_input');
+    }
+    const callId = callOptions.callId ?? stepId;
     let operationId = `${workflowInfo().workflowId}:${stepId}`;
     const diagnosticRef = `${workflowInfo().workflowId}/${callId}`;
     if (!st.startedCalls.includes(stepId) && !st.budgets.calls.some((c) => c.key === stepId)) {
@@ -156,6 +162,8 @@ export function createToolRouter(options: ToolRouterOptions): ToolRouter {
     let attempts = 0;
     let activities = 0;
     let evidence: EvidenceKind | undefined;
+    /** The last failure this call recovered from by re-executing, and how: shown on its success record. */
+    let recovered: { failure: ToolFailure; action: RecoveryAction } | undefined;
     const afterReplan = st.pendingReplan;
     delete st.pendingReplan;
 
@@ -431,6 +439,7 @@ export function createToolRouter(options: ToolRouterOptions): ToolRouter {
           failed();
           if (!reauthed && allowAgain(hash)) {
             reauthed = true;
+            recovered = { failure, action };
             continue;
           }
           return routed(failure, {
@@ -450,6 +459,7 @@ export function createToolRouter(options: ToolRouterOptions): ToolRouter {
             if (decision?.approved) {
               approval = decision;
               st.grants[`${name}|${hash}`] = own(st.grants, `${name}|${hash}`) + 1;
+              recovered = { failure, action };
               if (allowAgain(hash)) continue;
             }
             return routed(failure, {
@@ -478,6 +488,7 @@ export function createToolRouter(options: ToolRouterOptions): ToolRouter {
             if (retry.allowed && delay.kind === 'wait') {
               workflowRetries += 1;
               failed(endedAtMs + delay.delayMs);
+              recovered = { failure, action };
               await sleep(delay.delayMs);
               if (allowAgain(hash)) continue;
             }
@@ -493,6 +504,7 @@ export function createToolRouter(options: ToolRouterOptions): ToolRouter {
           activities += settled.replays;
           if (settled.state === 'applied' || settled.state === 'marked_applied') {
             evidence = 'state_verified';
+            recovered = { failure, action };
             return settled.state === 'applied'
               ? succeed(settled.value, settled.via)
               : succeed({ resultRef: settled.resultRef }, 'marked_applied');
@@ -519,6 +531,15 @@ export function createToolRouter(options: ToolRouterOptions): ToolRouter {
       attempts += result.attempt;
       chargeServerRetries(result.attempt - 1);
       if (result.credentialVersion !== undefined) st.credentialVersions[name] = result.credentialVersion;
+      // Temporal retried this activity: only transient, replay-safe failures are retried server-side.
+      if (result.attempt > 1) {
+        recovered = {
+          failure: runtimeFailure(FailureClass.TRANSIENT, FailureReason.UNSPECIFIED, 'Retried by Temporal.', {
+            phase: Phase.DISPATCH,
+          }),
+          action: RecoveryAction.RETRY,
+        };
+      }
       return succeed(result.value);
     }
 
@@ -528,7 +549,9 @@ export function createToolRouter(options: ToolRouterOptions): ToolRouter {
       st.successes[successKey] = own(st.successes, successKey) + 1;
       const seen = recordOutcome(st.calls, name, hash, outcomeDigest(value));
       st.calls = seen.ledger;
-      record(TerminalState.SUCCEEDED);
+      // A success after a recovery says which: class of the failure it recovered from, and the action that did it.
+      if (recovered) record(TerminalState.SUCCEEDED, recovered.failure, recovered.action);
+      else record(TerminalState.SUCCEEDED);
       return {
         ok: true,
         tool: name,

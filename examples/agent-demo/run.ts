@@ -7,7 +7,7 @@ import type { RecoveryPlugin } from '../../plugin/recovery-plugin';
 import type { RecoveryRecord } from '../../recovery/records';
 import { summarizeRecords, type RecoverySummary } from '../../recovery/telemetry';
 import type { AgentResult } from '../../workflows/agent';
-import { agentStateQuery, type AgentState } from '../../workflows/definitions';
+import { recoveryRecordsQuery } from '../../workflows/definitions';
 import type { DemoFixtures } from './fixtures';
 import { withPlaceholders, type AgentScenario } from './scenario';
 
@@ -84,9 +84,11 @@ export async function runScenario(scenario: AgentScenario, options: RunOptions):
   let result: AgentResult;
   try {
     result = (await handle.result()) as AgentResult;
-  } finally {
-    stopWatching();
+  } catch (err) {
+    stopWatching([]);
+    throw err;
   }
+  stopWatching(result.records);
   const after = fixtures.counts(scenario);
   const delta = (keys: readonly string[]) =>
     Object.fromEntries(keys.map((k) => [k, (after[k] ?? 0) - (before[k] ?? 0)]));
@@ -133,33 +135,43 @@ function differs(what: string, actual: unknown, expected: unknown): string[] {
     : [`${what}: expected ${JSON.stringify(expected)}, got ${JSON.stringify(actual)}`];
 }
 
-/** Polls the `agent.state` query and reports each new turn and tool call; returns the stop function. */
+/** One progress line for a recovery record: `turn 2  book_calendar_slot  semantic_rejection → replan (fed_back)`. */
+export function progressLine(r: RecoveryRecord): string {
+  const how = r.class ? `${r.class} → ${r.action ?? r.terminal}` : 'ok';
+  const extra = [
+    r.evidence ? `evidence ${r.evidence}` : '',
+    r.attempts > 1 ? `${r.attempts} attempts` : '',
+    r.class && r.terminal !== 'fed_back' ? r.terminal : '',
+  ].filter(Boolean);
+  return `turn ${r.turn}  ${r.tool}  ${how}${extra.length ? ` (${extra.join(', ')})` : ''}`;
+}
+
+/**
+ * Polls the `recovery.records` query and reports each new record as it appears; `stop()` reports the rest from the
+ * final result, so every record is shown once, in order, however fast the run was.
+ */
 function watch(
-  handle: { query: (q: typeof agentStateQuery) => Promise<AgentState> },
+  handle: { query: (q: typeof recoveryRecordsQuery) => Promise<RecoveryRecord[]> },
   progress: (line: string) => void,
 ) {
-  let last = '';
+  let shown = 0;
   let stopped = false;
+  const show = (records: readonly RecoveryRecord[]) => {
+    for (; shown < records.length; shown++) progress(progressLine(records[shown]!));
+  };
   const tick = async () => {
     while (!stopped) {
       try {
-        const s = await handle.query(agentStateQuery);
-        const line =
-          s.phase === 'planning'
-            ? `turn ${s.turn}: planning`
-            : s.phase === 'calling_tools' && s.currentCall
-              ? `turn ${s.turn}: ${s.currentCall.tool}`
-              : '';
-        if (line && line !== last) progress(line);
-        last = line || last;
+        show(await handle.query(recoveryRecordsQuery));
       } catch {
-        // The run may not have started its first task yet, or may have ended: nothing to show.
+        // The run may not have started its first task yet, or may have ended: the rest is shown at stop().
       }
       await new Promise((r) => setTimeout(r, 150));
     }
   };
   void tick();
-  return () => {
+  return (final: readonly RecoveryRecord[]) => {
     stopped = true;
+    show(final);
   };
 }

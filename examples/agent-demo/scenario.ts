@@ -35,6 +35,8 @@
 import { readFileSync } from 'node:fs';
 import { z } from 'zod';
 import { ScriptedGoalSchema, fieldPath } from '../../activities/planners/scripted';
+import { TerminalState } from '../../recovery/records';
+import { RECOVERY_ACTIONS } from '../../recovery/routes';
 import { AgentStatus } from '../../workflows/agent';
 
 const ROUTE = /^(GET|POST|PUT|PATCH|DELETE) \/\S*$/;
@@ -107,7 +109,7 @@ export const AgentScenarioSchema = z
       .object({
         status: z.enum(Object.values(AgentStatus) as [AgentStatus, ...AgentStatus[]]),
         result: z.json().optional(),
-        actions: z.array(z.string().min(1)).optional(),
+        actions: z.array(z.enum(['ok', ...RECOVERY_ACTIONS, ...Object.values(TerminalState)])).optional(),
         hits: z
           .record(
             z.string().regex(/^(service|ledger|calendar):(GET|POST|PUT|PATCH|DELETE) \/\S*$/),

@@ -207,3 +207,21 @@ test('placeholders are replaced in every string, JSON-escaped', () => {
 test('every built-in scenario file is valid', () => {
   expect(builtInScenarios().length).toBeGreaterThanOrEqual(9);
 });
+
+test('expect.actions names only actions the router records ("ok", a recovery action or a terminal state)', () => {
+  const path = write(
+    'actions.json',
+    JSON.stringify({ ...good, expect: { status: 'submitted', actions: ['ok', 'retry_harder'] } }),
+  );
+  expect(refused(path)).toMatch(
+    /actions\.json: expect\.actions\[1\]: Invalid option: expected one of "ok"\|"repair"\|/,
+  );
+  expect(
+    loadScenarioFile(
+      write(
+        'actions-ok.json',
+        JSON.stringify({ ...good, expect: { status: 'submitted', actions: ['ok', 'reconcile', 'fed_back'] } }),
+      ),
+    ),
+  ).toHaveLength(1);
+});
