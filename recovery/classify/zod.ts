@@ -69,12 +69,22 @@ interface Entry {
 }
 
 function toPath(raw: unknown): Seg[] {
-  return (asArray(raw) ?? [])
-    .slice(0, 64)
-    .map(
-      (p): Seg =>
-        typeof p === 'number' ? p : typeof p === 'string' ? p : String(typeof p === 'symbol' ? p.description : p),
-    );
+  return (asArray(raw) ?? []).slice(0, 64).map(toSegment);
+}
+
+/**
+ * One path segment as a key or index. A segment that is neither (a symbol, or an object from a forged issue, e.g.
+ * `{ toString: false }`, which `String()` cannot convert) becomes a description of it, never an exception.
+ */
+function toSegment(p: unknown): Seg {
+  if (typeof p === 'number' || typeof p === 'string') return p;
+  if (typeof p === 'symbol') return p.description ?? 'symbol';
+  if (p === null || typeof p !== 'object') return String(p);
+  try {
+    return String(p);
+  } catch {
+    return '[object]';
+  }
 }
 
 function valueAt(input: unknown, path: readonly Seg[]): Present {

@@ -308,3 +308,9 @@ describe('classifyZodError: contract', () => {
     });
   });
 });
+
+test('fieldIssuesFromZod: a forged path segment String() cannot convert ({ toString: false }) is named, not thrown', () => {
+  const out = fieldIssuesFromZod({ name: 'ZodError', issues: [{ path: [{ toString: false }] }] } as never);
+  expect(out).toHaveLength(1);
+  expect(out[0]?.path).toEqual(['[object]']);
+});
