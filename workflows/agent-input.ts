@@ -8,6 +8,7 @@ import { z } from 'zod';
 import { startTurn, type BudgetLedger } from '../recovery/budgets';
 import { isRecoveryInputError } from '../recovery/errors';
 import { MAX_USER_MESSAGE_CHARS } from './definitions';
+import { invalidInput } from './input-errors';
 import { OBSERVATION_KINDS } from './planner-contract';
 import { ToolPlanInputSchema } from './tool-plan';
 import './zod-messages';
@@ -63,22 +64,12 @@ export function checkInput(goal: unknown, options: unknown, carried: unknown): v
     );
   }
   const parsed = AgentOptionsSchema.safeParse(options);
-  if (!parsed.success) {
-    const issue = parsed.error.issues[0];
-    throw ApplicationFailure.nonRetryable(
-      `agentWorkflow options.${issue?.path.join('.') || '(root)'}: ${issue?.message ?? 'invalid'}`,
-      'invalid_input',
-    );
-  }
+  if (!parsed.success) throw invalidInput('agentWorkflow options.', parsed.error);
   if (carried === undefined) return;
   // Set by continue-as-new only; a caller passing a third argument gets a clean failure, not a stuck task (C1).
   const carry = AgentCarrySchema.safeParse(carried);
   if (!carry.success) {
-    const issue = carry.error.issues[0];
-    throw ApplicationFailure.nonRetryable(
-      `agentWorkflow carried.${issue?.path.join('.') || '(root)'}: ${issue?.message ?? 'invalid'} (the third argument is set by continue-as-new only)`,
-      'invalid_input',
-    );
+    throw invalidInput('agentWorkflow carried.', carry.error, ' (the third argument is set by continue-as-new only)');
   }
   try {
     startTurn(carry.data.router.budgets as BudgetLedger);

@@ -50,7 +50,7 @@ import {
 import type { createPlannerActivities } from '../activities/planners/planner';
 import type { RecoveryRecord } from '../recovery/records';
 import { RecoveryAction } from '../recovery/routes';
-import { redact } from '../recovery/redact';
+import { publicText } from '../recovery/classify/text';
 import {
   agentStateQuery,
   MAX_USER_MESSAGE_CHARS,
@@ -60,7 +60,12 @@ import {
 } from './definitions';
 import { checkInput, MAX_PENDING_USER_MESSAGES } from './agent-input';
 import { observationOf } from './agent-observations';
-import { PlannerDecisionSchema, type Observation, type PlannerDecision } from './planner-contract';
+import {
+  PLANNER_INVALID_DECISION,
+  PlannerDecisionSchema,
+  type Observation,
+  type PlannerDecision,
+} from './planner-contract';
 import { own } from './router-helpers';
 import { telemetry } from './telemetry-sinks';
 import { createToolRouter, type ToolRouterOptions, type ToolRouterState } from './tool-router';
@@ -278,14 +283,14 @@ export async function agentWorkflow(goal: string, options: AgentOptions, carried
         const issue = checked.error.issues[0];
         throw ApplicationFailure.nonRetryable(
           `The planner's answer is not a valid decision: ${issue?.path.join('.') || '(decision)'}: ${issue?.message ?? 'invalid'}.`,
-          'planner_invalid_decision',
+          PLANNER_INVALID_DECISION,
         );
       }
       decision = checked.data;
     } catch (err) {
       if (isCancellation(err)) throw err;
       const failure = plannerFailure(err);
-      if (failure.type === 'planner_invalid_decision') {
+      if (failure.type === PLANNER_INVALID_DECISION) {
         invalidInARow += 1;
         if (invalidInARow > maxInvalid) {
           return end({
@@ -310,13 +315,11 @@ export async function agentWorkflow(goal: string, options: AgentOptions, carried
 
     phase = 'calling_tools';
     for (const call of decision.calls) {
-      currentCall = {
-        callId: call.callId.slice(0, 128),
-        tool: typeof call.tool === 'string' ? call.tool.slice(0, 64) : '',
-      };
+      const callId = call.callId.slice(0, 128);
+      currentCall = { callId, tool: typeof call.tool === 'string' ? call.tool.slice(0, 64) : '' };
       const stepTool = typeof call.tool === 'string' && call.tool !== '' ? call.tool.slice(0, 128) : '(no name)';
       const stepId = `${stepTool}#${own(toolSuccesses, stepTool)}`;
-      const outcome = await router.callTool(call.tool, call.args, { stepId, callId: call.callId.slice(0, 128) });
+      const outcome = await router.callTool(call.tool, call.args, { stepId, callId });
       observations.push(observationOf(call, outcome, turn));
       if (outcome.ok) {
         toolSuccesses[stepTool] = own(toolSuccesses, stepTool) + 1;
@@ -324,12 +327,7 @@ export async function agentWorkflow(goal: string, options: AgentOptions, carried
           return end({
             status: AgentStatus.STOPPED,
             reason: `The same call to ${outcome.tool} returned the same result again: the run makes no progress.`,
-            endedBy: {
-              tool: outcome.tool,
-              callId: call.callId.slice(0, 128),
-              class: 'none',
-              action: RecoveryAction.STOP,
-            },
+            endedBy: { tool: outcome.tool, callId, class: 'none', action: RecoveryAction.STOP },
           });
         }
         continue;
@@ -340,7 +338,7 @@ export async function agentWorkflow(goal: string, options: AgentOptions, carried
           reason: outcome.feedback.message,
           endedBy: {
             tool: outcome.failure.tool,
-            callId: call.callId.slice(0, 128),
+            callId,
             class: outcome.failure.class,
             action: outcome.action,
             ...(outcome.exhausted ? { exhausted: outcome.exhausted } : {}),
@@ -362,7 +360,7 @@ function plannerFailure(err: unknown): { type: string; message: string } {
   return { type: 'unknown', message: bounded(cause instanceof Error ? cause.message : 'the planner step failed') };
 }
 
+/** Redacted, on one line, at most MAX_REASON_CHARS. */
 function bounded(text: string): string {
-  const clean = redact(text).replace(/\s+/g, ' ').trim();
-  return clean.length > MAX_REASON_CHARS ? `${clean.slice(0, MAX_REASON_CHARS - 1)}…` : clean;
+  return publicText(text, MAX_REASON_CHARS);
 }

@@ -21,6 +21,9 @@ export type Observation =
   /** The planner's previous answer was not a valid decision; `message` says why (public, redacted). */
   | { kind: 'decision_rejected'; message: string; turn?: number };
 
+/** `ApplicationFailure.type` of a planner answer that is not a valid decision (activity and workflow alike). */
+export const PLANNER_INVALID_DECISION = 'planner_invalid_decision';
+
 /** Observation kinds, for input checks. */
 export const OBSERVATION_KINDS = ['tool_result', 'tool_failure', 'user_message', 'decision_rejected'] as const;
 

@@ -13,6 +13,7 @@ import './zod-messages';
 import { BackoffPolicySchema } from '../recovery/backoff';
 import { BudgetPolicySchema } from '../recovery/budgets';
 import { ToolSpecSchema } from '../recovery/tool-spec';
+import { invalidInput } from './input-errors';
 import { createToolRouter, type ToolOutcome } from './tool-router';
 import type { ReconcileOptions } from './reconcile-call';
 
@@ -100,13 +101,7 @@ export const ToolPlanInputSchema = z
 
 export async function toolPlanWorkflow(rawInput: ToolPlanInput): Promise<ToolPlanResult> {
   const parsed = ToolPlanInputSchema.safeParse(rawInput);
-  if (!parsed.success) {
-    const issue = parsed.error.issues[0];
-    throw ApplicationFailure.nonRetryable(
-      `toolPlanWorkflow input ${issue?.path.join('.') || '(root)'}: ${issue?.message ?? 'invalid'}`,
-      'invalid_input',
-    );
-  }
+  if (!parsed.success) throw invalidInput('toolPlanWorkflow input ', parsed.error);
   const input = rawInput;
   const router = createToolRouter({
     catalog: input.catalog,

@@ -104,7 +104,6 @@ export interface ToolRouterState {
   credentialVersions: Record<string, number>;
   /** step keys per turn: `t<turn>:<tool>` → successful calls. */
   successes: Record<string, number>;
-  startedCalls: string[];
   records: RecoveryRecord[];
   /**
    * Turns in a row that named a tool this run cannot use, and the last of them (case C09). Optional so that a

@@ -88,7 +88,6 @@ export function createToolRouter(options: ToolRouterOptions): ToolRouter {
         grants: {},
         credentialVersions: {},
         successes: {},
-        startedCalls: [],
         records: [],
       };
   const approvals = createApprovalDesk({ timeoutMs: approvalTimeoutMs, searchAttributes: useSearchAttributes });
@@ -115,7 +114,6 @@ export function createToolRouter(options: ToolRouterOptions): ToolRouter {
 
   function startTurnNow(): void {
     st.budgets = startTurn(st.budgets, { keepCalls: options.stepBudgetsAcrossTurns === true });
-    st.startedCalls = [];
   }
 
   function spendUnit(kind: BudgetKind, callKey?: string): { allowed: boolean; exhausted?: ExhaustedBudget } {
@@ -155,10 +153,8 @@ export function createToolRouter(options: ToolRouterOptions): ToolRouter {
     const callId = callOptions.callId ?? stepId;
     let operationId = `${workflowInfo().workflowId}:${stepId}`;
     const diagnosticRef = `${workflowInfo().workflowId}/${callId}`;
-    if (!st.startedCalls.includes(stepId) && !st.budgets.calls.some((c) => c.key === stepId)) {
-      st.budgets = startCall(st.budgets, stepId);
-      st.startedCalls.push(stepId);
-    }
+    // The ledger holds the calls started in this turn (and, with stepBudgetsAcrossTurns, in earlier ones).
+    if (!st.budgets.calls.some((c) => c.key === stepId)) st.budgets = startCall(st.budgets, stepId);
     let attempts = 0;
     let activities = 0;
     let evidence: EvidenceKind | undefined;

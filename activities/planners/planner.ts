@@ -24,14 +24,18 @@ import { z } from 'zod';
 import { DEFAULT_BACKOFF_POLICY, type BackoffPolicy } from '../../recovery/backoff';
 import { classify, fieldIssuesFromZod, type CallContext } from '../../recovery/classify';
 import { buildFailure } from '../../recovery/classify/build';
+import { publicText } from '../../recovery/classify/text';
 import { FailureClass, FailureReason, Phase, type FieldIssue } from '../../recovery/failure';
 import { redact } from '../../recovery/redact';
 import {
   OBSERVATION_KINDS,
+  PLANNER_INVALID_DECISION,
   PlannerDecisionSchema,
   type PlannerDecision,
   type PlannerInput,
 } from '../../workflows/planner-contract';
+
+export { PLANNER_INVALID_DECISION };
 import { failWith } from '../failure-edge';
 
 /** Something that decides the next step of an agent run: a script, a model. */
@@ -44,8 +48,6 @@ export interface Planner {
   plan(input: PlannerInput, options?: { signal?: AbortSignal }): Promise<PlannerDecision>;
 }
 
-/** `ApplicationFailure.type` of an answer that is not a valid decision. */
-export const PLANNER_INVALID_DECISION = 'planner_invalid_decision';
 /** `ApplicationFailure.type` of a `PlannerInput` the activity cannot use (a bug in the calling workflow). */
 export const PLANNER_INVALID_INPUT = 'planner_invalid_input';
 /** Most characters of a model's answer quoted in a `planner_invalid_decision` message (after redaction). */
@@ -195,8 +197,7 @@ export function excerptOf(received: unknown): string {
   } catch {
     text = String(received);
   }
-  const flat = redact(text).replace(/\s+/g, ' ').trim();
-  return flat.length > MAX_DECISION_EXCERPT_CHARS ? `${flat.slice(0, MAX_DECISION_EXCERPT_CHARS - 1)}…` : flat;
+  return publicText(text, MAX_DECISION_EXCERPT_CHARS);
 }
 
 /** No stack in history: it would carry worker file paths (as failure-edge.ts does). */
