@@ -2,17 +2,19 @@
  * The client side: list and decide pending approvals and write reviews. Functions for code, and a CLI (commander):
  *
  *   npm run client -- approvals pending
- *   npm run client -- approvals list <workflowId>
- *   npm run client -- approvals approve <workflowId> <callId> --by ops@example --reason "one-off export"
- *   npm run client -- approvals deny <workflowId> <callId> --by ops@example
+ *   npm run client -- approvals list <workflowId>          # call id, tool, argument digest and preview
+ *   npm run client -- approvals approve <workflowId> <callId> --digest <argsDigest> --by ops@example \
+ *     --reason "one-off export" [--key-file approval.key]
+ *   npm run client -- approvals deny <workflowId> <callId> --digest <argsDigest> --by ops@example
  *   npm run client -- reviews list
  *   npm run client -- reviews show <operationId>
  *   npm run client -- reviews decide <operationId> mark-applied|replay|abandon --by <who> --reason <text> \
  *     [--result-ref <ref>]
  *
  * The plain Temporal CLI equivalents:
- *   temporal workflow signal --workflow-id <workflowId> --name recovery.approval \
- *     --input '{"callId":"<callId>","approved":true,"by":"ops@example"}'
+ *   temporal workflow query --workflow-id <workflowId> --name recovery.pendingApprovals
+ *   temporal workflow update execute --workflow-id <workflowId> --name recovery.decideApproval \
+ *     --input '{"callId":"<callId>","argsDigest":"<argsDigest>","approved":true,"by":"ops@example"}'
  *   temporal workflow list --query 'RecoveryStatus="AwaitingReview" AND ExecutionStatus="Running"'
  *   temporal workflow query --workflow-id reconcile:<operationId> --name recovery.reviewCase
  *   temporal workflow update execute --workflow-id reconcile:<operationId> --name recovery.decideReview \
@@ -20,17 +22,20 @@
  *
  * Connection settings: Temporal's environment configuration, else the embedded dev server (config/connection.ts).
  */
+import { readFileSync } from 'node:fs';
 import { Argument, Command } from 'commander';
 import { Client, Connection, WorkflowUpdateFailedError, type WorkflowExecutionInfo } from '@temporalio/client';
 import { WorkflowNotFoundError } from '@temporalio/common';
 import { loadConfig } from './config/load';
 import { resolveConnection } from './config/connection';
+import { signApproval } from './activities/approval-signature';
 import {
-  approvalSignal,
+  decideApprovalUpdate,
   decideReviewUpdate,
   pendingApprovalsQuery,
   reviewCaseQuery,
   type ApprovalDecision,
+  type ApprovalGrant,
   type PendingApproval,
   type ReviewCase,
   type ReviewDecision,
@@ -95,21 +100,51 @@ export class ApprovalError extends Error {
   override readonly name = 'ApprovalError';
 }
 
+/** The decision as `decideApproval` takes it: the signature is computed when a signing key is given. */
+export type ApprovalRequest = Omit<ApprovalDecision, 'signature'>;
+
 /**
- * Sends a decision on a waiting call.
- * @throws ApprovalError when `by` is empty or the call is not waiting (checked with the query first, so a
- *   mistyped call id is reported instead of silently ignored by the workflow).
+ * Sends a decision on a waiting call with the `recovery.decideApproval` UPDATE, so a decision the workflow refuses
+ * (wrong digest, no such call, a bad or missing signature) is refused at once, with its reason, and the identity
+ * Temporal records for this client (`Client` option `identity`) is the approver's identity in the run.
+ * @param options.signingKey the approval key (≥ 32 bytes) when the workers require signed approvals: the
+ *   signature binds workflow, call, tool, argument digest and decision (activities/approval-signature.ts).
+ * @returns the grant as the run recorded it (`by`, `identity`, `signed`, `via: 'update'`).
+ * @throws ApprovalError when `by` is empty or `argsDigest` is not 64 hex characters (before sending), when the
+ *   call is not waiting (checked with the query first, so a mistyped call id is reported with the ones that wait),
+ *   or when the workflow rejects the decision (the message is its reason).
  */
-export async function decideApproval(client: Client, workflowId: string, decision: ApprovalDecision): Promise<void> {
+export async function decideApproval(
+  client: Client,
+  workflowId: string,
+  decision: ApprovalRequest,
+  options: { signingKey?: string | Uint8Array } = {},
+): Promise<ApprovalGrant & { callId: string; approved: boolean }> {
   if (!decision.by?.trim()) throw new ApprovalError('an approval decision needs `by`: who decided');
+  if (!/^[0-9a-f]{64}$/.test(decision.argsDigest ?? ''))
+    throw new ApprovalError(
+      'an approval decision needs the argsDigest that `approvals list` shows (64 hex characters)',
+    );
   const pending = await pendingApprovals(client, workflowId);
-  if (!pending.some((p) => p.callId === decision.callId)) {
+  const call = pending.find((p) => p.callId === decision.callId);
+  if (!call) {
     const waiting = pending.map((p) => p.callId).join(', ') || 'none';
     throw new ApprovalError(
       `call ${decision.callId} of ${workflowId} is not waiting for approval (waiting: ${waiting})`,
     );
   }
-  await client.workflow.getHandle(workflowId).signal(approvalSignal, decision);
+  const signature =
+    options.signingKey === undefined
+      ? undefined
+      : signApproval(options.signingKey, { workflowId, tool: call.tool, ...decision });
+  try {
+    return await client.workflow
+      .getHandle(workflowId)
+      .executeUpdate(decideApprovalUpdate, { args: [{ ...decision, ...(signature ? { signature } : {}) }] });
+  } catch (err) {
+    if (err instanceof WorkflowUpdateFailedError) throw new ApprovalError(err.cause?.message ?? err.message);
+    throw err;
+  }
 }
 
 /** A write whose outcome stayed unknown and waits for a human, as visibility shows it. */
@@ -257,24 +292,38 @@ function cli(): Command {
       withClient(async (c) => {
         const pending = await pendingApprovals(c, workflowId);
         if (pending.length === 0) console.log('no calls wait for approval');
-        for (const p of pending) console.log(`${p.callId}\t${p.tool}\t${p.operationId}\t${p.message}`);
+        for (const p of pending) {
+          console.log(`${p.callId}\t${p.tool}\t${p.operationId}\t${p.message}`);
+          console.log(`  argsDigest ${p.argsDigest}`);
+          console.log(`  args       ${JSON.stringify(p.argsPreview)}`);
+        }
       }),
     );
   for (const verb of ['approve', 'deny'] as const) {
     approvals
       .command(`${verb} <workflowId> <callId>`)
+      .requiredOption('--digest <argsDigest>', 'the argsDigest that `approvals list` shows: what you decide on')
       .requiredOption('--by <who>', 'who decides')
       .option('--reason <text>', 'why')
-      .action((workflowId: string, callId: string, o: { by: string; reason?: string }) =>
-        withClient(async (c) => {
-          await decideApproval(c, workflowId, {
-            callId,
-            approved: verb === 'approve',
-            by: o.by,
-            ...(o.reason ? { reason: o.reason } : {}),
-          });
-          console.log(`${verb === 'approve' ? 'approved' : 'denied'} ${callId}`);
-        }),
+      .option('--key-file <path>', 'the approval signing key, when the workers require signed approvals')
+      .action(
+        (workflowId: string, callId: string, o: { digest: string; by: string; reason?: string; keyFile?: string }) =>
+          withClient(async (c) => {
+            const grant = await decideApproval(
+              c,
+              workflowId,
+              {
+                callId,
+                argsDigest: o.digest,
+                approved: verb === 'approve',
+                by: o.by,
+                ...(o.reason ? { reason: o.reason } : {}),
+              },
+              o.keyFile ? { signingKey: readFileSync(o.keyFile) } : {},
+            );
+            const who = grant.identity ? ` (recorded identity ${grant.identity})` : '';
+            console.log(`${verb === 'approve' ? 'approved' : 'denied'} ${callId}${who}`);
+          }),
       );
   }
 

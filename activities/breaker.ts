@@ -7,6 +7,13 @@
  *
  * Only infrastructure faults count (what the classifier calls transient or outcome_unknown); a 4xx is the
  * downstream working correctly and counts as a success.
+ *
+ * Why a lost answer (`outcome_unknown`: a timeout or a reset after the request was sent) counts as a fault: it is
+ * the breaker's classic signal (a downstream too slow to answer in time), and every further write sent into it
+ * becomes one more operation that needs a lookup or a person. Opening the circuit bounds that number. What is
+ * refused while it is open is refused before anything is sent (`transient/circuit_open`, phase preflight); the
+ * router waits for the half-open trial within the call's retry budget, and a write still refused after it is
+ * escalated as "never sent" (workflows/tool-router.ts), never silently replanned.
  */
 import {
   BrokenCircuitError,

@@ -27,6 +27,8 @@ import type { AnyTool, RuleViolation } from './define-tool';
 import { failWith, type FailureMeta } from './failure-edge';
 import { HttpOutcomeError, createToolHttp } from './http';
 import type { ToolContext } from './tool-context';
+import type { ApprovalGrant } from '../workflows/definitions';
+import { keepHeartbeating } from './heartbeat';
 import { createLookupActivity } from './lookup-operation';
 
 /** Input of the `invokeTool` activity. */
@@ -37,8 +39,8 @@ export interface ToolInvocation {
   callId: string;
   /** The operation_id / idempotency key of the business intent (stable across attempts and re-issues). */
   operationId: string;
-  /** A person approved this call after a 403 (the request_approval route). */
-  approval?: { by: string; reason?: string };
+  /** A person approved this call after a 403 (the request_approval route): who, as the run recorded it. */
+  approval?: ApprovalGrant;
   /**
    * Refresh the credential when the call gets a 401. False for the replay that follows a refresh: one refresh per
    * call, so a 401 to the fresh token goes to a human instead of spending the rotating refresh token again.
@@ -155,10 +157,7 @@ export function createToolActivities(deps: ToolActivityDeps) {
     }
 
     // 2. dispatch
-    const heartbeatEvery = tool.spec.heartbeatTimeoutMs
-      ? Math.max(100, Math.floor(tool.spec.heartbeatTimeoutMs / 3))
-      : 0;
-    const beat = heartbeatEvery ? setInterval(() => activity.heartbeat(), heartbeatEvery) : undefined;
+    const stopHeartbeats = keepHeartbeating(activity);
     const toolCtx: ToolContext = {
       tool: tool.name,
       callId: inv.callId,
@@ -230,7 +229,7 @@ export function createToolActivities(deps: ToolActivityDeps) {
       const observedState = answer ? publicObservedState(answer.body) : undefined;
       return fail(failure, err, observedState === undefined ? {} : { observedState });
     } finally {
-      if (beat) clearInterval(beat);
+      stopHeartbeats();
     }
 
     // 3. postcheck

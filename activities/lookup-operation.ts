@@ -11,6 +11,7 @@ import { Context } from '@temporalio/activity';
 import { redact } from '../recovery/redact';
 import type { CredentialBroker } from './credentials';
 import type { AnyTool } from './define-tool';
+import { keepHeartbeating } from './heartbeat';
 import { createToolHttp } from './http';
 
 export interface LookupRequest {
@@ -30,6 +31,7 @@ export function createLookupActivity(deps: { byName: ReadonlyMap<string, AnyTool
     const activity = Context.current();
     const tool = deps.byName.get(req.tool);
     if (!tool?.lookup) return { state: 'unknown', detail: `The tool "${req.tool}" cannot look up its operations.` };
+    const stopHeartbeats = keepHeartbeating(activity, 1_000);
     try {
       const credential = tool.credential ? await deps.credentials.current(tool.credential) : undefined;
       const answer = await tool.lookup(req.operationId, {
@@ -60,6 +62,8 @@ export function createLookupActivity(deps: { byName: ReadonlyMap<string, AnyTool
     } catch (err) {
       activity.log.warn('lookup failed', { tool: req.tool, operationId: req.operationId, error: String(err) });
       return { state: 'unknown', detail: 'The lookup itself failed.' };
+    } finally {
+      stopHeartbeats();
     }
   };
 }

@@ -1,4 +1,5 @@
 /** What a tool's `execute` and `lookup` receive from the activity. */
+import type { ApprovalGrant } from '../workflows/definitions';
 import type { ToolHttp } from './http';
 
 export interface ToolContext {
@@ -19,7 +20,7 @@ export interface ToolContext {
   /** The credential the broker supplies for `credential`, if the tool declares one. Never leaves the worker. */
   readonly credential: { readonly token: string; readonly version: number } | undefined;
   /** Set when a person approved this call after a 403; send it the way the downstream expects. */
-  readonly approval: { readonly by: string; readonly reason?: string } | undefined;
+  readonly approval: Readonly<ApprovalGrant> | undefined;
   /** Records progress; long tools call it so cancellation reaches them (Temporal heartbeats). */
   heartbeat(details?: unknown): void;
   /** A fetch wrapper that keeps the raw facts (status, headers, body) for the classifier. */

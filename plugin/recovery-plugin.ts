@@ -14,6 +14,8 @@
  */
 import { SimplePlugin } from '@temporalio/plugin';
 import type { ReplayWorkerOptions, WorkerOptions } from '@temporalio/worker';
+import { approvalKeyBytes } from '../activities/approval-signature';
+import { createApprovalActivities, type ApprovalActivityOptions } from '../activities/approvals';
 import { BreakerRegistry, type BreakerOptions } from '../activities/breaker';
 import { CredentialBroker, type CredentialProvider } from '../activities/credentials';
 import { toolCatalog, type AnyTool } from '../activities/define-tool';
@@ -50,6 +52,12 @@ export interface RecoveryPluginOptions {
    * activities itself (e.g. on another task queue: `AgentOptions.planner.taskQueue`).
    */
   planner?: Planner;
+  /**
+   * Approvals: with a `signingKey` (≥ 32 bytes, held only by the workers and the approval service), every decision
+   * on a waiting call must carry a valid HMAC-SHA256 signature (`signApproval`, activities/approval-signature.ts),
+   * verified in the worker; the key never reaches workflow code or history. @default unsigned approvals
+   */
+  approvals?: ApprovalActivityOptions;
 }
 
 /** A `RecoveryPlugin` option that cannot be used. */
@@ -85,15 +93,18 @@ export class RecoveryPlugin extends SimplePlugin {
     const breakers = new BreakerRegistry(options.breaker);
     const metrics = options.metrics ?? new RecoveryMetrics();
     metrics.addTools(catalog.map((t) => t.name));
-    const activities = createToolActivities({
-      tools: options.tools,
-      backoff: config.backoff,
-      toolBackoff: Object.fromEntries(
-        Object.entries(config.tools).flatMap(([n, o]) => (o.backoff ? [[n, o.backoff]] : [])),
-      ),
-      credentials,
-      breakers,
-    });
+    const activities = {
+      ...createApprovalActivities(options.approvals),
+      ...createToolActivities({
+        tools: options.tools,
+        backoff: config.backoff,
+        toolBackoff: Object.fromEntries(
+          Object.entries(config.tools).flatMap(([n, o]) => (o.backoff ? [[n, o.backoff]] : [])),
+        ),
+        credentials,
+        breakers,
+      }),
+    };
     super({
       name: 'recovery-router',
       activities: options.planner ? { ...activities, ...createPlannerActivities(options.planner) } : activities,
@@ -185,6 +196,7 @@ function checkOptions(options: RecoveryPluginOptions): void {
   });
   checkCredentials(options.credentials);
   checkBreaker(options.breaker);
+  checkApprovals(options.approvals);
   if (options.metrics !== undefined && !(options.metrics instanceof RecoveryMetrics)) {
     throw new RecoveryPluginOptionsError('RecoveryPlugin: `metrics` must be a RecoveryMetrics (plugin/metrics.ts)');
   }
@@ -239,6 +251,22 @@ function checkBreaker(breaker: unknown): void {
     throw new RecoveryPluginOptionsError(
       `RecoveryPlugin: breaker.halfOpenAfterMs must be a finite number of ms ≥ 0 (got ${shown(halfOpenAfterMs)})`,
     );
+  }
+}
+
+function checkApprovals(approvals: unknown): void {
+  if (approvals === undefined) return;
+  const key = (approvals as { signingKey?: unknown } | null)?.signingKey;
+  if (!isObject(approvals) || (key !== undefined && typeof key !== 'string' && !(key instanceof Uint8Array))) {
+    throw new RecoveryPluginOptionsError(
+      'RecoveryPlugin: `approvals` must be an object { signingKey?: string | Uint8Array of at least 32 bytes }',
+    );
+  }
+  if (key === undefined) return;
+  try {
+    approvalKeyBytes(key);
+  } catch {
+    throw new RecoveryPluginOptionsError('RecoveryPlugin: approvals.signingKey needs at least 32 bytes');
   }
 }
 

@@ -25,6 +25,9 @@ export const EMPTY_CALL_LEDGER: CallLedger = Object.freeze({
   outcomes: Object.freeze({}),
 });
 
+/** The call proposed next: `grantVersion` counts the approvals of this exact call (absent = 0). */
+type Candidate = { tool: string; argsHash: string; credentialVersion: number; grantVersion?: number };
+
 const callKey = (tool: string, argsHash: string) => `${tool}\u0000${argsHash}`;
 
 /** The last failed attempt of this exact call, if any. */
@@ -64,19 +67,20 @@ export function recordOutcome(
 
 /**
  * The evidence that is TRUE for running `candidate` again after `previous`, found from the records rather than
- * claimed: a changed tool, changed arguments, a newer credential or grant, or an elapsed backoff after a
+ * claimed: a changed tool, changed arguments, a newer grant (a person approved this call) or credential, or an elapsed backoff after a
  * transient failure. `state_verified` comes only from a reconcile lookup, so it is passed in.
  * Returns null when nothing changed.
  */
 export function observedEvidence(
   previous: AttemptRecord,
-  candidate: { tool: string; argsHash: string; credentialVersion: number },
+  candidate: Candidate,
   nowMs: number,
   verified?: ChangeEvidence,
 ): ChangeEvidence | null {
   if (candidate.tool !== previous.tool) return { kind: 'tool_changed' };
   if (candidate.argsHash !== previous.argsHash) return { kind: 'args_changed' };
   if (verified) return verified;
+  if ((candidate.grantVersion ?? 0) > (previous.grantVersion ?? 0)) return { kind: 'approval_granted' };
   if (candidate.credentialVersion > previous.credentialVersion) return { kind: 'credential_refreshed' };
   if (
     previous.failure.class === 'transient' &&
@@ -91,7 +95,7 @@ export function observedEvidence(
 /** The gate's decision for re-running an identical call, with the evidence found in the records. */
 export function gateIdenticalCall(
   previous: AttemptRecord,
-  candidate: { tool: string; argsHash: string; credentialVersion: number },
+  candidate: Candidate,
   nowMs: number,
   verified?: ChangeEvidence,
 ): GateDecision {

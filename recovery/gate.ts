@@ -18,7 +18,8 @@ const TimeMs = z.number().int().min(0);
 /**
  * The attempt that failed.
  * - `argsHash`: `argsHash(args)` of its arguments (recovery/canonical.ts).
- * - `credentialVersion`: version of the credential or grant it ran with, integer ≥ 0; a refresh or approval bumps it.
+ * - `credentialVersion`: version of the credential it ran with, integer ≥ 0; a refresh bumps it.
+ * - `grantVersion`: approvals granted for this exact call (tool + argsHash) when it ran, integer ≥ 0; absent = 0.
  * - `endedAtMs`: when it ended, ms since the epoch (workflow time).
  * - `earliestRetryAtMs`: `endedAtMs` + the backoff delay (`nextDelay(...).delayMs`, which already honours
  *   `Retry-After`); absent when no retry was scheduled. Must not be before `endedAtMs`.
@@ -28,6 +29,7 @@ export const AttemptRecordSchema = z
     tool: z.string().min(1),
     argsHash: Sha256Hex,
     credentialVersion: z.number().int().min(0),
+    grantVersion: z.number().int().min(0).optional(),
     failure: ToolFailureSchema,
     endedAtMs: TimeMs,
     earliestRetryAtMs: TimeMs.optional(),
@@ -42,6 +44,7 @@ export type AttemptRecord = Readonly<{
   tool: string;
   argsHash: string;
   credentialVersion: number;
+  grantVersion?: number | undefined;
   failure: ToolFailure;
   endedAtMs: number;
   earliestRetryAtMs?: number | undefined;
@@ -49,7 +52,12 @@ export type AttemptRecord = Readonly<{
 
 /** The call proposed next. Same meaning of fields as in `AttemptRecord`. */
 export const CandidateCallSchema = z
-  .object({ tool: z.string().min(1), argsHash: Sha256Hex, credentialVersion: z.number().int().min(0) })
+  .object({
+    tool: z.string().min(1),
+    argsHash: Sha256Hex,
+    credentialVersion: z.number().int().min(0),
+    grantVersion: z.number().int().min(0).optional(),
+  })
   .strict();
 export type CandidateCall = Readonly<z.output<typeof CandidateCallSchema>>;
 
@@ -62,6 +70,8 @@ export type ExternalState = (typeof ExternalState)[keyof typeof ExternalState];
  * - `time_elapsed`: the backoff is over. Only after a retryable `transient` failure, once `nowMs ≥ earliestRetryAtMs`.
  * - `args_changed`: `candidate.argsHash` differs from the previous one.
  * - `credential_refreshed`: `candidate.credentialVersion` is greater. Only after `authentication` or `authorization`.
+ * - `approval_granted`: `candidate.grantVersion` is greater: a person approved this exact call. Only after
+ *   `authorization` (a 403 that approval can lift; docs/DESIGN.md, "Re-auth and approval").
  * - `tool_changed`: `candidate.tool` differs (another tool, endpoint or path).
  * - `state_verified`: a lookup found the previous side effect `not_applied`. Only after `outcome_unknown`.
  */
@@ -69,6 +79,7 @@ export const ChangeEvidenceSchema = z.discriminatedUnion('kind', [
   z.object({ kind: z.literal('time_elapsed') }).strict(),
   z.object({ kind: z.literal('args_changed') }).strict(),
   z.object({ kind: z.literal('credential_refreshed') }).strict(),
+  z.object({ kind: z.literal('approval_granted') }).strict(),
   z.object({ kind: z.literal('tool_changed') }).strict(),
   z
     .object({
@@ -91,6 +102,7 @@ export const EVIDENCE_APPLIES_AFTER: Readonly<Record<EvidenceKind, readonly Fail
   time_elapsed: Object.freeze([FailureClass.TRANSIENT]),
   args_changed: 'any',
   credential_refreshed: Object.freeze([FailureClass.AUTHENTICATION, FailureClass.AUTHORIZATION]),
+  approval_granted: Object.freeze([FailureClass.AUTHORIZATION]),
   tool_changed: 'any',
   state_verified: Object.freeze([FailureClass.OUTCOME_UNKNOWN]),
 });
@@ -110,6 +122,8 @@ export const GateRefusal = {
   /** args_changed, but the hash is the same. */
   ARGS_UNCHANGED: 'args_unchanged',
   /** credential_refreshed, but the version is not greater. */
+  /** approval_granted, but no newer grant exists for this call. */
+  NO_NEW_GRANT: 'no_new_grant',
   CREDENTIAL_NOT_NEWER: 'credential_not_newer',
   /** tool_changed, but it is the same tool. */
   TOOL_UNCHANGED: 'tool_unchanged',
@@ -217,6 +231,13 @@ export function allowNextAttempt(
             'credential_not_newer',
             `Refused ${tool}: credential_refreshed was claimed but version ${cand.credentialVersion} is not newer than ${prev.credentialVersion}.`,
           );
+    case 'approval_granted': {
+      const before = prev.grantVersion ?? 0;
+      const granted = cand.grantVersion ?? 0;
+      return granted > before
+        ? allow(ev, `Allowed ${tool}: a person approved this exact call (grant ${before} → ${granted}).`)
+        : refuse('no_new_grant', `Refused ${tool}: approval_granted was claimed but no new grant exists (${granted}).`);
+    }
     case 'tool_changed':
       return cand.tool !== prev.tool
         ? allow(ev, `Allowed ${tool}: the tool changed from ${JSON.stringify(prev.tool)}.`)

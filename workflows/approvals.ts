@@ -1,41 +1,124 @@
 /**
- * The approval desk of a workflow run: calls that a 403 stopped and that a human may approve wait here for the
- * `recovery.approval` signal (seed 000: "缺少操作权限 → 请求审批或停止"). The `recovery.pendingApprovals` query lists
- * them; while one waits, the run's RecoveryStatus search attribute is `AwaitingApproval`.
+ * The approval desk of a workflow run: calls that a 403 stopped and that a human may approve wait here. The
+ * `recovery.pendingApprovals` query lists them with the tool, a redacted preview of the arguments and their digest;
+ * while one waits, the run's RecoveryStatus search attribute is `AwaitingApproval`. The design: a missing
+ * permission means "request approval or stop" (docs/DESIGN.md, "Re-auth and approval").
+ *
+ * A decision arrives by the `recovery.decideApproval` update (preferred) or the `recovery.approval` signal. It counts
+ * only when all of these hold, else it is refused (update: rejected with the reason; signal: ignored, logged):
+ * - it parses (`approvalDecisionSchema`: strict, bounded — workflows/messages.ts);
+ * - its call waits here and its `argsDigest` is the waiting call's (an approval binds to exactly those arguments);
+ * - the worker confirms it (`confirmApproval`, activities/approvals.ts): a valid signature when the worker has an
+ *   approval key, and the approver's identity as Temporal recorded it.
+ * The first confirmed decision on a call wins. Handlers never throw on any input.
  */
-import { condition, log, setHandler, upsertSearchAttributes } from '@temporalio/workflow';
-import { approvalSignal, pendingApprovalsQuery, type ApprovalDecision, type PendingApproval } from './definitions';
+import {
+  ApplicationFailure,
+  condition,
+  currentUpdateInfo,
+  log,
+  proxyActivities,
+  setHandler,
+  upsertSearchAttributes,
+} from '@temporalio/workflow';
+import type { ApprovalConfirmation, ApprovalVerdict, createApprovalActivities } from '../activities/approvals';
+import {
+  approvalSignal,
+  decideApprovalUpdate,
+  pendingApprovalsQuery,
+  type ApprovalDecision,
+  type ApprovalGrant,
+  type PendingApproval,
+} from './definitions';
+import { approvalDecisionSchema, parseMessage } from './messages';
 import { RecoveryStatus, RecoveryTool } from './search-attributes';
+
+/** A decision the desk accepted. */
+export type AcceptedDecision = ApprovalGrant & { approved: boolean };
 
 export interface ApprovalDesk {
   /**
-   * Waits for a decision on `call`, at most `timeoutMs` (ms). Resolves with the decision, or `undefined` when
-   * none arrived in time.
+   * Waits for a decision on `call`, at most `timeoutMs` (ms). Resolves with the accepted decision, or `undefined`
+   * when none arrived in time.
    */
-  wait(call: Omit<PendingApproval, 'sinceMs'>): Promise<ApprovalDecision | undefined>;
+  wait(call: Omit<PendingApproval, 'sinceMs'>): Promise<AcceptedDecision | undefined>;
 }
 
-/** Registers the signal and query handlers. Call once per run. */
+type ApprovalActivities = ReturnType<typeof createApprovalActivities>;
+
+/** Registers the signal, update and query handlers. Call once per run. */
 export function createApprovalDesk(options: { timeoutMs: number; searchAttributes: boolean }): ApprovalDesk {
   const pending = new Map<string, PendingApproval>();
-  const decisions = new Map<string, ApprovalDecision>();
-  setHandler(approvalSignal, (d) => {
-    // Only a well-formed decision counts, and only `approved: true` approves ("false", 1 or "yes" do not).
-    const wellFormed =
-      d &&
-      typeof d.callId === 'string' &&
-      typeof d.approved === 'boolean' &&
-      typeof d.by === 'string' &&
-      d.by.trim() !== '';
-    if (wellFormed && pending.has(d.callId))
-      decisions.set(d.callId, {
-        callId: d.callId,
-        approved: d.approved,
-        by: d.by,
-        ...(typeof d.reason === 'string' ? { reason: d.reason } : {}),
-      });
-    else log.warn('approval decision ignored: malformed, or no such call waits', { callId: String(d?.callId) });
+  const decisions = new Map<string, AcceptedDecision>();
+  const { confirmApproval } = proxyActivities<ApprovalActivities>({
+    startToCloseTimeout: '10s',
+    retry: { maximumAttempts: 3, initialInterval: '200ms' },
   });
+
+  /** Why `d` cannot count now, or undefined. Never echoes a value of `d` but the call id it names. */
+  const refusal = (d: ApprovalDecision): string | undefined => {
+    const call = pending.get(d.callId);
+    if (!call) return `call ${JSON.stringify(d.callId)} is not waiting for approval`;
+    if (decisions.has(d.callId)) return `call ${JSON.stringify(d.callId)} is already decided`;
+    if (call.argsDigest !== d.argsDigest)
+      return 'argsDigest is not the digest of the waiting call: approve what it shows';
+    return undefined;
+  };
+
+  /** Asks the worker; the decision counts if it is accepted and the call still waits undecided. */
+  const confirm = async (d: ApprovalDecision, via: 'update' | 'signal'): Promise<AcceptedDecision | string> => {
+    const call = pending.get(d.callId);
+    if (!call) return `call ${JSON.stringify(d.callId)} is not waiting for approval`;
+    const request: ApprovalConfirmation = {
+      callId: d.callId,
+      tool: call.tool,
+      argsDigest: d.argsDigest,
+      approved: d.approved,
+      via,
+      ...(d.signature ? { signature: d.signature } : {}),
+      ...(via === 'update' ? { updateId: currentUpdateInfo()?.id ?? '' } : {}),
+    };
+    let verdict: ApprovalVerdict;
+    try {
+      verdict = await confirmApproval(request);
+    } catch {
+      return 'the worker could not confirm the decision; send it again';
+    }
+    if (!verdict.accepted) return `the decision was refused: ${verdict.reason}`;
+    const why = refusal(d);
+    if (why) return why;
+    const accepted: AcceptedDecision = {
+      approved: d.approved,
+      by: d.by,
+      signed: verdict.signed,
+      via,
+      ...(verdict.identity ? { identity: verdict.identity } : {}),
+      ...(d.reason ? { reason: d.reason } : {}),
+    };
+    decisions.set(d.callId, accepted);
+    return accepted;
+  };
+
+  setHandler(approvalSignal, async (raw: unknown) => {
+    const parsed = parseMessage(approvalDecisionSchema(), raw, 'recovery.approval');
+    const result = parsed.ok ? (refusal(parsed.value) ?? (await confirm(parsed.value, 'signal'))) : parsed.why;
+    if (typeof result === 'string') log.warn('approval decision ignored', { why: result });
+  });
+  setHandler(
+    decideApprovalUpdate,
+    async (d: ApprovalDecision) => {
+      const result = await confirm(d, 'update');
+      if (typeof result === 'string') throw ApplicationFailure.nonRetryable(result, 'approval_refused');
+      return { ...result, callId: d.callId };
+    },
+    {
+      validator: (raw: unknown) => {
+        const parsed = parseMessage(approvalDecisionSchema(), raw, 'recovery.decideApproval');
+        const why = parsed.ok ? refusal(parsed.value) : parsed.why;
+        if (why !== undefined) throw new Error(why);
+      },
+    },
+  );
   setHandler(pendingApprovalsQuery, () => [...pending.values()]);
 
   return {

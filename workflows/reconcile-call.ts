@@ -10,7 +10,7 @@ import { reconcileOperationWorkflow, type ReconcileInput, type ReconcileResult }
 /** The tunables of a reconciliation that the router passes through. */
 export type ReconcileOptions = Pick<
   ReconcileInput,
-  'lookupBudget' | 'lookupBackoff' | 'reviewTimeoutMs' | 'searchAttributes'
+  'lookupBudget' | 'lookupBackoff' | 'replayBudget' | 'lookupTimeoutMs' | 'reviewTimeoutMs' | 'searchAttributes'
 >;
 
 const running = new Map<string, Promise<ReconcileResult>>();

@@ -1,21 +1,38 @@
 /**
  * `reconcileOperationWorkflow`: what happens to a write whose outcome is unknown (phase `commit_unknown`), before
- * anything is replayed. Seed 000, "写操作超时且结果未知：先核对终态":
+ * anything is replayed (docs/DESIGN.md, "Reconcile"):
  *   lookup says applied     → return the first call's result; no re-execution;
- *   lookup says not_applied → replay once with the same idempotency key (evidence `state_verified`);
- *   still unknown           → poll within a budget (each poll is a new time window), then human review.
+ *   lookup says not_applied → replay with the same idempotency key (evidence `state_verified`), within the replay
+ *                             budget;
+ *   still unknown           → poll within the lookup budget (each poll is a new time window), then human review.
+ * A replay answered with a duplicate-key conflict (409 or 412 to the same key) means the first write may have
+ * landed: it is looked up, in any path, review included, and reported applied when the lookup finds it; otherwise
+ * it goes (back) to review with that fact. It is never routed as a conflict.
+ *
+ * Nothing here fails the workflow: a lookup or replay whose worker died is retried by Temporal (lookups are reads:
+ * short timeouts, heartbeats, retries) and, once spent, counts as "unknown"; the case then goes to review. The
+ * router turns a reconciliation that still fails (terminated, say) into an escalation of the call.
+ *
  * Review: the `recovery.reviewCase` query shows the case; a reviewer sends `recovery.reviewDecision` (signal) or
- * `recovery.decideReview` (update, whose validator rejects a decision for an operation not awaiting review):
- * `mark_applied` (with a result reference), `replay` (same key) or `abandon`. A review timeout (default 24 h)
- * ends it without a replay.
+ * `recovery.decideReview` (update, whose validator rejects what the workflow cannot take): `mark_applied` (with a
+ * result reference), `replay` (same key; only while the replay budget lasts) or `abandon`. Inputs are parsed and
+ * bounded (workflows/messages.ts). A review timeout (default 24 h) ends it without a replay.
  *
  * Started by the router as a child whose workflow id is `reconcile:<operationId>`, so one operation has one
  * reconciliation. Sets the search attributes RecoveryStatus / RecoveryTool / RecoveryOperationId.
  */
-import { condition, log, proxyActivities, setHandler, sleep, upsertSearchAttributes } from '@temporalio/workflow';
+import {
+  condition,
+  isCancellation,
+  log,
+  proxyActivities,
+  setHandler,
+  upsertSearchAttributes,
+} from '@temporalio/workflow';
 import type { createToolActivities } from '../activities/invoke-tool';
+import type { LookupAnswer } from '../activities/lookup-operation';
 import { activityOptionsFor } from '../recovery/activity-options';
-import { BackoffPolicySchema, nextDelay, type BackoffPolicy } from '../recovery/backoff';
+import type { BackoffPolicy } from '../recovery/backoff';
 import { DEFAULT_BUDGET_POLICY } from '../recovery/budgets';
 import type { ToolFailure } from '../recovery/failure';
 import { publicObservedState } from '../recovery/observed-state';
@@ -29,6 +46,8 @@ import {
   type ReviewCase,
   type ReviewDecision,
 } from './definitions';
+import { parseMessage, reviewDecisionSchema, type Parsed } from './messages';
+import { lookupRounds, type Tally } from './reconcile-lookups';
 import { RecoveryOperationId, RecoveryStatus, RecoveryTool } from './search-attributes';
 
 type ToolActivities = ReturnType<typeof createToolActivities>;
@@ -44,15 +63,17 @@ export interface ReconcileInput {
   lookupBudget?: number;
   /** Backoff between lookups. @default 1 s, doubling, +20 % jitter */
   lookupBackoff?: Partial<BackoffPolicy>;
+  /**
+   * Replays with the same idempotency key in this reconciliation, automatic and by review together. A `replay`
+   * decision beyond it is refused. @default 1
+   */
+  replayBudget?: number;
+  /** StartToClose timeout of one lookup attempt, in ms (a lost worker is noticed by its heartbeat first). @default 10_000 */
+  lookupTimeoutMs?: number;
   /** How long to wait for a review decision, in ms. @default 86_400_000 (24 h) */
   reviewTimeoutMs?: number;
   /** Set the Recovery* search attributes (they must be registered). @default true */
   searchAttributes?: boolean;
-}
-
-interface Tally {
-  replays: number;
-  lookups: LookupRecord[];
 }
 
 /** How a reconciliation ended. */
@@ -68,12 +89,20 @@ export type ReconcileResult = Tally &
 const DEFAULT_REVIEW_TIMEOUT_MS = 24 * 60 * 60 * 1000;
 
 /** A replay refused because its idempotency key already exists: a 409 conflict or a 412 precondition failure. */
-function isDuplicateKey(f: ToolFailure): boolean {
+export function isDuplicateKey(f: ToolFailure): boolean {
   return f.class === 'semantic_rejection' && (f.reason === 'conflict' || f.reason === 'precondition_failed');
 }
 
+/** What one replay with the same operation_id came to. */
+type ReplayOutcome =
+  | { kind: 'applied'; value: unknown }
+  | { kind: 'unknown' }
+  | { kind: 'duplicate_key' }
+  | { kind: 'failed'; failure: ToolFailure };
+
 export async function reconcileOperationWorkflow(input: ReconcileInput): Promise<ReconcileResult> {
   const tally: Tally = { replays: 0, lookups: [] };
+  const replayBudget = input.replayBudget ?? 1;
   const caseView: ReviewCase = {
     operationId: input.operationId,
     tool: input.spec.name,
@@ -95,44 +124,9 @@ export async function reconcileOperationWorkflow(input: ReconcileInput): Promise
       { key: RecoveryOperationId, value: input.operationId },
     ]);
   }
-
   let decision: ReviewDecision | undefined;
-  const text = (v: unknown) => (typeof v === 'string' && v.trim() !== '' ? v : undefined);
-  const problem = (d: ReviewDecision): string | undefined => {
-    if (caseView.status !== 'awaiting_review') return `operation ${input.operationId} is not awaiting review`;
-    if (typeof d !== 'object' || d === null) return 'a decision is an object';
-    if (d.operationId !== input.operationId)
-      return `this workflow reviews ${input.operationId}, not ${String(d.operationId).slice(0, 200)}`;
-    if (!['mark_applied', 'replay', 'abandon'].includes(d.decision))
-      return `unknown decision ${String(d.decision).slice(0, 50)}`;
-    if (!text(d.by) || !text(d.reason)) return 'a decision needs `by` and `reason` (non-empty strings)';
-    if (d.decision === 'mark_applied' && !text(d.resultRef)) return 'mark_applied needs a resultRef';
-    return undefined;
-  };
-  setHandler(reviewCaseQuery, () => ({ ...caseView, replays: tally.replays }));
-  setHandler(reviewDecisionSignal, (d) => {
-    const why = problem(d);
-    if (why) log.warn('review decision ignored', { why });
-    else decision = d;
-  });
-  setHandler(
-    decideReviewUpdate,
-    (d) => {
-      decision = d;
-      return { ...caseView, replays: tally.replays };
-    },
-    {
-      validator: (d) => {
-        const why = problem(d);
-        if (why) throw new Error(why);
-      },
-    },
-  );
+  registerReview(input, caseView, tally, replayBudget, (d) => (decision ??= d));
 
-  const { lookupOperation } = proxyActivities<ToolActivities>({
-    startToCloseTimeout: '30s',
-    retry: { maximumAttempts: 1 },
-  });
   const { invokeTool } = proxyActivities<ToolActivities>({
     ...activityOptionsFor(input.spec, DEFAULT_BUDGET_POLICY, {
       initialIntervalMs: 1000,
@@ -141,9 +135,7 @@ export async function reconcileOperationWorkflow(input: ReconcileInput): Promise
     }),
     retry: { maximumAttempts: 1 },
   });
-
-  /** One replay with the same operation_id. `undefined` when its outcome is unknown again. */
-  const replayOnce = async (via: 'replay' | 'review_replay'): Promise<ReconcileResult | undefined> => {
+  const replayOnce = async (): Promise<ReplayOutcome> => {
     tally.replays += 1;
     try {
       const r = await invokeTool({
@@ -152,79 +144,136 @@ export async function reconcileOperationWorkflow(input: ReconcileInput): Promise
         callId: input.callId,
         operationId: input.operationId,
       });
-      return { ...tally, state: 'applied', value: r.value, via };
+      return { kind: 'applied', value: r.value };
     } catch (err) {
+      if (isCancellation(err)) throw err;
       const { failure } = fromActivityError(err, input.spec, input.callId, input.failure.diagnosticRef);
-      if (failure.class === 'outcome_unknown') return undefined;
-      return { ...tally, state: 'replay_failed', failure };
+      if (failure.class === 'outcome_unknown') return { kind: 'unknown' };
+      return isDuplicateKey(failure) ? { kind: 'duplicate_key' } : { kind: 'failed', failure };
     }
   };
+  const looked = lookupRounds(input, tally);
 
   const done = (result: ReconcileResult): ReconcileResult => {
     caseView.status = 'done';
-    status(
-      result.state === 'applied' || result.state === 'marked_applied'
-        ? 'Done'
-        : result.state === 'abandoned'
-          ? 'Abandoned'
-          : result.state === 'review_timed_out'
-            ? 'ReviewTimedOut'
-            : 'Failed',
-    );
+    status(endStatus(result));
     return result;
   };
+  /** After a duplicate-key answer: the write landed if a lookup finds it now. */
+  const confirmLanded = async (via: 'replay' | 'review_replay'): Promise<ReconcileResult | undefined> => {
+    const answer = await looked.poll();
+    return answer?.state === 'applied' ? { ...tally, state: 'applied', value: answer.result, via } : undefined;
+  };
 
-  // 1. Look the terminal state up, within the lookup budget.
+  // 1. Look the terminal state up, within the lookup budget; replay after `not_applied`, within the replay budget.
   if (input.spec.hasLookup) {
-    const backoff = BackoffPolicySchema.parse({ initialIntervalMs: 1000, ...input.lookupBackoff });
-    const budget = input.lookupBudget ?? 3;
-    for (let i = 0; i < budget; i++) {
-      if (i > 0) {
-        const d = nextDelay({ retryNumber: i, policy: backoff, random: Math.random });
-        if (d.kind === 'wait') await sleep(d.delayMs);
-      }
-      const answer = await lookupOperation({
-        tool: input.spec.name,
-        operationId: input.operationId,
-        callId: input.callId,
-      });
-      tally.lookups.push({
-        state: answer.state,
-        atMs: Date.now(),
-        ...(answer.state === 'unknown' ? { detail: answer.detail } : {}),
-      });
+    for (let i = 0; i < looked.budget; i++) {
+      const answer = await looked.next();
       if (answer.state === 'applied') return done({ ...tally, state: 'applied', value: answer.result, via: 'lookup' });
-      if (answer.state === 'not_applied') {
-        const replayed = await replayOnce('replay');
-        // A conflict on a replay with the SAME key means the first write did land (a unique-key violation is
-        // "already done", case C03): the lookup was stale. Keep looking it up instead of routing a 409.
-        if (replayed && !(replayed.state === 'replay_failed' && isDuplicateKey(replayed.failure)))
-          return done(replayed);
-      }
+      if (answer.state !== 'not_applied' || tally.replays >= replayBudget) continue;
+      const replayed = await replayOnce();
+      if (replayed.kind === 'applied')
+        return done({ ...tally, state: 'applied', value: replayed.value, via: 'replay' });
+      if (replayed.kind === 'failed') return done({ ...tally, state: 'replay_failed', failure: replayed.failure });
+      // unknown again, or a duplicate key (the first write landed; a stale replica said otherwise): look again.
     }
-  } else if (isReplaySafe(input.spec)) {
+  } else if (isReplaySafe(input.spec) && replayBudget > 0) {
     // No lookup, but the receiver deduplicates by key: replaying the same key is harmless.
-    const replayed = await replayOnce('replay');
-    if (replayed) return done(replayed);
+    const replayed = await replayOnce();
+    if (replayed.kind === 'applied') return done({ ...tally, state: 'applied', value: replayed.value, via: 'replay' });
+    if (replayed.kind === 'failed') return done({ ...tally, state: 'replay_failed', failure: replayed.failure });
   }
 
   // 2. Human review.
-  caseView.status = 'awaiting_review';
-  caseView.awaitingSinceMs = Date.now();
-  status('AwaitingReview');
+  const awaitReview = (message?: string) => {
+    caseView.status = 'awaiting_review';
+    caseView.awaitingSinceMs ??= Date.now();
+    if (message) caseView.message = message;
+    status('AwaitingReview');
+  };
+  awaitReview();
   const deadline = Date.now() + (input.reviewTimeoutMs ?? DEFAULT_REVIEW_TIMEOUT_MS);
   for (;;) {
     const arrived = await condition(() => decision !== undefined, Math.max(0, deadline - Date.now()));
-    if (!arrived) return done({ ...tally, state: 'review_timed_out' });
-    const d = decision as ReviewDecision;
+    if (!arrived || decision === undefined) return done({ ...tally, state: 'review_timed_out' });
+    const d: ReviewDecision = decision;
     decision = undefined;
     if (d.decision === 'mark_applied')
       return done({ ...tally, state: 'marked_applied', resultRef: d.resultRef ?? '', by: d.by, reason: d.reason });
     if (d.decision === 'abandon') return done({ ...tally, state: 'abandoned', by: d.by, reason: d.reason });
     caseView.status = 'reconciling';
-    const replayed = await replayOnce('review_replay');
-    if (replayed) return done(replayed);
-    caseView.status = 'awaiting_review';
-    status('AwaitingReview');
+    const replayed = await replayOnce();
+    if (replayed.kind === 'applied')
+      return done({ ...tally, state: 'applied', value: replayed.value, via: 'review_replay' });
+    if (replayed.kind === 'failed') return done({ ...tally, state: 'replay_failed', failure: replayed.failure });
+    if (replayed.kind === 'duplicate_key') {
+      const landed = input.spec.hasLookup ? await confirmLanded('review_replay') : undefined;
+      if (landed) return done(landed);
+      awaitReview(
+        'The replay was refused because its idempotency key already exists: the write has most likely been applied. Mark it applied with its result reference.',
+      );
+      continue;
+    }
+    awaitReview('The replay, too, ended with an unknown outcome.');
   }
 }
+
+/** Registers the review query, signal and update. `accept` takes a decision that passed every check. */
+function registerReview(
+  input: ReconcileInput,
+  caseView: ReviewCase,
+  tally: Tally,
+  replayBudget: number,
+  accept: (d: ReviewDecision) => void,
+): void {
+  const check = (raw: unknown, via: string): Parsed<ReviewDecision> => {
+    const parsed = parseMessage(reviewDecisionSchema(), raw, via);
+    if (!parsed.ok) return parsed;
+    const d = parsed.value;
+    const refuse = (why: string) => ({ ok: false as const, why });
+    if (caseView.status !== 'awaiting_review') return refuse(`operation ${input.operationId} is not awaiting review`);
+    if (d.operationId !== input.operationId)
+      return refuse(`this workflow reviews ${input.operationId}, not ${d.operationId.slice(0, 200)}`);
+    if (d.decision === 'replay' && tally.replays >= replayBudget)
+      return refuse(
+        `the replay budget of this operation is spent (${tally.replays} of ${replayBudget}): mark it applied or abandon it`,
+      );
+    return parsed;
+  };
+  setHandler(reviewCaseQuery, () => ({ ...caseView, replays: tally.replays }));
+  setHandler(reviewDecisionSignal, (raw: unknown) => {
+    const checked = check(raw, 'recovery.reviewDecision');
+    if (checked.ok) accept(checked.value);
+    else log.warn('review decision ignored', { why: checked.why });
+  });
+  setHandler(
+    decideReviewUpdate,
+    (raw: ReviewDecision) => {
+      const checked = check(raw, 'recovery.decideReview');
+      if (checked.ok) accept(checked.value);
+      return { ...caseView, replays: tally.replays };
+    },
+    {
+      validator: (raw: unknown) => {
+        const checked = check(raw, 'recovery.decideReview');
+        if (!checked.ok) throw new Error(checked.why);
+      },
+    },
+  );
+}
+
+function endStatus(result: ReconcileResult): string {
+  switch (result.state) {
+    case 'applied':
+    case 'marked_applied':
+      return 'Done';
+    case 'abandoned':
+      return 'Abandoned';
+    case 'review_timed_out':
+      return 'ReviewTimedOut';
+    default:
+      return 'Failed';
+  }
+}
+
+export type { LookupAnswer, LookupRecord };

@@ -88,6 +88,8 @@ export const ToolPlanInputSchema = z
     reconcile: z
       .object({
         lookupBudget: z.number().int().min(0).optional(),
+        replayBudget: z.number().int().min(0).optional(),
+        lookupTimeoutMs: z.number().int().min(1).optional(),
         lookupBackoff: BackoffPolicySchema.partial().optional(),
         reviewTimeoutMs: z.number().int().min(0).optional(),
         searchAttributes: z.boolean().optional(),

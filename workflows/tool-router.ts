@@ -35,7 +35,15 @@
  *
  * Sandbox-safe: imports only `@temporalio/workflow`, the pure core and types.
  */
-import { ApplicationFailure, log, proxyActivities, setHandler, sleep, workflowInfo } from '@temporalio/workflow';
+import {
+  ApplicationFailure,
+  isCancellation,
+  log,
+  proxyActivities,
+  setHandler,
+  sleep,
+  workflowInfo,
+} from '@temporalio/workflow';
 import type { createToolActivities, ToolInvocationResult } from '../activities/invoke-tool';
 import { activityOptionsFor } from '../recovery/activity-options';
 import { DEFAULT_BACKOFF_POLICY, nextDelay, type BackoffPolicy } from '../recovery/backoff';
@@ -56,11 +64,13 @@ import { feedbackFor } from '../recovery/feedback';
 import type { EvidenceKind } from '../recovery/gate';
 import { TerminalState, type RecoveryRecord } from '../recovery/records';
 import { RecoveryAction, routeFor } from '../recovery/routes';
+import { publicObservedState } from '../recovery/observed-state';
 import { isReplaySafe, permittedCapabilities, type Capability, type ToolSpec } from '../recovery/tool-spec';
 import { fromActivityError } from './activity-failure';
 import { createApprovalDesk } from './approvals';
+import { isDuplicateKey, type ReconcileResult } from './reconcile';
 import { reconcileCall, type ReconcileOptions } from './reconcile-call';
-import { recoveryRecordsQuery, type ApprovalDecision } from './definitions';
+import { recoveryRecordsQuery, type ApprovalGrant } from './definitions';
 import { telemetry } from './telemetry-sinks';
 import { hashedArgs, isEmptyResult, MAX_ARGS_CHARS, outcomeDigest, own, structuredCloneJson } from './router-helpers';
 import type { CallToolOptions, ToolOutcome, ToolRouter, ToolRouterOptions, ToolRouterState } from './tool-router-types';
@@ -71,6 +81,22 @@ export { isEmptyResult, MAX_ARGS_CHARS } from './router-helpers';
 type ToolActivities = ReturnType<typeof createToolActivities>;
 
 const DEFAULT_APPROVAL_TIMEOUT_MS = 24 * 60 * 60 * 1000;
+
+/**
+ * A conflict answering a re-execution under the same idempotency key, as what it may be: the first write landed.
+ * Routed to reconcile, which looks it up before anything else (docs/DESIGN.md, "Reconcile").
+ */
+function landedMaybe(conflict: ToolFailure): ToolFailure {
+  return {
+    ...conflict,
+    class: FailureClass.OUTCOME_UNKNOWN,
+    phase: Phase.COMMIT_UNKNOWN,
+    retryable: false,
+    replaySafe: false,
+    publicMessage:
+      'A repeat of this write was refused as a duplicate of its idempotency key: the first one may have been applied.',
+  };
+}
 
 /** Creates the router and registers its approval signal and queries. Call once per workflow run. */
 export function createToolRouter(options: ToolRouterOptions): ToolRouter {
@@ -97,8 +123,10 @@ export function createToolRouter(options: ToolRouterOptions): ToolRouter {
   const permitted = (spec: ToolSpec) => spec.scope === undefined || scopes.includes(spec.scope);
   const capabilities = () => permittedCapabilities(options.catalog, scopes);
   // Grants are per call (tool + args hash): a person's approval of one call is not an approval of another.
-  const grantVersion = (tool: string, hash: string) =>
-    own(st.credentialVersions, tool) + own(st.grants, `${tool}|${hash}`);
+  const versions = (tool: string, hash: string) => ({
+    credentialVersion: own(st.credentialVersions, tool),
+    grantVersion: own(st.grants, `${tool}|${hash}`),
+  });
 
   /** The operation_id of `hash` under `stepId` (see `ToolRouterState.stepArgs`). */
   function operationIdFor(base: string, stepId: string, hash: string): string {
@@ -138,8 +166,10 @@ export function createToolRouter(options: ToolRouterOptions): ToolRouter {
     const startedAtMs = Date.now();
     /** The name as records and messages show it: a model may send an empty, huge or non-string name. */
     const shownName = typeof name === 'string' && name !== '' ? name.slice(0, 64) : '(no name)';
+    // Never a template string or String() of an untrusted name: `{ toString: 1 }` makes both throw.
+    const toolName = typeof name === 'string' ? name : shownName;
     const turn = st.budgets.turn.index;
-    const successKey = `t${turn}:${name}`;
+    const successKey = `t${turn}:${toolName}`;
     if (callOptions.stepId !== undefined && (typeof callOptions.stepId !== 'string' || callOptions.stepId === '')) {
       throw ApplicationFailure.nonRetryable('callTool: options.stepId must be a non-empty string', 'invalid_input');
     }
@@ -251,7 +281,7 @@ export function createToolRouter(options: ToolRouterOptions): ToolRouter {
       record(terminalState, failure, action, exhausted);
       const out: ToolOutcome = {
         ok: false,
-        tool: name,
+        tool: toolName,
         callId,
         operationId,
         action,
@@ -286,7 +316,7 @@ export function createToolRouter(options: ToolRouterOptions): ToolRouter {
     });
 
     // 1. capability check: discovery is not authorisation.
-    const spec = catalog.get(name);
+    const spec = typeof name === 'string' ? catalog.get(name) : undefined;
     if (!spec || !permitted(spec)) {
       const reason = spec ? FailureReason.NOT_PERMITTED_TOOL : FailureReason.UNKNOWN_TOOL;
       const message = spec
@@ -353,7 +383,7 @@ export function createToolRouter(options: ToolRouterOptions): ToolRouter {
     if (previous) {
       const decision = gateIdenticalCall(
         previous,
-        { tool: name, argsHash: hash, credentialVersion: grantVersion(name, hash) },
+        { tool: spec.name, argsHash: hash, ...versions(spec.name, hash) },
         Date.now(),
       );
       if (!decision.allowed) {
@@ -382,7 +412,7 @@ export function createToolRouter(options: ToolRouterOptions): ToolRouter {
     );
     const { invokeTool } = proxyActivities<ToolActivities>(activityOptions);
     let reauthed = false;
-    let approval: ApprovalDecision | undefined;
+    let approval: ApprovalGrant | undefined;
     let workflowRetries = 0;
     for (;;) {
       const room = spendUnit('attempt');
@@ -397,7 +427,7 @@ export function createToolRouter(options: ToolRouterOptions): ToolRouter {
         );
       }
       activities += 1;
-      const versionUsed = grantVersion(name, hash);
+      const versionUsed = versions(spec.name, hash);
       let result: ToolInvocationResult;
       try {
         result = await invokeTool({
@@ -405,15 +435,15 @@ export function createToolRouter(options: ToolRouterOptions): ToolRouter {
           args,
           callId,
           operationId,
-          ...(approval
-            ? { approval: { by: approval.by, ...(approval.reason ? { reason: approval.reason } : {}) } }
-            : {}),
+          ...(approval ? { approval } : {}),
           ...(reauthed ? { refreshOnAuthFailure: false } : {}),
         });
       } catch (err) {
         const { failure: f, meta } = fromActivityError(err, spec, callId, diagnosticRef);
-        let failure = f;
         const used = meta.attempt ?? 1;
+        // A duplicate-key conflict answering a re-execution under the same key may mean the first write landed:
+        // look it up instead of routing a conflict (a committed write is never reported failed).
+        let failure = spec.effect === 'write' && (activities > 1 || used > 1) && isDuplicateKey(f) ? landedMaybe(f) : f;
         attempts += used;
         chargeServerRetries(used - 1);
         if (meta.credentialVersion !== undefined) st.credentialVersions[name] = meta.credentialVersion;
@@ -423,7 +453,7 @@ export function createToolRouter(options: ToolRouterOptions): ToolRouter {
           st.calls = recordFailure(st.calls, {
             tool: name,
             argsHash: hash,
-            credentialVersion: versionUsed,
+            ...versionUsed,
             failure,
             endedAtMs,
             ...(earliestRetryAtMs === undefined ? {} : { earliestRetryAtMs }),
@@ -451,9 +481,12 @@ export function createToolRouter(options: ToolRouterOptions): ToolRouter {
               tool: spec.name,
               operationId,
               message: failure.publicMessage,
+              argsDigest: hash,
+              argsPreview: publicObservedState(hashedArgs(spec, args)) ?? null,
             });
             if (decision?.approved) {
-              approval = decision;
+              const { approved: _approved, ...grant } = decision;
+              approval = grant;
               st.grants[`${name}|${hash}`] = own(st.grants, `${name}|${hash}`) + 1;
               recovered = { failure, action };
               if (allowAgain(hash)) continue;
@@ -491,11 +524,29 @@ export function createToolRouter(options: ToolRouterOptions): ToolRouter {
           }
           // Every allowed attempt was made: the failure is persistent for this run.
           failure = { ...failure, retryable: false };
+          if (failure.reason === FailureReason.CIRCUIT_OPEN && spec.effect === 'write') {
+            failed();
+            return routed(failure, {
+              forceAction: RecoveryAction.ESCALATE,
+              exhausted: ExhaustedBudget.PER_CALL_RETRIES,
+              message:
+                'The service behind this tool kept failing and its calls stayed paused, so this write was never sent. A person must run it once the service recovers.',
+            });
+          }
         }
         if (action === RecoveryAction.RECONCILE) {
           // The write may have been applied: look it up by operation_id before anything is replayed.
           failed();
-          const settled = await reconcileCall({ spec, args, callId, operationId, failure, ...reconcileOptions });
+          let settled: ReconcileResult;
+          try {
+            settled = await reconcileCall({ spec, args, callId, operationId, failure, ...reconcileOptions });
+          } catch (reconcileErr) {
+            if (isCancellation(reconcileErr)) throw reconcileErr;
+            return routed(failure, {
+              forceAction: RecoveryAction.ESCALATE,
+              message: `The reconciliation of operation ${operationId} did not finish; a person must check whether the write was applied before anything is replayed.`,
+            });
+          }
           attempts += settled.replays;
           activities += settled.replays;
           if (settled.state === 'applied' || settled.state === 'marked_applied') {
@@ -550,7 +601,7 @@ export function createToolRouter(options: ToolRouterOptions): ToolRouter {
       else record(TerminalState.SUCCEEDED);
       return {
         ok: true,
-        tool: name,
+        tool: toolName,
         callId,
         operationId,
         value,
@@ -568,7 +619,7 @@ export function createToolRouter(options: ToolRouterOptions): ToolRouter {
       if (!prev) return true;
       const decision = gateIdenticalCall(
         prev,
-        { tool: name, argsHash: h, credentialVersion: grantVersion(name, hash) },
+        { tool: toolName, argsHash: h, ...versions(toolName, hash) },
         Date.now(),
       );
       if (decision.allowed) evidence = decision.evidence.kind;

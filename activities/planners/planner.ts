@@ -19,6 +19,7 @@
  * heartbeat's response (Temporal docs, "Activity cancellation").
  */
 import { Context } from '@temporalio/activity';
+import { keepHeartbeating } from '../heartbeat';
 import { ApplicationFailure } from '@temporalio/common';
 import { z } from 'zod';
 import { DEFAULT_BACKOFF_POLICY, type BackoffPolicy } from '../../recovery/backoff';
@@ -125,8 +126,7 @@ export function createPlannerActivities(planner: Planner, options: PlannerActivi
     // Heartbeat while the model thinks: Temporal delivers a cancellation in a heartbeat's response, so without this
     // a cancelled run would leave the model request running to its timeout (attack review X1). A third of the
     // heartbeat timeout, or every second when the step has none.
-    const everyMs = Math.max(200, Math.floor((info.heartbeatTimeoutMs ?? 3_000) / 3));
-    const beat = setInterval(() => activity.heartbeat(), everyMs);
+    const stopHeartbeats = keepHeartbeating(activity, 1_000);
     try {
       answer = await planner.plan(input, { signal: activity.cancellationSignal });
     } catch (err) {
@@ -142,7 +142,7 @@ export function createPlannerActivities(planner: Planner, options: PlannerActivi
         ...(options.random ? { random: options.random } : {}),
       });
     } finally {
-      clearInterval(beat);
+      stopHeartbeats();
     }
     const parsed = PlannerDecisionSchema.safeParse(answer);
     if (parsed.success) return parsed.data;

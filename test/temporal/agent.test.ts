@@ -355,7 +355,12 @@ test('user messages reach the planner at its next step; agent.state shows the ph
     await handle.signal(userMessageSignal, { text: 'Please use the PDF format.' });
     await handle.signal(userMessageSignal, { text: '' }); // ignored: empty
     expect((await handle.query(agentStateQuery)).pendingUserMessages).toBe(1);
-    await handle.signal(approvalSignal, { callId: pending[0]!.callId, approved: true, by: 'ops@example' });
+    await handle.signal(approvalSignal, {
+      callId: pending[0]!.callId,
+      argsDigest: pending[0]!.argsDigest,
+      approved: true,
+      by: 'ops@example',
+    });
   });
   expect(result.status).toBe('submitted');
   expect(result.result).toEqual({ url: 'https://files.example/r.pdf' });

@@ -8,6 +8,7 @@ import { defineTool } from '../../activities/define-tool';
 import { CredentialBroker } from '../../activities/credentials';
 import { oauthRefreshProvider, startOAuthService, type OAuthService } from '../../examples/oauth-service';
 import { startScriptedService, type ScriptedService } from '../../examples/scripted-service';
+import { argsHash } from '../../recovery/canonical';
 import { approvalSignal, pendingApprovalsQuery } from '../../workflows/definitions';
 import type { ToolPlanResult } from '../../workflows/tool-plan';
 import { testEnv } from '../setup/env';
@@ -147,8 +148,20 @@ describe('403', () => {
         await new Promise((ok) => setTimeout(ok, 100));
         pending = await handle.query(pendingApprovalsQuery);
       }
-      expect(pending).toEqual([expect.objectContaining({ tool: 'export_report', callId: expect.any(String) })]);
-      await handle.signal(approvalSignal, { callId: pending[0]!.callId, approved: true, by: 'ops@example' });
+      expect(pending).toEqual([
+        expect.objectContaining({
+          tool: 'export_report',
+          callId: expect.any(String),
+          argsDigest: argsHash({ month: '2026-11' }),
+          argsPreview: { month: '2026-11' },
+        }),
+      ]);
+      await handle.signal(approvalSignal, {
+        callId: pending[0]!.callId,
+        argsDigest: pending[0]!.argsDigest,
+        approved: true,
+        by: 'ops@example',
+      });
       return (await handle.result()) as ToolPlanResult;
     });
     expect(r.outcomes[0]).toMatchObject({ ok: true, value: { url: 'https://files/r.pdf' }, activities: 2 });

@@ -304,10 +304,24 @@ describe('approvals across workflows', () => {
           'the call waits',
         );
         expect(pending[0]).toMatchObject({ tool: 'export_report', callId: expect.any(String) });
+        const { callId, argsDigest } = pending[0]!;
         await expect(
-          decideApproval(env.client, id, { callId: 'no-such-call', approved: true, by: 'ops@example' }),
+          decideApproval(env.client, id, { callId: 'no-such-call', argsDigest, approved: true, by: 'ops@example' }),
         ).rejects.toBeInstanceOf(ApprovalError);
-        await decideApproval(env.client, id, { callId: pending[0]!.callId, approved: true, by: 'ops@example' });
+        // A decision on other arguments than the waiting call's is refused by the update's validator.
+        await expect(
+          decideApproval(env.client, id, { callId, argsDigest: 'f'.repeat(64), approved: true, by: 'ops@example' }),
+        ).rejects.toThrow('argsDigest is not the digest of the waiting call');
+        const grant = await decideApproval(env.client, id, { callId, argsDigest, approved: true, by: 'ops@example' });
+        // The identity is the one Temporal recorded for the update: this test client's, not the declared `by`.
+        expect(grant).toEqual({
+          callId,
+          approved: true,
+          by: 'ops@example',
+          identity: env.client.options.identity,
+          signed: false,
+          via: 'update',
+        });
         const result = (await env.client.workflow.getHandle(id).result()) as ToolPlanResult;
         await until(
           () => listApprovals(env.client),

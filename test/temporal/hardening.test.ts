@@ -125,7 +125,12 @@ test('an approval signal with approved: "false" (a string) approves nothing; the
       await new Promise((ok) => setTimeout(ok, 100));
       pending = await handle.query(pendingApprovalsQuery);
     }
-    await handle.signal(approvalSignal, { callId: pending[0]!.callId, approved: 'false' as never, by: 'mallory' });
+    await handle.signal(approvalSignal, {
+      callId: pending[0]!.callId,
+      argsDigest: pending[0]!.argsDigest,
+      approved: 'false' as never,
+      by: 'mallory',
+    });
     await handle.signal(approvalSignal, null as never);
     return (await handle.result()) as ToolPlanResult;
   });

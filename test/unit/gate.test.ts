@@ -7,6 +7,7 @@ import { ToolFailureSchema } from '../../recovery/failure';
 import type { ToolFailure } from '../../recovery/failure';
 import { allowNextAttempt, EVIDENCE_APPLIES_AFTER } from '../../recovery/gate';
 import type { AttemptRecord, CandidateCall, ChangeEvidence } from '../../recovery/gate';
+import { observedEvidence } from '../../recovery/call-ledger';
 
 const REFUND = argsHash({ order: 'O-1842', amount_cents: 80000 });
 const REFUND_FIXED = argsHash({ order: 'O-1842', amount_cents: 50000 });
@@ -199,6 +200,39 @@ describe('gate: credential_refreshed (case C12: replay once with the new token)'
   });
 });
 
+describe('gate: approval_granted (a person approved this exact call after a 403)', () => {
+  const prev403 = attempt(failure({ class: 'authorization', reason: 'approval_required', status: 403 }));
+  test('gate: a newer grant after a 403 → allowed, with evidence approval_granted', () => {
+    expect(allowNextAttempt(prev403, { ...same, grantVersion: 1 }, { kind: 'approval_granted' }, 10_001)).toEqual({
+      allowed: true,
+      evidence: { kind: 'approval_granted' },
+      message: 'Allowed "issue_refund": a person approved this exact call (grant 0 → 1).',
+    });
+  });
+  test('gate: no newer grant → refused no_new_grant', () => {
+    expect(allowNextAttempt(prev403, same, { kind: 'approval_granted' }, 10_001)).toEqual({
+      allowed: false,
+      reason: 'no_new_grant',
+      message: 'Refused "issue_refund": approval_granted was claimed but no new grant exists (0).',
+    });
+  });
+  test('gate: a grant does not answer a 401 → refused evidence_not_applicable', () => {
+    const prev401 = attempt(failure({ class: 'authentication', reason: 'credential_expired', status: 401 }));
+    expect(allowNextAttempt(prev401, { ...same, grantVersion: 1 }, { kind: 'approval_granted' }, 10_001)).toMatchObject(
+      {
+        allowed: false,
+        reason: 'evidence_not_applicable',
+      },
+    );
+  });
+  test('gate: the evidence found in the records for a newer grant is approval_granted, not credential_refreshed', () => {
+    expect(observedEvidence(prev403, { ...same, grantVersion: 1 }, 10_001)).toEqual({ kind: 'approval_granted' });
+    expect(observedEvidence(prev403, { ...same, credentialVersion: 2 }, 10_001)).toEqual({
+      kind: 'credential_refreshed',
+    });
+  });
+});
+
 describe('gate: tool_changed (replan to another tool)', () => {
   const prev = attempt(failure({ class: 'capability_missing', reason: 'unknown_tool', phase: 'preflight' }), {
     tool: 'get_date',
@@ -267,6 +301,7 @@ describe('gate: the applicability table', () => {
       time_elapsed: ['transient'],
       args_changed: 'any',
       credential_refreshed: ['authentication', 'authorization'],
+      approval_granted: ['authorization'],
       tool_changed: 'any',
       state_verified: ['outcome_unknown'],
     });

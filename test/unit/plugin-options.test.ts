@@ -151,11 +151,16 @@ describe('RecoveryPlugin options: planner', () => {
       planner: createScriptedPlanner({ goals: {} }),
     });
     const out = plugin.configureWorker({ taskQueue: 'q' } as WorkerOptions);
-    expect(Object.keys(out.activities ?? {}).sort()).toEqual(['invokeTool', 'lookupOperation', 'planNextStep']);
+    expect(Object.keys(out.activities ?? {}).sort()).toEqual([
+      'confirmApproval',
+      'invokeTool',
+      'lookupOperation',
+      'planNextStep',
+    ]);
   });
   test('without a planner there is no planNextStep', () => {
     const out = new RecoveryPlugin({ tools: tools(), config }).configureWorker({ taskQueue: 'q' } as WorkerOptions);
-    expect(Object.keys(out.activities ?? {}).sort()).toEqual(['invokeTool', 'lookupOperation']);
+    expect(Object.keys(out.activities ?? {}).sort()).toEqual(['confirmApproval', 'invokeTool', 'lookupOperation']);
   });
   test('a planner without plan() → refused, naming the option', () => {
     for (const bad of [{}, 'openai', null, { plan: 'x' }]) {
