@@ -41,6 +41,7 @@ import {
   type ReviewDecision,
   reconcileWorkflowId,
 } from './workflows/definitions';
+import { approvalDecisionSchema, parseMessage, reviewDecisionSchema } from './workflows/messages';
 import { RecoveryOperationId, RecoveryTool } from './workflows/search-attributes';
 
 /** A connected client for the configured target. Close `client.connection` when done. */
@@ -125,6 +126,9 @@ export async function decideApproval(
     throw new ApprovalError(
       'an approval decision needs the argsDigest that `approvals list` shows (64 hex characters)',
     );
+  // The workflow's own checks, before anything is sent (an oversized update cannot even be rejected cleanly).
+  const parsed = parseMessage(approvalDecisionSchema(), decision, 'approval decision');
+  if (!parsed.ok) throw new ApprovalError(parsed.why);
   const pending = await pendingApprovals(client, workflowId);
   const call = pending.find((p) => p.callId === decision.callId);
   if (!call) {
@@ -249,6 +253,8 @@ export async function decideReview(
   if (!decision.by?.trim() || !decision.reason?.trim()) throw invalid('a decision needs `by` and `reason`');
   if (decision.decision === 'mark_applied' && !decision.resultRef?.trim())
     throw invalid('mark_applied needs a resultRef: where the result of the applied write is');
+  const parsed = parseMessage(reviewDecisionSchema(), { ...decision, operationId }, 'review decision');
+  if (!parsed.ok) throw invalid(parsed.why);
   try {
     return await client.workflow
       .getHandle(reconcileWorkflowId(operationId))

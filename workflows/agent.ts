@@ -53,13 +53,13 @@ import { RecoveryAction } from '../recovery/routes';
 import { publicText } from '../recovery/classify/text';
 import {
   agentStateQuery,
-  MAX_USER_MESSAGE_CHARS,
   userMessageSignal,
   type AgentState,
   type UserMessage,
 } from './definitions';
 import { checkInput, MAX_PENDING_USER_MESSAGES } from './agent-input';
 import { observationOf } from './agent-observations';
+import { parseMessage, userMessageSchema } from './messages';
 import {
   PLANNER_INVALID_DECISION,
   PlannerDecisionSchema,
@@ -194,12 +194,13 @@ export async function agentWorkflow(goal: string, options: AgentOptions, carried
   let currentCall: AgentState['currentCall'];
   let status: AgentStatus | undefined;
 
-  setHandler(userMessageSignal, (message: UserMessage) => {
-    const text = (message as Partial<UserMessage> | null | undefined)?.text;
-    if (typeof text !== 'string' || text.trim() === '' || text.length > MAX_USER_MESSAGE_CHARS) {
-      log.warn('user message ignored: text must be 1 to 8000 characters', { received: typeof text });
+  setHandler(userMessageSignal, (raw: UserMessage) => {
+    const parsed = parseMessage(userMessageSchema(), raw, 'agent.userMessage');
+    if (!parsed.ok) {
+      log.warn('user message ignored', { why: parsed.why });
       return;
     }
+    const { text } = parsed.value;
     if (phase === 'done') {
       log.warn('user message ignored: the run has ended');
       return;

@@ -14,6 +14,7 @@
  */
 import type { z as Z } from 'zod';
 import { z } from 'zod';
+import { MAX_USER_MESSAGE_CHARS } from './definitions';
 import './zod-messages';
 
 /** Longest accepted string per field, in characters. */
@@ -23,7 +24,7 @@ export const MESSAGE_BOUNDS = Object.freeze({
   reason: 2_000,
   resultRef: 512,
   operationId: 2_048,
-  userMessage: 8_000,
+  userMessage: MAX_USER_MESSAGE_CHARS,
 });
 
 /** sha256 hex: the `argsDigest` of a call (recovery/canonical.ts `argsHash`) and the HMAC of a signed approval. */

@@ -161,7 +161,8 @@ export function createToolRouter(options: ToolRouterOptions): ToolRouter {
     };
   }
 
-  async function callTool(name: string, args: unknown, callOptions: CallToolOptions = {}): Promise<ToolOutcome> {
+  async function callTool(name: string, args: unknown, given: CallToolOptions = {}): Promise<ToolOutcome> {
+    const callOptions: CallToolOptions = typeof given === 'object' && given !== null ? given : {};
     if (st.budgets.turn.index === 0) startTurnNow();
     const startedAtMs = Date.now();
     /** The name as records and messages show it: a model may send an empty, huge or non-string name. */
