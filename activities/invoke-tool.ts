@@ -190,7 +190,7 @@ export function createToolActivities(deps: ToolActivityDeps) {
           buildFailure(ctx, {
             class: FailureClass.TRANSIENT,
             reason: FailureReason.CIRCUIT_OPEN,
-            phase: Phase.DISPATCH,
+            phase: Phase.PREFLIGHT, // refused by the breaker: nothing left the process
             retryable: true,
             replaySafe: true,
             retryAfterMs: err.retryAfterMs,
