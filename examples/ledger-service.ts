@@ -37,6 +37,12 @@ export interface LedgerService {
   hits(route: string): number;
   /** Queues a fault for the next write request (FIFO). */
   fault(f: Fault): void;
+  /** Picks the fault of a write when none is queued (e.g. a seeded random mix for chaos runs). */
+  setFaultPicker(pick: ((key: string) => Fault | undefined) | undefined): void;
+  /** Write requests received for `key` (its idempotency key or dedupe key), whatever became of them. */
+  writes(key: string): number;
+  /** Every lookup answers only after `ms` (a slow read replica). */
+  setLookupDelayMs(ms: number): void;
   /** While down, lookups answer 503. */
   setLookupDown(down: boolean): void;
   /**
@@ -61,6 +67,9 @@ export async function startLedgerService(dbFile = ':memory:'): Promise<LedgerSer
       message_id TEXT PRIMARY KEY, dedupe_key TEXT NOT NULL UNIQUE, recipient TEXT NOT NULL, issue TEXT NOT NULL);
   `);
   const faults: Fault[] = [];
+  let pickFault: ((key: string) => Fault | undefined) | undefined;
+  const writesByKey = new Map<string, number>();
+  let lookupDelayMs = 0;
   const seen = new Map<string, number>(); // key → when the request arrived (ms)
   const committedAt = new Map<string, number>();
   let lookupLagMs = 0;
@@ -85,7 +94,8 @@ export async function startLedgerService(dbFile = ':memory:'): Promise<LedgerSer
 
   /** Runs a write under the next fault. `commit` returns the answer, or throws a unique violation. */
   const write = (req: IncomingMessage, res: ServerResponse, key: string, commit: () => unknown) => {
-    const fault = faults.shift();
+    writesByKey.set(key, (writesByKey.get(key) ?? 0) + 1);
+    const fault = faults.shift() ?? pickFault?.(key);
     if (fault?.kind === 'lost_in_transit') {
       req.socket.destroy();
       return;
@@ -153,17 +163,24 @@ export async function startLedgerService(dbFile = ':memory:'): Promise<LedgerSer
         });
       }
       if (route === 'GET /refunds' || route === 'GET /messages') {
-        if (lookupDown) return send(res, 503, { error: 'lookup unavailable' });
-        const key = url.searchParams.get(route === 'GET /refunds' ? 'op_key' : 'dedupe_key') ?? '';
-        const visible = (at: number | undefined) => at !== undefined && Date.now() - at >= lookupLagMs;
-        const row = visible(committedAt.get(key))
-          ? (route === 'GET /refunds' ? refundByKey : emailByKey).get(key)
-          : undefined;
-        return row ? send(res, 200, row) : send(res, 404, { status: 'not_found', seen: visible(seen.get(key)) });
+        if (lookupDelayMs > 0) {
+          setTimeout(() => lookup(res, route, url), lookupDelayMs).unref();
+          return;
+        }
+        return lookup(res, route, url);
       }
       send(res, 404, { code: 'no_route' });
     });
   });
+  const lookup = (res: ServerResponse, route: string, url: URL) => {
+    if (lookupDown) return send(res, 503, { error: 'lookup unavailable' });
+    const key = url.searchParams.get(route === 'GET /refunds' ? 'op_key' : 'dedupe_key') ?? '';
+    const visible = (at: number | undefined) => at !== undefined && Date.now() - at >= lookupLagMs;
+    const row = visible(committedAt.get(key))
+      ? (route === 'GET /refunds' ? refundByKey : emailByKey).get(key)
+      : undefined;
+    return row ? send(res, 200, row) : send(res, 404, { status: 'not_found', seen: visible(seen.get(key)) });
+  };
   await new Promise<void>((ok) => server.listen(0, '127.0.0.1', () => ok()));
   const { port } = server.address() as AddressInfo;
   return {
@@ -179,6 +196,13 @@ export async function startLedgerService(dbFile = ':memory:'): Promise<LedgerSer
           ).n,
     hits: (route) => hits.get(route) ?? 0,
     fault: (f) => faults.push(f),
+    setFaultPicker: (pick) => {
+      pickFault = pick;
+    },
+    writes: (key) => writesByKey.get(key) ?? 0,
+    setLookupDelayMs: (ms) => {
+      lookupDelayMs = ms;
+    },
     setLookupDown: (down) => {
       lookupDown = down;
     },

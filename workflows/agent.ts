@@ -51,12 +51,7 @@ import type { createPlannerActivities } from '../activities/planners/planner';
 import type { RecoveryRecord } from '../recovery/records';
 import { RecoveryAction } from '../recovery/routes';
 import { publicText } from '../recovery/classify/text';
-import {
-  agentStateQuery,
-  userMessageSignal,
-  type AgentState,
-  type UserMessage,
-} from './definitions';
+import { agentStateQuery, userMessageSignal, type AgentState, type UserMessage } from './definitions';
 import { checkInput, MAX_PENDING_USER_MESSAGES } from './agent-input';
 import { observationOf } from './agent-observations';
 import { parseMessage, userMessageSchema } from './messages';

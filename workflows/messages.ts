@@ -67,7 +67,13 @@ export const reviewDecisionSchema = lazy(() =>
 );
 
 export const userMessageSchema = lazy(() =>
-  z.object({ text: text(MESSAGE_BOUNDS.userMessage), by: z.string().max(MESSAGE_BOUNDS.by).optional() }).strict(),
+  z
+    .object({
+      text: text(MESSAGE_BOUNDS.userMessage),
+      // Only for the log: a `by` that is not a short string is dropped, the message kept.
+      by: z.string().max(MESSAGE_BOUNDS.by).optional().catch(undefined),
+    })
+    .strict(),
 );
 
 /** A parsed handler input, or why it was refused (field and rule only: never the value). */

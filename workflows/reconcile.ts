@@ -97,6 +97,8 @@ export function isDuplicateKey(f: ToolFailure): boolean {
 type ReplayOutcome =
   | { kind: 'applied'; value: unknown }
   | { kind: 'unknown' }
+  /** Refused before it was sent (the breaker was open, the connection refused): nothing applied, no replay spent. */
+  | { kind: 'not_sent' }
   | { kind: 'duplicate_key' }
   | { kind: 'failed'; failure: ToolFailure };
 
@@ -149,6 +151,10 @@ export async function reconcileOperationWorkflow(input: ReconcileInput): Promise
       if (isCancellation(err)) throw err;
       const { failure } = fromActivityError(err, input.spec, input.callId, input.failure.diagnosticRef);
       if (failure.class === 'outcome_unknown') return { kind: 'unknown' };
+      if (failure.class === 'transient' && failure.replaySafe) {
+        tally.replays -= 1;
+        return { kind: 'not_sent' };
+      }
       return isDuplicateKey(failure) ? { kind: 'duplicate_key' } : { kind: 'failed', failure };
     }
   };
@@ -175,7 +181,8 @@ export async function reconcileOperationWorkflow(input: ReconcileInput): Promise
       if (replayed.kind === 'applied')
         return done({ ...tally, state: 'applied', value: replayed.value, via: 'replay' });
       if (replayed.kind === 'failed') return done({ ...tally, state: 'replay_failed', failure: replayed.failure });
-      // unknown again, or a duplicate key (the first write landed; a stale replica said otherwise): look again.
+      // unknown again, not sent, or a duplicate key (the first write landed; a stale replica said otherwise): look
+      // again.
     }
   } else if (isReplaySafe(input.spec) && replayBudget > 0) {
     // No lookup, but the receiver deduplicates by key: replaying the same key is harmless.
@@ -214,7 +221,11 @@ export async function reconcileOperationWorkflow(input: ReconcileInput): Promise
       );
       continue;
     }
-    awaitReview('The replay, too, ended with an unknown outcome.');
+    awaitReview(
+      replayed.kind === 'not_sent'
+        ? 'The replay could not be sent (the service refused it before anything was applied); it may be tried again.'
+        : 'The replay, too, ended with an unknown outcome.',
+    );
   }
 }
 

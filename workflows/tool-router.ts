@@ -569,7 +569,8 @@ export function createToolRouter(options: ToolRouterOptions): ToolRouter {
               message: 'No review decision arrived in time; the write was not replayed.',
             });
           }
-          failure = settled.failure; // the replay failed in a known way: route that failure
+          // The replay failed in a known way: route that failure, never as a retry of a write under reconciliation.
+          failure = { ...settled.failure, retryable: false };
         }
         failed();
         const digest = argsHash({ class: failure.class, reason: failure.reason, status: failure.status ?? null });

@@ -6,6 +6,8 @@
  * - a breaker opened by a mass of lost answers: every refund ends applied (row) or escalated as never sent (no row).
  */
 import type { TestWorkflowEnvironment } from '@temporalio/testing';
+import { z } from 'zod';
+import { defineTool } from '../../activities/define-tool';
 import { startLedgerService, type LedgerService } from '../../examples/ledger-service';
 import { ledgerTools } from '../../examples/ledger-tools';
 import { decideReviewUpdate, reconcileWorkflowId, reviewCaseQuery, type ReviewCase } from '../../workflows/definitions';
@@ -83,6 +85,31 @@ describe('the replay budget holds across lookups and review', () => {
     });
     expect(ledger.hits('POST /refunds')).toBe(3);
   });
+});
+
+test('a replay refused before it was sent (connection refused) spends no replay: looked up again, replayed, applied; 3 dispatches', async () => {
+  const calls: string[] = [];
+  const flaky = defineTool({
+    name: 'post_payment',
+    description: 'Posts a payment.',
+    input: z.object({ amountCents: z.number().int() }),
+    output: z.object({ paymentId: z.string() }),
+    effect: 'write',
+    idempotency: { carrier: 'header', name: 'Idempotency-Key', deduplicates: false },
+    async execute() {
+      calls.push('execute');
+      if (calls.length === 1) throw Object.assign(new Error('socket hang up'), { code: 'ECONNRESET' });
+      if (calls.length === 2) throw Object.assign(new Error('connect ECONNREFUSED'), { code: 'ECONNREFUSED' });
+      return { paymentId: 'pay_1' };
+    },
+    lookup: async () => ({ state: 'not_applied' }),
+  });
+  const h = await harness(env, [flaky]);
+  const r = await h.run(() =>
+    h.runPlan({ calls: [{ tool: 'post_payment', args: { amountCents: 10 }, stepId: 'pay' }], reconcile: FAST_LOOKUPS }),
+  );
+  expect(okOutcome(r.outcomes[0])).toMatchObject({ value: { paymentId: 'pay_1' }, reconciled: 'replay' });
+  expect(calls).toHaveLength(3);
 });
 
 describe('a review replay of a write that had already landed', () => {
