@@ -2,6 +2,8 @@
  * Runs the reconciliation of one operation as a child workflow whose id is `reconcile:<operationId>`, so a second
  * reconciliation of the same operation in this run joins the first instead of starting another.
  * The child's parent-close policy is ABANDON: a reconciliation outlives a cancelled or continued-as-new parent.
+ * The map of running reconciliations belongs to the router of one run (never module state: workflow modules may be
+ * shared across runs when preloaded).
  */
 import { ParentClosePolicy, executeChild } from '@temporalio/workflow';
 import { reconcileWorkflowId } from './definitions';
@@ -13,11 +15,12 @@ export type ReconcileOptions = Pick<
   'lookupBudget' | 'lookupBackoff' | 'replayBudget' | 'lookupTimeoutMs' | 'reviewTimeoutMs' | 'searchAttributes'
 >;
 
-const running = new Map<string, Promise<ReconcileResult>>();
-
 export { reconcileWorkflowId };
 
-export function reconcileCall(input: ReconcileInput): Promise<ReconcileResult> {
+export function reconcileCall(
+  running: Map<string, Promise<ReconcileResult>>,
+  input: ReconcileInput,
+): Promise<ReconcileResult> {
   const existing = running.get(input.operationId);
   if (existing) return existing;
   const started = executeChild(reconcileOperationWorkflow, {

@@ -57,4 +57,4 @@ test('50 SIGKILLs with 30 runs in flight: 0 duplicates, 0 failed runs with a row
   });
   expect(report.maxReplaysPerOperation).toBeLessThanOrEqual(1);
   expect(report.runs).toBeGreaterThanOrEqual(60);
-}, 300_000);
+}, 420_000);

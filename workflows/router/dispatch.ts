@@ -1,0 +1,104 @@
+/**
+ * One dispatch of a call: the `invokeTool` activity, its attempts counted (Temporal's own retries spend the
+ * per-call retry budget, for the record), the credential version it reports kept, and its failure back to data.
+ * Sandbox-safe.
+ */
+import type { ActivityInterfaceFor } from '@temporalio/workflow';
+import type { createToolActivities } from '../../activities/invoke-tool';
+import { recordFailure } from '../../recovery/call-ledger';
+import { FailureClass, FailureReason, Phase, type FailureMeta, type ToolFailure } from '../../recovery/failure';
+import { RecoveryAction } from '../../recovery/routes';
+import { fromActivityError } from '../activity-failure';
+import { isDuplicateKey } from '../reconcile';
+import { spendUnit, versions, type ReadyScope, type RouterContext } from './context';
+import { runtimeFailure } from './outcomes';
+
+export type ToolActivities = ActivityInterfaceFor<ReturnType<typeof createToolActivities>>;
+
+/** A dispatch that failed: the failure, the edge's facts, and what the attempt ran with. */
+export interface FailedAttempt {
+  failure: ToolFailure;
+  meta: FailureMeta;
+  versions: { credentialVersion: number; grantVersion: number };
+  /** Workflow time when it ended, ms since the epoch. */
+  endedAtMs: number;
+}
+
+export type Dispatched = { ok: true; value: unknown } | { ok: false; attempt: FailedAttempt };
+
+export async function dispatch(
+  ctx: RouterContext,
+  scope: ReadyScope,
+  invokeTool: ToolActivities['invokeTool'],
+): Promise<Dispatched> {
+  scope.activities += 1;
+  const used = versions(ctx, scope.spec.name, scope.hash);
+  try {
+    const result = await invokeTool({
+      tool: scope.name,
+      args: scope.args,
+      callId: scope.callId,
+      operationId: scope.operationId,
+      ...(scope.approval ? { approval: scope.approval } : {}),
+      ...(scope.reauthed ? { refreshOnAuthFailure: false } : {}),
+    });
+    countAttempts(ctx, scope, result.attempt, result.credentialVersion);
+    // Temporal retried this activity: only transient, replay-safe failures are retried server-side.
+    if (result.attempt > 1) {
+      const failure = runtimeFailure(scope, FailureClass.TRANSIENT, FailureReason.UNSPECIFIED, 'Retried by Temporal.', {
+        phase: Phase.DISPATCH,
+      });
+      scope.recovered = { failure, action: RecoveryAction.RETRY };
+    }
+    return { ok: true, value: result.value };
+  } catch (err) {
+    const { failure, meta } = fromActivityError(err, scope.spec, scope.callId, scope.diagnosticRef);
+    const attempt = meta.attempt ?? 1;
+    countAttempts(ctx, scope, attempt, meta.credentialVersion);
+    // A duplicate-key conflict answering a re-execution under the same key may mean the first write landed: look
+    // it up instead of routing a conflict (docs/DESIGN.md, "Reconcile").
+    const reexecuted = scope.activities > 1 || attempt > 1;
+    const landed = scope.spec.effect === 'write' && reexecuted && isDuplicateKey(failure);
+    return {
+      ok: false,
+      attempt: { failure: landed ? landedMaybe(failure) : failure, meta, versions: used, endedAtMs: Date.now() },
+    };
+  }
+}
+
+function countAttempts(ctx: RouterContext, scope: ReadyScope, attempt: number, credentialVersion?: number): void {
+  scope.attempts += attempt;
+  for (let i = 1; i < attempt; i++) spendUnit(ctx, 'retry', scope.stepId);
+  if (credentialVersion !== undefined) ctx.st.credentialVersions[scope.name] = credentialVersion;
+}
+
+/** Remembers the failed attempt for the gate (`earliestRetryAtMs` when a retry was scheduled). */
+export function recordAttempt(
+  ctx: RouterContext,
+  scope: ReadyScope,
+  attempt: FailedAttempt,
+  failure: ToolFailure,
+  earliestRetryAtMs?: number,
+): void {
+  ctx.st.calls = recordFailure(ctx.st.calls, {
+    tool: scope.name,
+    argsHash: scope.hash,
+    ...attempt.versions,
+    failure,
+    endedAtMs: attempt.endedAtMs,
+    ...(earliestRetryAtMs === undefined ? {} : { earliestRetryAtMs }),
+  });
+}
+
+/** A conflict answering a re-execution under the same idempotency key, as what it may be: the write landed. */
+function landedMaybe(conflict: ToolFailure): ToolFailure {
+  return {
+    ...conflict,
+    class: FailureClass.OUTCOME_UNKNOWN,
+    phase: Phase.COMMIT_UNKNOWN,
+    retryable: false,
+    replaySafe: false,
+    publicMessage:
+      'A repeat of this write was refused as a duplicate of its idempotency key: the first one may have been applied.',
+  };
+}

@@ -1,0 +1,179 @@
+/**
+ * How a call ends: a routed failure (with the feedback the model sees, charged to the budget its action draws
+ * from) or a success; either way one recovery record (docs/DESIGN.md, "Telemetry"). Sandbox-safe.
+ */
+import { log } from '@temporalio/workflow';
+import { type ExhaustedBudget, type BudgetKind } from '../../recovery/budgets';
+import { clearFailure, NO_PROGRESS_REPEATS, recordOutcome } from '../../recovery/call-ledger';
+import { FailureClass, MAX_PUBLIC_MESSAGE_CHARS, Phase, type ToolFailure } from '../../recovery/failure';
+import { feedbackFor } from '../../recovery/feedback';
+import { TerminalState, type RecoveryRecord } from '../../recovery/records';
+import { RecoveryAction, routeFor } from '../../recovery/routes';
+import type { Capability } from '../../recovery/tool-spec';
+import { isEmptyResult, outcomeDigest, own } from '../router-helpers';
+import { telemetry } from '../telemetry-sinks';
+import type { ToolOutcome } from '../tool-router-types';
+import { budgetsLeft, spendUnit, type CallScope, type RouterContext } from './context';
+
+/** How a routed failure ends beyond its route: a forced action, a message, the observed state, … */
+export interface RouteExtra {
+  refused?: boolean;
+  capabilities?: Capability[];
+  message?: string;
+  forceAction?: RecoveryAction;
+  observedState?: unknown;
+  exhausted?: ExhaustedBudget;
+}
+
+/** The budget each action draws from when a call ends with it. One table. */
+const BUDGET_OF_ACTION: Readonly<Partial<Record<RecoveryAction, BudgetKind>>> = Object.freeze({
+  [RecoveryAction.REPAIR]: 'repair',
+  [RecoveryAction.REPLAN]: 'replan',
+  [RecoveryAction.REJECT]: 'replan',
+});
+
+/** The terminal state a routed failure's record shows, by its final action. One table. */
+const TERMINAL_OF_ACTION: Readonly<Partial<Record<RecoveryAction, TerminalState>>> = Object.freeze({
+  [RecoveryAction.ESCALATE]: TerminalState.ESCALATED,
+  [RecoveryAction.STOP]: TerminalState.STOPPED,
+  [RecoveryAction.RECONCILE]: TerminalState.RECONCILING,
+});
+
+/**
+ * Writes the call's recovery record: kept in state (query `recovery.records`), logged through Temporal's workflow
+ * logger (one structured line; not during replay), and handed to the telemetry sink (metrics).
+ */
+export function writeRecord(
+  ctx: RouterContext,
+  scope: CallScope,
+  terminal: RecoveryRecord['terminal'],
+  failure?: ToolFailure,
+  action?: RecoveryAction,
+  exhausted?: ExhaustedBudget,
+): void {
+  const r: RecoveryRecord = {
+    callId: scope.callId,
+    tool: scope.shownName,
+    turn: scope.turn,
+    attempts: scope.attempts,
+    activities: scope.activities,
+    budgetsLeft: budgetsLeft(ctx, scope.stepId),
+    terminal,
+    durationMs: Date.now() - scope.startedAtMs,
+  };
+  if (failure) Object.assign(r, { class: failure.class, reason: failure.reason, phase: failure.phase });
+  if (action) r.action = action;
+  if (scope.evidence) r.evidence = scope.evidence;
+  if (scope.afterReplan) {
+    r.replanLatencyMs = scope.startedAtMs - scope.afterReplan.atMs;
+    r.replanAfter = scope.afterReplan.class;
+  }
+  ctx.st.records.push(r);
+  log.info('recovery record', { ...r, ...(exhausted ? { exhausted } : {}) });
+  telemetry.record(r);
+  if (action === RecoveryAction.REPLAN || action === RecoveryAction.REJECT) {
+    ctx.st.pendingReplan = { atMs: Date.now(), class: r.class ?? FailureClass.UNRECOVERABLE };
+  }
+}
+
+/** Ends the call with a routed failure, spending the budget its action draws from. */
+export function routed(
+  ctx: RouterContext,
+  scope: CallScope,
+  failure: ToolFailure,
+  extra: RouteExtra = {},
+): ToolOutcome {
+  let action = extra.forceAction ?? routeFor(failure).action;
+  let exhausted = extra.exhausted;
+  let noProgress = false;
+  const budgetKind = BUDGET_OF_ACTION[action];
+  if (extra.refused && budgetKind === 'replan') {
+    // The model was told to choose another way and sent the identical call again: no progress.
+    noProgress = true;
+    action = RecoveryAction.STOP;
+  }
+  let terminal = action === RecoveryAction.STOP || action === RecoveryAction.ESCALATE;
+  if (budgetKind && !noProgress) {
+    const r = spendUnit(ctx, budgetKind, budgetKind === 'repair' ? scope.stepId : undefined);
+    if (!r.allowed) {
+      exhausted = r.exhausted;
+      action = budgetKind === 'repair' ? RecoveryAction.STOP : RecoveryAction.ESCALATE;
+      terminal = true;
+    }
+  }
+  const feedback = feedbackFor(failure, action, {
+    ...(extra.capabilities ? { capabilities: extra.capabilities } : {}),
+    ...(extra.message ? { message: extra.message } : {}),
+    ...(extra.observedState !== undefined ? { observedState: extra.observedState } : {}),
+  });
+  const terminalState = extra.refused ? TerminalState.REFUSED : (TERMINAL_OF_ACTION[action] ?? TerminalState.FED_BACK);
+  writeRecord(ctx, scope, terminalState, failure, action, exhausted);
+  const out: ToolOutcome = {
+    ok: false,
+    tool: scope.name,
+    callId: scope.callId,
+    operationId: scope.operationId,
+    action,
+    failure,
+    feedback,
+    terminal,
+    refused: extra.refused ?? false,
+    noProgress,
+    attempts: scope.attempts,
+    activities: scope.activities,
+  };
+  if (exhausted) out.exhausted = exhausted;
+  return out;
+}
+
+/** Ends the call with a success: forgets its failure, counts the outcome for no-progress detection. */
+export function succeed(
+  ctx: RouterContext,
+  scope: CallScope & { hash: string },
+  value: unknown,
+  reconciled?: Extract<ToolOutcome, { ok: true }>['reconciled'],
+): ToolOutcome {
+  const { st } = ctx;
+  st.calls = clearFailure(st.calls, scope.name, scope.hash);
+  st.successes[scope.successKey] = own(st.successes, scope.successKey) + 1;
+  const seen = recordOutcome(st.calls, scope.name, scope.hash, outcomeDigest(value));
+  st.calls = seen.ledger;
+  // A success after a recovery says which: the class of the failure it recovered from, and the action that did it.
+  if (scope.recovered)
+    writeRecord(ctx, scope, TerminalState.SUCCEEDED, scope.recovered.failure, scope.recovered.action);
+  else writeRecord(ctx, scope, TerminalState.SUCCEEDED);
+  return {
+    ok: true,
+    tool: scope.name,
+    callId: scope.callId,
+    operationId: scope.operationId,
+    value,
+    empty: isEmptyResult(value),
+    noProgress: seen.seen >= NO_PROGRESS_REPEATS,
+    attempts: scope.attempts,
+    activities: scope.activities,
+    ...(reconciled ? { reconciled } : {}),
+  };
+}
+
+/** A failure the router itself found (before or instead of an activity's): replay-safe, preflight by default. */
+export function runtimeFailure(
+  scope: CallScope,
+  cls: ToolFailure['class'],
+  reason: ToolFailure['reason'],
+  publicMessage: string,
+  more: Partial<ToolFailure> = {},
+): ToolFailure {
+  return {
+    tool: scope.shownName,
+    callId: scope.callId,
+    class: cls,
+    reason,
+    phase: Phase.PREFLIGHT,
+    retryable: false,
+    replaySafe: true,
+    publicMessage: publicMessage.slice(0, MAX_PUBLIC_MESSAGE_CHARS),
+    diagnosticRef: scope.diagnosticRef,
+    ...more,
+  };
+}

@@ -1,0 +1,189 @@
+/**
+ * A call before anything is dispatched (docs/DESIGN.md, "The loop"): its scope, the capability check (discovery is
+ * not authorisation), the arguments' canonical hash and size bound, the operation_id, and the Change-before-Retry
+ * gate against the records of this exact call. Each step returns an outcome when the call ends there. Sandbox-safe.
+ */
+import { ApplicationFailure, log, workflowInfo } from '@temporalio/workflow';
+import { ExhaustedBudget, startCall } from '../../recovery/budgets';
+import { gateIdenticalCall, lastFailure } from '../../recovery/call-ledger';
+import { canonicalize, hashCanonical } from '../../recovery/canonical';
+import { isRecoveryInputError } from '../../recovery/errors';
+import { FailureClass, FailureReason } from '../../recovery/failure';
+import { RecoveryAction } from '../../recovery/routes';
+import { hashedArgs, MAX_ARGS_CHARS, own } from '../router-helpers';
+import type { CallToolOptions, ToolOutcome } from '../tool-router-types';
+import { capabilities, permitted, versions, type CallScope, type ReadyScope, type RouterContext } from './context';
+import { routed, runtimeFailure } from './outcomes';
+
+/**
+ * The scope of a new call. Never reads a non-string `name` as a string: `{ toString: 1 }` makes `String()` and
+ * template strings throw.
+ * @throws ApplicationFailure `invalid_input` (non-retryable: the run fails, not its workflow task) when
+ *   `options.stepId` is not a non-empty string or `options.callId` is not 1 to 128 characters.
+ */
+export function openCall(ctx: RouterContext, name: unknown, args: unknown, given: unknown): CallScope {
+  const options: CallToolOptions = typeof given === 'object' && given !== null ? (given as CallToolOptions) : {};
+  const shownName = typeof name === 'string' && name !== '' ? name.slice(0, 64) : '(no name)';
+  const toolName = typeof name === 'string' ? name : shownName;
+  const turn = ctx.st.budgets.turn.index;
+  const successKey = `t${turn}:${toolName}`;
+  if (options.stepId !== undefined && (typeof options.stepId !== 'string' || options.stepId === '')) {
+    throw ApplicationFailure.nonRetryable('callTool: options.stepId must be a non-empty string', 'invalid_input');
+  }
+  const stepId = options.stepId ?? `${successKey}#${own(ctx.st.successes, successKey)}`;
+  if (
+    options.callId !== undefined &&
+    (typeof options.callId !== 'string' || options.callId === '' || options.callId.length > 128)
+  ) {
+    throw ApplicationFailure.nonRetryable('callTool: options.callId must be 1 to 128 characters', 'invalid_input');
+  }
+  const callId = options.callId ?? stepId;
+  const { workflowId } = workflowInfo();
+  // The ledger holds the calls started in this turn (and, with stepBudgetsAcrossTurns, in earlier ones).
+  if (!ctx.st.budgets.calls.some((c) => c.key === stepId)) ctx.st.budgets = startCall(ctx.st.budgets, stepId);
+  const afterReplan = ctx.st.pendingReplan;
+  delete ctx.st.pendingReplan;
+  return {
+    name: toolName,
+    nameIsString: typeof name === 'string',
+    shownName,
+    turn,
+    successKey,
+    stepId,
+    callId,
+    diagnosticRef: `${workflowId}/${callId}`,
+    startedAtMs: Date.now(),
+    afterReplan,
+    args,
+    operationId: `${workflowId}:${stepId}`,
+    attempts: 0,
+    activities: 0,
+    reauthed: false,
+    workflowRetries: 0,
+  };
+}
+
+/**
+ * An unknown tool, or one the run's scopes do not grant: `capability_missing` with the permitted capabilities.
+ * The turns in a row that named one are counted (at most one per turn); the turn that reaches
+ * `consecutiveUnknownToolTurns` escalates the run. A call to an available tool ends the streak.
+ */
+export function checkCapability(ctx: RouterContext, scope: CallScope): ToolOutcome | undefined {
+  const { st } = ctx;
+  const spec = scope.nameIsString ? ctx.catalog.get(scope.name) : undefined;
+  if (spec && permitted(ctx, spec)) {
+    st.unknownToolTurns = { count: 0, lastTurn: 0 };
+    scope.spec = spec;
+    return undefined;
+  }
+  const reason = spec ? FailureReason.NOT_PERMITTED_TOOL : FailureReason.UNKNOWN_TOOL;
+  const message = spec
+    ? `The tool "${scope.shownName}" is not available to this caller.`
+    : `There is no tool named "${scope.shownName}".`;
+  const streak = st.unknownToolTurns ?? { count: 0, lastTurn: 0 };
+  if (streak.lastTurn !== scope.turn) st.unknownToolTurns = { count: streak.count + 1, lastTurn: scope.turn };
+  const limit = st.budgets.policy.consecutiveUnknownToolTurns;
+  const failure = runtimeFailure(scope, FailureClass.CAPABILITY_MISSING, reason, message);
+  if ((st.unknownToolTurns?.count ?? 0) < limit)
+    return routed(ctx, scope, failure, { capabilities: capabilities(ctx) });
+  return routed(ctx, scope, failure, {
+    capabilities: capabilities(ctx),
+    forceAction: RecoveryAction.ESCALATE,
+    exhausted: ExhaustedBudget.CONSECUTIVE_UNKNOWN_TOOL_TURNS,
+    message: `${message} ${limit} turns in a row named a tool this run cannot use, so the run stops here.`,
+  });
+}
+
+/**
+ * The canonical hash of the arguments the tool will see (at most `MAX_ARGS_CHARS` characters of JSON), then the
+ * call's operation_id. Arguments that are too large or not JSON are `invalid_arguments` with a field issue.
+ */
+export function hashArguments(
+  ctx: RouterContext,
+  scope: CallScope & { spec: NonNullable<CallScope['spec']> },
+): ToolOutcome | undefined {
+  let canonical: string;
+  try {
+    canonical = canonicalize(hashedArgs(scope.spec, scope.args));
+  } catch (err) {
+    const message = 'The arguments are not a JSON value.';
+    const issue = {
+      path: isRecoveryInputError(err) ? [...err.path] : [],
+      expected: 'a JSON value',
+      received: 'not JSON',
+      suggestion: 'Send plain JSON arguments.',
+    };
+    return routed(
+      ctx,
+      scope,
+      runtimeFailure(scope, FailureClass.INVALID_ARGUMENTS, FailureReason.SCHEMA, message, { issues: [issue] }),
+    );
+  }
+  if (canonical.length > MAX_ARGS_CHARS) {
+    const issue = {
+      path: [],
+      expected: `at most ${MAX_ARGS_CHARS} characters of JSON`,
+      received: `${canonical.length} characters`,
+      suggestion: 'Send less data, or a reference to it.',
+    };
+    const message = `The arguments are too large (over ${MAX_ARGS_CHARS} characters as JSON).`;
+    return routed(
+      ctx,
+      scope,
+      runtimeFailure(scope, FailureClass.INVALID_ARGUMENTS, FailureReason.SCHEMA, message, { issues: [issue] }),
+    );
+  }
+  scope.hash = hashCanonical(canonical);
+  scope.operationId = operationIdFor(ctx, scope.operationId, scope.stepId, scope.hash);
+  return undefined;
+}
+
+/** The operation_id of `hash` under `stepId` (see `ToolRouterState.stepArgs`). */
+function operationIdFor(ctx: RouterContext, base: string, stepId: string, hash: string): string {
+  const st = ctx.st;
+  st.stepArgs ??= {};
+  const seen = Object.prototype.hasOwnProperty.call(st.stepArgs, stepId) ? (st.stepArgs[stepId] ?? []) : [];
+  let index = seen.indexOf(hash);
+  if (index < 0) {
+    index = seen.length;
+    st.stepArgs[stepId] = [...seen, hash];
+  }
+  return index === 0 ? base : `${base}~${index + 1}`;
+}
+
+/**
+ * The gate: an identical call after a failure runs again only with evidence found true in the records; otherwise it
+ * is refused without dispatch and charged to the budget of the failure's route (docs/DESIGN.md, "The
+ * Change-before-Retry gate").
+ */
+export function gate(ctx: RouterContext, scope: ReadyScope): ToolOutcome | undefined {
+  const previous = lastFailure(ctx.st.calls, scope.name, scope.hash);
+  if (!previous) return undefined;
+  const candidate = { tool: scope.spec.name, argsHash: scope.hash, ...versions(ctx, scope.spec.name, scope.hash) };
+  const decision = gateIdenticalCall(previous, candidate, Date.now());
+  if (decision.allowed) {
+    scope.evidence = decision.evidence.kind;
+    return undefined;
+  }
+  log.info('gate refused an identical call', {
+    tool: scope.name,
+    callId: scope.callId,
+    reason: decision.reason,
+    message: decision.message,
+  });
+  return routed(ctx, scope, previous.failure, {
+    refused: true,
+    message: `This exact call already failed (${previous.failure.publicMessage}) and nothing has changed since, so it was not run again.`,
+  });
+}
+
+/** The gate's word on re-executing this call now, after a recovery; records the evidence when it allows. */
+export function allowAgain(ctx: RouterContext, scope: ReadyScope): boolean {
+  const prev = lastFailure(ctx.st.calls, scope.name, scope.hash);
+  if (!prev) return true;
+  const candidate = { tool: scope.name, argsHash: scope.hash, ...versions(ctx, scope.name, scope.hash) };
+  const decision = gateIdenticalCall(prev, candidate, Date.now());
+  if (decision.allowed) scope.evidence = decision.evidence.kind;
+  else log.warn('gate refused a re-execution', { tool: scope.name, callId: scope.callId, reason: decision.reason });
+  return decision.allowed;
+}

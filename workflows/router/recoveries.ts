@@ -1,0 +1,182 @@
+/**
+ * The recovery handlers: the route table picks the action (recovery/routes.ts), and this table carries it out.
+ * Each handler returns "run again" (the gate found new evidence), "end with this outcome", or "end with this
+ * failure's own route"; actions without a handler (repair, replan, reject, escalate, stop) end with their route
+ * and the feedback for the model (docs/DESIGN.md, "Routes"). Sandbox-safe.
+ */
+import { isCancellation, sleep } from '@temporalio/workflow';
+import { nextDelay } from '../../recovery/backoff';
+import { ExhaustedBudget } from '../../recovery/budgets';
+import { recordOutcome } from '../../recovery/call-ledger';
+import { argsHash } from '../../recovery/canonical';
+import { FailureReason, type ToolFailure } from '../../recovery/failure';
+import { publicObservedState } from '../../recovery/observed-state';
+import { RecoveryAction, routeFor } from '../../recovery/routes';
+import { isReplaySafe } from '../../recovery/tool-spec';
+import type { ReconcileResult } from '../reconcile';
+import { reconcileCall } from '../reconcile-call';
+import { hashedArgs, own } from '../router-helpers';
+import type { ToolOutcome } from '../tool-router-types';
+import { spendUnit, type ReadyScope, type RouterContext } from './context';
+import { recordAttempt, type FailedAttempt } from './dispatch';
+import { routed, succeed } from './outcomes';
+import { allowAgain } from './preflight';
+
+/** What a handler decided. */
+export type Next = { kind: 'again' } | { kind: 'end'; outcome: ToolOutcome } | { kind: 'route'; failure: ToolFailure };
+type Recovery = (ctx: RouterContext, scope: ReadyScope, attempt: FailedAttempt) => Promise<Next>;
+
+const AGAIN: Next = Object.freeze({ kind: 'again' });
+const end = (outcome: ToolOutcome): Next => ({ kind: 'end', outcome });
+
+/**
+ * The broker refreshed the credential in the worker (single-flight); replay once with the new version. A second
+ * refusal goes to a person: one refresh per call, never a loop on a rotating refresh token.
+ */
+async function reauth(ctx: RouterContext, scope: ReadyScope, attempt: FailedAttempt): Promise<Next> {
+  recordAttempt(ctx, scope, attempt, attempt.failure);
+  if (!scope.reauthed && allowAgain(ctx, scope)) {
+    scope.reauthed = true;
+    scope.recovered = { failure: attempt.failure, action: RecoveryAction.REAUTH };
+    return AGAIN;
+  }
+  return end(
+    routed(ctx, scope, attempt.failure, {
+      forceAction: RecoveryAction.ESCALATE,
+      message: 'The credential was refused even after a refresh; a person must re-authorise.',
+    }),
+  );
+}
+
+/** A 403 a person can lift: wait for an approval bound to these exact arguments; run again once with it. */
+async function requestApproval(ctx: RouterContext, scope: ReadyScope, attempt: FailedAttempt): Promise<Next> {
+  const { failure } = attempt;
+  recordAttempt(ctx, scope, attempt, failure);
+  const stop = (message: string) => end(routed(ctx, scope, failure, { forceAction: RecoveryAction.STOP, message }));
+  if (scope.approval) return stop('The action is still forbidden after approval.');
+  const decision = await ctx.approvals.wait({
+    callId: scope.callId,
+    tool: scope.spec.name,
+    operationId: scope.operationId,
+    message: failure.publicMessage,
+    argsDigest: scope.hash,
+    argsPreview: publicObservedState(hashedArgs(scope.spec, scope.args)) ?? null,
+  });
+  if (!decision) return stop('No approval arrived in time; the action was not taken.');
+  if (!decision.approved) return stop('A person declined this action.');
+  const { approved: _approved, ...grant } = decision;
+  scope.approval = grant;
+  const key = `${scope.name}|${scope.hash}`;
+  ctx.st.grants[key] = own(ctx.st.grants, key) + 1;
+  scope.recovered = { failure, action: RecoveryAction.REQUEST_APPROVAL };
+  return allowAgain(ctx, scope) ? AGAIN : stop('The approved call could not run again.');
+}
+
+/**
+ * Temporal already retried a replay-safe call (its retry policy). A write that is not replay-safe, refused before
+ * anything was sent, is retried here after backoff, within the per-call budget. Then the failure is persistent for
+ * this run; a write the breaker still refuses is escalated as never sent.
+ */
+async function retry(ctx: RouterContext, scope: ReadyScope, attempt: FailedAttempt): Promise<Next> {
+  const { failure } = attempt;
+  if (!isReplaySafe(scope.spec) && failure.replaySafe) {
+    const room = spendUnit(ctx, 'retry', scope.stepId);
+    const delay = nextDelay({
+      retryNumber: scope.workflowRetries + 1,
+      retryAfterMs: failure.retryAfterMs,
+      policy: ctx.backoff,
+      random: Math.random,
+    });
+    if (room.allowed && delay.kind === 'wait') {
+      scope.workflowRetries += 1;
+      recordAttempt(ctx, scope, attempt, failure, attempt.endedAtMs + delay.delayMs);
+      scope.recovered = { failure, action: RecoveryAction.RETRY };
+      await sleep(delay.delayMs);
+      if (allowAgain(ctx, scope)) return AGAIN;
+    }
+  }
+  const persistent: ToolFailure = { ...failure, retryable: false };
+  if (persistent.reason !== FailureReason.CIRCUIT_OPEN || scope.spec.effect !== 'write') {
+    return { kind: 'route', failure: persistent };
+  }
+  recordAttempt(ctx, scope, attempt, persistent);
+  return end(
+    routed(ctx, scope, persistent, {
+      forceAction: RecoveryAction.ESCALATE,
+      exhausted: ExhaustedBudget.PER_CALL_RETRIES,
+      message:
+        'The service behind this tool kept failing and its calls stayed paused, so this write was never sent. A person must run it once the service recovers.',
+    }),
+  );
+}
+
+/** The write may have been applied: look it up by operation_id (a child workflow) before anything is replayed. */
+async function reconcile(ctx: RouterContext, scope: ReadyScope, attempt: FailedAttempt): Promise<Next> {
+  const { failure } = attempt;
+  recordAttempt(ctx, scope, attempt, failure);
+  let settled: ReconcileResult;
+  try {
+    settled = await reconcileCall(ctx.reconciliations, {
+      spec: scope.spec,
+      args: scope.args,
+      callId: scope.callId,
+      operationId: scope.operationId,
+      failure,
+      ...ctx.reconcile,
+    });
+  } catch (err) {
+    if (isCancellation(err)) throw err;
+    const message = `The reconciliation of operation ${scope.operationId} did not finish; a person must check whether the write was applied before anything is replayed.`;
+    return end(routed(ctx, scope, failure, { forceAction: RecoveryAction.ESCALATE, message }));
+  }
+  scope.attempts += settled.replays;
+  scope.activities += settled.replays;
+  const settledBy = (value: unknown, via: NonNullable<Extract<ToolOutcome, { ok: true }>['reconciled']>) => {
+    scope.evidence = 'state_verified';
+    scope.recovered = { failure, action: RecoveryAction.RECONCILE };
+    return end(succeed(ctx, scope, value, via));
+  };
+  const stopWith = (forceAction: RecoveryAction, message: string) =>
+    end(routed(ctx, scope, failure, { forceAction, message }));
+  switch (settled.state) {
+    case 'applied':
+      return settledBy(settled.value, settled.via);
+    case 'marked_applied':
+      return settledBy({ resultRef: settled.resultRef }, 'marked_applied');
+    case 'abandoned':
+      return stopWith(RecoveryAction.STOP, 'A person reviewed this write and abandoned it; it was not replayed.');
+    case 'review_timed_out':
+      return stopWith(RecoveryAction.ESCALATE, 'No review decision arrived in time; the write was not replayed.');
+    case 'replay_failed':
+      // The replay failed in a known way: route that failure, never as a retry of a write under reconciliation.
+      return { kind: 'route', failure: { ...settled.failure, retryable: false } };
+  }
+}
+
+/** The handler of each action that re-executes or settles a call. One table. */
+export const RECOVERIES: Readonly<Partial<Record<RecoveryAction, Recovery>>> = Object.freeze({
+  [RecoveryAction.REAUTH]: reauth,
+  [RecoveryAction.REQUEST_APPROVAL]: requestApproval,
+  [RecoveryAction.RETRY]: retry,
+  [RecoveryAction.RECONCILE]: reconcile,
+});
+
+/** Carries out the failure's route: run again, or the call's outcome. */
+export async function recover(
+  ctx: RouterContext,
+  scope: ReadyScope,
+  attempt: FailedAttempt,
+): Promise<{ kind: 'again' } | { kind: 'end'; outcome: ToolOutcome }> {
+  const handler = RECOVERIES[routeFor(attempt.failure).action];
+  const next = handler ? await handler(ctx, scope, attempt) : { kind: 'route' as const, failure: attempt.failure };
+  if (next.kind !== 'route') return next;
+  const { failure } = next;
+  recordAttempt(ctx, scope, attempt, failure);
+  const digest = argsHash({ class: failure.class, reason: failure.reason, status: failure.status ?? null });
+  ctx.st.calls = recordOutcome(ctx.st.calls, scope.name, scope.hash, digest).ledger;
+  const { observedState } = attempt.meta;
+  return end(routed(ctx, scope, failure, observedState === undefined ? {} : { observedState })) as {
+    kind: 'end';
+    outcome: ToolOutcome;
+  };
+}
