@@ -290,7 +290,7 @@ describe('classify: HTTP statuses', () => {
       { class: 'invalid_arguments', reason: 'schema' },
     ],
     ['599 (other 5xx) on a write → outcome_unknown by family', http(599), WRITE, { class: 'outcome_unknown' }],
-    ['507 (other 5xx) on a read → transient by family', http(507), READ, { class: 'transient', retryable: true }],
+    ['599 (other 5xx) on a read → transient by family', http(599), READ, { class: 'transient', retryable: true }],
     [
       '302 (a redirect the adapter did not follow) → unrecoverable/tool_bug with status 302',
       http(302),
