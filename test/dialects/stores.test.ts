@@ -178,7 +178,10 @@ describe('ioredis against a RESP loopback server', () => {
       socket.on('error', () => undefined);
       // Every command but SET (the client's connection set-up) is answered +OK; SET gets the scripted reply.
       socket.on('data', (chunk: Buffer) => {
-        for (const cmd of chunk.toString('latin1').split(/(?=\*\d+\r\n)/).filter((c) => c !== '')) {
+        for (const cmd of chunk
+          .toString('latin1')
+          .split(/(?=\*\d+\r\n)/)
+          .filter((c) => c !== '')) {
           if (/^\*\d+\r\n\$3\r\nSET\r\n/i.test(cmd)) reply(socket);
           else socket.write('+OK\r\n');
         }
