@@ -154,7 +154,10 @@ export function defineTool<I extends z.ZodType, O extends z.ZodType>(def: ToolDe
   }
   if (def.errors !== undefined && !(DIALECTS as readonly unknown[]).includes(def.errors)) {
     const got = typeof def.errors === 'string' ? JSON.stringify(boundedEcho(def.errors)) : kindOf(def.errors);
-    throw new ToolDefinitionError(name, `\`errors\` must be one of ${DIALECTS.map((d) => `'${d}'`).join(', ')}; got ${got}`);
+    throw new ToolDefinitionError(
+      name,
+      `\`errors\` must be one of ${DIALECTS.map((d) => `'${d}'`).join(', ')}; got ${got}`,
+    );
   }
   const idempotency = IdempotencySchema.safeParse(def.idempotency ?? { carrier: 'none' });
   if (!idempotency.success) throw new ToolDefinitionError(name, `idempotency: ${idempotency.error.issues[0]?.message}`);

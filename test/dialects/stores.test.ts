@@ -110,9 +110,17 @@ describe('SQLite (better-sqlite3, real files)', () => {
 describe('mysql2 against its protocol server', () => {
   let server: ReturnType<typeof mysqlCore.createServer>;
   let port: number;
-  let reply: (conn: { writeError(e: { code: number; message: string }): void; stream: Socket }) => void;
+  /** The server side of mysql2's Connection, as its protocol-server API uses it (not in its typings). */
+  type ServerConn = {
+    serverHandshake(args: Record<string, number | string>): void;
+    writeError(e: { code: number; message: string }): void;
+    on(event: string, fn: () => void): void;
+    stream: Socket;
+  };
+  let reply: (conn: ServerConn) => void;
   beforeAll(async () => {
-    server = mysqlCore.createServer((conn: any) => {
+    server = mysqlCore.createServer((c) => {
+      const conn = c as unknown as ServerConn;
       conn.serverHandshake({
         protocolVersion: 10,
         serverVersion: '8.0.36',
@@ -124,10 +132,10 @@ describe('mysql2 against its protocol server', () => {
       conn.on('query', () => reply(conn));
       conn.on('error', () => undefined);
     });
-    await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
-    port = (server as unknown as { _server: Server })._server.address()
-      ? ((server as unknown as { _server: Server })._server.address() as { port: number }).port
-      : 0;
+    // mysql2's Server passes listen's arguments to its net.Server (`_server`); its typings name only the port.
+    const net = (server as unknown as { _server: Server })._server;
+    await new Promise<void>((r) => net.listen(0, '127.0.0.1', r));
+    port = (net.address() as { port: number }).port;
   });
   afterAll(() => new Promise((r) => server.close(() => r(undefined))));
   const query = () =>

@@ -19,7 +19,7 @@ import { awsReader } from './aws';
 import { axiosReader } from './axios';
 import { googleReader } from './google';
 import { grpcReader } from './grpc';
-import { Dialect, kindDraft, type DialectFacts, type DialectReader } from './kinds';
+import { type Dialect, kindDraft, type DialectFacts, type DialectReader } from './kinds';
 import { llmSdkReader } from './llm-sdk';
 import { mongodbReader } from './mongodb';
 import { mysqlReader } from './mysql';

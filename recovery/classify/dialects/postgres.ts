@@ -128,7 +128,7 @@ export const PG_MESSAGES: Readonly<Record<string, DialectRow & { loose?: true }>
   'Connection terminated unexpectedly': lib(K.CONNECTION_LOST, 'connection_terminated'),
   'Connection terminated': lib(K.CONNECTION_LOST, 'connection_terminated'), // client.end() during a query
   'Query read timeout': lib(K.CLIENT_TIMEOUT, 'query_timeout'), // query_timeout: the query was sent, may still run
-  'timeout expired': { ...lib(K.CONNECT_TIMEOUT, 'connection_timeout', 'not_sent'), loose: true }, // connectionTimeoutMillis
+  'timeout expired': Object.freeze({ ...lib(K.CONNECT_TIMEOUT, 'connection_timeout', 'not_sent'), loose: true as const }), // connectionTimeoutMillis
   'timeout exceeded when trying to connect': lib(K.CONNECT_TIMEOUT, 'pool_acquire_timeout', 'not_sent'),
   'Connection terminated due to connection timeout': lib(K.CONNECT_TIMEOUT, 'connection_timeout', 'not_sent'),
   'Client has encountered a connection error and is not queryable': lib(K.NOT_SENT, 'client_not_queryable', 'not_sent'),
