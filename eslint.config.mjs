@@ -5,11 +5,29 @@ import tseslint from 'typescript-eslint';
 import { builtinModules } from 'node:module';
 
 const nodeBuiltins = [...builtinModules, ...builtinModules.map((m) => `node:${m}`)];
+const CORE_NO_CLIENTS =
+  "The core reads client libraries' errors by shape (recovery/classify/dialects); it imports none.";
+const clientLibraries = [
+  'pg',
+  'mysql2',
+  'better-sqlite3',
+  'mongodb',
+  'ioredis',
+  'redis',
+  'stripe',
+  'gaxios',
+  'googleapis',
+  'openai',
+  'axios',
+];
 const sandboxRestrictedImports = {
-  paths: nodeBuiltins.map((name) => ({
-    name,
-    message: 'Node built-ins are not available in the Temporal workflow sandbox.',
-  })),
+  paths: [
+    ...nodeBuiltins.map((name) => ({
+      name,
+      message: 'Node built-ins are not available in the Temporal workflow sandbox.',
+    })),
+    ...clientLibraries.map((name) => ({ name, message: CORE_NO_CLIENTS })),
+  ],
   patterns: [
     { group: ['node:*'], message: 'Node built-ins are not available in the Temporal workflow sandbox.' },
     {
@@ -17,29 +35,8 @@ const sandboxRestrictedImports = {
       message: 'Node-side Temporal packages must not be imported where the workflow sandbox runs.',
     },
     {
-      group: [
-        'pg',
-        'pg-*',
-        'mysql2',
-        'mysql2/*',
-        'better-sqlite3',
-        '@prisma/*',
-        'mongodb',
-        'ioredis',
-        'redis',
-        '@redis/*',
-        '@grpc/*',
-        '@aws-sdk/*',
-        '@smithy/*',
-        'stripe',
-        'gaxios',
-        'googleapis',
-        'openai',
-        'openai/*',
-        '@anthropic-ai/*',
-        'axios',
-      ],
-      message: "The core reads client libraries' errors by shape (recovery/classify/dialects); it imports none.",
+      group: ['@prisma/*', '@redis/*', '@grpc/*', '@aws-sdk/*', '@smithy/*', '@anthropic-ai/*', 'mysql2/*', 'openai/*'],
+      message: CORE_NO_CLIENTS,
     },
     {
       group: ['**/activities', '**/activities/**', '**/server/**', '**/config/load*'],
