@@ -53,6 +53,8 @@ export default tseslint.config(
       'dist/**',
       'coverage/**',
       '.temporal/**',
+      '.moto/**',
+      '.baseline/**',
       'bench/results/**',
       'notes/**',
       '**/*.js',

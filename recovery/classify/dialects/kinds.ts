@@ -173,7 +173,7 @@ export interface DialectReader {
 }
 
 /**
- * A kind's draft for this call.
+ * A kind's draft for this call (see the module docs for the phase rules).
  * @param requestSent the adapter's knowledge; wins over `facts.sent`.
  */
 export function kindDraft(
@@ -183,7 +183,7 @@ export function kindDraft(
   ctx: CallContext,
 ): FailureDraft {
   const rule = KIND_RULES[kind];
-  const extra = {
+  const extra: Partial<FailureDraft> = {
     ...(facts.retryAfterMs === undefined ? {} : { retryAfterMs: facts.retryAfterMs }),
     ...(facts.http === undefined ? {} : { status: facts.http.status }),
     ...(facts.issues && facts.issues.length > 0 ? { issues: facts.issues } : {}),
@@ -195,69 +195,75 @@ export function kindDraft(
     return { ...extra, ...base(rule), phase: Phase.POSTCHECK, replaySafe: true, publicMessage: `${head}.${said}` };
   }
   if (rule.phase === 'refused') {
-    const forbidden = rule.class === C.AUTHORIZATION && ctx.approvalCanLift;
+    const approval = rule.class === C.AUTHORIZATION && ctx.approvalCanLift;
     return {
       ...extra,
       ...base(rule),
-      ...(forbidden ? { reason: R.APPROVAL_REQUIRED } : {}),
+      ...(approval ? { reason: R.APPROVAL_REQUIRED } : {}),
       phase: Phase.DISPATCH,
       replaySafe: true,
-      publicMessage: `${head}${forbidden ? ' without a human approval' : ''}.${said}`,
+      publicMessage: `${head}${approval ? ' without a human approval' : ''}.${said}`,
     };
   }
   const sent = requestSent ?? (facts.sent ?? 'maybe_sent') === 'maybe_sent';
-  if (!sent) {
-    return {
-      ...extra,
-      class: rule.class === C.UNRECOVERABLE ? C.UNRECOVERABLE : C.TRANSIENT,
-      reason: rule.reason,
-      phase: Phase.DISPATCH,
-      retryable: rule.class !== C.UNRECOVERABLE,
-      replaySafe: true,
-      publicMessage: `${head}; the request was not sent, so it is safe to try again.${said}`,
-    };
-  }
+  const draft = sent ? afterSend(rule, ctx, head) : notSent(rule, head);
+  return { ...extra, ...draft, publicMessage: `${draft.publicMessage}${said}` };
+}
+
+/** A `maybe` kind whose request never left: transient (or unrecoverable) and replay-safe for any tool. */
+function notSent(rule: KindRule, head: string): FailureDraft {
+  const unrecoverable = rule.class === C.UNRECOVERABLE;
+  return {
+    class: unrecoverable ? C.UNRECOVERABLE : C.TRANSIENT,
+    reason: rule.reason,
+    phase: Phase.DISPATCH,
+    retryable: !unrecoverable,
+    replaySafe: true,
+    publicMessage: `${head}; the request was not sent, so it is safe to try again.`,
+  };
+}
+
+/** A `maybe` kind after the request may have reached the server: the call's effect decides (module docs). */
+function afterSend(rule: KindRule, ctx: CallContext, head: string): FailureDraft {
   const replaySafe = ctx.effect === 'read' || ctx.deduplicates;
   if (rule.class === C.UNRECOVERABLE) {
+    const mayHaveApplied = ctx.effect === 'write' && !replaySafe;
     return {
-      ...extra,
       ...base(rule),
       phase: ctx.effect === 'write' ? Phase.COMMIT_UNKNOWN : Phase.DISPATCH,
       replaySafe,
-      publicMessage: `${head}.${ctx.effect === 'write' && !replaySafe ? ' The write was sent and may have been applied.' : ''}${said}`,
+      publicMessage: `${head}.${mayHaveApplied ? ' The write was sent and may have been applied.' : ''}`,
     };
   }
+  // A read cannot have applied anything; an outcome the server could not tell is then just unavailable.
+  const reason = rule.class === C.OUTCOME_UNKNOWN ? R.UNAVAILABLE : rule.reason;
   if (ctx.effect === 'read') {
-    const reason = rule.class === C.OUTCOME_UNKNOWN ? R.UNAVAILABLE : rule.reason;
     return {
-      ...extra,
       class: C.TRANSIENT,
       reason,
       phase: Phase.DISPATCH,
       retryable: true,
       replaySafe: true,
-      publicMessage: `${head}; the read can be retried.${said}`,
+      publicMessage: `${head}; the read can be retried.`,
     };
   }
   if (ctx.deduplicates) {
     return {
-      ...extra,
       class: C.TRANSIENT,
-      reason: rule.class === C.OUTCOME_UNKNOWN ? R.UNAVAILABLE : rule.reason,
+      reason,
       phase: Phase.COMMIT_UNKNOWN,
       retryable: true,
       replaySafe: true,
-      publicMessage: `${head} after the write was sent; the service deduplicates it, so it can be retried with the same idempotency key.${said}`,
+      publicMessage: `${head} after the write was sent; the service deduplicates it, so it can be retried with the same idempotency key.`,
     };
   }
   return {
-    ...extra,
     class: C.OUTCOME_UNKNOWN,
     reason: rule.reason,
     phase: Phase.COMMIT_UNKNOWN,
     retryable: false,
     replaySafe: false,
-    publicMessage: `${head} after the write was sent; it may or may not have been applied. Check its status before any new attempt.${said}`,
+    publicMessage: `${head} after the write was sent; it may or may not have been applied. Check its status before any new attempt.`,
   };
 }
 
