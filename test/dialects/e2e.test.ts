@@ -3,11 +3,10 @@
  * a serialization failure (40001) retried by Temporal's retry policy and then succeeding, and a write whose
  * PostgreSQL backend was killed after the INSERT committed (57P01) reconciled by lookup, not replayed.
  */
-import type { TestWorkflowEnvironment } from '@temporalio/testing';
+import { TestWorkflowEnvironment } from '@temporalio/testing';
 import { Pool } from 'pg';
 import { z } from 'zod';
 import { defineTool } from '../../activities/define-tool';
-import { testEnv } from '../setup/env';
 import { harness, okOutcome } from '../temporal/harness';
 
 const port = Number(process.env.RR_PG_PORT);
@@ -22,7 +21,7 @@ pool.on('error', () => undefined);
 let env: TestWorkflowEnvironment;
 
 beforeAll(async () => {
-  env = await testEnv();
+  env = await TestWorkflowEnvironment.createFromExistingServer({ address: process.env.RR_DIALECTS_TEMPORAL_ADDRESS! });
   await pool.query(`
     DROP TABLE IF EXISTS e2e_payments, e2e_orders, e2e_counter;
     CREATE TABLE e2e_payments (op_id text PRIMARY KEY, amount int NOT NULL);

@@ -1,8 +1,6 @@
-import type { MotoServer } from './moto-server';
-import type { PostgresServer } from './postgres-server';
-import temporalTeardown from './global-teardown';
+import type { DialectServers } from './dialects-setup';
 
 export default async function dialectsTeardown(): Promise<void> {
-  const servers = (globalThis as { __dialectServers?: [PostgresServer, MotoServer] }).__dialectServers ?? [];
-  await Promise.all([...servers.map((s) => s.stop()), temporalTeardown()]);
+  const s = (globalThis as { __dialectServers?: DialectServers }).__dialectServers;
+  if (s) await Promise.all([s.pg.stop(), s.moto.stop(), s.temporal?.teardown()]);
 }
