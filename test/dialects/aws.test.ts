@@ -15,9 +15,7 @@ import {
   TransactWriteItemsCommand,
 } from '@aws-sdk/client-dynamodb';
 import { CreateBucketCommand, GetObjectCommand, PutObjectCommand, S3Client } from '@aws-sdk/client-s3';
-import { z } from 'zod';
-import { defineTool, type AnyTool } from '../../activities/define-tool';
-import { expectClean, invoke, summary } from './invoke';
+import { expectClean, invoke, summary, toolCalling } from './invoke';
 
 const credentials = { accessKeyId: 'AKIATESTKEY1234567890', secretAccessKey: 'test-secret-key-do-not-show' };
 const motoUrl = process.env.RR_MOTO_URL!;
@@ -27,19 +25,7 @@ const s3 = (endpoint = motoUrl) => new S3Client({ ...clientConfig(endpoint), for
 const ddb = (endpoint = motoUrl) => new DynamoDBClient(clientConfig(endpoint));
 const LEAKS = [motoPort, credentials.accessKeyId, credentials.secretAccessKey, 'secret-item-value'];
 
-function tool(name: string, effect: 'read' | 'write', run: () => Promise<unknown>): AnyTool {
-  return defineTool({
-    name,
-    description: 'Calls AWS.',
-    input: z.object({}),
-    output: z.unknown(),
-    effect,
-    execute: async () => {
-      await run();
-      return {};
-    },
-  });
-}
+const tool = toolCalling;
 
 beforeAll(async () => {
   await s3().send(new CreateBucketCommand({ Bucket: 'rr-bucket' }));

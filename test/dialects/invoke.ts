@@ -10,10 +10,11 @@ import { join } from 'node:path';
 import { ApplicationFailure } from '@temporalio/common';
 import { MockActivityEnvironment } from '@temporalio/testing';
 import type { CredentialBroker } from '../../activities/credentials';
-import { defineTool, type AnyTool } from '../../activities/define-tool';
+import { defineTool, type AnyTool, type ToolDefinition } from '../../activities/define-tool';
 import { createToolActivities } from '../../activities/invoke-tool';
 import { DEFAULT_BACKOFF_POLICY } from '../../recovery/backoff';
 import type { ToolFailure } from '../../recovery/failure';
+import { z } from 'zod';
 import { routeFor, type RecoveryAction } from '../../recovery/routes';
 
 const silent = { log() {}, trace() {}, debug() {}, info() {}, warn() {}, error() {} };
@@ -23,6 +24,30 @@ export interface Routed {
   action: RecoveryAction;
   /** What the tool's `execute` threw (undefined when the failure came from elsewhere). */
   thrown: unknown;
+}
+
+/**
+ * A tool with no arguments whose `execute` runs `run` (where the provoked error is thrown) and returns `{}`.
+ * @param more further definition fields (`errors`, `idempotency`, `credential`, …).
+ */
+export function toolCalling(
+  name: string,
+  effect: 'read' | 'write',
+  run: () => unknown,
+  more: Partial<ToolDefinition> = {},
+): AnyTool {
+  return defineTool({
+    name,
+    description: 'Calls a client library.',
+    input: z.object({}),
+    output: z.unknown(),
+    effect,
+    ...more,
+    execute: async () => {
+      await run();
+      return {};
+    },
+  });
 }
 
 /** The fields every provoked error asserts. */

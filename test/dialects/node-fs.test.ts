@@ -10,9 +10,7 @@ import { execFileSync } from 'node:child_process';
 import { constants, existsSync, promises as fs } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { z } from 'zod';
-import { defineTool, type AnyTool } from '../../activities/define-tool';
-import { expectClean, invoke, summary } from './invoke';
+import { expectClean, invoke, summary, toolCalling } from './invoke';
 
 let dir: string;
 beforeAll(async () => {
@@ -22,19 +20,7 @@ beforeAll(async () => {
 });
 afterAll(() => fs.rm(dir, { recursive: true, force: true }));
 
-function fsTool(effect: 'read' | 'write', run: () => Promise<unknown>): AnyTool {
-  return defineTool({
-    name: `fs_${effect}`,
-    description: 'Uses the file system.',
-    input: z.object({}),
-    output: z.unknown(),
-    effect,
-    execute: async () => {
-      await run();
-      return {};
-    },
-  });
-}
+const fsTool = (effect: 'read' | 'write', run: () => unknown) => toolCalling(`fs_${effect}`, effect, run);
 
 const refused = (cls: string, reason: string, action: string) => ({
   class: cls,

@@ -10,9 +10,7 @@ import Anthropic from '@anthropic-ai/sdk';
 import axios from 'axios';
 import OpenAI from 'openai';
 import Stripe from 'stripe';
-import { z } from 'zod';
-import { defineTool, type AnyTool } from '../../activities/define-tool';
-import { expectClean, invoke, summary } from './invoke';
+import { expectClean, invoke, summary, toolCalling } from './invoke';
 
 interface Answer {
   status: number;
@@ -64,20 +62,13 @@ afterEach(async () => {
   await new Promise((r) => server.close(() => r(undefined)));
 });
 
-function tool(name: string, effect: 'read' | 'write', run: () => Promise<unknown>, dedup = false): AnyTool {
-  return defineTool({
+const tool = (name: string, effect: 'read' | 'write', run: () => unknown, dedup = false) =>
+  toolCalling(
     name,
-    description: 'Calls a SaaS API.',
-    input: z.object({}),
-    output: z.unknown(),
     effect,
-    ...(dedup ? { idempotency: { carrier: 'header' as const, name: 'Idempotency-Key', deduplicates: true } } : {}),
-    execute: async () => {
-      await run();
-      return {};
-    },
-  });
-}
+    run,
+    dedup ? { idempotency: { carrier: 'header', name: 'Idempotency-Key', deduplicates: true } } : {},
+  );
 const LEAKS = () => [port, API_KEY];
 
 describe('stripe', () => {

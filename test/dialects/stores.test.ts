@@ -14,23 +14,9 @@ import Redis from 'ioredis';
 import { MongoClient, MongoServerError } from 'mongodb';
 import mysql from 'mysql2/promise';
 import mysqlCore from 'mysql2';
-import { z } from 'zod';
-import { defineTool, type AnyTool } from '../../activities/define-tool';
-import { expectClean, invoke, summary } from './invoke';
+import { expectClean, invoke, summary, toolCalling } from './invoke';
 
-function tool(name: string, effect: 'read' | 'write', run: () => unknown): AnyTool {
-  return defineTool({
-    name,
-    description: 'Uses a store.',
-    input: z.object({}),
-    output: z.unknown(),
-    effect,
-    execute: async () => {
-      await run();
-      return {};
-    },
-  });
-}
+const tool = toolCalling;
 
 async function closedPort(): Promise<number> {
   const s = createServer();
