@@ -5,16 +5,38 @@ import tseslint from 'typescript-eslint';
 import { builtinModules } from 'node:module';
 
 const nodeBuiltins = [...builtinModules, ...builtinModules.map((m) => `node:${m}`)];
+const CORE_NO_CLIENTS =
+  "The core reads client libraries' errors by shape (recovery/classify/dialects); it imports none.";
+const clientLibraries = [
+  'pg',
+  'mysql2',
+  'better-sqlite3',
+  'mongodb',
+  'ioredis',
+  'redis',
+  'stripe',
+  'gaxios',
+  'googleapis',
+  'openai',
+  'axios',
+];
 const sandboxRestrictedImports = {
-  paths: nodeBuiltins.map((name) => ({
-    name,
-    message: 'Node built-ins are not available in the Temporal workflow sandbox.',
-  })),
+  paths: [
+    ...nodeBuiltins.map((name) => ({
+      name,
+      message: 'Node built-ins are not available in the Temporal workflow sandbox.',
+    })),
+    ...clientLibraries.map((name) => ({ name, message: CORE_NO_CLIENTS })),
+  ],
   patterns: [
     { group: ['node:*'], message: 'Node built-ins are not available in the Temporal workflow sandbox.' },
     {
       group: ['@temporalio/activity', '@temporalio/worker', '@temporalio/client', '@temporalio/testing'],
       message: 'Node-side Temporal packages must not be imported where the workflow sandbox runs.',
+    },
+    {
+      group: ['@prisma/*', '@redis/*', '@grpc/*', '@aws-sdk/*', '@smithy/*', '@anthropic-ai/*', 'mysql2/*', 'openai/*'],
+      message: CORE_NO_CLIENTS,
     },
     {
       group: ['**/activities', '**/activities/**', '**/server/**', '**/config/load*'],
@@ -31,6 +53,8 @@ export default tseslint.config(
       'dist/**',
       'coverage/**',
       '.temporal/**',
+      '.moto/**',
+      '.baseline/**',
       'bench/results/**',
       'notes/**',
       '**/*.js',

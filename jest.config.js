@@ -1,8 +1,10 @@
 /**
- * Two projects:
+ * Three projects:
  * - core: pure unit tests and loopback-HTTP tests; no Temporal server.
  * - temporal: tests on a real Temporal dev server, started once per run by test/setup/global-setup.ts
  *   (a project-level globalSetup runs only when a test of that project is selected).
+ * - dialects: real client libraries against real servers (PostgreSQL, moto, gRPC, loopback SaaS wire formats)
+ *   through the real activity; one PostgreSQL, moto and Temporal dev server per run (test/setup/dialects-setup.ts).
  */
 const transform = { '^.+\\.ts$': ['ts-jest', { tsconfig: 'tsconfig.json' }] };
 module.exports = {
@@ -23,6 +25,15 @@ module.exports = {
       setupFiles: ['<rootDir>/test/setup/quiet-runtime.ts'],
       globalSetup: '<rootDir>/test/setup/global-setup.ts',
       globalTeardown: '<rootDir>/test/setup/global-teardown.ts',
+    },
+    {
+      displayName: 'dialects',
+      testEnvironment: 'node',
+      transform,
+      testMatch: ['<rootDir>/test/dialects/**/*.test.ts'],
+      setupFiles: ['<rootDir>/test/setup/quiet-runtime.ts'],
+      globalSetup: '<rootDir>/test/setup/dialects-setup.ts',
+      globalTeardown: '<rootDir>/test/setup/dialects-teardown.ts',
     },
   ],
 };

@@ -5,8 +5,12 @@
  *
  * Refresh is single-flight per credential: concurrent 401s cause one refresh, and every caller waits on it, so a
  * rotating refresh token is never spent twice (case C12). A refresh that fails (e.g. `invalid_grant`) marks the
- * credential dead until `reauthorize()`: no loop against a dead refresh token.
+ * credential dead until `reauthorize()`: no loop against a dead refresh token. A provider that fails in a way time
+ * may cure (a timeout, a refused connection, a 503 or 429 thrown with its status: `transient` by the core's
+ * classifier) does not: every caller of that flight gets `CredentialUnavailable`, and the next call tries again.
  */
+import { classify, type CallContext } from '../recovery/classify';
+import { FailureClass, type ToolFailure } from '../recovery/failure';
 
 export interface CredentialProvider {
   /** The first access token. */
@@ -27,6 +31,35 @@ export class CredentialRefreshFailed extends Error {
   ) {
     super(`credential ${credential} could not be refreshed`, { cause });
   }
+}
+
+/**
+ * The provider failed for now (timeout, network, throttled): the credential is not dead. `failure` is the core's
+ * classification of the provider's error (class `transient`; its reason and `retryAfterMs`).
+ */
+export class CredentialUnavailable extends Error {
+  override readonly name = 'CredentialUnavailable';
+  constructor(
+    readonly credential: string,
+    readonly failure: ToolFailure,
+    cause: unknown,
+  ) {
+    super(`credential ${credential} could not be obtained for now (${failure.reason})`, { cause });
+  }
+}
+
+/** The provider's error as the core classifies it: a token fetch is a read, nothing of the tool's was sent. */
+function classifyProviderError(id: string, err: unknown): ToolFailure {
+  const ctx: CallContext = {
+    tool: 'credential-provider',
+    callId: `credential:${id}`,
+    effect: 'read',
+    deduplicates: false,
+    approvalCanLift: false,
+    nowMs: Date.now(),
+    diagnosticRef: `credential:${id}`,
+  };
+  return classify({ kind: 'thrown', error: err }, ctx);
 }
 
 /** No provider is registered under that id. */
@@ -59,7 +92,8 @@ export class CredentialBroker {
 
   /**
    * The current token and its version (1 after the first acquisition).
-   * @throws UnknownCredential; CredentialRefreshFailed while the credential is dead.
+   * @throws UnknownCredential; CredentialRefreshFailed while the credential is dead; CredentialUnavailable when
+   *   the provider failed for now (the credential stays alive).
    */
   async current(id: string): Promise<{ token: string; version: number }> {
     const slot = this.slot(id);
@@ -75,7 +109,8 @@ export class CredentialBroker {
   /**
    * Refreshes the credential unless a newer version than `staleVersion` already exists (another caller refreshed
    * it), and returns the version to replay with. Single-flight: concurrent callers share one refresh.
-   * @throws UnknownCredential; CredentialRefreshFailed when the provider's refresh fails (the credential is then dead).
+   * @throws UnknownCredential; CredentialRefreshFailed when the provider's refresh fails (the credential is then
+   *   dead); CredentialUnavailable when it failed for now (a timeout: the credential stays alive).
    */
   async refresh(id: string, staleVersion: number): Promise<number> {
     const slot = this.slot(id);
@@ -115,6 +150,8 @@ export class CredentialBroker {
         slot.version += 1;
         if (isRefresh) slot.refreshes += 1;
       } catch (err) {
+        const failure = classifyProviderError(id, err);
+        if (failure.class === FailureClass.TRANSIENT) throw new CredentialUnavailable(id, failure, err);
         slot.dead = new CredentialRefreshFailed(id, err);
       } finally {
         slot.inflight = undefined;

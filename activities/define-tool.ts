@@ -3,7 +3,7 @@
  * workflow code sees only its serializable `ToolSpec` (`toolSpec(def)`).
  */
 import { z } from 'zod';
-import type { ToolClassifier } from '../recovery/classify';
+import { DIALECTS, type Dialect, type ToolClassifier } from '../recovery/classify';
 import { IdempotencySchema, ToolSpecSchema, type Idempotency, type ToolSpec } from '../recovery/tool-spec';
 import type { ToolContext } from './tool-context';
 
@@ -46,6 +46,12 @@ export interface ToolDefinition<I extends z.ZodType = z.ZodType, O extends z.Zod
   };
   /** Overrides or extends the built-in classification (precedence: recovery/classify/index.ts). */
   classify?: ToolClassifier;
+  /**
+   * The client library whose errors `execute` lets through, where detection by shape is ambiguous: its table is
+   * tried first and read loosely (a bare SQLSTATE `code`, node-postgres's codeless "timeout expired" as not
+   * sent). One of `DIALECTS` (recovery/classify/dialects). @default detection by shape only
+   */
+  errors?: Dialect;
   /** Activity timeouts, in ms. @default { startToCloseMs: 30_000 } */
   timeouts?: { startToCloseMs?: number; heartbeatMs?: number };
   /** Permission a caller needs; discovery is not authorisation. */
@@ -120,7 +126,8 @@ function kindOf(value: unknown): string {
  * @throws ToolDefinitionError when `def` is not an object (`null`, `undefined`, an array, a string…), or a
  *   field is missing or wrong: `name` not a string of 1-64 characters of [a-zA-Z0-9_.-] (checked first; the
  *   message quotes at most `MAX_ECHOED_CHARS` characters of it), `input`/`output` not zod schemas, no `execute`,
- *   timeouts not positive integers in ms, an idempotency carrier that fails `IdempotencySchema`.
+ *   timeouts not positive integers in ms, an idempotency carrier that fails `IdempotencySchema`, `errors` not one
+ *   of `DIALECTS`.
  */
 export function defineTool<I extends z.ZodType, O extends z.ZodType>(def: ToolDefinition<I, O>): DefinedTool<I, O> {
   if (typeof def !== 'object' || def === null || Array.isArray(def)) {
@@ -144,6 +151,13 @@ export function defineTool<I extends z.ZodType, O extends z.ZodType>(def: ToolDe
   if (typeof def.execute !== 'function') throw new ToolDefinitionError(name, '`execute` must be a function');
   if (def.lookup !== undefined && typeof def.lookup !== 'function') {
     throw new ToolDefinitionError(name, '`lookup` must be a function (operationId, ctx) => LookupResult');
+  }
+  if (def.errors !== undefined && !(DIALECTS as readonly unknown[]).includes(def.errors)) {
+    const got = typeof def.errors === 'string' ? JSON.stringify(boundedEcho(def.errors)) : kindOf(def.errors);
+    throw new ToolDefinitionError(
+      name,
+      `\`errors\` must be one of ${DIALECTS.map((d) => `'${d}'`).join(', ')}; got ${got}`,
+    );
   }
   const idempotency = IdempotencySchema.safeParse(def.idempotency ?? { carrier: 'none' });
   if (!idempotency.success) throw new ToolDefinitionError(name, `idempotency: ${idempotency.error.issues[0]?.message}`);

@@ -22,7 +22,7 @@ import { publicObservedState } from '../recovery/observed-state';
 import { isReplaySafe } from '../recovery/tool-spec';
 import type { BackoffPolicy } from '../recovery/backoff';
 import { BreakerRegistry, CircuitOpen, DownstreamFault } from './breaker';
-import { CredentialBroker, CredentialRefreshFailed } from './credentials';
+import { CredentialBroker, CredentialRefreshFailed, CredentialUnavailable } from './credentials';
 import type { AnyTool, RuleViolation } from './define-tool';
 import { failWith, type FailureMeta } from './failure-edge';
 import { HttpOutcomeError, createToolHttp } from './http';
@@ -90,6 +90,7 @@ export function createToolActivities(deps: ToolActivityDeps) {
       approvalCanLift: tool?.spec.approvalCanLift ?? false,
       nowMs: Date.now(),
       diagnosticRef: `${info.workflowExecution?.workflowId ?? 'standalone'}/${info.activityId}/${info.attempt}`,
+      ...(tool?.errors === undefined ? {} : { dialect: tool.errors }),
     };
     const fail = (failure: ToolFailure, diagnostic: unknown, meta: FailureMeta = {}): never =>
       failWith(failure, { diagnostic, meta, attempt: info.attempt, backoff: backoffFor(inv.tool), log: activity.log });
@@ -147,6 +148,8 @@ export function createToolActivities(deps: ToolActivityDeps) {
       try {
         credential = await credentials.current(tool.credential);
       } catch (err) {
+        // Before anything left: a provider that failed for now is transient and replay-safe for any tool.
+        if (err instanceof CredentialUnavailable) return fail(providerUnavailable(ctx, err, Phase.PREFLIGHT), err);
         const reason =
           err instanceof CredentialRefreshFailed ? FailureReason.REFRESH_FAILED : FailureReason.CREDENTIAL_MISSING;
         return fail(
@@ -213,6 +216,9 @@ export function createToolActivities(deps: ToolActivityDeps) {
         try {
           version = await credentials.refresh(tool.credential, credential.version);
         } catch (refreshErr) {
+          // The call was refused (401: nothing applied); the refresh failed for now, so it may run again later.
+          if (refreshErr instanceof CredentialUnavailable)
+            return fail(providerUnavailable(ctx, refreshErr, Phase.DISPATCH), refreshErr);
           return fail(
             {
               ...failure,
@@ -255,6 +261,26 @@ export function createToolActivities(deps: ToolActivityDeps) {
 
 function classifyThrown(err: unknown, ctx: CallContext, tool: AnyTool): ToolFailure {
   return classify(err instanceof HttpOutcomeError ? err.outcome : { kind: 'thrown', error: err }, ctx, tool.classify);
+}
+
+/**
+ * The credential provider failed for now (a timeout, a refused connection): `transient`, retryable and replay-safe
+ * whatever the tool's effect, since the tool's request was not sent (`preflight`) or was refused with a 401
+ * (`dispatch`). The credential is not marked dead (activities/credentials.ts).
+ */
+function providerUnavailable(ctx: CallContext, err: CredentialUnavailable, phase: Phase): ToolFailure {
+  return buildFailure(ctx, {
+    class: FailureClass.TRANSIENT,
+    reason: err.failure.reason,
+    phase,
+    retryable: true,
+    replaySafe: true,
+    ...(err.failure.retryAfterMs === undefined ? {} : { retryAfterMs: err.failure.retryAfterMs }),
+    publicMessage:
+      phase === Phase.PREFLIGHT
+        ? 'The credential for this tool could not be obtained for now; nothing was sent, so it is safe to try again.'
+        : 'The credential expired and could not be refreshed for now; the call was refused and can be retried.',
+  });
 }
 
 /** A failure found before anything was dispatched: replay-safe, never retryable by time. */

@@ -80,6 +80,8 @@ export const FailureReason = {
   NETWORK: 'network',
   TIMEOUT: 'timeout',
   CIRCUIT_OPEN: 'circuit_open',
+  /** The server aborted the transaction (serialization failure, deadlock, write conflict) and rolled it back. */
+  ABORTED: 'aborted',
   RETRY_AFTER_TOO_LONG: 'retry_after_too_long',
   CREDENTIAL_EXPIRED: 'credential_expired',
   CREDENTIAL_MISSING: 'credential_missing',

@@ -10,7 +10,7 @@
  * - field errors: `errors: [{field|path|loc|param|name|attribute|property|pointer, message|msg|detail|...}]`,
  *   JSON:API `errors[].source.pointer|parameter` (JSON Pointer, RFC 6901), FastAPI/pydantic `detail: [{loc, msg}]`,
  *   zod/tRPC-style `issues: [{path, message}]`, Rails-style `errors: {field: ["msg"]}`, Google
- *   `error.details[].fieldViolations[{field, description}]`.
+ *   `error.details[].fieldViolations[{field, description}]`, OpenAI / Stripe `param` (top level or in `error`).
  * A string body that looks like JSON is parsed first. Never throws.
  * Pure: no I/O.
  */
@@ -192,6 +192,13 @@ export function fieldIssuesFromBody(body: unknown): FieldIssue[] {
     const violations = asArray(readProp(d, 'fieldViolations')) ?? asArray(readProp(d, 'field_violations'));
     const fromGoogle = issuesFromList(violations);
     if (fromGoogle.length > 0) return fromGoogle;
+  }
+  // OpenAI, Stripe: one offending parameter at the top level or in `error`: { param: "messages[0].content" }
+  const param = readProp(body, 'param') ?? readProp(readProp(body, 'error'), 'param');
+  const paramPath = typeof param === 'string' && param !== '' ? pathFrom(param, 'auto') : undefined;
+  if (paramPath && paramPath.length > 0) {
+    const message = messageLike(readProp(body, 'message')) ?? messageLike(readProp(readProp(body, 'error'), 'message'));
+    return [toIssue(paramPath, message, undefined, false)];
   }
   // Rails-style map: { errors: { amount: ["must be positive"] } }
   if (isObjectLike(errors) && !asArray(errors)) {

@@ -7,6 +7,7 @@
  * Pure: no I/O.
  */
 import { z } from 'zod';
+import { DIALECTS, type Dialect } from './dialects/kinds';
 import { ClassifyError, ClassifyErrorCode } from './errors';
 import type { HeadersInput } from './headers';
 
@@ -24,6 +25,11 @@ export interface CallContext {
   /** wall-clock now in ms since epoch, for HTTP-date Retry-After */
   nowMs: number;
   diagnosticRef: string;
+  /**
+   * The client library whose errors the tool throws (`defineTool({ errors })`), for shapes too loose to claim by
+   * themselves (recovery/classify/dialects). Absent: detection by shape only.
+   */
+  dialect?: Dialect;
 }
 
 /** The envelope a tool adapter hands the router. */
@@ -45,6 +51,7 @@ export const CallContextSchema = z.object({
   approvalCanLift: z.boolean(),
   nowMs: z.number().nonnegative(),
   diagnosticRef: z.string().min(1),
+  dialect: z.enum(DIALECTS).optional(),
 });
 
 /**

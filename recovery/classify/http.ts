@@ -6,7 +6,10 @@
  *
  * Sources:
  * - RFC 9110 §15 (status semantics): 408 and 503 say the server did not process the request; 425 (RFC 8470 §5.2)
- *   says it refused early data; a 4xx rejects the request (nothing applied), so it is replay-safe.
+ *   says it refused early data; 421 (§15.5.20) may be retried on a new connection whatever the method; a 4xx
+ *   rejects the request (nothing applied), so it is replay-safe. 507 (RFC 4918), 508 (RFC 5842), 511 (RFC 6585)
+ *   and 530 (Cloudflare) say the operation was not performed and time alone will not fix it; 505 and 510 are the
+ *   client's protocol bug.
  * - RFC 6585 §4 (429) and RFC 9110 §10.2.3 (`Retry-After`), retry-after.ts and rate-limit.ts for the headers.
  *   GitHub answers an exhausted quota with 403 + `X-RateLimit-Remaining: 0`: that is a rate limit, not a denial.
  * - RFC 6750 §3.1: a 401 with `WWW-Authenticate: Bearer error="invalid_token"` means the token expired or was
@@ -49,6 +52,7 @@ export const HttpRule = {
   CLIENT_ERROR: 'client_error',
   UNAVAILABLE: 'unavailable',
   NOT_IMPLEMENTED: 'not_implemented',
+  NOT_PERFORMED: 'not_performed',
   SERVER_ERROR: 'server_error',
 } as const;
 export type HttpRule = (typeof HttpRule)[keyof typeof HttpRule];
@@ -71,6 +75,7 @@ export const STATUS_RULES: Readonly<Record<number, HttpRule>> = Object.freeze({
   413: H.TOO_LARGE, // the arguments are too large: a smaller call can pass
   414: H.TOO_LARGE,
   415: H.PROTOCOL_BUG, // the adapter sent a media type the endpoint does not take
+  421: H.NOT_PROCESSED, // RFC 9110 §15.5.20: Misdirected Request; may be retried on a new connection, any method
   422: H.UNPROCESSABLE,
   425: H.NOT_PROCESSED, // RFC 8470 §5.2: Too Early, the request was not processed
   428: H.PRECONDITION_FAILED, // RFC 6585 §3: Precondition Required
@@ -82,6 +87,21 @@ export const STATUS_RULES: Readonly<Record<number, HttpRule>> = Object.freeze({
   502: H.SERVER_ERROR,
   503: H.UNAVAILABLE, // RFC 9110 §15.6.4: not processed, temporarily overloaded or down
   504: H.SERVER_ERROR,
+  505: H.PROTOCOL_BUG, // RFC 9110 §15.6.6: the HTTP version the client used is not supported
+  507: H.NOT_PERFORMED, // RFC 4918 §11.5: Insufficient Storage; the method could not be performed, nothing stored
+  508: H.NOT_PERFORMED, // RFC 5842 §7.2: Loop Detected; the server terminated the whole operation
+  510: H.PROTOCOL_BUG, // RFC 2774 §7: Not Extended; the request lacks a mandatory extension
+  511: H.NOT_PERFORMED, // RFC 6585 §6: Network Authentication Required; a captive portal, the origin never saw it
+  529: H.UNAVAILABLE, // Anthropic API docs, "Errors": overloaded_error, temporarily overloaded
+  530: H.NOT_PERFORMED, // Cloudflare docs, "Error 530" (with a 1xxx error): the origin could not be reached
+});
+
+/** What a `not_performed` status means, in the model's words. */
+const NOT_PERFORMED_TEXT: Readonly<Record<number, string>> = Object.freeze({
+  507: 'the server has no storage left for this request; nothing was stored, and it must not be repeated until an operator acts',
+  508: 'the server detected a loop and stopped the whole operation',
+  511: 'the network requires a sign-in before any request reaches the service',
+  530: 'the service could not be reached behind its proxy',
 });
 
 /** Body codes that mean "rate limited" whatever the status (lower case). */
@@ -314,7 +334,11 @@ const RULES: Readonly<Record<HttpRule, (f: Facts) => FailureDraft>> = Object.fre
     notProcessed(
       f,
       f.status === 408 ? R.TIMEOUT : R.UNAVAILABLE,
-      f.status === 408 ? 'the server timed out waiting for the request' : 'the server refused to process it yet',
+      f.status === 408
+        ? 'the server timed out waiting for the request'
+        : f.status === 421
+          ? 'the request reached a server that cannot answer for this host'
+          : 'the server refused to process it yet',
     ),
   rate_limited: (f) =>
     f.body.code !== undefined && QUOTA_EXHAUSTED_CODES.has(f.body.code)
@@ -329,6 +353,8 @@ const RULES: Readonly<Record<HttpRule, (f: Facts) => FailureDraft>> = Object.fre
       ? rateLimited(f)
       : notProcessed(f, R.UNAVAILABLE, 'the service is unavailable'),
   not_implemented: (f) => rejected(f, C.UNRECOVERABLE, R.UNSPECIFIED, 'the service does not support this operation'),
+  not_performed: (f) =>
+    rejected(f, C.UNRECOVERABLE, R.UNSPECIFIED, NOT_PERFORMED_TEXT[f.status] ?? 'the request was not performed'),
   server_error: serverError,
 });
 

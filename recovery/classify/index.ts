@@ -32,6 +32,18 @@ export { classifyHttp, HttpRule, ruleForStatus, STATUS_RULES } from './http';
 export { classifyNetworkError, CODE_RULES, NAME_RULES, transportFacts, errorChain } from './network';
 export { wrappedHttp, type WrappedHttp } from './wrapped-http';
 export { classifyThrown, toolBugFailure } from './thrown';
+export {
+  classifyDialect,
+  readDialect,
+  Dialect,
+  DIALECTS,
+  DIALECT_READERS,
+  ErrorKind,
+  KIND_RULES,
+  type DialectFacts,
+  type DialectReader,
+  type DialectRow,
+} from './dialects';
 export { classifyZodError, fieldIssuesFromZod, isZodError, MAX_ZOD_FIELD_ISSUES, type ZodIssueOptions } from './zod';
 export { describeSchema, schemaAt } from './zod-describe';
 export {
@@ -68,7 +80,8 @@ export function isFailureOutcome(raw: RawOutcome): boolean {
  *   class resets `reason` to `unspecified` unless given; `publicMessage` redacted again); a tool classifier that
  *   throws or answers nothing usable leaves the built-in answer (recovery/classify/override.ts).
  * @returns a frozen `ToolFailure` that validates against `ToolFailureSchema`. Rules: http.ts (statuses,
- *   Retry-After, rate limits, 401/403), network.ts (before vs after the request was sent), zod.ts, thrown.ts.
+ *   Retry-After, rate limits, 401/403), dialects/ (client libraries' errors: SQL, cloud SDKs, gRPC, stores, fs),
+ *   network.ts (before vs after the request was sent), zod.ts, thrown.ts.
  *   Never throws on any error, body or headers: what no rule recognises is `unrecoverable/tool_bug`.
  * @throws ClassifyError `invalid_context` when `ctx` fails `CallContextSchema` (names the field);
  *   `invalid_outcome` when `raw` is not an `http` or `thrown` envelope; `not_a_failure` for a 2xx HTTP answer

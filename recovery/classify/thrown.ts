@@ -1,6 +1,7 @@
 /**
- * Anything a tool threw → ToolFailure. In order: a ZodError (the tool validated something), an HTTP answer
- * wrapped in the error (wrapped-http.ts), a transport error (network.ts), and else a bug in the tool.
+ * Anything a tool threw → ToolFailure. In order: a ZodError (the tool validated something), a client library's
+ * error read by its dialect (dialects/), an HTTP answer wrapped in the error (wrapped-http.ts), a transport error
+ * (network.ts), and else a bug in the tool.
  * Never throws.
  * Pure: no I/O.
  */
@@ -8,6 +9,7 @@ import { FailureClass, FailureReason, Phase } from '../failure';
 import type { ToolFailure } from '../failure';
 import { buildFailure } from './build';
 import type { CallContext } from './context';
+import { classifyDialect } from './dialects';
 import { classifyHttp } from './http';
 import { classifyNetworkError } from './network';
 import { classifyInvalidResult } from './result';
@@ -36,6 +38,7 @@ export function toolBugFailure(error: unknown, requestSent: boolean | undefined,
  * Classifies what a tool threw.
  * - ZodError: `requestSent === true` → the tool rejected what came back: `invalid_result/schema_violation`;
  *   otherwise the tool rejected its arguments: `invalid_arguments/schema` (phase `preflight`) with field issues.
+ * - A client library's error (PostgreSQL, AWS SDK, Stripe, gRPC, …) → its dialect's table (dialects/index.ts).
  * - An HTTP answer inside the error (axios `response`, SDK `status`/`headers`, `HttpOutcomeError.outcome`) →
  *   the HTTP rules.
  * - A transport error → the network rules (`requestSent` wins over inference).
@@ -48,6 +51,8 @@ export function classifyThrown(error: unknown, requestSent: boolean | undefined,
       ? classifyInvalidResult({ error }, ctx)
       : buildFailure(ctx, zodArgumentsDraft(error, ctx.tool, {}, Phase.PREFLIGHT));
   }
+  const dialect = classifyDialect(error, requestSent, ctx);
+  if (dialect) return dialect;
   const http = wrappedHttp(error);
   if (http) return classifyHttp(http.status, http.headers, http.body, ctx);
   return classifyNetworkError(error, requestSent, ctx) ?? toolBugFailure(error, requestSent, ctx);

@@ -290,7 +290,46 @@ describe('classify: HTTP statuses', () => {
       { class: 'invalid_arguments', reason: 'schema' },
     ],
     ['599 (other 5xx) on a write → outcome_unknown by family', http(599), WRITE, { class: 'outcome_unknown' }],
-    ['507 (other 5xx) on a read → transient by family', http(507), READ, { class: 'transient', retryable: true }],
+    ['599 (other 5xx) on a read → transient by family', http(599), READ, { class: 'transient', retryable: true }],
+    // RFC 9110 §15.5.20: 421 may be retried on a new connection whatever the method (nothing was processed).
+    [
+      '421 on a write → transient, replay-safe',
+      http(421),
+      WRITE,
+      { class: 'transient', reason: 'unavailable', retryable: true, replaySafe: true, phase: 'dispatch' },
+    ],
+    [
+      '505 → unrecoverable/tool_bug (RFC 9110 §15.6.6)',
+      http(505),
+      READ,
+      { class: 'unrecoverable', reason: 'tool_bug', retryable: false },
+    ],
+    [
+      '507 on a write → unrecoverable, replay-safe: nothing was stored (RFC 4918 §11.5)',
+      http(507),
+      WRITE,
+      { class: 'unrecoverable', reason: 'unspecified', replaySafe: true, phase: 'dispatch' },
+    ],
+    ['508 → unrecoverable (RFC 5842 §7.2)', http(508), WRITE, { class: 'unrecoverable', replaySafe: true }],
+    ['510 → unrecoverable/tool_bug (RFC 2774 §7)', http(510), READ, { class: 'unrecoverable', reason: 'tool_bug' }],
+    [
+      '511 → unrecoverable (RFC 6585 §6: a captive portal)',
+      http(511),
+      WRITE,
+      { class: 'unrecoverable', replaySafe: true },
+    ],
+    [
+      '529 (Anthropic overloaded) on a write → transient, replay-safe',
+      http(529),
+      WRITE,
+      { class: 'transient', reason: 'unavailable', retryable: true },
+    ],
+    [
+      '530 (Cloudflare: origin unreachable) → unrecoverable, not retried',
+      http(530),
+      READ,
+      { class: 'unrecoverable', retryable: false },
+    ],
     [
       '302 (a redirect the adapter did not follow) → unrecoverable/tool_bug with status 302',
       http(302),

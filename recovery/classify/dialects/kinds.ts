@@ -1,0 +1,293 @@
+/**
+ * What an error of a client library means, as one of a few kinds, and how a kind becomes a `FailureDraft`.
+ *
+ * Every family's table (postgres.ts, aws.ts, grpc.ts, …) maps its codes to an `ErrorKind`; this one table
+ * (`KIND_RULES`) maps a kind to a class, a reason and a phase rule, so the routing of "a unique violation" is the
+ * same whether PostgreSQL, MySQL, SQLite, MongoDB or DynamoDB said it.
+ *
+ * Phase rules (the design's: "unknown outcome is not failure"):
+ * - `refused`: the server (or the client library) refused the call before applying it — a constraint, a
+ *   rolled-back transaction, a throttle, a connection that never opened. Phase `dispatch`, replay-safe for any tool.
+ * - `maybe`: the call may have been applied (a connection lost after the request was sent, a client-side timeout,
+ *   a server fault while running it). A read is `transient`; a write whose receiver deduplicates is `transient` in
+ *   `commit_unknown`; any other write is `outcome_unknown` (reconcile). When the library says the request never
+ *   left (`sent: 'not_sent'`), it is `transient` and replay-safe for any tool. The adapter's `requestSent` wins.
+ * - `returned`: the call returned and its result is unusable (`invalid_result`, phase `postcheck`).
+ * Pure: no I/O.
+ */
+import { FailureClass, FailureReason, Phase } from '../../failure';
+import type { FieldIssue } from '../../failure';
+import type { FailureDraft } from '../build';
+import type { CallContext } from '../context';
+import type { WrappedHttp } from '../wrapped-http';
+
+/** What a library error means. A const object plus a type of the same name. */
+export const ErrorKind = {
+  CONFLICT: 'conflict',
+  PRECONDITION_FAILED: 'precondition_failed',
+  NOT_FOUND: 'not_found',
+  BUSINESS_RULE: 'business_rule',
+  INVALID_ARGUMENT: 'invalid_argument',
+  RULE_VIOLATION: 'rule_violation',
+  RATE_LIMITED: 'rate_limited',
+  UNAVAILABLE: 'unavailable',
+  ABORTED: 'aborted',
+  SERVER_TIMEOUT: 'server_timeout',
+  NOT_SENT: 'not_sent',
+  CONNECT_TIMEOUT: 'connect_timeout',
+  CONNECTION_LOST: 'connection_lost',
+  CLIENT_TIMEOUT: 'client_timeout',
+  SERVER_ERROR: 'server_error',
+  OUTCOME_UNKNOWN: 'outcome_unknown',
+  AUTH_FAILED: 'auth_failed',
+  CREDENTIAL_EXPIRED: 'credential_expired',
+  FORBIDDEN: 'forbidden',
+  QUOTA_EXHAUSTED: 'quota_exhausted',
+  UNSUPPORTED: 'unsupported',
+  RESOURCE_FAILURE: 'resource_failure',
+  TOOL_BUG: 'tool_bug',
+  INVALID_RESULT: 'invalid_result',
+} as const;
+export type ErrorKind = (typeof ErrorKind)[keyof typeof ErrorKind];
+
+/** When, relative to applying the call, a kind of error happens (see the module docs). */
+export type PhaseRule = 'refused' | 'maybe' | 'returned';
+
+/** A kind's class, reason, phase rule and the words the model reads. */
+export interface KindRule {
+  readonly class: FailureClass;
+  readonly reason: FailureReason;
+  readonly phase: PhaseRule;
+  readonly what: string;
+}
+
+const C = FailureClass;
+const R = FailureReason;
+const k = (cls: FailureClass, reason: FailureReason, phase: PhaseRule, what: string): KindRule =>
+  Object.freeze({ class: cls, reason, phase, what });
+
+/** Kind → rule. One row per kind; the route table (recovery/routes.ts) then picks the action from the class. */
+// prettier-ignore
+export const KIND_RULES: Readonly<Record<ErrorKind, KindRule>> = Object.freeze({
+  conflict: k(C.SEMANTIC_REJECTION, R.CONFLICT, 'refused', 'the call conflicts with the current state (an existing row or resource); the same call against the same state fails again'),
+  precondition_failed: k(C.SEMANTIC_REJECTION, R.PRECONDITION_FAILED, 'refused', 'a condition of the call does not hold in the current state'),
+  not_found: k(C.SEMANTIC_REJECTION, R.NOT_FOUND, 'refused', 'the resource was not found; retrying will not change that'),
+  business_rule: k(C.SEMANTIC_REJECTION, R.BUSINESS_RULE, 'refused', 'rejected by a business rule; the same call will be rejected again'),
+  invalid_argument: k(C.INVALID_ARGUMENTS, R.SCHEMA, 'refused', 'the arguments were rejected as invalid; change them'),
+  rule_violation: k(C.INVALID_ARGUMENTS, R.BUSINESS_RULE, 'refused', 'the values break a rule of the data (a constraint); change them'),
+  rate_limited: k(C.TRANSIENT, R.RATE_LIMITED, 'refused', 'rate limited or throttled; nothing was applied'),
+  unavailable: k(C.TRANSIENT, R.UNAVAILABLE, 'refused', 'the service refused the call for now (busy, starting, read-only or out of connections); nothing was applied'),
+  aborted: k(C.TRANSIENT, R.ABORTED, 'refused', 'the transaction was aborted by a conflict with another one and rolled back; nothing was applied'),
+  server_timeout: k(C.TRANSIENT, R.TIMEOUT, 'refused', 'the server stopped the call at its time limit and rolled it back; nothing was applied'),
+  not_sent: k(C.TRANSIENT, R.NETWORK, 'refused', 'could not reach the service; the request was not sent'),
+  connect_timeout: k(C.TRANSIENT, R.TIMEOUT, 'refused', 'the connection (or a pooled one) could not be had in time; the request was not sent'),
+  connection_lost: k(C.TRANSIENT, R.NETWORK, 'maybe', 'the connection was lost'),
+  client_timeout: k(C.TRANSIENT, R.TIMEOUT, 'maybe', 'the call timed out'),
+  server_error: k(C.TRANSIENT, R.UNAVAILABLE, 'maybe', 'the server failed while handling the call'),
+  outcome_unknown: k(C.OUTCOME_UNKNOWN, R.UNSPECIFIED, 'maybe', 'the server cannot tell whether the call completed'),
+  auth_failed: k(C.AUTHENTICATION, R.CREDENTIAL_MISSING, 'refused', 'the credential was refused; a valid one is needed'),
+  credential_expired: k(C.AUTHENTICATION, R.CREDENTIAL_EXPIRED, 'refused', 'the credential is expired or revoked; it must be refreshed'),
+  forbidden: k(C.AUTHORIZATION, R.FORBIDDEN, 'refused', 'the caller is not allowed to do this'),
+  quota_exhausted: k(C.UNRECOVERABLE, R.UNSPECIFIED, 'refused', 'the account is out of quota; waiting will not help'),
+  unsupported: k(C.UNRECOVERABLE, R.UNSPECIFIED, 'refused', 'the operation is not supported here'),
+  resource_failure: k(C.UNRECOVERABLE, R.UNSPECIFIED, 'maybe', 'the storage or the server failed (disk full, I/O error, corruption); an operator must act'),
+  tool_bug: k(C.UNRECOVERABLE, R.TOOL_BUG, 'refused', 'the tool sent something the service cannot run; this is a bug in the tool'),
+  invalid_result: k(C.INVALID_RESULT, R.SCHEMA_VIOLATION, 'returned', 'the result could not be parsed; it is not a usable answer'),
+});
+
+/** Every dialect the classifier reads. A const object plus a type of the same name. */
+export const Dialect = {
+  POSTGRES: 'postgres',
+  MYSQL: 'mysql',
+  SQLITE: 'sqlite',
+  PRISMA: 'prisma',
+  MONGODB: 'mongodb',
+  REDIS: 'redis',
+  GRPC: 'grpc',
+  AWS: 'aws',
+  STRIPE: 'stripe',
+  GOOGLE: 'google',
+  OPENAI: 'openai',
+  ANTHROPIC: 'anthropic',
+  AXIOS: 'axios',
+  NODE: 'node',
+} as const;
+export type Dialect = (typeof Dialect)[keyof typeof Dialect];
+export const DIALECTS = Object.values(Dialect) as [Dialect, ...Dialect[]];
+
+/** One row of a family's table: the kind, the library's name for the code, and where the row comes from. */
+export interface DialectRow {
+  readonly kind: ErrorKind;
+  /** The library's or server's own name for the code (`unique_violation`, `ER_DUP_ENTRY`). */
+  readonly name?: string;
+  /** Overrides the kind's send fact (e.g. an error that can only happen before anything was sent). */
+  readonly sent?: 'not_sent' | 'maybe_sent';
+  /** The documentation or error-code list this row comes from. */
+  readonly source: string;
+}
+
+/** A row builder bound to one source: `const pg = rowsFrom(URL); pg(K.CONFLICT, 'unique_violation')`. */
+export function rowsFrom(source: string) {
+  return (kind: ErrorKind, name?: string, sent?: 'not_sent' | 'maybe_sent'): DialectRow =>
+    Object.freeze({ kind, source, ...(name === undefined ? {} : { name }), ...(sent === undefined ? {} : { sent }) });
+}
+
+/** `table[key]` for an own key only (a code such as `constructor` must not reach `Object.prototype`). */
+export function own<T>(table: Readonly<Record<string, T>>, key: string | number | undefined): T | undefined {
+  if (key === undefined) return undefined;
+  return Object.prototype.hasOwnProperty.call(table, key) ? table[String(key)] : undefined;
+}
+
+/** The facts a family's reader found in one error. Nothing here is quoted unless it is safe (see `label`). */
+export interface DialectFacts {
+  readonly dialect: Dialect;
+  /** The kind, or `undefined` to classify `http` by the HTTP rules (a status the family's table does not name). */
+  readonly kind?: ErrorKind;
+  /**
+   * What the model reads about the error: the family and code (`PostgreSQL 23505 unique_violation`), schema names
+   * at most (a constraint, a column). Never a message, a value, SQL text, a host or a key.
+   */
+  readonly label: string;
+  readonly sent?: 'not_sent' | 'maybe_sent';
+  /** The server's requested delay, ms. */
+  readonly retryAfterMs?: number;
+  /** Field issues (a column, a parameter) for `invalid_argument` / `rule_violation`. */
+  readonly issues?: readonly FieldIssue[];
+  /** The provider's business code (`insufficient_funds`), for the ApplicationFailure type. */
+  readonly code?: string;
+  /** An HTTP answer the library carries (status, headers, body). */
+  readonly http?: WrappedHttp;
+  /** The server's own words, already cut and redacted, for families that speak to people (gRPC details). */
+  readonly said?: string;
+}
+
+/** A family's reader: the facts of one error of the cause chain, or `undefined` when it is not that family's. */
+export interface DialectReader {
+  readonly dialect: Dialect;
+  /**
+   * @param node one error of the cause chain.
+   * @param declared the tool named this dialect (`defineTool({ errors })`): shapes too loose to claim on their
+   *   own (a bare SQLSTATE `code`, a codeless message) are read too.
+   */
+  read(node: unknown, declared: boolean): DialectFacts | undefined;
+}
+
+/**
+ * A kind's draft for this call (see the module docs for the phase rules).
+ * @param requestSent the adapter's knowledge; wins over `facts.sent`.
+ */
+export function kindDraft(
+  kind: ErrorKind,
+  facts: DialectFacts,
+  requestSent: boolean | undefined,
+  ctx: CallContext,
+): FailureDraft {
+  const rule = KIND_RULES[kind];
+  const extra: Partial<FailureDraft> = {
+    ...(facts.retryAfterMs === undefined ? {} : { retryAfterMs: facts.retryAfterMs }),
+    ...(facts.http === undefined ? {} : { status: facts.http.status }),
+    ...(facts.issues && facts.issues.length > 0 ? { issues: facts.issues } : {}),
+    ...(facts.code === undefined ? {} : { code: facts.code }),
+  };
+  const said = facts.said === undefined || facts.said === '' ? '' : ` Server said: "${facts.said}".`;
+  const head = `${ctx.tool}: ${facts.label}: ${rule.what}`;
+  if (rule.phase === 'returned') {
+    return { ...extra, ...base(rule), phase: Phase.POSTCHECK, replaySafe: true, publicMessage: `${head}.${said}` };
+  }
+  if (rule.phase === 'refused') {
+    const approval = rule.class === C.AUTHORIZATION && ctx.approvalCanLift;
+    return {
+      ...extra,
+      ...base(rule),
+      ...(approval ? { reason: R.APPROVAL_REQUIRED } : {}),
+      phase: Phase.DISPATCH,
+      replaySafe: true,
+      publicMessage: `${head}${approval ? ' without a human approval' : ''}.${said}`,
+    };
+  }
+  const sent = requestSent ?? (facts.sent ?? 'maybe_sent') === 'maybe_sent';
+  const draft = sent ? afterSend(rule, ctx, head) : notSent(rule, head);
+  return { ...extra, ...draft, publicMessage: `${draft.publicMessage}${said}` };
+}
+
+/** A `maybe` kind whose request never left: transient (or unrecoverable) and replay-safe for any tool. */
+function notSent(rule: KindRule, head: string): FailureDraft {
+  const unrecoverable = rule.class === C.UNRECOVERABLE;
+  return {
+    class: unrecoverable ? C.UNRECOVERABLE : C.TRANSIENT,
+    reason: rule.reason,
+    phase: Phase.DISPATCH,
+    retryable: !unrecoverable,
+    replaySafe: true,
+    publicMessage: `${head}; the request was not sent, so it is safe to try again.`,
+  };
+}
+
+/** A `maybe` kind after the request may have reached the server: the call's effect decides (module docs). */
+function afterSend(rule: KindRule, ctx: CallContext, head: string): FailureDraft {
+  const replaySafe = ctx.effect === 'read' || ctx.deduplicates;
+  if (rule.class === C.UNRECOVERABLE) {
+    const mayHaveApplied = ctx.effect === 'write' && !replaySafe;
+    return {
+      ...base(rule),
+      phase: ctx.effect === 'write' ? Phase.COMMIT_UNKNOWN : Phase.DISPATCH,
+      replaySafe,
+      publicMessage: `${head}.${mayHaveApplied ? ' The write was sent and may have been applied.' : ''}`,
+    };
+  }
+  // A read cannot have applied anything; an outcome the server could not tell is then just unavailable.
+  const reason = rule.class === C.OUTCOME_UNKNOWN ? R.UNAVAILABLE : rule.reason;
+  if (ctx.effect === 'read') {
+    return {
+      class: C.TRANSIENT,
+      reason,
+      phase: Phase.DISPATCH,
+      retryable: true,
+      replaySafe: true,
+      publicMessage: `${head}; the read can be retried.`,
+    };
+  }
+  if (ctx.deduplicates) {
+    return {
+      class: C.TRANSIENT,
+      reason,
+      phase: Phase.COMMIT_UNKNOWN,
+      retryable: true,
+      replaySafe: true,
+      publicMessage: `${head} after the write was sent; the service deduplicates it, so it can be retried with the same idempotency key.`,
+    };
+  }
+  return {
+    class: C.OUTCOME_UNKNOWN,
+    reason: rule.reason,
+    phase: Phase.COMMIT_UNKNOWN,
+    retryable: false,
+    replaySafe: false,
+    publicMessage: `${head} after the write was sent; it may or may not have been applied. Check its status before any new attempt.`,
+  };
+}
+
+function base(rule: KindRule): Pick<FailureDraft, 'class' | 'reason' | 'retryable'> {
+  return { class: rule.class, reason: rule.reason, retryable: rule.class === C.TRANSIENT };
+}
+
+/** `v` when it is a schema identifier (a column, a constraint, an index: no spaces, no quotes), else `undefined`. */
+export function identifier(v: unknown): string | undefined {
+  return typeof v === 'string' && /^[A-Za-z_][A-Za-z0-9_$.-]{0,62}$/.test(v) ? v : undefined;
+}
+
+/** One field issue for a field the library named (a column, a parameter). Its value is never reported. */
+export function fieldIssue(path: readonly (string | number)[], expected: string): FieldIssue {
+  const label = path.map(String).join('.');
+  return { path: [...path], expected, received: 'not reported', suggestion: `fix ${label} and call again` };
+}
+
+/** A PascalCase library name as a business code: `NoSuchKey` → `no_such_key`, `…Exception` dropped. */
+export function snakeCode(name: string): string | undefined {
+  const core = name.replace(/(?:Exception|Error)$/, '');
+  if (!/^[A-Za-z][A-Za-z0-9]{0,60}$/.test(core)) return undefined;
+  return core
+    .replace(/([a-z0-9])([A-Z])/g, '$1_$2')
+    .replace(/([A-Z]+)([A-Z][a-z])/g, '$1_$2')
+    .toLowerCase();
+}
