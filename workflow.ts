@@ -10,7 +10,7 @@ export type {
   ToolRouterOptions,
   ToolRouterState,
 } from './workflows/tool-router';
-export { agentWorkflow, AgentOptionsSchema, AgentStatus } from './workflows/agent';
+export { agentWorkflow, AgentStatus } from './workflows/agent';
 export type { AgentCarry, AgentOptions, AgentResult } from './workflows/agent';
 export { OBSERVATION_KINDS, PlannerDecisionSchema } from './workflows/planner-contract';
 export type { Observation, PlannerDecision, PlannerInput } from './workflows/planner-contract';

@@ -5,8 +5,8 @@
  * see `config/connection.ts`.
  */
 import { z } from 'zod';
-import { BackoffPolicySchema } from '../recovery/backoff';
-import { BudgetPolicySchema } from '../recovery/budgets';
+import { backoffOverrideSchema, BackoffPolicySchema } from '../recovery/backoff';
+import { budgetOverrideSchema, BudgetPolicySchema } from '../recovery/budgets';
 
 export const EmbeddedServerConfigSchema = z
   .object({
@@ -27,8 +27,8 @@ export type EmbeddedServerConfig = z.infer<typeof EmbeddedServerConfigSchema>;
 /** Per-tool overrides of the run-wide policy. */
 export const ToolOverrideSchema = z
   .object({
-    budgets: BudgetPolicySchema.partial().optional(),
-    backoff: BackoffPolicySchema.partial().optional(),
+    budgets: budgetOverrideSchema().optional(),
+    backoff: backoffOverrideSchema().optional(),
   })
   .strict();
 
