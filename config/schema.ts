@@ -18,7 +18,7 @@ export const EmbeddedServerConfigSchema = z
     uiPort: z.number().int().min(1).max(65535).default(8233),
     /** Namespace created at start. @default "default" */
     namespace: z.string().min(1).default('default'),
-    /** SQLite file, relative to the project root unless absolute. @default ".temporal/data/dev.sqlite" */
+    /** SQLite file, relative to the working directory unless absolute. @default ".temporal/data/dev.sqlite" */
     dbFilename: z.string().min(1).default('.temporal/data/dev.sqlite'),
   })
   .strict();
@@ -45,3 +45,5 @@ export const RecoveryConfigSchema = z
   })
   .strict();
 export type RecoveryConfig = z.infer<typeof RecoveryConfigSchema>;
+/** What a config file or object may hold: every field optional (defaults fill the rest). */
+export type RecoveryConfigInput = z.input<typeof RecoveryConfigSchema>;
