@@ -58,6 +58,7 @@ export type { ReplayOutcome } from './plugin/replay';
 
 export { FailureClass, FailureReason, Phase } from './recovery/failure';
 export type { FieldIssue, ToolFailure } from './recovery/failure';
+export type { ModelFeedback } from './recovery/feedback';
 export { RecoveryAction } from './recovery/routes';
 export { TerminalState } from './recovery/records';
 export type { RecoveryRecord } from './recovery/records';
