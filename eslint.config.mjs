@@ -5,6 +5,11 @@ import tseslint from 'typescript-eslint';
 import { builtinModules } from 'node:module';
 
 const nodeBuiltins = [...builtinModules, ...builtinModules.map((m) => `node:${m}`)];
+/** Library code (what the package ships) never imports the demo's code. */
+const noDemoImports = {
+  group: ['**/examples', '**/examples/**'],
+  message: 'Library code never imports examples/ (demo code, not in the package).',
+};
 const sandboxRestrictedImports = {
   paths: nodeBuiltins.map((name) => ({
     name,
@@ -21,6 +26,7 @@ const sandboxRestrictedImports = {
       message: 'Node-side project code must not enter the workflow bundle.',
       allowTypeImports: true,
     },
+    noDemoImports,
   ],
 };
 
@@ -47,6 +53,20 @@ export default tseslint.config(
       '@typescript-eslint/no-unused-vars': ['error', { argsIgnorePattern: '^_', varsIgnorePattern: '^_' }],
       eqeqeq: ['error', 'always'],
     },
+  },
+  {
+    files: [
+      'activities/**/*.ts',
+      'plugin/**/*.ts',
+      'config/**/*.ts',
+      'server/**/*.ts',
+      'operator/**/*.ts',
+      'index.ts',
+      'openai.ts',
+      'mcp.ts',
+      'metrics.ts',
+    ],
+    rules: { 'no-restricted-imports': ['error', { patterns: [noDemoImports] }] },
   },
   {
     files: ['workflows/**/*.ts', 'recovery/**/*.ts', 'workflow.ts'],

@@ -14,8 +14,10 @@
  */
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { createServer } from 'node:net';
+import { delimiter, dirname, join } from 'node:path';
 import { startScriptedService, type ScriptedService } from '../../examples/scripted-service';
+import { INSTALL_HINT } from '../../server/temporal-cli';
 import {
   asEsm,
   childEnv,
@@ -54,11 +56,26 @@ afterAll(async () => {
   if (root) rmSync(root, { recursive: true, force: true });
 });
 
-/** A project's `temporal.config.json`: a task queue of its own and a fixed 1 s backoff. */
-function configFor(name: string) {
+/** A loopback port nothing listens on (bound, then released). */
+function freePort(): Promise<number> {
+  return new Promise((done, fail) => {
+    const server = createServer().listen(0, '127.0.0.1', () => {
+      const { port } = server.address() as { port: number };
+      server.close(() => done(port));
+    });
+    server.once('error', fail);
+  });
+}
+
+/**
+ * A project's `temporal.config.json`: a task queue of its own, a fixed 1 s backoff, and an embedded server port no
+ * server answers at.
+ */
+async function configFor(name: string) {
   return {
     taskQueue: `consumer-${name}-${process.pid}`,
     backoff: { initialIntervalMs: BACKOFF_MS, maximumIntervalMs: BACKOFF_MS, jitterRatio: 0 },
+    embeddedServer: { port: await freePort() },
   };
 }
 
@@ -103,6 +120,11 @@ test('the tarball holds dist/ (JavaScript, declarations, source maps), README an
   console.log(`tarball: ${packed.size} B packed, ${packed.unpackedSize} B unpacked, ${packed.files.length} files`);
 });
 
+test('publint --strict and Are the Types Wrong (strict profile: node10, node16 from CJS and ESM, bundler) find no problem', async () => {
+  expect(await sh('npx', ['publint', '--strict'], REPO)).toContain('All good!');
+  expect(await sh('npx', ['attw', '--format', 'ascii', packed.file], REPO)).toContain('No problems found');
+});
+
 test('require of the built entry loads no openai, MCP or prom-client module, although the repository has them', async () => {
   const script = [
     'const before = new Set(Object.keys(require.cache));',
@@ -119,7 +141,7 @@ describe(`newest peers (@temporalio ${NEWEST.temporal}, zod ${NEWEST.zod})`, () 
 
   test('install: the tarball and its peers; one copy of zod and of each @temporalio package', async () => {
     dir = join(root, 'newest');
-    writeProject(dir, { src: quickStartFiles(README), config: configFor('cjs') });
+    writeProject(dir, { src: quickStartFiles(README), config: await configFor('cjs') });
     const installed = await install(dir, installSpecs(packed.file, NEWEST.temporal, NEWEST.zod));
     console.log(`install (newest): ${installed.ms} ms, ${installed.packages} packages`);
     expect(copiesOf(dir, 'zod')).toEqual(['node_modules/zod']);
@@ -147,13 +169,24 @@ describe(`newest peers (@temporalio ${NEWEST.temporal}, zod ${NEWEST.zod})`, () 
     ]);
   });
 
+  test('the recovery-router bin: --help lists its commands; `server` without a Temporal CLI says how to get one', async () => {
+    const help = await sh('npx', ['recovery-router', '--help'], dir);
+    expect([...help.matchAll(/^  (\w+) /gm)].map((m) => m[1])).toEqual(['approvals', 'reviews', 'server', 'help']);
+    // No server answers at the project's embeddedServer port, and no CLI is on this PATH: refused with the hint.
+    const env = childEnv({ PATH: [dirname(process.execPath), '/usr/bin', '/bin'].join(delimiter) });
+    delete env.TEMPORAL_CLI_PATH;
+    await expect(sh('npx', ['recovery-router', 'server'], dir, env)).rejects.toThrow(
+      `is not on PATH, TEMPORAL_CLI_PATH is not set and there is no ${join(dir, '.temporal', 'bin', 'temporal')}: ${INSTALL_HINT}`,
+    );
+  });
+
   test('ESM ("type": "module", sharing the install): the same files with .js imports compile and run', async () => {
     const esm = join(dir, 'esm');
     writeProject(esm, {
       type: 'module',
       extendsConfig: '../tsconfig.json',
       src: asEsm(quickStartFiles(README)),
-      config: configFor('esm'),
+      config: await configFor('esm'),
     });
     expect(await compile(esm, false)).toEqual([]);
     const main = readFileSync(join(esm, 'lib', 'main.js'), 'utf8');
@@ -168,7 +201,7 @@ describe(`oldest peers (@temporalio ${OLDEST.temporal}, zod ${OLDEST.zod})`, () 
 
   test('install: one copy of zod and of @temporalio/common, at the versions asked for', async () => {
     dir = join(root, 'oldest');
-    writeProject(dir, { src: quickStartFiles(README), config: configFor('oldest') });
+    writeProject(dir, { src: quickStartFiles(README), config: await configFor('oldest') });
     const installed = await install(dir, installSpecs(packed.file, OLDEST.temporal, OLDEST.zod));
     console.log(`install (oldest): ${installed.ms} ms, ${installed.packages} packages`);
     expect(copiesOf(dir, 'zod')).toEqual(['node_modules/zod']);
