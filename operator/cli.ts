@@ -33,21 +33,31 @@ import { decideReview, listReviews, showReview } from './reviews';
 
 const iso = (ms: number) => new Date(ms).toISOString();
 
+/** Runs `fn` with a client for the program's `--config`, then closes its connection. */
+type WithClient = (fn: (client: Client) => Promise<void>) => Promise<void>;
+
 /** The program: `approvals`, `reviews` and `server` commands. Parse with `.parseAsync(argv)`. */
 export function operatorCli(): Command {
   const program = new Command()
     .name('recovery-router')
     .description('Recovery Router operator commands: approvals, reviews, and a local Temporal dev server')
     .option('--config <path>', 'temporal.config.json to use (default: ./temporal.config.json, if present)');
-  const withClient = async (fn: (client: Client) => Promise<void>) => {
-    const client = await connectClient(program.opts<{ config?: string }>().config);
+  const configPath = () => program.opts<{ config?: string }>().config;
+  const withClient: WithClient = async (fn) => {
+    const client = await connectClient(configPath());
     try {
       await fn(client);
     } finally {
       await client.connection.close();
     }
   };
+  addApprovalCommands(program, withClient);
+  addReviewCommands(program, withClient);
+  addServerCommand(program, configPath);
+  return program;
+}
 
+function addApprovalCommands(program: Command, withClient: WithClient): void {
   const approvals = program.command('approvals').description('tool calls waiting for a human approval');
   approvals
     .command('pending')
@@ -86,7 +96,9 @@ export function operatorCli(): Command {
         }),
       );
   }
+}
 
+function addReviewCommands(program: Command, withClient: WithClient): void {
   const reviews = program.command('reviews').description('writes whose outcome stayed unknown, waiting for a human');
   reviews
     .command('list')
@@ -132,13 +144,16 @@ export function operatorCli(): Command {
         });
       },
     );
+}
+
+function addServerCommand(program: Command, configPath: () => string | undefined): void {
   program
     .command('server')
     .description(
       'run the Temporal dev server of temporal.config.json (embeddedServer) until Ctrl-C; needs the Temporal CLI',
     )
     .action(async () => {
-      const config = loadConfig(program.opts<{ config?: string }>().config);
+      const config = loadConfig(configPath());
       const server = await ensureEmbeddedServer(config.embeddedServer);
       if (!server.started) {
         console.log(`A Temporal server already answers at ${server.address}; nothing started.`);
@@ -149,7 +164,6 @@ export function operatorCli(): Command {
       process.once('SIGINT', stop);
       process.once('SIGTERM', stop);
     });
-  return program;
 }
 
 /** Runs the program on `argv` (`process.argv`); a failure is printed without its stack and exits 1. */
