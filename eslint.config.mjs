@@ -20,6 +20,11 @@ const clientLibraries = [
   'openai',
   'axios',
 ];
+/** Library code (what the package ships) never imports the demo's code. */
+const noDemoImports = {
+  group: ['**/examples', '**/examples/**'],
+  message: 'Library code never imports examples/ (demo code, not in the package).',
+};
 const sandboxRestrictedImports = {
   paths: [
     ...nodeBuiltins.map((name) => ({
@@ -43,6 +48,7 @@ const sandboxRestrictedImports = {
       message: 'Node-side project code must not enter the workflow bundle.',
       allowTypeImports: true,
     },
+    noDemoImports,
   ],
 };
 
@@ -71,6 +77,20 @@ export default tseslint.config(
       '@typescript-eslint/no-unused-vars': ['error', { argsIgnorePattern: '^_', varsIgnorePattern: '^_' }],
       eqeqeq: ['error', 'always'],
     },
+  },
+  {
+    files: [
+      'activities/**/*.ts',
+      'plugin/**/*.ts',
+      'config/**/*.ts',
+      'server/**/*.ts',
+      'operator/**/*.ts',
+      'index.ts',
+      'openai.ts',
+      'mcp.ts',
+      'metrics.ts',
+    ],
+    rules: { 'no-restricted-imports': ['error', { patterns: [noDemoImports] }] },
   },
   {
     files: ['workflows/**/*.ts', 'recovery/**/*.ts', 'workflow.ts'],

@@ -1,27 +1,45 @@
 /**
- * The Node-side entry point (`recovery-router`): the plugin, tool declarations, activities, the credential broker,
- * the breaker, client helpers and configuration. Workflow code imports `recovery-router/workflow` instead.
+ * The Node-side entry point (`recovery-router`): the plugin, tool declarations, planners, configuration, the
+ * embedded dev server, the operator's functions and replay checks. Workflow code imports `recovery-router/workflow`
+ * instead; the OpenAI planner, the MCP adapter and the Prometheus metrics are `recovery-router/openai`, `/mcp` and
+ * `/metrics`, so this entry loads none of their libraries.
  */
-export { RecoveryPlugin, RecoveryPluginOptionsError, RECOVERY_WORKFLOWS_PATH } from './plugin/recovery-plugin';
+export { RecoveryPlugin, RecoveryPluginOptionsError } from './plugin/recovery-plugin';
 export type { RecoveryPluginOptions } from './plugin/recovery-plugin';
-export { RecoveryMetrics, RecoveryMetricsOptionsError } from './plugin/metrics';
-export type { MetricsServer, RecoveryMetricsOptions } from './plugin/metrics';
+export { NO_TELEMETRY } from './plugin/telemetry';
+export type { RecoveryTelemetry } from './plugin/telemetry';
+
 export { defineTool, toolCatalog, ToolDefinitionError } from './activities/define-tool';
 export type { AnyTool, DefinedTool, LookupResult, RuleViolation, ToolDefinition } from './activities/define-tool';
 export type { ToolContext } from './activities/tool-context';
 export { HttpOutcomeError } from './activities/http';
 export type { ToolHttp, ToolHttpRequest, ToolHttpResponse } from './activities/http';
-export { createToolActivities } from './activities/invoke-tool';
-export type { ToolActivityDeps, ToolInvocation, ToolInvocationResult } from './activities/invoke-tool';
+export type { ToolClassifier, ToolClassifierAnswer } from './recovery/classify/override';
+export type { Idempotency, ToolSpec } from './recovery/tool-spec';
 export { CredentialBroker, CredentialRefreshFailed, UnknownCredential } from './activities/credentials';
 export type { CredentialProvider } from './activities/credentials';
-export { BreakerRegistry, CircuitOpen } from './activities/breaker';
 export type { BreakerOptions } from './activities/breaker';
-export { ConfigError, loadConfig, parseConfig } from './config/load';
-export { RecoveryConfigSchema } from './config/schema';
-export type { RecoveryConfig } from './config/schema';
+
+export { createPlannerActivities, PlannerOutputError } from './activities/planners/planner';
+export type { Planner, PlannerActivityOptions } from './activities/planners/planner';
+export {
+  createScriptedPlanner,
+  loadScriptedPolicy,
+  parseScriptedPolicy,
+  ScriptedPolicyError,
+  ScriptedPolicyErrorCode,
+} from './activities/planners/scripted';
+export type { ScriptedPolicy } from './activities/planners/scripted';
+export type { Observation, PlannerDecision, PlannerInput } from './workflows/planner-contract';
+
+export { ConfigError, loadConfig } from './config/load';
+export type { RecoveryConfig, RecoveryConfigInput } from './config/schema';
 export { resolveConnection } from './config/connection';
+export type { ConnectionTarget } from './config/connection';
 export { ensureEmbeddedServer } from './server/dev-server';
+export type { EmbeddedServer } from './server/dev-server';
+export { findTemporalCli, TemporalCliNotFoundError } from './server/temporal-cli';
+
 export {
   ApprovalError,
   connectClient,
@@ -33,26 +51,19 @@ export {
   ReviewError,
   ReviewErrorCode,
   showReview,
-} from './client';
-export { createRecoveryWorker } from './worker';
+} from './operator';
+export type { ApprovalListing, ApprovalRequest, ReviewListing } from './operator';
+export { signApproval } from './activities/approval-signature';
+export type { ApprovalSigningFields } from './activities/approval-signature';
+export type { ApprovalActivityOptions } from './activities/approvals';
 export { fetchHistoryJSON, replayHistoryFiles, replayWorkflowsFromServer } from './plugin/replay';
 export type { ReplayOutcome } from './plugin/replay';
-export * from './activities/mcp';
-export * from './recovery';
-export {
-  createPlannerActivities,
-  PlannerOutputError,
-  PLANNER_INVALID_DECISION,
-  PLANNER_INVALID_INPUT,
-} from './activities/planners/planner';
-export type { Planner, PlannerActivityOptions } from './activities/planners/planner';
-export {
-  createScriptedPlanner,
-  loadScriptedPolicy,
-  parseScriptedPolicy,
-  ScriptedPolicyError,
-  ScriptedPolicySchema,
-} from './activities/planners/scripted';
-export type { ScriptedPolicy } from './activities/planners/scripted';
-export { createOpenAIPlanner, PlannerConfigError, SUBMIT_TOOL } from './activities/planners/openai';
-export type { OpenAIPlannerOptions } from './activities/planners/openai';
+
+export { FailureClass, FailureReason, Phase } from './recovery/failure';
+export type { FieldIssue, ToolFailure } from './recovery/failure';
+export type { ModelFeedback } from './recovery/feedback';
+export { RecoveryAction } from './recovery/routes';
+export { TerminalState } from './recovery/records';
+export type { RecoveryRecord } from './recovery/records';
+export type { BackoffPolicy } from './recovery/backoff';
+export type { BudgetPolicy } from './recovery/budgets';

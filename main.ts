@@ -29,6 +29,7 @@ import {
   withPlaceholders,
   type AgentScenario,
 } from './examples/agent-demo/scenario';
+import { RecoveryMetrics } from './plugin/metrics';
 import { RecoveryPlugin } from './plugin/recovery-plugin';
 import { summarizeRecords, type RecoverySummary } from './recovery/telemetry';
 import { ensureEmbeddedServer } from './server/dev-server';
@@ -104,12 +105,14 @@ async function main(): Promise<number> {
     const connection = await Connection.connect(target.connectionOptions);
     const client = new Client({ connection, namespace: target.namespace });
     // A task queue of its own, so the demo never hands work to (or takes work from) your workers.
+    const metrics = new RecoveryMetrics();
     const plugin = new RecoveryPlugin({
       tools: fixtures.tools,
       planner,
       config: { ...config, taskQueue: `${config.taskQueue}-main-job` },
+      telemetry: metrics,
     });
-    const metricsServer = opts.metricsPort !== undefined ? await plugin.metrics.serve(opts.metricsPort) : undefined;
+    const metricsServer = opts.metricsPort !== undefined ? await metrics.serve(opts.metricsPort) : undefined;
     if (metricsServer) console.log(`Prometheus metrics: ${metricsServer.url}`);
     const worker = await Worker.create({
       connection: nativeConnection,
@@ -139,7 +142,7 @@ async function main(): Promise<number> {
         );
       }
     });
-    telemetryText = await plugin.metrics.text();
+    telemetryText = await metrics.text();
     await metricsServer?.close();
     await connection.close();
     await nativeConnection.close();

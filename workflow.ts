@@ -1,6 +1,10 @@
 /**
  * The sandbox-safe entry point (`recovery-router/workflow`), as Temporal's contrib packages have one: import it
- * from workflow code. Node-side parts (plugin, activities, client helpers) are in `index.ts`.
+ * from workflow code. It pulls only the router, the plugin's workflows and the pure core they use into a workflow
+ * bundle; Node-side parts (plugin, activities, client functions) are in the package's main entry.
+ *
+ * A worker with its own `workflowsPath` runs the router's child workflow for writes whose outcome is unknown, so its
+ * workflows module re-exports it: `export { reconcileOperationWorkflow } from 'recovery-router/workflow'`.
  */
 export { createToolRouter, isEmptyResult } from './workflows/tool-router';
 export type {
@@ -10,12 +14,45 @@ export type {
   ToolRouterOptions,
   ToolRouterState,
 } from './workflows/tool-router';
-export { agentWorkflow, AgentOptionsSchema, AgentStatus } from './workflows/agent';
+export { reconcileOperationWorkflow } from './workflows/reconcile';
+export type { ReconcileInput, ReconcileResult } from './workflows/reconcile';
+export { agentWorkflow, AgentStatus } from './workflows/agent';
 export type { AgentCarry, AgentOptions, AgentResult } from './workflows/agent';
-export { OBSERVATION_KINDS, PlannerDecisionSchema } from './workflows/planner-contract';
-export type { Observation, PlannerDecision, PlannerInput } from './workflows/planner-contract';
 export { toolPlanWorkflow } from './workflows/tool-plan';
 export type { PlannedCall, ToolPlanInput, ToolPlanResult } from './workflows/tool-plan';
-export * from './workflows/definitions';
-export * from './workflows/search-attributes';
-export * from './recovery';
+export type { Observation, PlannerDecision, PlannerInput } from './workflows/planner-contract';
+export {
+  agentStateQuery,
+  approvalSignal,
+  decideApprovalUpdate,
+  decideReviewUpdate,
+  pendingApprovalsQuery,
+  reconcileWorkflowId,
+  recoveryRecordsQuery,
+  reviewCaseQuery,
+  reviewDecisionSignal,
+  userMessageSignal,
+} from './workflows/definitions';
+export type {
+  AgentState,
+  ApprovalDecision,
+  ApprovalGrant,
+  LookupRecord,
+  PendingApproval,
+  ReviewCase,
+  ReviewDecision,
+  UserMessage,
+} from './workflows/definitions';
+export { RecoveryOperationId, RecoveryStatus, RecoveryTool, SEARCH_ATTRIBUTES } from './workflows/search-attributes';
+export { FailureClass, FailureReason, Phase } from './recovery/failure';
+export type { FieldIssue, ToolFailure } from './recovery/failure';
+export { RecoveryAction } from './recovery/routes';
+export { TerminalState } from './recovery/records';
+export type { RecoveryRecord } from './recovery/records';
+export type { Capability, ToolSpec } from './recovery/tool-spec';
+export type { ModelFeedback } from './recovery/feedback';
+export type { BackoffPolicy } from './recovery/backoff';
+export { ExhaustedBudget } from './recovery/budgets';
+export type { BudgetLedger, BudgetPolicy } from './recovery/budgets';
+export type { CallLedger } from './recovery/call-ledger';
+export type { ReconcileOptions } from './workflows/reconcile-call';

@@ -102,6 +102,12 @@ export class ToolDefinitionError extends Error {
 }
 
 const DEFAULT_START_TO_CLOSE_MS = 30_000;
+/**
+ * Why a schema is refused: it is not a schema of the `zod` package this library resolves (`instanceof` its
+ * `ZodType`). A zod 3 schema, a `zod/mini` schema or a second copy of zod in `node_modules` fails the check.
+ */
+const NOT_A_ZOD_SCHEMA =
+  'must be a zod 4 schema from the `zod` package recovery-router resolves (zod is a peer dependency: `npm ls zod` shows one copy)';
 /** The rule of `ToolSpecSchema.name` (recovery/tool-spec.ts), checked first so a bad name is the error reported. */
 const TOOL_NAME = /^[a-zA-Z0-9_.-]{1,64}$/;
 
@@ -146,8 +152,9 @@ export function defineTool<I extends z.ZodType, O extends z.ZodType>(def: ToolDe
   if (!TOOL_NAME.test(name)) {
     throw new ToolDefinitionError(name, `\`name\` must be 1-64 characters of [a-zA-Z0-9_.-]: ${nameProblem(name)}`);
   }
-  if (!(def.input instanceof z.ZodType)) throw new ToolDefinitionError(name, '`input` must be a zod schema');
-  if (!(def.output instanceof z.ZodType)) throw new ToolDefinitionError(name, '`output` must be a zod schema');
+  for (const key of ['input', 'output'] as const) {
+    if (!(def[key] instanceof z.ZodType)) throw new ToolDefinitionError(name, `\`${key}\` ${NOT_A_ZOD_SCHEMA}`);
+  }
   if (typeof def.execute !== 'function') throw new ToolDefinitionError(name, '`execute` must be a function');
   if (def.lookup !== undefined && typeof def.lookup !== 'function') {
     throw new ToolDefinitionError(name, '`lookup` must be a function (operationId, ctx) => LookupResult');
@@ -163,7 +170,11 @@ export function defineTool<I extends z.ZodType, O extends z.ZodType>(def: ToolDe
   if (!idempotency.success) throw new ToolDefinitionError(name, `idempotency: ${idempotency.error.issues[0]?.message}`);
   let inputSchema: Record<string, unknown>;
   try {
-    inputSchema = z.toJSONSchema(def.input, { io: 'input', unrepresentable: 'any' }) as Record<string, unknown>;
+    // Through JSON: the spec is workflow input, plain data. zod 4.3 also hangs a non-enumerable `~standard` on the
+    // result, which a record schema would copy into the spec (and so into every planner request).
+    inputSchema = JSON.parse(
+      JSON.stringify(z.toJSONSchema(def.input, { io: 'input', unrepresentable: 'any' })),
+    ) as Record<string, unknown>;
   } catch (err) {
     throw new ToolDefinitionError(
       name,

@@ -4,10 +4,15 @@
  */
 import { existsSync, readFileSync } from 'node:fs';
 import { resolve } from 'node:path';
-import { RecoveryConfigSchema, type RecoveryConfig } from './schema';
+import { RecoveryConfigSchema, type RecoveryConfig, type RecoveryConfigInput } from './schema';
 
-/** The default config file, at the project root. */
-export const DEFAULT_CONFIG_PATH = resolve(__dirname, '..', 'temporal.config.json');
+/** The config file's name, looked up in the working directory when no path is given. */
+export const CONFIG_FILE_NAME = 'temporal.config.json';
+
+/** The default config file: `temporal.config.json` in the working directory (`process.cwd()`) at call time. */
+export function defaultConfigPath(): string {
+  return resolve(process.cwd(), CONFIG_FILE_NAME);
+}
 
 /** A config file that cannot be used. `field` is the dotted path of the first wrong field, when there is one. */
 export class ConfigError extends Error {
@@ -22,15 +27,18 @@ export class ConfigError extends Error {
 }
 
 /**
- * Reads a config file and validates it against `RecoveryConfigSchema`, filling defaults.
- * @param file path of the JSON file; default: `temporal.config.json` at the project root. A missing default file
- *   yields the defaults; a missing explicitly named file is an error.
- * @throws ConfigError when the file is missing (if named), is not JSON, or a field fails the schema.
+ * The policy, validated against `RecoveryConfigSchema` with its defaults filled in.
+ * @param config the path of a JSON file (relative to the working directory), or a config object; default:
+ *   `temporal.config.json` in the working directory. A missing default file yields the defaults; a missing named
+ *   file is an error.
+ * @throws ConfigError when the file is missing (if named), unreadable or not JSON, or a field fails the schema: the
+ *   message starts with the file's path (`options.config` for an object) and names the field.
  */
-export function loadConfig(file?: string): RecoveryConfig {
-  const path = resolve(file ?? DEFAULT_CONFIG_PATH);
+export function loadConfig(config?: string | RecoveryConfigInput): RecoveryConfig {
+  if (config !== undefined && typeof config !== 'string') return parseConfigObject(config, 'options.config');
+  const path = resolve(config ?? defaultConfigPath());
   if (!existsSync(path)) {
-    if (file === undefined) return RecoveryConfigSchema.parse({});
+    if (config === undefined) return RecoveryConfigSchema.parse({});
     throw new ConfigError(path, undefined, ['file not found']);
   }
   let text: string;
@@ -53,6 +61,14 @@ export function parseConfig(text: string, source: string): RecoveryConfig {
   } catch (err) {
     throw new ConfigError(source, undefined, [`not valid JSON (${(err as Error).message})`]);
   }
+  return parseConfigObject(raw, source);
+}
+
+/**
+ * Validates a config value. `source` names it in errors.
+ * @throws ConfigError naming `source` and the first wrong field.
+ */
+export function parseConfigObject(raw: unknown, source: string): RecoveryConfig {
   const parsed = RecoveryConfigSchema.safeParse(raw);
   if (parsed.success) return parsed.data;
   const problems = parsed.error.issues.map((i) => `${i.path.length ? i.path.join('.') : '(root)'}: ${i.message}`);

@@ -5,8 +5,8 @@
  * see `config/connection.ts`.
  */
 import { z } from 'zod';
-import { BackoffPolicySchema } from '../recovery/backoff';
-import { BudgetPolicySchema } from '../recovery/budgets';
+import { backoffOverrideSchema, BackoffPolicySchema } from '../recovery/backoff';
+import { budgetOverrideSchema, BudgetPolicySchema } from '../recovery/budgets';
 
 export const EmbeddedServerConfigSchema = z
   .object({
@@ -18,7 +18,7 @@ export const EmbeddedServerConfigSchema = z
     uiPort: z.number().int().min(1).max(65535).default(8233),
     /** Namespace created at start. @default "default" */
     namespace: z.string().min(1).default('default'),
-    /** SQLite file, relative to the project root unless absolute. @default ".temporal/data/dev.sqlite" */
+    /** SQLite file, relative to the working directory unless absolute. @default ".temporal/data/dev.sqlite" */
     dbFilename: z.string().min(1).default('.temporal/data/dev.sqlite'),
   })
   .strict();
@@ -27,8 +27,8 @@ export type EmbeddedServerConfig = z.infer<typeof EmbeddedServerConfigSchema>;
 /** Per-tool overrides of the run-wide policy. */
 export const ToolOverrideSchema = z
   .object({
-    budgets: BudgetPolicySchema.partial().optional(),
-    backoff: BackoffPolicySchema.partial().optional(),
+    budgets: budgetOverrideSchema().optional(),
+    backoff: backoffOverrideSchema().optional(),
   })
   .strict();
 
@@ -45,3 +45,5 @@ export const RecoveryConfigSchema = z
   })
   .strict();
 export type RecoveryConfig = z.infer<typeof RecoveryConfigSchema>;
+/** What a config file or object may hold: every field optional (defaults fill the rest). */
+export type RecoveryConfigInput = z.input<typeof RecoveryConfigSchema>;

@@ -4,7 +4,7 @@
  * registry of its own (never prom-client's global one), and `text()` / `serve()` expose them.
  *
  *   const metrics = new RecoveryMetrics();
- *   const plugin = new RecoveryPlugin({ tools, metrics }); // the plugin registers the sinks and its tool names
+ *   const plugin = new RecoveryPlugin({ tools, telemetry: metrics }); // registers the sinks and its tool names
  *   const server = await metrics.serve(9464);              // GET http://127.0.0.1:9464/metrics
  *
  * What it counts, and the dashboards of seed 004 ("按错误类别细分的每轮次重新规划率、语义失败后的重新规划时间、每个工具的重试
@@ -44,6 +44,7 @@ import {
   retryBudgetExhausted,
 } from '../recovery/telemetry';
 import type { RecoverySinks, RunEnded } from '../workflows/telemetry-sinks';
+import type { RecoveryTelemetry } from './telemetry';
 
 /** How an agent run may end (`RunEnded.status`); any other value is counted as `(unknown)`. */
 export const RUN_STATUSES = ['submitted', 'no_submission', 'stopped', 'escalated'] as const;
@@ -93,7 +94,7 @@ export interface MetricsServer {
 /** The workflow a record came from, as far as turn counting needs it (a subset of Temporal's `WorkflowInfo`). */
 export type RecordSource = Pick<WorkflowInfo, 'namespace' | 'firstExecutionRunId'>;
 
-export class RecoveryMetrics {
+export class RecoveryMetrics implements RecoveryTelemetry {
   /** The registry every metric lives in: this instance's own, never prom-client's global `register`. */
   readonly registry = new Registry();
 

@@ -8,9 +8,10 @@
  * The worker's own `workflowsPath`, if set, wins; otherwise the plugin's workflows (workflows/index.ts) are used.
  * Workflow code receives the tools as data: `plugin.catalog` (ToolSpec[]).
  *
- * Telemetry: the plugin adds the `recoveryTelemetry` sinks of `plugin.metrics` (plugin/metrics.ts) to the worker's
- * `sinks`, so every recovery record the router writes becomes prom-client metrics (`plugin.metrics.text()`,
- * `plugin.metrics.serve(port)`); replay workers get the same sinks, which never run during replay.
+ * Telemetry: the plugin adds the `recoveryTelemetry` sinks of `options.telemetry` (plugin/telemetry.ts) to the
+ * worker's `sinks`; with a `RecoveryMetrics` (`recovery-router/metrics`) every recovery record the router writes
+ * becomes prom-client metrics (`metrics.text()`, `metrics.serve(port)`). Without one the sinks do nothing. Replay
+ * workers get the same sinks, which never run during replay.
  */
 import { SimplePlugin } from '@temporalio/plugin';
 import type { ReplayWorkerOptions, WorkerOptions } from '@temporalio/worker';
@@ -21,10 +22,10 @@ import { CredentialBroker, type CredentialProvider } from '../activities/credent
 import { toolCatalog, type AnyTool } from '../activities/define-tool';
 import { createToolActivities } from '../activities/invoke-tool';
 import { createPlannerActivities, type Planner } from '../activities/planners/planner';
-import { ConfigError, loadConfig, parseConfig } from '../config/load';
-import { RecoveryConfigSchema, type RecoveryConfig } from '../config/schema';
+import { ConfigError, loadConfig, parseConfigObject } from '../config/load';
+import type { RecoveryConfig, RecoveryConfigInput } from '../config/schema';
 import type { ToolSpec } from '../recovery/tool-spec';
-import { RecoveryMetrics } from './metrics';
+import { NO_TELEMETRY, type RecoveryTelemetry } from './telemetry';
 
 export interface RecoveryPluginOptions {
   /** The tools (from `defineTool`). At least one; names unique. */
@@ -32,20 +33,22 @@ export interface RecoveryPluginOptions {
   /** Credential providers by id, or a broker you share with other code. @default an empty broker */
   credentials?: CredentialBroker | Record<string, CredentialProvider>;
   /**
-   * The policy: a parsed config object, or the path of a JSON file.
-   * @default `temporal.config.json` at the project root, or the built-in defaults if there is none
+   * The policy: a config object (every field optional), or the path of a JSON file.
+   * @default `temporal.config.json` in the working directory (`process.cwd()`), or the built-in defaults if there
+   *   is none
    */
-  config?: RecoveryConfig | Partial<RecoveryConfig> | string;
+  config?: RecoveryConfigInput | string;
   /**
    * Circuit-breaker settings, shared by every downstream: `threshold` a positive integer, `halfOpenAfterMs` ≥ 0 ms.
    * @default { threshold: 5, halfOpenAfterMs: 10_000 }
    */
   breaker?: BreakerOptions;
   /**
-   * Where recovery telemetry goes: share one `RecoveryMetrics` between plugins (or workers) to expose one registry.
-   * The plugin registers its tool names with it (`addTools`). @default a new RecoveryMetrics()
+   * Where recovery records go: a `RecoveryMetrics` (`recovery-router/metrics`, prom-client), shared between plugins
+   * or workers to expose one registry, or your own `RecoveryTelemetry`. The plugin registers its tool names with
+   * it (`addTools`). @default NO_TELEMETRY: records are not exported
    */
-  metrics?: RecoveryMetrics;
+  telemetry?: RecoveryTelemetry;
   /**
    * The planner of `agentWorkflow` (a script or a model, activities/planners): the plugin registers its
    * `planNextStep` activity. Leave it out when this worker runs no agent workflow, or registers the planner
@@ -72,12 +75,12 @@ export class RecoveryPlugin extends SimplePlugin {
   readonly catalog: ToolSpec[];
   readonly credentials: CredentialBroker;
   readonly breakers: BreakerRegistry;
-  /** Recovery telemetry as prom-client metrics, fed by the workflow sinks this plugin registers. */
-  readonly metrics: RecoveryMetrics;
+  /** Where the workflow sinks this plugin registers send recovery records (`options.telemetry`). */
+  readonly telemetry: RecoveryTelemetry;
 
   /**
    * @throws RecoveryPluginOptionsError when `tools` is empty or an entry is not a `defineTool` result (the message
-   *   names `tools[i]`), or `credentials`, `breaker`, `metrics` or `planner` has the wrong type or bounds (the
+   *   names `tools[i]`), or `credentials`, `breaker`, `telemetry` or `planner` has the wrong type or bounds (the
    *   message names it).
    * @throws ToolDefinitionError when two tools share a name.
    * @throws ConfigError when the config (file or object) fails its schema: the message names the field.
@@ -91,8 +94,8 @@ export class RecoveryPlugin extends SimplePlugin {
         ? options.credentials
         : new CredentialBroker(options.credentials ?? {});
     const breakers = new BreakerRegistry(options.breaker);
-    const metrics = options.metrics ?? new RecoveryMetrics();
-    metrics.addTools(catalog.map((t) => t.name));
+    const telemetry = options.telemetry ?? NO_TELEMETRY;
+    telemetry.addTools?.(catalog.map((t) => t.name));
     const activities = {
       ...createApprovalActivities(options.approvals),
       ...createToolActivities({
@@ -113,7 +116,7 @@ export class RecoveryPlugin extends SimplePlugin {
     this.catalog = catalog;
     this.credentials = credentials;
     this.breakers = breakers;
-    this.metrics = metrics;
+    this.telemetry = telemetry;
   }
 
   /**
@@ -143,7 +146,7 @@ export class RecoveryPlugin extends SimplePlugin {
    */
   override configureWorker(options: WorkerOptions): WorkerOptions {
     const configured = super.configureWorker(options);
-    const withSinks = { ...configured, sinks: { ...configured.sinks, ...this.metrics.sinks() } };
+    const withSinks = { ...configured, sinks: { ...configured.sinks, ...this.telemetry.sinks() } };
     if (withSinks.workflowsPath || withSinks.workflowBundle) return withSinks;
     return { ...withSinks, workflowsPath: RECOVERY_WORKFLOWS_PATH };
   }
@@ -155,7 +158,7 @@ export class RecoveryPlugin extends SimplePlugin {
    */
   override configureReplayWorker(options: ReplayWorkerOptions): ReplayWorkerOptions {
     const configured = super.configureReplayWorker(options);
-    const withSinks = { ...configured, sinks: { ...configured.sinks, ...this.metrics.sinks() } };
+    const withSinks = { ...configured, sinks: { ...configured.sinks, ...this.telemetry.sinks() } };
     if (withSinks.workflowsPath || withSinks.workflowBundle) return withSinks;
     return { ...withSinks, workflowsPath: RECOVERY_WORKFLOWS_PATH };
   }
@@ -167,7 +170,7 @@ export const RECOVERY_WORKFLOWS_PATH = require.resolve('../workflows');
 /**
  * Checks the options' shapes before anything is built, so a wrong value fails here with its name rather than deep
  * inside an activity (the attack review: `{ tools: [{ spec: 1 }] }` used to be accepted).
- * @throws RecoveryPluginOptionsError naming the option (`tools[i]`, `credentials.<id>`, `breaker.<field>`, `metrics`).
+ * @throws RecoveryPluginOptionsError naming the option (`tools[i]`, `credentials.<id>`, `breaker.<field>`, `telemetry`).
  */
 function checkOptions(options: RecoveryPluginOptions): void {
   if (!isObject(options) || !Array.isArray(options.tools) || options.tools.length === 0) {
@@ -197,8 +200,16 @@ function checkOptions(options: RecoveryPluginOptions): void {
   checkCredentials(options.credentials);
   checkBreaker(options.breaker);
   checkApprovals(options.approvals);
-  if (options.metrics !== undefined && !(options.metrics instanceof RecoveryMetrics)) {
-    throw new RecoveryPluginOptionsError('RecoveryPlugin: `metrics` must be a RecoveryMetrics (plugin/metrics.ts)');
+  const telemetry = options.telemetry as Partial<Record<keyof RecoveryTelemetry, unknown>> | undefined;
+  if (
+    telemetry !== undefined &&
+    (!isObject(telemetry) ||
+      typeof telemetry.sinks !== 'function' ||
+      (telemetry.addTools !== undefined && typeof telemetry.addTools !== 'function'))
+  ) {
+    throw new RecoveryPluginOptionsError(
+      'RecoveryPlugin: `telemetry` must have a sinks() method: a RecoveryMetrics (recovery-router/metrics) or a RecoveryTelemetry',
+    );
   }
   const planner = options.planner as { plan?: unknown } | undefined;
   if (planner !== undefined && (!isObject(planner) || typeof planner.plan !== 'function')) {
@@ -282,12 +293,9 @@ function shown(value: unknown): string {
 }
 
 function resolveConfig(config: RecoveryPluginOptions['config']): RecoveryConfig {
-  if (config === undefined) return loadConfig();
-  if (typeof config === 'string') return loadConfig(config);
-  const parsed = RecoveryConfigSchema.safeParse(config);
-  if (parsed.success) return parsed.data;
+  if (config === undefined || typeof config === 'string') return loadConfig(config);
   // Same message shape as a bad file.
-  return parseConfig(JSON.stringify(config), 'RecoveryPlugin options.config');
+  return parseConfigObject(config, 'RecoveryPlugin options.config');
 }
 
 export { ConfigError };

@@ -11,17 +11,9 @@ import { readFileSync } from 'node:fs';
 import { basename } from 'node:path';
 import type { Client } from '@temporalio/client';
 import { historyToJSON } from '@temporalio/common/lib/proto-utils';
-import { Worker, type InjectedSinks, type ReplayWorkerOptions } from '@temporalio/worker';
-import type { RecoverySinks } from '../workflows/telemetry-sinks';
+import type { ReplayWorkerOptions } from '@temporalio/worker';
 import { RECOVERY_WORKFLOWS_PATH } from './recovery-plugin';
-
-/**
- * The router's telemetry sinks, doing nothing: a replay worker never calls them (`callDuringReplay` is off), but a
- * worker without them logs "Workflow referenced an unregistered external sink" at every recovery record.
- */
-const REPLAY_SINKS: InjectedSinks<RecoverySinks> = {
-  recoveryTelemetry: { record: { fn: () => undefined }, runEnded: { fn: () => undefined } },
-};
+import { NO_TELEMETRY } from './telemetry';
 
 export interface ReplayOutcome {
   workflowId: string;
@@ -76,8 +68,11 @@ async function replay(
   const workerOptions = {
     workflowsPath: RECOVERY_WORKFLOWS_PATH,
     ...options,
-    sinks: { ...REPLAY_SINKS, ...options?.sinks },
+    sinks: { ...NO_TELEMETRY.sinks(), ...options?.sinks },
   } as ReplayWorkerOptions;
+  // Loaded here, not at the top: a client-only process that imports the package never loads the worker (webpack,
+  // the native bridge).
+  const { Worker } = await import('@temporalio/worker');
   for await (const result of Worker.runReplayHistories(workerOptions, histories as never)) {
     outcomes.push(
       result.error ? { workflowId: result.workflowId, error: result.error } : { workflowId: result.workflowId },

@@ -9,6 +9,7 @@
  */
 import { z } from 'zod';
 import { parseInput, RecoveryInputError, RecoveryInputErrorCode } from './errors';
+import { lazy } from './lazy';
 
 /**
  * Upper bound of `initialIntervalMs` and `maximumIntervalMs`: 24 hours, in ms. A retry of a transient failure
@@ -25,6 +26,30 @@ export const MAX_BACKOFF_INTERVAL_MS = 86_400_000;
  */
 export const MAX_RETRY_AFTER_CAP_MS = 604_800_000;
 
+/** The fields of `BackoffPolicySchema`, shared with `backoffOverrideSchema`. */
+const backoffFields = {
+  initialIntervalMs: z
+    .number()
+    .int()
+    .min(1)
+    .max(MAX_BACKOFF_INTERVAL_MS, tooBig('initialIntervalMs', MAX_BACKOFF_INTERVAL_MS, '24 hours'))
+    .default(500),
+  backoffCoefficient: z.number().min(1).max(100).default(2),
+  maximumIntervalMs: z
+    .number()
+    .int()
+    .min(1)
+    .max(MAX_BACKOFF_INTERVAL_MS, tooBig('maximumIntervalMs', MAX_BACKOFF_INTERVAL_MS, '24 hours'))
+    .default(10_000),
+  jitterRatio: z.number().min(0).max(1).default(0.2),
+  maxRetryAfterMs: z
+    .number()
+    .int()
+    .min(0)
+    .max(MAX_RETRY_AFTER_CAP_MS, tooBig('maxRetryAfterMs', MAX_RETRY_AFTER_CAP_MS, '7 days'))
+    .default(60_000),
+};
+
 /**
  * Backoff policy. Read from `temporal.config.json` (`backoff`); every field defaults as below.
  * - `initialIntervalMs`: delay before retry 1, in milliseconds, integer in [1, `MAX_BACKOFF_INTERVAL_MS` = 24 h].
@@ -38,32 +63,11 @@ export const MAX_RETRY_AFTER_CAP_MS = 604_800_000;
  * A value above its bound fails with a message naming the field and the bound, e.g.
  * `BackoffPolicy.maxRetryAfterMs must be at most 604800000 ms (7 days)`.
  *
- * Note: `.partial()` of this schema (per-tool overrides) keeps the per-field bounds but drops the cross-field
- * rule; `nextDelay` checks the merged policy again.
+ * Per-tool overrides use `backoffOverrideSchema()`: the same fields, all optional, without the cross-field rule;
+ * `nextDelay` checks the merged policy again.
  */
 export const BackoffPolicySchema = z
-  .object({
-    initialIntervalMs: z
-      .number()
-      .int()
-      .min(1)
-      .max(MAX_BACKOFF_INTERVAL_MS, tooBig('initialIntervalMs', MAX_BACKOFF_INTERVAL_MS, '24 hours'))
-      .default(500),
-    backoffCoefficient: z.number().min(1).max(100).default(2),
-    maximumIntervalMs: z
-      .number()
-      .int()
-      .min(1)
-      .max(MAX_BACKOFF_INTERVAL_MS, tooBig('maximumIntervalMs', MAX_BACKOFF_INTERVAL_MS, '24 hours'))
-      .default(10_000),
-    jitterRatio: z.number().min(0).max(1).default(0.2),
-    maxRetryAfterMs: z
-      .number()
-      .int()
-      .min(0)
-      .max(MAX_RETRY_AFTER_CAP_MS, tooBig('maxRetryAfterMs', MAX_RETRY_AFTER_CAP_MS, '7 days'))
-      .default(60_000),
-  })
+  .object(backoffFields)
   .strict()
   .superRefine((p, ctx) => {
     if (p.maximumIntervalMs < p.initialIntervalMs) {
@@ -75,6 +79,13 @@ export const BackoffPolicySchema = z
     }
   });
 export type BackoffPolicy = z.output<typeof BackoffPolicySchema>;
+
+/**
+ * A partial backoff policy (a per-tool override, `temporal.config.json` `tools.<name>.backoff`): each field optional
+ * with its own bounds, no cross-field rule. Built on first use. zod ≥ 4.3 refuses `.partial()` of a refined object
+ * (`BackoffPolicySchema`), so this is built from the fields.
+ */
+export const backoffOverrideSchema = lazy(() => z.object(backoffFields).strict().partial());
 
 /** The message of an upper bound: names the field, the bound in ms and in words. */
 function tooBig(field: string, maxMs: number, words: string): string {

@@ -12,6 +12,7 @@
  */
 import { z } from 'zod';
 import { parseInput, RecoveryInputError, RecoveryInputErrorCode } from './errors';
+import { lazy } from './lazy';
 
 const count = (def: number) => z.number().int().min(0).default(def);
 
@@ -35,6 +36,9 @@ export const BudgetPolicySchema = z
   })
   .strict();
 export type BudgetPolicy = z.output<typeof BudgetPolicySchema>;
+
+/** A partial budget policy (a per-tool override, `temporal.config.json` `tools.<name>.budgets`). Built on first use. */
+export const budgetOverrideSchema = lazy(() => BudgetPolicySchema.partial());
 
 /**
  * The design's defaults: 3 retries per call, 2 replans per turn, 2 repairs per call, 50 attempts per run, and 2

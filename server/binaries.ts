@@ -1,5 +1,6 @@
 /**
- * Where the Temporal binaries are: `.temporal/bin/paths.json`, written by `scripts/install-temporal.mjs`
+ * This repository's Temporal binaries, for its tests, bench and scripts (not part of the package: the library finds
+ * the CLI with server/temporal-cli.ts): `.temporal/bin/paths.json`, written by `scripts/install-temporal.mjs`
  * (which honours `TEMPORAL_CLI_PATH`, `TEMPORAL_TEST_SERVER_PATH` and PATH). Runs the install script when the
  * file is missing, so a fresh clone needs no manual step.
  */

@@ -1,7 +1,7 @@
 /**
- * The embedded default Temporal server for the main job: `temporal server start-dev` on loopback, its SQLite file
- * under the git-ignored `.temporal/data/` so state survives a restart, the project's search attributes registered
- * with `--search-attribute`, the Web UI on.
+ * The embedded Temporal dev server: `temporal server start-dev` on loopback, its SQLite file (`dbFilename`, relative
+ * to the working directory; `.temporal/data/` by default) kept so state survives a restart, the project's search
+ * attributes registered with `--search-attribute`, the Web UI on. The CLI is found by server/temporal-cli.ts.
  *
  * `ensureEmbeddedServer` starts it only when nothing answers at the configured address, and `stop()` stops only
  * what it started (a server someone else runs is left alone).
@@ -9,10 +9,10 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import { mkdirSync, openSync } from 'node:fs';
 import { createConnection } from 'node:net';
-import { dirname, isAbsolute, join, resolve } from 'node:path';
+import { dirname, join, resolve } from 'node:path';
 import { Connection } from '@temporalio/client';
 import { SEARCH_ATTRIBUTES } from '../workflows/search-attributes';
-import { temporalBinaries } from './binaries';
+import { findTemporalCli } from './temporal-cli';
 import type { EmbeddedServerConfig } from '../config/schema';
 
 export interface EmbeddedServer {
@@ -25,8 +25,6 @@ export interface EmbeddedServer {
   /** Stops the server if this process started it; otherwise does nothing. */
   stop(): Promise<void>;
 }
-
-const ROOT = resolve(__dirname, '..');
 
 /** True when something accepts TCP connections at host:port within `timeoutMs` (ms). */
 export function answers(host: string, port: number, timeoutMs = 500): Promise<boolean> {
@@ -45,6 +43,7 @@ export function answers(host: string, port: number, timeoutMs = 500): Promise<bo
 /**
  * Ensures a Temporal server answers at `config.ip:config.port`, starting the embedded dev server if none does.
  * @param readyTimeoutMs how long to wait for the started server's gRPC frontend, in ms (default 60 000).
+ * @throws TemporalCliNotFoundError when no server answers and no Temporal CLI is found (server/temporal-cli.ts).
  * @throws Error when the started server does not become ready in time (its log path is in the message).
  */
 export async function ensureEmbeddedServer(
@@ -55,7 +54,8 @@ export async function ensureEmbeddedServer(
   if (await answers(config.ip, config.port)) {
     return { address, uiUrl: undefined, started: false, stop: async () => undefined };
   }
-  const dbFile = isAbsolute(config.dbFilename) ? config.dbFilename : join(ROOT, config.dbFilename);
+  const cli = findTemporalCli();
+  const dbFile = resolve(process.cwd(), config.dbFilename);
   mkdirSync(dirname(dbFile), { recursive: true });
   const logFile = join(dirname(dbFile), 'dev-server.log');
   const args = [
@@ -76,7 +76,7 @@ export async function ensureEmbeddedServer(
     ...SEARCH_ATTRIBUTES.flatMap((k) => ['--search-attribute', `${k.name}=Keyword`]),
   ];
   const log = openSync(logFile, 'a');
-  const child = spawn(temporalBinaries().cli, args, { stdio: ['ignore', log, log] });
+  const child = spawn(cli, args, { stdio: ['ignore', log, log] });
   await waitReady(address, child, readyTimeoutMs, logFile);
   return {
     address,

@@ -10,47 +10,56 @@ import { isRecoveryInputError } from '../recovery/errors';
 import { MAX_USER_MESSAGE_CHARS } from './definitions';
 import { invalidInput } from './input-errors';
 import { OBSERVATION_KINDS } from './planner-contract';
-import { ToolPlanInputSchema } from './tool-plan';
+import { lazy } from '../recovery/lazy';
+import { toolPlanInputSchema } from './tool-plan';
 import './zod-messages';
 
 /** Most user messages waiting for the planner; more are dropped (with a worker log line). */
 export const MAX_PENDING_USER_MESSAGES = 50;
 
-/** The options' shape, checked before anything runs: bad options fail the run cleanly, never the workflow task. */
-export const AgentOptionsSchema = ToolPlanInputSchema.omit({
-  calls: true,
-  stopOnTerminal: true,
-  failOnTerminal: true,
-})
-  .extend({
-    searchAttributes: z.boolean().optional(),
-    maxTurns: z.number().int().min(1).max(10_000).optional(),
-    maxInvalidDecisions: z.number().int().min(0).max(100).optional(),
-    planner: z
-      .object({
-        startToCloseTimeoutMs: z.number().int().min(1_000).max(86_400_000).optional(),
-        maximumAttempts: z.number().int().min(1).max(100).optional(),
-        taskQueue: z.string().min(1).optional(),
-        heartbeatTimeoutMs: z.number().int().min(1_000).max(3_600_000).optional(),
-      })
-      .strict()
-      .optional(),
-    continueAsNewAfterTurns: z.number().int().min(1).optional(),
-  })
-  .strict();
+/**
+ * The options' shape, checked before anything runs: bad options fail the run cleanly, never the workflow task.
+ * Built on first use (recovery/lazy.ts).
+ */
+export const agentOptionsSchema = lazy(() =>
+  toolPlanInputSchema()
+    .omit({
+      calls: true,
+      stopOnTerminal: true,
+      failOnTerminal: true,
+    })
+    .extend({
+      searchAttributes: z.boolean().optional(),
+      maxTurns: z.number().int().min(1).max(10_000).optional(),
+      maxInvalidDecisions: z.number().int().min(0).max(100).optional(),
+      planner: z
+        .object({
+          startToCloseTimeoutMs: z.number().int().min(1_000).max(86_400_000).optional(),
+          maximumAttempts: z.number().int().min(1).max(100).optional(),
+          taskQueue: z.string().min(1).optional(),
+          heartbeatTimeoutMs: z.number().int().min(1_000).max(3_600_000).optional(),
+        })
+        .strict()
+        .optional(),
+      continueAsNewAfterTurns: z.number().int().min(1).optional(),
+    })
+    .strict(),
+);
 
 /** The shape of a continue-as-new carry; the router state's own fields are checked by the budget ledger. */
-const AgentCarrySchema = z
-  .object({
-    router: z.object({ budgets: z.unknown(), records: z.array(z.unknown()) }).passthrough(),
-    observations: z.array(z.object({ kind: z.enum(OBSERVATION_KINDS) }).passthrough()),
-    turn: z.number().int().min(0),
-    invalidDecisionsInARow: z.number().int().min(0),
-    pendingUserMessages: z.array(z.string().max(MAX_USER_MESSAGE_CHARS)).max(MAX_PENDING_USER_MESSAGES),
-    toolSuccesses: z.record(z.string(), z.number().int().min(0)),
-    continuedAsNew: z.number().int().min(0),
-  })
-  .strict();
+const agentCarrySchema = lazy(() =>
+  z
+    .object({
+      router: z.object({ budgets: z.unknown(), records: z.array(z.unknown()) }).passthrough(),
+      observations: z.array(z.object({ kind: z.enum(OBSERVATION_KINDS) }).passthrough()),
+      turn: z.number().int().min(0),
+      invalidDecisionsInARow: z.number().int().min(0),
+      pendingUserMessages: z.array(z.string().max(MAX_USER_MESSAGE_CHARS)).max(MAX_PENDING_USER_MESSAGES),
+      toolSuccesses: z.record(z.string(), z.number().int().min(0)),
+      continuedAsNew: z.number().int().min(0),
+    })
+    .strict(),
+);
 
 /**
  * Checks `agentWorkflow`'s arguments.
@@ -63,11 +72,11 @@ export function checkInput(goal: unknown, options: unknown, carried: unknown): v
       'invalid_input',
     );
   }
-  const parsed = AgentOptionsSchema.safeParse(options);
+  const parsed = agentOptionsSchema().safeParse(options);
   if (!parsed.success) throw invalidInput('agentWorkflow options.', parsed.error);
   if (carried === undefined) return;
   // Set by continue-as-new only; a caller passing a third argument gets a clean failure, not a stuck task (C1).
-  const carry = AgentCarrySchema.safeParse(carried);
+  const carry = agentCarrySchema().safeParse(carried);
   if (!carry.success) {
     throw invalidInput('agentWorkflow carried.', carry.error, ' (the third argument is set by continue-as-new only)');
   }

@@ -65,7 +65,7 @@ import { own } from './router-helpers';
 import { telemetry } from './telemetry-sinks';
 import { createToolRouter, type ToolRouterOptions, type ToolRouterState } from './tool-router';
 
-export { AgentOptionsSchema, MAX_PENDING_USER_MESSAGES } from './agent-input';
+export { MAX_PENDING_USER_MESSAGES } from './agent-input';
 export { MAX_OBSERVED_ARGS_CHARS, MAX_OBSERVED_VALUE_CHARS } from './agent-observations';
 
 type PlannerActivities = ReturnType<typeof createPlannerActivities>;

@@ -10,8 +10,9 @@ import type { ToolSpec } from '../recovery/tool-spec';
 import { ApplicationFailure } from '@temporalio/workflow';
 import { z } from 'zod';
 import './zod-messages';
-import { BackoffPolicySchema } from '../recovery/backoff';
-import { BudgetPolicySchema } from '../recovery/budgets';
+import { backoffOverrideSchema } from '../recovery/backoff';
+import { budgetOverrideSchema } from '../recovery/budgets';
+import { lazy } from '../recovery/lazy';
 import { ToolSpecSchema } from '../recovery/tool-spec';
 import { invalidInput } from './input-errors';
 import { createToolRouter, type ToolOutcome } from './tool-router';
@@ -56,53 +57,59 @@ export interface ToolPlanResult {
   records: RecoveryRecord[];
 }
 
-/** The input's shape, checked before anything runs: a bad input fails the run cleanly, never the workflow task. */
-export const ToolPlanInputSchema = z
-  .object({
-    catalog: z.array(ToolSpecSchema),
-    calls: z.array(
-      z
-        .object({
-          tool: z.string(),
-          args: z.unknown(),
-          stepId: z.string().min(1).optional(),
-          sameTurn: z.boolean().optional(),
-        })
-        .strict(),
-    ),
-    grantedScopes: z.array(z.string()).optional(),
-    budgets: BudgetPolicySchema.partial().optional(),
-    backoff: BackoffPolicySchema.partial().optional(),
-    approvalTimeoutMs: z.number().int().min(0).optional(),
-    toolOverrides: z
-      .record(
-        z.string(),
+/**
+ * The input's shape, checked before anything runs: a bad input fails the run cleanly, never the workflow task.
+ * Built on first use (recovery/lazy.ts): a workflow bundle that imports this module without running a plan pays
+ * nothing for it.
+ */
+export const toolPlanInputSchema = lazy(() =>
+  z
+    .object({
+      catalog: z.array(ToolSpecSchema),
+      calls: z.array(
         z
           .object({
-            budgets: BudgetPolicySchema.partial().optional(),
-            backoff: BackoffPolicySchema.partial().optional(),
+            tool: z.string(),
+            args: z.unknown(),
+            stepId: z.string().min(1).optional(),
+            sameTurn: z.boolean().optional(),
           })
           .strict(),
-      )
-      .optional(),
-    reconcile: z
-      .object({
-        lookupBudget: z.number().int().min(0).optional(),
-        replayBudget: z.number().int().min(0).optional(),
-        lookupTimeoutMs: z.number().int().min(1).optional(),
-        lookupBackoff: BackoffPolicySchema.partial().optional(),
-        reviewTimeoutMs: z.number().int().min(0).optional(),
-        searchAttributes: z.boolean().optional(),
-      })
-      .strict()
-      .optional(),
-    stopOnTerminal: z.boolean().optional(),
-    failOnTerminal: z.boolean().optional(),
-  })
-  .strict();
+      ),
+      grantedScopes: z.array(z.string()).optional(),
+      budgets: budgetOverrideSchema().optional(),
+      backoff: backoffOverrideSchema().optional(),
+      approvalTimeoutMs: z.number().int().min(0).optional(),
+      toolOverrides: z
+        .record(
+          z.string(),
+          z
+            .object({
+              budgets: budgetOverrideSchema().optional(),
+              backoff: backoffOverrideSchema().optional(),
+            })
+            .strict(),
+        )
+        .optional(),
+      reconcile: z
+        .object({
+          lookupBudget: z.number().int().min(0).optional(),
+          replayBudget: z.number().int().min(0).optional(),
+          lookupTimeoutMs: z.number().int().min(1).optional(),
+          lookupBackoff: backoffOverrideSchema().optional(),
+          reviewTimeoutMs: z.number().int().min(0).optional(),
+          searchAttributes: z.boolean().optional(),
+        })
+        .strict()
+        .optional(),
+      stopOnTerminal: z.boolean().optional(),
+      failOnTerminal: z.boolean().optional(),
+    })
+    .strict(),
+);
 
 export async function toolPlanWorkflow(rawInput: ToolPlanInput): Promise<ToolPlanResult> {
-  const parsed = ToolPlanInputSchema.safeParse(rawInput);
+  const parsed = toolPlanInputSchema().safeParse(rawInput);
   if (!parsed.success) throw invalidInput('toolPlanWorkflow input ', parsed.error);
   const input = rawInput;
   const router = createToolRouter({

@@ -2,9 +2,12 @@
  * A zod 4 schema in words, for the `expected` of a field issue: "string matching ^cus_", "positive integer",
  * "one of usd|eur", "ISO date". Also the sub-schema at a path, and an object's known keys.
  *
- * Reads the schema's definition (`_zod.def`) and its computed constraint bag (`_zod.bag`, zod 4's own summary of
- * min/max/format/patterns) through readers that never throw, so an unknown or future schema kind degrades to
- * its type name instead of failing. Source: zod 4 core (`$ZodType._zod.def` / `._zod.bag`).
+ * Reads the schema's definition (`_zod.def`) and the definitions of its checks (`def.checks[i]._zod.def`: `check`
+ * is `greater_than`, `less_than`, `min_length`, `number_format`, …) through readers that never throw, so an
+ * unknown or future schema kind degrades to its type name instead of failing. Source: zod 4 core (`$ZodType`,
+ * `$ZodCheck*Def` in `zod/v4/core/checks`). The checks are folded here rather than read from zod's constraint bag
+ * (`_zod.bag`), which zod up to 4.5 filled for its own checks and zod 4.6 leaves empty; the bag is still read for
+ * what the fold does not find (a third-party check's `onattach`).
  * Pure: no I/O.
  */
 import { asArray, isObjectLike, ownKeys, readNumber, readProp, readString } from './safe';
@@ -16,6 +19,80 @@ function defOf(schema: unknown): unknown {
 }
 function bagOf(schema: unknown): unknown {
   return readProp(readProp(schema, '_zod'), 'bag');
+}
+
+/** A schema's bounds and format, folded from its checks (the names of zod's bag, which it replaces). */
+export interface SchemaConstraints {
+  minimum?: number;
+  maximum?: number;
+  exclusiveMinimum?: number;
+  exclusiveMaximum?: number;
+  multipleOf?: number;
+  /** From `length_equals` / `size_equals`. */
+  length?: number;
+  /** The last format check's `format` (`safeint`, `email`, `regex`, …). */
+  format?: string;
+}
+
+type Bound = 'minimum' | 'maximum' | 'exclusiveMinimum' | 'exclusiveMaximum';
+const LOWER: ReadonlySet<Bound> = new Set(['minimum', 'exclusiveMinimum']);
+
+/** Where each zod 4 check kind puts its value (zod core `$ZodCheck*Def`): [constraint, field of the check's def]. */
+const CHECK_FIELDS: Readonly<Record<string, readonly (readonly [keyof SchemaConstraints, string])[]>> = Object.freeze({
+  min_length: [['minimum', 'minimum']],
+  max_length: [['maximum', 'maximum']],
+  length_equals: [['length', 'length']],
+  min_size: [['minimum', 'minimum']],
+  max_size: [['maximum', 'maximum']],
+  size_equals: [['length', 'size']],
+  multiple_of: [['multipleOf', 'value']],
+});
+
+/**
+ * The constraints of a schema: each check's def (and the schema's own, when the schema is itself a check, as
+ * `z.int()` is), tightest bound winning; then the bag's entries for whatever no check gave.
+ */
+export function constraintsOf(schema: unknown): SchemaConstraints {
+  const out: SchemaConstraints = {};
+  const narrow = (key: Bound, value: unknown) => {
+    if (typeof value !== 'number' || Number.isNaN(value)) return;
+    const cur = out[key];
+    if (cur === undefined || (LOWER.has(key) ? value > cur : value < cur)) out[key] = value;
+  };
+  for (const c of [schema, ...(asArray(readProp(defOf(schema), 'checks')) ?? [])]) {
+    const d = defOf(c);
+    const check = readString(d, 'check');
+    if (check === undefined) continue;
+    if (check === 'greater_than' || check === 'less_than') {
+      const inclusive = readProp(d, 'inclusive') === true;
+      const key =
+        check === 'greater_than'
+          ? inclusive
+            ? 'minimum'
+            : 'exclusiveMinimum'
+          : inclusive
+            ? 'maximum'
+            : 'exclusiveMaximum';
+      narrow(key, readProp(d, 'value'));
+    } else if (check.endsWith('_format')) {
+      const format = readString(d, 'format');
+      if (format !== undefined) out.format = format;
+    }
+    for (const [key, field] of CHECK_FIELDS[check] ?? []) {
+      const v = readNumber(d, field);
+      if (v === undefined) continue;
+      if (key === 'minimum' || key === 'maximum') narrow(key, v);
+      else out[key] = v as never;
+    }
+  }
+  const bag = bagOf(schema);
+  for (const key of ['minimum', 'maximum', 'exclusiveMinimum', 'exclusiveMaximum', 'multipleOf', 'length'] as const) {
+    const v = readNumber(bag, key);
+    if (out[key] === undefined && v !== undefined) out[key] = v;
+  }
+  out.format ??= readString(bag, 'format');
+  if (out.format === undefined) delete out.format;
+  return out;
 }
 /** The schema's kind: `string`, `number`, `object`, `optional`, … (zod 4 `def.type`). */
 export function schemaType(schema: unknown): string | undefined {
@@ -114,7 +191,7 @@ function literalWord(v: unknown): string {
 
 /** The format of a string schema (`email`, `date`, `regex`, `starts_with`, …), if any. */
 export function stringFormat(schema: unknown): string | undefined {
-  return readString(defOf(schema), 'format') ?? readString(bagOf(schema), 'format');
+  return readString(defOf(schema), 'format') ?? constraintsOf(schema).format;
 }
 
 /** The `^…` literal prefix a string schema requires (from `.startsWith()` or a regex like `/^cus_/`), if any. */
@@ -134,7 +211,7 @@ export function requiredPrefix(schema: unknown): string | undefined {
 
 function describeString(schema: unknown): string {
   const def = defOf(schema);
-  const bag = bagOf(schema);
+  const bag = constraintsOf(schema);
   const parts: string[] = [];
   const format = readString(def, 'format');
   let base = format !== undefined && FORMAT_WORDS[format] ? FORMAT_WORDS[format]! : 'string';
@@ -188,7 +265,7 @@ export function describeNumberBag(bag: unknown, isInt: boolean): string {
 }
 
 function describeArray(schema: unknown, depth: number): string {
-  const bag = bagOf(schema);
+  const bag = constraintsOf(schema);
   const el = describeSchema(readProp(defOf(schema), 'element'), depth + 1);
   const len = readNumber(bag, 'length');
   const min = readNumber(bag, 'minimum');
@@ -220,8 +297,10 @@ export function describeSchema(schema: unknown, depth = 0): string {
       return `${describeSchema(readProp(def, 'innerType'), depth + 1)} or null`;
     case 'string':
       return describeString(schema);
-    case 'number':
-      return describeNumberBag(bagOf(schema), INT_FORMATS.has(readString(bagOf(schema), 'format') ?? ''));
+    case 'number': {
+      const constraints = constraintsOf(schema);
+      return describeNumberBag(constraints, INT_FORMATS.has(constraints.format ?? ''));
+    }
     case 'bigint':
       return 'integer';
     case 'boolean':
@@ -328,5 +407,5 @@ export function isNumeric(schema: unknown): boolean {
 /** True when the schema (through wrappers) is an integer number. */
 export function isInteger(schema: unknown): boolean {
   const s = unwrap(schema);
-  return schemaType(s) === 'number' && INT_FORMATS.has(readString(bagOf(s), 'format') ?? '');
+  return schemaType(s) === 'number' && INT_FORMATS.has(constraintsOf(s).format ?? '');
 }

@@ -1,5 +1,5 @@
 /**
- * Recovery telemetry end to end, on the real dev server: the router's records reach `plugin.metrics` through the
+ * Recovery telemetry end to end, on the real dev server: the router's records reach a `RecoveryMetrics` through the
  * workflow sinks, with exact values, and a replayed history — by a replay worker, or by a worker without a workflow
  * cache that replays the history at every task — never counts a record twice.
  */
@@ -7,6 +7,7 @@ import type { TestWorkflowEnvironment } from '@temporalio/testing';
 import { Worker } from '@temporalio/worker';
 import { startScriptedService, type ScriptedService } from '../../examples/scripted-service';
 import { supportTools } from '../../examples/support-tools';
+import { RecoveryMetrics } from '../../plugin/metrics';
 import { RecoveryPlugin } from '../../plugin/recovery-plugin';
 import type { RecoveryRecord } from '../../recovery/records';
 import { summarizeRecords } from '../../recovery/telemetry';
@@ -43,8 +44,7 @@ const SCRIPT = {
 };
 
 /** Every metric the plan above must leave, exactly. */
-async function expectPlanMetrics(plugin: RecoveryPlugin): Promise<void> {
-  const m = plugin.metrics;
+async function expectPlanMetrics(m: RecoveryMetrics): Promise<void> {
   expect(await sample(m, 'recovery_turns_total')).toBe(3);
   expect(await samples(m, 'recovery_records_total')).toEqual({
     // The 503 was retried by Temporal: the success record says from what (transient) and how (retry).
@@ -95,13 +95,14 @@ function expectPlanRecords(result: ToolPlanResult): void {
 
 test('503 then 200, a 409 replan, another slot → exact metrics; replaying the history counts nothing again', async () => {
   service.reset(SCRIPT);
-  const h = await harness(env, supportTools(service.url).all);
+  const metrics = new RecoveryMetrics();
+  const h = await harness(env, supportTools(service.url).all, { telemetry: metrics });
   const result = await h.run(() => h.runPlan(PLAN));
   expectPlanRecords(result);
   expect(service.hits('GET /inventory')).toBe(2);
   expect(service.hits('POST /calendar/book')).toBe(2);
-  await expectPlanMetrics(h.plugin);
-  const before = await h.plugin.metrics.text();
+  await expectPlanMetrics(metrics);
+  const before = await metrics.text();
 
   const history = await env.client.workflow.getHandle(result.workflowId).fetchHistory();
   await Worker.runReplayHistory(
@@ -109,7 +110,7 @@ test('503 then 200, a 409 replan, another slot → exact metrics; replaying the 
     history,
     result.workflowId,
   );
-  expect(await h.plugin.metrics.text()).toBe(before);
+  expect(await metrics.text()).toBe(before);
 
   // The control: the same replay does run the record sink when a sink asks to be called during replay.
   const replayed: RecoveryRecord[] = [];
@@ -132,9 +133,11 @@ test('503 then 200, a 409 replan, another slot → exact metrics; replaying the 
 test('a worker without a workflow cache (the history so far is replayed at every task) counts each record once', async () => {
   service.reset(SCRIPT);
   const taskQueue = uniqueTaskQueue('rr-telemetry');
+  const metrics = new RecoveryMetrics();
   const plugin = new RecoveryPlugin({
     tools: supportTools(service.url).all,
     config: { backoff: FAST_BACKOFF, taskQueue },
+    telemetry: metrics,
   });
   const worker = await Worker.create({
     connection: env.nativeConnection,
@@ -151,18 +154,18 @@ test('a worker without a workflow cache (the history so far is replayed at every
     }),
   )) as ToolPlanResult;
   expectPlanRecords(result);
-  await expectPlanMetrics(plugin);
+  await expectPlanMetrics(metrics);
 });
 
 test('a shared RecoveryMetrics sums two workers; the endpoint serves what text() says', async () => {
   service.reset(SCRIPT);
-  const first = await harness(env, supportTools(service.url).all);
+  const m = new RecoveryMetrics();
+  const first = await harness(env, supportTools(service.url).all, { telemetry: m });
   await first.run(() => first.runPlan(PLAN));
   service.reset(SCRIPT);
-  const second = await harness(env, supportTools(service.url).all, { metrics: first.plugin.metrics });
+  const second = await harness(env, supportTools(service.url).all, { telemetry: m });
   await second.run(() => second.runPlan(PLAN));
-  const m = second.plugin.metrics;
-  expect(m).toBe(first.plugin.metrics);
+  expect(second.plugin.telemetry).toBe(first.plugin.telemetry);
   expect(await sample(m, 'recovery_turns_total')).toBe(6);
   expect(await samples(m, 'recovery_replans_total')).toEqual({ 'tool=book_slot,class=semantic_rejection': 2 });
   expect(await samples(m, 'recovery_retry_then_succeed_total')).toEqual({ 'tool=check_inventory': 2 });

@@ -3,6 +3,7 @@
  */
 import fc from 'fast-check';
 import {
+  backoffOverrideSchema,
   BackoffPolicySchema,
   DEFAULT_BACKOFF_POLICY,
   MAX_BACKOFF_INTERVAL_MS,
@@ -274,8 +275,8 @@ describe('backoff: bad input is a typed error', () => {
     expect(Number.isSafeInteger(d.delayMs) && d.delayMs < 2 * MAX_RETRY_AFTER_CAP_MS).toBe(true);
   });
 
-  test('BackoffPolicySchema.partial() (per-tool overrides) keeps the upper bounds', () => {
-    const r = BackoffPolicySchema.partial().safeParse({ maximumIntervalMs: 1e15 });
+  test('backoffOverrideSchema() (per-tool overrides) keeps the upper bounds', () => {
+    const r = backoffOverrideSchema().safeParse({ maximumIntervalMs: 1e15 });
     expect(r.success ? 'accepted' : r.error.issues[0]?.message).toBe(
       'BackoffPolicy.maximumIntervalMs must be at most 86400000 ms (24 hours)',
     );

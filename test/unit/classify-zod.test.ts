@@ -269,6 +269,19 @@ describe('describeSchema', () => {
   ] as [z.ZodType, string][])('describeSchema: %# → "%s"', (schema, words) => {
     expect(describeSchema(schema)).toBe(words);
   });
+
+  // zod 4.6 no longer fills the constraint bag for its own checks; the words come from the checks' defs.
+  it.each([
+    [z.number().int().min(1).max(10), 'integer between 1 and 10'],
+    [z.number().int().positive().max(100), 'positive integer <= 100'],
+    [z.string().min(3).max(5), 'string of 3–5 characters'],
+    [z.string().length(4), 'string of exactly 4 characters'],
+    [z.array(z.string()).min(1), 'non-empty array of string'],
+  ] as [z.ZodType, string][])('describeSchema without zod’s constraint bag: %# → "%s"', (schema, words) => {
+    const bag = schema._zod.bag as Record<string, unknown>;
+    for (const key of Object.keys(bag)) delete bag[key];
+    expect(describeSchema(schema)).toBe(words);
+  });
 });
 
 describe('classifyZodError: contract', () => {

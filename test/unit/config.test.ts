@@ -2,7 +2,7 @@
 import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { ConfigError, DEFAULT_CONFIG_PATH, loadConfig } from '../../config/load';
+import { ConfigError, defaultConfigPath, loadConfig } from '../../config/load';
 import { resolveConnection } from '../../config/connection';
 import { RecoveryPlugin, RecoveryPluginOptionsError } from '../../plugin/recovery-plugin';
 import { supportTools } from '../../examples/support-tools';
@@ -15,8 +15,8 @@ const file = (name: string, text: string) => {
 };
 
 describe('loadConfig', () => {
-  test('the shipped temporal.config.json holds the design defaults', () => {
-    const c = loadConfig(DEFAULT_CONFIG_PATH);
+  test('the repository’s temporal.config.json holds the design defaults', () => {
+    const c = loadConfig(join(__dirname, '..', '..', 'temporal.config.json'));
     expect(c.budgets).toEqual({
       perCallRetries: 3,
       perTurnReplans: 2,
@@ -80,10 +80,46 @@ describe('loadConfig', () => {
   test('a named file that does not exist is refused; the default file may be absent', () => {
     expect(() => loadConfig(join(dir, 'missing.json'))).toThrow(/missing.json: file not found/);
   });
+
+  describe('the default file is temporal.config.json in the working directory', () => {
+    const cwd = process.cwd();
+    afterEach(() => process.chdir(cwd));
+
+    test('read from process.cwd() at call time; a relative path is relative to it too', () => {
+      const project = mkdtempSync(join(tmpdir(), 'rr-project-'));
+      writeFileSync(join(project, 'temporal.config.json'), '{"taskQueue":"from-cwd"}');
+      writeFileSync(join(project, 'other.json'), '{"taskQueue":"relative"}');
+      process.chdir(project);
+      expect(defaultConfigPath()).toBe(join(process.cwd(), 'temporal.config.json'));
+      expect(loadConfig().taskQueue).toBe('from-cwd');
+      expect(loadConfig('other.json').taskQueue).toBe('relative');
+    });
+
+    test('absent → the defaults; bad → refused with its path and field', () => {
+      const project = mkdtempSync(join(tmpdir(), 'rr-project-'));
+      process.chdir(project);
+      expect(loadConfig().taskQueue).toBe('recovery-router');
+      writeFileSync(join(project, 'temporal.config.json'), '{"budgets":{"perRunAttempts":0}}');
+      expect(() => loadConfig()).toThrow(
+        new ConfigError(join(process.cwd(), 'temporal.config.json'), 'budgets.perRunAttempts', [
+          'budgets.perRunAttempts: Too small: expected number to be >=1',
+        ]),
+      );
+    });
+  });
+
+  test('an object is validated as a file is, named options.config', () => {
+    expect(loadConfig({ taskQueue: 'q', budgets: { perCallRetries: 1 } }).budgets.perCallRetries).toBe(1);
+    expect(() => loadConfig({ embeddedServer: { port: 0 } })).toThrow(
+      new ConfigError('options.config', 'embeddedServer.port', [
+        'embeddedServer.port: Too small: expected number to be >=1',
+      ]),
+    );
+  });
 });
 
 describe('resolveConnection', () => {
-  const config = loadConfig(DEFAULT_CONFIG_PATH);
+  const config = loadConfig({});
 
   test('no environment configuration → the embedded dev server of temporal.config.json', () => {
     const t = resolveConnection(config, { TEMPORAL_CONFIG_FILE: join(dir, 'none.toml') });

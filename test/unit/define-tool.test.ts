@@ -112,10 +112,18 @@ describe('defineTool: bad names are refused with a bounded message (finding 22)'
   });
 });
 
-describe('defineTool: other fields (messages unchanged)', () => {
+describe('defineTool: other fields', () => {
   test.each<[string, Record<string, unknown>, string]>([
-    ['input not a zod schema', { input: { sku: 'string' } }, '`input` must be a zod schema'],
-    ['output not a zod schema', { output: null }, '`output` must be a zod schema'],
+    [
+      'input not a zod schema',
+      { input: { sku: 'string' } },
+      '`input` must be a zod 4 schema from the `zod` package recovery-router resolves (zod is a peer dependency: `npm ls zod` shows one copy)',
+    ],
+    [
+      'output not a zod schema',
+      { output: null },
+      '`output` must be a zod 4 schema from the `zod` package recovery-router resolves (zod is a peer dependency: `npm ls zod` shows one copy)',
+    ],
     ['no execute', { execute: undefined }, '`execute` must be a function'],
     ['timeouts 0', { timeouts: { startToCloseMs: 0 } }, 'startToCloseTimeoutMs: Too small: expected number to be >0'],
     [

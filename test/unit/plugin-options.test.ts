@@ -95,18 +95,21 @@ describe('RecoveryPlugin options: credentials, breaker, metrics', () => {
       'RecoveryPlugin: breaker.halfOpenAfterMs must be a finite number of ms ≥ 0 (got NaN)',
     );
   });
-  test('metrics that is not a RecoveryMetrics → refused', () => {
-    expect(refusal(() => new RecoveryPlugin({ tools: tools(), config, metrics: {} as never }))).toBe(
-      'RecoveryPlugin: `metrics` must be a RecoveryMetrics (plugin/metrics.ts)',
-    );
-  });
+  test.each([{}, { sinks: 1 }, { sinks: () => ({}), addTools: 'x' }, 7])(
+    'telemetry %p without a sinks() method → refused',
+    (telemetry) => {
+      expect(refusal(() => new RecoveryPlugin({ tools: tools(), config, telemetry: telemetry as never }))).toBe(
+        'RecoveryPlugin: `telemetry` must have a sinks() method: a RecoveryMetrics (recovery-router/metrics) or a RecoveryTelemetry',
+      );
+    },
+  );
 });
 
 describe('RecoveryPlugin telemetry wiring', () => {
   test('a shared RecoveryMetrics is used as given and learns the catalog’s tool names', async () => {
     const metrics = new RecoveryMetrics();
-    const plugin = new RecoveryPlugin({ tools: tools(), config, metrics });
-    expect(plugin.metrics).toBe(metrics);
+    const plugin = new RecoveryPlugin({ tools: tools(), config, telemetry: metrics });
+    expect(plugin.telemetry).toBe(metrics);
     void metrics.sinks().recoveryTelemetry.record.fn({ namespace: 'n', firstExecutionRunId: 'r' } as never, {
       callId: 'c',
       tool: 'book_slot',
@@ -127,7 +130,9 @@ describe('RecoveryPlugin telemetry wiring', () => {
     const other = { log: { fn: () => undefined } };
     const out = plugin.configureWorker({ taskQueue: 'q', sinks: { other } } as WorkerOptions);
     expect(out.sinks?.other).toBe(other);
-    expect(out.sinks?.recoveryTelemetry).toBe(plugin.metrics.sinks().recoveryTelemetry);
+    // No telemetry given: sinks that do nothing, so workflow code finds its sink and nothing is exported.
+    expect(out.sinks?.recoveryTelemetry?.record?.fn({} as never, {} as never)).toBeUndefined();
+    expect(out.sinks?.recoveryTelemetry?.record?.callDuringReplay).toBe(false);
     expect(out.workflowsPath).toBe(RECOVERY_WORKFLOWS_PATH);
     expect(Object.keys(out.activities as object)).toContain('invokeTool');
     const own = plugin.configureWorker({ taskQueue: 'q', workflowsPath: '/x/workflows' } as WorkerOptions);

@@ -1,0 +1,103 @@
+/**
+ * Tool calls that wait for a human approval after a 403 an approval can lift: list them (with the argument digest
+ * and a redacted preview), and send a decision (the `recovery.decideApproval` update, workflows/definitions.ts;
+ * README "Trust and approvals").
+ */
+import { WorkflowUpdateFailedError, type Client } from '@temporalio/client';
+import { signApproval } from '../activities/approval-signature';
+import {
+  decideApprovalUpdate,
+  pendingApprovalsQuery,
+  type ApprovalDecision,
+  type ApprovalGrant,
+  type PendingApproval,
+} from '../workflows/definitions';
+import { approvalDecisionSchema, parseMessage } from '../workflows/messages';
+import { RecoveryTool } from '../workflows/search-attributes';
+import { listWaiting } from './waiting';
+
+/** A workflow with a call that waits for approval, as visibility shows it. */
+export interface ApprovalListing {
+  workflowId: string;
+  /** `RecoveryTool`: the tool of the call that began to wait last ('' if unset). */
+  tool: string;
+  /** When the workflow started, ms since the epoch (each call's own `sinceMs`: `pendingApprovals`). */
+  startedAtMs: number;
+}
+
+/**
+ * Workflows, across the namespace, with a call waiting for approval: the visibility query
+ * `RecoveryStatus = "AwaitingApproval" AND ExecutionStatus = "Running"` (Temporal docs: "Visibility"). Their calls
+ * and call ids: `pendingApprovals(client, workflowId)`.
+ *
+ * Visibility is eventually consistent: a workflow that began to wait a moment ago may not be listed yet, and one
+ * just decided may still be.
+ * @throws the client's `ServiceError` when the server rejects the query (e.g. `RecoveryStatus` not registered).
+ */
+export async function listApprovals(client: Client): Promise<ApprovalListing[]> {
+  return (await listWaiting(client, 'AwaitingApproval')).map((info) => ({
+    workflowId: info.workflowId,
+    tool: info.typedSearchAttributes.get(RecoveryTool) ?? '',
+    startedAtMs: info.startTime.getTime(),
+  }));
+}
+
+/** The calls of a workflow that wait for approval. */
+export function pendingApprovals(client: Client, workflowId: string): Promise<PendingApproval[]> {
+  return client.workflow.getHandle(workflowId).query(pendingApprovalsQuery);
+}
+
+/** A decision that cannot be sent. */
+export class ApprovalError extends Error {
+  override readonly name = 'ApprovalError';
+}
+
+/** The decision as `decideApproval` takes it: the signature is computed when a signing key is given. */
+export type ApprovalRequest = Omit<ApprovalDecision, 'signature'>;
+
+/**
+ * Sends a decision on a waiting call with the `recovery.decideApproval` UPDATE, so a decision the workflow refuses
+ * (wrong digest, no such call, a bad or missing signature) is refused at once, with its reason, and the identity
+ * Temporal records for this client (`Client` option `identity`) is the approver's identity in the run.
+ * @param options.signingKey the approval key (≥ 32 bytes) when the workers require signed approvals: the
+ *   signature binds workflow, call, tool, argument digest and decision (activities/approval-signature.ts).
+ * @returns the grant as the run recorded it (`by`, `identity`, `signed`, `via: 'update'`).
+ * @throws ApprovalError when `by` is empty or `argsDigest` is not 64 hex characters (before sending), when the
+ *   call is not waiting (checked with the query first, so a mistyped call id is reported with the ones that wait),
+ *   or when the workflow rejects the decision (the message is its reason).
+ */
+export async function decideApproval(
+  client: Client,
+  workflowId: string,
+  decision: ApprovalRequest,
+  options: { signingKey?: string | Uint8Array } = {},
+): Promise<ApprovalGrant & { callId: string; approved: boolean }> {
+  if (!decision.by?.trim()) throw new ApprovalError('an approval decision needs `by`: who decided');
+  if (!/^[0-9a-f]{64}$/.test(decision.argsDigest ?? ''))
+    throw new ApprovalError(
+      'an approval decision needs the argsDigest that `approvals list` shows (64 hex characters)',
+    );
+  // The workflow's own checks, before anything is sent (an oversized update cannot even be rejected cleanly).
+  const parsed = parseMessage(approvalDecisionSchema(), decision, 'approval decision');
+  if (!parsed.ok) throw new ApprovalError(parsed.why);
+  const pending = await pendingApprovals(client, workflowId);
+  const call = pending.find((p) => p.callId === decision.callId);
+  if (!call) {
+    const waiting = pending.map((p) => p.callId).join(', ') || 'none';
+    throw new ApprovalError(
+      `call ${decision.callId} of ${workflowId} is not waiting for approval (waiting: ${waiting})`,
+    );
+  }
+  const signature =
+    options.signingKey === undefined
+      ? undefined
+      : signApproval(options.signingKey, { workflowId, tool: call.tool, ...decision });
+  try {
+    return await client.workflow
+      .getHandle(workflowId)
+      .executeUpdate(decideApprovalUpdate, { args: [{ ...decision, ...(signature ? { signature } : {}) }] });
+  } catch (err) {
+    if (err instanceof WorkflowUpdateFailedError) throw new ApprovalError(err.cause?.message ?? err.message);
+    throw err;
+  }
+}

@@ -1,0 +1,199 @@
+#!/usr/bin/env node
+/**
+ * The operator's command line, the package's `bin` (`npx recovery-router …`): list and decide pending approvals
+ * and reviews, and run a local Temporal dev server.
+ *
+ *   recovery-router approvals pending
+ *   recovery-router approvals list <workflowId>      # call id, tool, argument digest and preview
+ *   recovery-router approvals approve <workflowId> <callId> --digest <argsDigest> --by ops@example \
+ *     --reason "one-off export" [--key-file approval.key]
+ *   recovery-router approvals deny <workflowId> <callId> --digest <argsDigest> --by ops@example
+ *   recovery-router reviews list
+ *   recovery-router reviews show <operationId>
+ *   recovery-router reviews decide <operationId> mark-applied|replay|abandon --by <who> --reason <text> \
+ *     [--result-ref <ref>]
+ *   recovery-router server            # temporal server start-dev, as temporal.config.json `embeddedServer` says
+ *
+ * The plain Temporal CLI equivalents:
+ *   temporal workflow query --workflow-id <workflowId> --name recovery.pendingApprovals
+ *   temporal workflow update execute --workflow-id <workflowId> --name recovery.decideApproval \
+ *     --input '{"callId":"<callId>","argsDigest":"<argsDigest>","approved":true,"by":"ops@example"}'
+ *   temporal workflow list --query 'RecoveryStatus="AwaitingReview" AND ExecutionStatus="Running"'
+ *   temporal workflow query --workflow-id reconcile:<operationId> --name recovery.reviewCase
+ *   temporal workflow update execute --workflow-id reconcile:<operationId> --name recovery.decideReview \
+ *     --input '{"operationId":"<operationId>","decision":"replay","by":"ops@example","reason":"..."}'
+ *
+ * Connection settings: Temporal's environment configuration, else the embedded dev server (config/connection.ts).
+ */
+import { readFileSync } from 'node:fs';
+import { Argument, Command } from 'commander';
+import type { Client } from '@temporalio/client';
+import { loadConfig } from '../config/load';
+import { ensureEmbeddedServer } from '../server/dev-server';
+import { decideApproval, listApprovals, pendingApprovals } from './approvals';
+import { connectClient } from './connect';
+import { decideReview, listReviews, showReview } from './reviews';
+
+const iso = (ms: number) => new Date(ms).toISOString();
+
+/** Runs `fn` with a client for the program's `--config`, then closes its connection. */
+type WithClient = (fn: (client: Client) => Promise<void>) => Promise<void>;
+
+/** The program: `approvals`, `reviews` and `server` commands. Parse with `.parseAsync(argv)`. */
+export function operatorCli(): Command {
+  const program = new Command()
+    .name('recovery-router')
+    .description('Recovery Router operator commands: approvals, reviews, and a local Temporal dev server')
+    .option('--config <path>', 'temporal.config.json to use (default: ./temporal.config.json, if present)');
+  const configPath = () => program.opts<{ config?: string }>().config;
+  const withClient: WithClient = async (fn) => {
+    const client = await connectClient(configPath());
+    try {
+      await fn(client);
+    } finally {
+      await client.connection.close();
+    }
+  };
+  addApprovalCommands(program, withClient);
+  addReviewCommands(program, withClient);
+  addServerCommand(program, configPath);
+  return program;
+}
+
+interface ApproveOptions {
+  digest: string;
+  by: string;
+  reason?: string;
+  keyFile?: string;
+}
+
+function addApprovalCommands(program: Command, withClient: WithClient): void {
+  const approvals = program.command('approvals').description('tool calls waiting for a human approval');
+  approvals
+    .command('pending')
+    .description('workflows with a call waiting for approval, across the namespace (visibility)')
+    .action(() =>
+      withClient(async (c) => {
+        const listed = await listApprovals(c);
+        if (listed.length === 0) console.log('no workflow waits for approval');
+        for (const a of listed) console.log(`${a.workflowId}\t${a.tool}\t${iso(a.startedAtMs)}`);
+      }),
+    );
+  approvals
+    .command('list <workflowId>')
+    .description('the calls of one workflow that wait for approval')
+    .action((workflowId: string) =>
+      withClient(async (c) => {
+        const pending = await pendingApprovals(c, workflowId);
+        if (pending.length === 0) console.log('no calls wait for approval');
+        for (const p of pending) {
+          console.log(`${p.callId}\t${p.tool}\t${p.operationId}\t${p.message}`);
+          console.log(`  argsDigest ${p.argsDigest}`);
+          console.log(`  args       ${JSON.stringify(p.argsPreview)}`);
+        }
+      }),
+    );
+  for (const verb of ['approve', 'deny'] as const) {
+    approvals
+      .command(`${verb} <workflowId> <callId>`)
+      .requiredOption('--digest <argsDigest>', 'the argsDigest that `approvals list` shows: what you decide on')
+      .requiredOption('--by <who>', 'who decides')
+      .option('--reason <text>', 'why')
+      .option('--key-file <path>', 'the approval signing key, when the workers require signed approvals')
+      .action((workflowId: string, callId: string, o: ApproveOptions) =>
+        withClient(async (c) => {
+          const decision = {
+            callId,
+            argsDigest: o.digest,
+            approved: verb === 'approve',
+            by: o.by,
+            ...(o.reason ? { reason: o.reason } : {}),
+          };
+          const key = o.keyFile ? { signingKey: readFileSync(o.keyFile) } : {};
+          const grant = await decideApproval(c, workflowId, decision, key);
+          const who = grant.identity ? ` (recorded identity ${grant.identity})` : '';
+          console.log(`${verb === 'approve' ? 'approved' : 'denied'} ${callId}${who}`);
+        }),
+      );
+  }
+}
+
+function addReviewCommands(program: Command, withClient: WithClient): void {
+  const reviews = program.command('reviews').description('writes whose outcome stayed unknown, waiting for a human');
+  reviews
+    .command('list')
+    .description('operations awaiting review, across the namespace (visibility)')
+    .action(() =>
+      withClient(async (c) => {
+        const listed = await listReviews(c);
+        if (listed.length === 0) console.log('no operation awaits review');
+        for (const r of listed) console.log(`${r.operationId}\t${r.tool}\t${r.workflowId}\t${iso(r.sinceMs)}`);
+      }),
+    );
+  reviews
+    .command('show <operationId>')
+    .description('the review case of an operation, as JSON')
+    .action((operationId: string) =>
+      withClient(async (c) => console.log(JSON.stringify(await showReview(c, operationId), null, 2))),
+    );
+  reviews
+    .command('decide')
+    .description('decide a review: mark-applied (needs --result-ref), replay (same idempotency key) or abandon')
+    .argument('<operationId>')
+    .addArgument(new Argument('<decision>').choices(['mark-applied', 'replay', 'abandon']))
+    .requiredOption('--by <who>', 'who decides')
+    .requiredOption('--reason <text>', 'why')
+    .option('--result-ref <ref>', 'with mark-applied: where the result of the applied write is')
+    .action(
+      (
+        operationId: string,
+        verb: 'mark-applied' | 'replay' | 'abandon',
+        o: { by: string; reason: string; resultRef?: string },
+      ) => {
+        // Refused here, before connecting; decideReview checks it again for callers from code.
+        if (verb === 'mark-applied' && !o.resultRef?.trim())
+          program.error('mark-applied needs --result-ref <ref>: where the result of the applied write is');
+        return withClient(async (c) => {
+          await decideReview(c, operationId, {
+            decision: verb === 'mark-applied' ? 'mark_applied' : verb,
+            by: o.by,
+            reason: o.reason,
+            ...(o.resultRef ? { resultRef: o.resultRef } : {}),
+          });
+          console.log(`${verb} accepted for ${operationId}`);
+        });
+      },
+    );
+}
+
+function addServerCommand(program: Command, configPath: () => string | undefined): void {
+  program
+    .command('server')
+    .description(
+      'run the Temporal dev server of temporal.config.json (embeddedServer) until Ctrl-C; needs the Temporal CLI',
+    )
+    .action(async () => {
+      const config = loadConfig(configPath());
+      const server = await ensureEmbeddedServer(config.embeddedServer);
+      if (!server.started) {
+        console.log(`A Temporal server already answers at ${server.address}; nothing started.`);
+        return;
+      }
+      console.log(`Temporal dev server at ${server.address}; Web UI ${server.uiUrl}. Ctrl-C stops it.`);
+      const stop = () => void server.stop().then(() => process.exit(0));
+      process.once('SIGINT', stop);
+      process.once('SIGTERM', stop);
+    });
+}
+
+/** Runs the program on `argv` (`process.argv`); a failure is printed without its stack and exits 1. */
+export function runOperatorCli(argv: readonly string[]): void {
+  operatorCli()
+    .parseAsync([...argv])
+    .catch((err: unknown) => {
+      process.stderr.write(`${err instanceof Error ? err.message : String(err)}\n`);
+      process.exit(1);
+    });
+}
+
+if (require.main === module) runOperatorCli(process.argv);

@@ -1,0 +1,225 @@
+/**
+ * The package as a new user gets it: `npm pack`, then fresh projects in the OS temp folder (test/temporal/fixtures/
+ * consumer-project.ts) install the tarball and its peers, compile the README's quick start verbatim with tsc under
+ * strict settings, and run it with plain `node` against the run's dev server. The worker bundles the workflows with
+ * Temporal's bundler (no loader hooks). One tool answers 503 then 200 (Temporal retries: 2 attempts), one 409
+ * (replan, with the observed state). Variants: the newest peers we claim (@temporalio 1.24.0, zod 4.6.7) in a
+ * CommonJS project and an ESM one sharing its install, and the oldest (1.23.0, zod 4.1.0).
+ *
+ * Each project writes a `temporal.config.json` (own task queue, a 1 s fixed backoff) that the plugin reads from the
+ * working directory: the 1 s gap between the two inventory requests (the default would be 0.5–0.6 s) shows it did.
+ *
+ * The tests run in order and share the installs. Installs prefer npm's cache; the first run on a machine fetches
+ * what the repository's own `npm ci` did not cache.
+ */
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { createServer } from 'node:net';
+import { delimiter, dirname, join } from 'node:path';
+import { startScriptedService, type ScriptedService } from '../../examples/scripted-service';
+import { INSTALL_HINT } from '../../server/temporal-cli';
+import {
+  asEsm,
+  childEnv,
+  copiesOf,
+  compile,
+  install,
+  installSpecs,
+  packRepository,
+  quickStartFiles,
+  quickStartOutput,
+  REPO,
+  sh,
+  writeProject,
+  TEMPORAL_PEERS,
+  type PackedPackage,
+} from './fixtures/consumer-project';
+
+jest.setTimeout(300_000);
+
+const README = readFileSync(join(REPO, 'README.md'), 'utf8');
+const NEWEST = { temporal: '1.24.0', zod: '4.6.7' };
+const OLDEST = { temporal: '1.23.0', zod: '4.1.0' };
+const SLOT_TAKEN = { code: 'slot_taken', message: 'slot 10:00 is taken', freeSlots: ['11:00', '14:30'] };
+const BACKOFF_MS = 1_000;
+
+let root: string;
+let service: ScriptedService;
+let packed: PackedPackage;
+
+beforeAll(async () => {
+  root = mkdtempSync(join(tmpdir(), 'rr-consumer-'));
+  service = await startScriptedService({});
+  packed = await packRepository(root);
+});
+afterAll(async () => {
+  await service?.close();
+  if (root) rmSync(root, { recursive: true, force: true });
+});
+
+/** A loopback port nothing listens on (bound, then released). */
+function freePort(): Promise<number> {
+  return new Promise((done, fail) => {
+    const server = createServer().listen(0, '127.0.0.1', () => {
+      const { port } = server.address() as { port: number };
+      server.close(() => done(port));
+    });
+    server.once('error', fail);
+  });
+}
+
+/**
+ * A project's `temporal.config.json`: a task queue of its own, a fixed 1 s backoff, and an embedded server port no
+ * server answers at.
+ */
+async function configFor(name: string) {
+  return {
+    taskQueue: `consumer-${name}-${process.pid}`,
+    backoff: { initialIntervalMs: BACKOFF_MS, maximumIntervalMs: BACKOFF_MS, jitterRatio: 0 },
+    embeddedServer: { port: await freePort() },
+  };
+}
+
+/**
+ * A CommonJS project `<root>/<name>` with the README's quick start, the tarball and the peers at `versions`
+ * installed; checks there is one copy of zod and of each @temporalio package, at those versions.
+ */
+async function installedProject(name: string, versions: { temporal: string; zod: string }): Promise<string> {
+  const dir = join(root, name);
+  writeProject(dir, { src: quickStartFiles(README), config: await configFor(name) });
+  const installed = await install(dir, installSpecs(packed.file, versions.temporal, versions.zod));
+  console.log(`install (${name}): ${installed.ms} ms, ${installed.packages} packages`);
+  const version = (p: string) =>
+    (JSON.parse(readFileSync(join(dir, 'node_modules', p, 'package.json'), 'utf8')) as { version: string }).version;
+  for (const p of ['zod', ...TEMPORAL_PEERS]) expect([p, copiesOf(dir, p)]).toEqual([p, [`node_modules/${p}`]]);
+  expect(['zod', ...TEMPORAL_PEERS].map(version)).toEqual([
+    versions.zod,
+    ...TEMPORAL_PEERS.map(() => versions.temporal),
+  ]);
+  return dir;
+}
+
+/** Runs the compiled quick start in `dir` against the test server and the scripted service; returns what it printed. */
+async function runQuickStart(dir: string): Promise<unknown> {
+  service.reset({
+    'GET /inventory/desk-1': [
+      { status: 503, body: { error: 'busy' } },
+      { status: 200, body: { sku: 'desk-1', units: 4 } },
+    ],
+    'POST /book': [{ status: 409, body: SLOT_TAKEN }],
+  });
+  const env = childEnv({ TEMPORAL_ADDRESS: process.env.TEMPORAL_TEST_ADDRESS!, SERVICE_URL: service.url });
+  const stdout = await sh(process.execPath, ['lib/main.js'], dir, env, 120_000);
+  return JSON.parse(stdout);
+}
+
+/**
+ * The files tsc reported errors in, but those in @temporalio's own declarations: @temporalio/client's fail
+ * `exactOptionalPropertyTypes` and @temporalio/common's need `@types/ms`, with or without this package.
+ */
+function outsideTemporal(files: string[]): string[] {
+  return files.filter((f) => !f.startsWith('node_modules/@temporalio/'));
+}
+
+/** What every variant must show: the README's output, two inventory requests 1 s apart, one booking request. */
+function expectQuickStartRan(printed: unknown): void {
+  expect(printed).toEqual(quickStartOutput(README));
+  const inventory = service.received.filter((r) => r.route === 'GET /inventory/desk-1');
+  expect(inventory).toHaveLength(2);
+  expect(inventory[1]!.atMs - inventory[0]!.atMs).toBeGreaterThanOrEqual(BACKOFF_MS);
+  const booking = service.received.filter((r) => r.route === 'POST /book');
+  expect(booking).toHaveLength(1);
+  expect(booking[0]!.headers['idempotency-key']).toMatch(/^booking-\d+:t2:book_slot#0$/);
+  expect(JSON.parse(booking[0]!.body)).toEqual({ slot: '10:00', customerId: 'cus_7' });
+}
+
+test('the tarball holds dist/ (JavaScript, declarations, source maps), README and package.json only', () => {
+  const outside = packed.files.filter((f) => !/^dist\/.+\.(js|js\.map|d\.ts)$/.test(f));
+  expect(outside.sort()).toEqual(['README.md', 'package.json']);
+  expect(packed.files).toEqual(expect.arrayContaining(['dist/index.js', 'dist/workflow.d.ts', 'dist/operator/cli.js']));
+  console.log(`tarball: ${packed.size} B packed, ${packed.unpackedSize} B unpacked, ${packed.files.length} files`);
+});
+
+test('publint --strict and Are the Types Wrong (strict profile: node10, node16 from CJS and ESM, bundler) find no problem', async () => {
+  expect(await sh('npx', ['publint', '--strict'], REPO)).toContain('All good!');
+  expect(await sh('npx', ['attw', '--format', 'ascii', packed.file], REPO)).toContain('No problems found');
+});
+
+test('require of the built entry loads no openai, MCP or prom-client module, although the repository has them', async () => {
+  const script = [
+    'const before = new Set(Object.keys(require.cache));',
+    "require('./dist/index.js');",
+    'const loaded = Object.keys(require.cache).filter((k) => !before.has(k));',
+    'console.log(JSON.stringify(loaded.filter((k) => /node_modules\\/(openai|@modelcontextprotocol|prom-client)\\//.test(k))));',
+  ].join('\n');
+  expect(JSON.parse(await sh(process.execPath, ['-e', script], REPO))).toEqual([]);
+  expect(require.resolve('openai', { paths: [REPO] })).toContain('node_modules/openai');
+});
+
+describe(`newest peers (@temporalio ${NEWEST.temporal}, zod ${NEWEST.zod})`, () => {
+  let dir: string;
+
+  test('install: the tarball and its peers, one copy of each at the versions asked for; no optional peer', async () => {
+    dir = await installedProject('newest', NEWEST);
+    expect(copiesOf(dir, 'openai')).toEqual([]);
+  });
+
+  test('CommonJS: the quick start compiles (strict, exactOptionalPropertyTypes, lib es2021, skipLibCheck false) and runs with node', async () => {
+    expect(outsideTemporal(await compile(dir, true))).toEqual([]);
+    expectQuickStartRan(await runQuickStart(dir));
+  });
+
+  test('require("recovery-router") without the optional peers: loads; each integration names its missing peer', async () => {
+    const script = [
+      "require('recovery-router');",
+      "for (const sub of ['openai', 'mcp', 'metrics']) {",
+      "  try { require('recovery-router/' + sub); console.log(sub, 'loaded'); }",
+      "  catch (e) { console.log(sub, e.code, /Cannot find module '([^']+)'/.exec(e.message)[1]); }",
+      '}',
+    ].join('\n');
+    expect((await sh(process.execPath, ['-e', script], dir)).trim().split('\n')).toEqual([
+      'openai MODULE_NOT_FOUND openai',
+      'mcp MODULE_NOT_FOUND @modelcontextprotocol/sdk/client/index.js',
+      'metrics MODULE_NOT_FOUND prom-client',
+    ]);
+  });
+
+  test('the recovery-router bin: --help lists its commands; `server` without a Temporal CLI says how to get one', async () => {
+    const help = await sh('npx', ['recovery-router', '--help'], dir);
+    expect([...help.matchAll(/^  (\w+) /gm)].map((m) => m[1])).toEqual(['approvals', 'reviews', 'server', 'help']);
+    // No server answers at the project's embeddedServer port, and no CLI is on this PATH: refused with the hint.
+    const env = childEnv({ PATH: [dirname(process.execPath), '/usr/bin', '/bin'].join(delimiter) });
+    delete env.TEMPORAL_CLI_PATH;
+    await expect(sh('npx', ['recovery-router', 'server'], dir, env)).rejects.toThrow(
+      `is not on PATH, TEMPORAL_CLI_PATH is not set and there is no ${join(dir, '.temporal', 'bin', 'temporal')}: ${INSTALL_HINT}`,
+    );
+  });
+
+  test('ESM ("type": "module", sharing the install): the same files with .js imports compile and run', async () => {
+    const esm = join(dir, 'esm');
+    writeProject(esm, {
+      type: 'module',
+      extendsConfig: '../tsconfig.json',
+      src: asEsm(quickStartFiles(README)),
+      config: await configFor('esm'),
+    });
+    expect(await compile(esm, false)).toEqual([]);
+    const main = readFileSync(join(esm, 'lib', 'main.js'), 'utf8');
+    expect(main).toMatch(/^import \{ RecoveryPlugin \} from 'recovery-router';$/m);
+    expect(main).not.toMatch(/\brequire\(/);
+    expectQuickStartRan(await runQuickStart(esm));
+  });
+});
+
+describe(`oldest peers (@temporalio ${OLDEST.temporal}, zod ${OLDEST.zod})`, () => {
+  let dir: string;
+
+  test('install: the tarball and its peers, one copy of each at the versions asked for', async () => {
+    dir = await installedProject('oldest', OLDEST);
+  });
+
+  test('CommonJS: the quick start compiles (skipLibCheck false) and runs', async () => {
+    expect(outsideTemporal(await compile(dir, true))).toEqual([]);
+    expectQuickStartRan(await runQuickStart(dir));
+  });
+});

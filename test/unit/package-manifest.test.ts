@@ -1,0 +1,72 @@
+/**
+ * package.json, tsconfig.build.json and the README's Install section agree: what the README tells a user to
+ * install is the package and its required peers; every entry point is built; every peer is tested at the version
+ * the repository pins. No build, no install (test/temporal/consumer.test.ts does those).
+ */
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+
+const ROOT = join(__dirname, '..', '..');
+const pkg = JSON.parse(readFileSync(join(ROOT, 'package.json'), 'utf8')) as {
+  exports: Record<string, string | { types: string; default: string }>;
+  bin: Record<string, string>;
+  files: string[];
+  dependencies: Record<string, string>;
+  peerDependencies: Record<string, string>;
+  peerDependenciesMeta: Record<string, { optional?: boolean }>;
+  devDependencies: Record<string, string>;
+};
+/** tsconfig.build.json is JSONC: its comment lines start with `//`. */
+const build = JSON.parse(
+  readFileSync(join(ROOT, 'tsconfig.build.json'), 'utf8')
+    .split('\n')
+    .filter((l) => !l.trim().startsWith('//'))
+    .join('\n'),
+) as { files: string[] };
+
+/** `a` ≥ `b` for plain `x.y.z` versions, compared part by part as numbers. */
+function atLeast(a: string, b: string): boolean {
+  const [x, y] = [a, b].map((v) => v.split('.').map(Number));
+  const i = x!.findIndex((n, k) => n !== y![k]);
+  return i === -1 || x![i]! > y![i]!;
+}
+
+const optional = Object.keys(pkg.peerDependenciesMeta).filter((n) => pkg.peerDependenciesMeta[n]?.optional);
+const required = Object.keys(pkg.peerDependencies).filter((n) => !optional.includes(n));
+
+test('the README’s Install command installs the package and exactly its required peers', () => {
+  const readme = readFileSync(join(ROOT, 'README.md'), 'utf8');
+  const block = /## Install\n\n```sh\n([\s\S]*?)```/.exec(readme)?.[1] ?? '';
+  const names = block
+    .replace(/\\\n/g, ' ')
+    .split(/\s+/)
+    .filter((w) => w && !['npm', 'install'].includes(w));
+  expect(names.sort()).toEqual(['recovery-router', ...required].sort());
+});
+
+test('the optional peers are the three integrations; the entry points are ., ./workflow and one per integration', () => {
+  expect(optional.sort()).toEqual(['@modelcontextprotocol/sdk', 'openai', 'prom-client']);
+  expect(Object.keys(pkg.exports)).toEqual(['.', './workflow', './openai', './mcp', './metrics', './package.json']);
+});
+
+test('every entry point and the bin are built by tsconfig.build.json, with types next to the JavaScript', () => {
+  for (const [subpath, target] of Object.entries(pkg.exports)) {
+    if (subpath === './package.json') continue;
+    const { types, default: js } = target as { types: string; default: string };
+    expect([subpath, types]).toEqual([subpath, js.replace(/\.js$/, '.d.ts')]);
+    expect(build.files).toContain(js.replace(/^\.\/dist\//, '').replace(/\.js$/, '.ts'));
+  }
+  expect(build.files).toContain(pkg.bin['recovery-router']!.replace(/^\.\/dist\//, '').replace(/\.js$/, '.ts'));
+  expect(pkg.files.every((f) => f.startsWith('dist/'))).toBe(true);
+});
+
+test('@temporalio peers share one range; every peer is pinned in devDependencies at a version of its range', () => {
+  const temporal = Object.entries(pkg.peerDependencies).filter(([n]) => n.startsWith('@temporalio/'));
+  expect(new Set(temporal.map(([, range]) => range))).toEqual(new Set(['^1.23.0']));
+  for (const [name, range] of Object.entries(pkg.peerDependencies)) {
+    const pinned = pkg.devDependencies[name] ?? '';
+    const floor = range.replace(/^\^/, '');
+    expect([name, pinned.split('.')[0], atLeast(pinned, floor)]).toEqual([name, floor.split('.')[0], true]);
+  }
+  expect(Object.keys(pkg.dependencies).sort()).toEqual(['@noble/hashes', 'cockatiel', 'commander']);
+});
