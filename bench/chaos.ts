@@ -17,7 +17,7 @@ import { bundleWorkflowCode } from '@temporalio/worker';
 import { toolCatalog } from '../activities/define-tool';
 import { startLedgerService } from '../examples/ledger-service';
 import { ledgerTools } from '../examples/ledger-tools';
-import { RECOVERY_WORKFLOWS_PATH } from '../plugin/recovery-plugin';
+import { RECOVERY_PRELOAD_MODULES, RECOVERY_WORKFLOWS_PATH } from '../plugin/recovery-plugin';
 import { ensureEmbeddedServer, type EmbeddedServer } from '../server/dev-server';
 import { runChaos, type ChaosReport } from './chaos/driver';
 import { machineFacts } from './report';
@@ -59,7 +59,13 @@ export async function chaos(o: { kills: number; inFlight: number; restarts: numb
     };
     writeFileSync(
       bundlePath,
-      (await bundleWorkflowCode({ workflowsPath: RECOVERY_WORKFLOWS_PATH, logger: quiet })).code,
+      (
+        await bundleWorkflowCode({
+          workflowsPath: RECOVERY_WORKFLOWS_PATH,
+          preloadModules: [...RECOVERY_PRELOAD_MODULES],
+          logger: quiet,
+        })
+      ).code,
     );
     const report: ChaosReport = await runChaos({
       client: new Client({ connection }),

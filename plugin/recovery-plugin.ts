@@ -14,7 +14,7 @@
  * workers get the same sinks, which never run during replay.
  */
 import { SimplePlugin } from '@temporalio/plugin';
-import type { ReplayWorkerOptions, WorkerOptions } from '@temporalio/worker';
+import type { BundleOptions, ReplayWorkerOptions, WorkerOptions } from '@temporalio/worker';
 import { approvalKeyBytes } from '../activities/approval-signature';
 import { createApprovalActivities, type ApprovalActivityOptions } from '../activities/approvals';
 import { BreakerRegistry, type BreakerOptions } from '../activities/breaker';
@@ -147,8 +147,21 @@ export class RecoveryPlugin extends SimplePlugin {
   override configureWorker(options: WorkerOptions): WorkerOptions {
     const configured = super.configureWorker(options);
     const withSinks = { ...configured, sinks: { ...configured.sinks, ...this.telemetry.sinks() } };
-    if (withSinks.workflowsPath || withSinks.workflowBundle) return withSinks;
-    return { ...withSinks, workflowsPath: RECOVERY_WORKFLOWS_PATH };
+    if (withSinks.workflowBundle) return withSinks;
+    return {
+      ...withSinks,
+      workflowsPath: withSinks.workflowsPath ?? RECOVERY_WORKFLOWS_PATH,
+      bundlerOptions: withPreload(withSinks.bundlerOptions),
+    };
+  }
+
+  /**
+   * A bundle built with this plugin (`bundleWorkflowCode({ workflowsPath, plugins: [plugin] })`) preloads the
+   * router's modules, as a worker that bundles with the plugin does (`RECOVERY_PRELOAD_MODULES`).
+   */
+  override configureBundler(options: BundleOptions): BundleOptions {
+    const configured = super.configureBundler(options);
+    return { ...configured, preloadModules: withPreload(configured).preloadModules };
   }
 
   /**
@@ -159,9 +172,34 @@ export class RecoveryPlugin extends SimplePlugin {
   override configureReplayWorker(options: ReplayWorkerOptions): ReplayWorkerOptions {
     const configured = super.configureReplayWorker(options);
     const withSinks = { ...configured, sinks: { ...configured.sinks, ...this.telemetry.sinks() } };
-    if (withSinks.workflowsPath || withSinks.workflowBundle) return withSinks;
-    return { ...withSinks, workflowsPath: RECOVERY_WORKFLOWS_PATH };
+    if (withSinks.workflowBundle) return withSinks;
+    return {
+      ...withSinks,
+      workflowsPath: withSinks.workflowsPath ?? RECOVERY_WORKFLOWS_PATH,
+      bundlerOptions: withPreload(withSinks.bundlerOptions),
+    };
   }
+}
+
+/**
+ * The router's workflow modules, preloaded once into each reusable V8 context of a worker instead of evaluated
+ * again for every workflow run (@temporalio/worker `bundlerOptions.preloadModules`; with `reuseV8Context`, Temporal's
+ * default, a run otherwise gets a module cache of its own, so zod and every module of the router were evaluated —
+ * and their schemas built — per run). These modules keep no per-run state at module level (docs/DESIGN.md,
+ * "Performance"). Absolute paths: a bundle resolves them to the same modules the workflows import through
+ * `recovery-router/workflow`. For a bundle you build yourself: `bundleWorkflowCode({ workflowsPath, plugins:
+ * [plugin] })`, or `preloadModules: RECOVERY_PRELOAD_MODULES`.
+ */
+export const RECOVERY_PRELOAD_MODULES: readonly string[] = Object.freeze([
+  require.resolve('../workflow'),
+  require.resolve('../workflows'),
+]);
+
+function withPreload<T extends { preloadModules?: string[] }>(
+  options: T | undefined,
+): T & { preloadModules: string[] } {
+  const given = options?.preloadModules ?? [];
+  return { ...(options ?? ({} as T)), preloadModules: [...new Set([...given, ...RECOVERY_PRELOAD_MODULES])] };
 }
 
 /** The plugin's workflows, used when the worker has neither `workflowsPath` nor `workflowBundle`. */

@@ -6,6 +6,7 @@
  * so workflow code may import it inside Temporal's sandbox.
  */
 import { z } from 'zod';
+import { matching } from './zod-pattern';
 
 /** Failure classes. A const object plus a type of the same name, as Temporal's `TimeoutType` is. */
 export const FailureClass = {
@@ -168,7 +169,10 @@ export const ToolFailureSchema = z
     diagnosticRef: z.string().min(1),
     status: z.number().int().min(100).max(599).optional(),
     issues: z.array(FieldIssueSchema).optional(),
-    code: z.string().regex(ERROR_CODE_PATTERN).optional(),
+    code: matching(
+      ERROR_CODE_PATTERN,
+      'a provider error code: lower case, a letter first, at most 64 characters',
+    ).optional(),
   })
   .strict()
   .superRefine((f, ctx) => {

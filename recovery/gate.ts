@@ -8,11 +8,12 @@
  * Pure: no clock (`nowMs` is a parameter), no I/O.
  */
 import { z } from 'zod';
+import { matching } from './zod-pattern';
 import { FailureClass, ToolFailureSchema } from './failure';
 import type { ToolFailure } from './failure';
 import { parseInput } from './errors';
 
-const Sha256Hex = z.string().regex(/^[0-9a-f]{64}$/, 'must be a lowercase sha256 hex digest (see argsHash)');
+const Sha256Hex = matching(/^[0-9a-f]{64}$/, 'must be a lowercase sha256 hex digest (see argsHash)');
 const TimeMs = z.number().int().min(0);
 
 /**

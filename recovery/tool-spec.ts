@@ -4,6 +4,7 @@
  * `toolSpec()` on the Node side (activities/define-tool.ts).
  */
 import { z } from 'zod';
+import { matching } from './zod-pattern';
 
 /** How a call carries its idempotency key (the operation_id), and whether the receiver deduplicates by it. */
 export const IdempotencySchema = z.discriminatedUnion('carrier', [
@@ -30,7 +31,7 @@ export type Idempotency = z.infer<typeof IdempotencySchema>;
 
 export const ToolSpecSchema = z
   .object({
-    name: z.string().regex(/^[a-zA-Z0-9_.-]{1,64}$/, 'tool names are 1-64 characters of [a-zA-Z0-9_.-]'),
+    name: matching(/^[a-zA-Z0-9_.-]{1,64}$/, 'tool names are 1-64 characters of [a-zA-Z0-9_.-]'),
     description: z.string().min(1),
     /** JSON Schema of the arguments (zod 4 `z.toJSONSchema`): what a planner sees. */
     inputSchema: z.record(z.string(), z.unknown()),

@@ -15,6 +15,7 @@
 import type { z as Z } from 'zod';
 import { z } from 'zod';
 import { MAX_USER_MESSAGE_CHARS } from './definitions';
+import { matching } from '../recovery/zod-pattern';
 import './zod-messages';
 
 /** Longest accepted string per field, in characters. */
@@ -41,11 +42,11 @@ export const approvalDecisionSchema = lazy(() =>
   z
     .object({
       callId: text(MESSAGE_BOUNDS.callId),
-      argsDigest: z.string().regex(HEX64, 'must be the 64-character argsDigest that pendingApprovals shows'),
+      argsDigest: matching(HEX64, 'must be the 64-character argsDigest that pendingApprovals shows'),
       approved: z.boolean(),
       by: text(MESSAGE_BOUNDS.by),
       reason: z.string().max(MESSAGE_BOUNDS.reason).optional(),
-      signature: z.string().regex(HEX64, 'must be a 64-character HMAC-SHA256 hex').optional(),
+      signature: matching(HEX64, 'must be a 64-character HMAC-SHA256 hex').optional(),
     })
     .strict(),
 );

@@ -7,7 +7,12 @@ import type { TestWorkflowEnvironment } from '@temporalio/testing';
 import { bundleWorkflowCode, Worker, type WorkerOptions, type WorkflowBundleWithSourceMap } from '@temporalio/worker';
 import { temporal } from '@temporalio/proto';
 import type { AnyTool } from '../../activities/define-tool';
-import { RecoveryPlugin, RECOVERY_WORKFLOWS_PATH, type RecoveryPluginOptions } from '../../plugin/recovery-plugin';
+import {
+  RecoveryPlugin,
+  RECOVERY_PRELOAD_MODULES,
+  RECOVERY_WORKFLOWS_PATH,
+  type RecoveryPluginOptions,
+} from '../../plugin/recovery-plugin';
 import type { ToolPlanInput, ToolPlanResult } from '../../workflows/tool-plan';
 import type { ToolOutcome } from '../../workflows/tool-router';
 import { uniqueTaskQueue } from '../setup/env';
@@ -24,7 +29,11 @@ export const FAST_BACKOFF = {
 let bundle: Promise<WorkflowBundleWithSourceMap> | undefined;
 /** The plugin's workflows, bundled once per test file. */
 export function workflowBundle(): Promise<WorkflowBundleWithSourceMap> {
-  bundle ??= bundleWorkflowCode({ workflowsPath: RECOVERY_WORKFLOWS_PATH, logger: quietBundlerLogger });
+  bundle ??= bundleWorkflowCode({
+    workflowsPath: RECOVERY_WORKFLOWS_PATH,
+    preloadModules: [...RECOVERY_PRELOAD_MODULES],
+    logger: quietBundlerLogger,
+  });
   return bundle;
 }
 
