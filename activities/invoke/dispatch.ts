@@ -1,0 +1,99 @@
+/**
+ * The tool activity's second step: the tool's `execute`, through the downstream's circuit breaker, with the
+ * credential and the operation_id as idempotency key, heartbeating when the tool has a heartbeat timeout. What it
+ * throws is classified; an infrastructure fault counts against the breaker; a call the open circuit refuses was
+ * never sent (phase `preflight`). A 401 to a call that presented the broker's credential makes the broker refresh
+ * (single-flight) and the failure carries the new version, so workflow code can replay once with evidence
+ * `credential_refreshed` (docs/DESIGN.md, "Routes": re-auth).
+ * Node-side only.
+ */
+import type { Context } from '@temporalio/activity';
+import type { CallContext } from '../../recovery/classify';
+import { buildFailure } from '../../recovery/classify/build';
+import { FailureClass, FailureReason, Phase, type ToolFailure } from '../../recovery/failure';
+import type { ApprovalGrant } from '../../workflows/definitions';
+import { CircuitOpen, DownstreamFault, type BreakerRegistry } from '../breaker';
+import { CredentialUnavailable, type CredentialBroker } from '../credentials';
+import { keepHeartbeating } from '../heartbeat';
+import { semanticMeta } from '../postcondition';
+import { toolContextOf } from '../tool-context-of';
+import type { Prepared } from './preflight';
+import { providerUnavailable } from './preflight';
+import { CallStopped, classifyThrown } from './stop';
+
+export interface DispatchDeps {
+  breakers: BreakerRegistry;
+  credentials: CredentialBroker;
+}
+
+/** The raw result of the tool. @throws CallStopped with the classified failure. */
+export async function dispatch(
+  call: Prepared,
+  inv: { callId: string; operationId: string; approval?: ApprovalGrant; refreshOnAuthFailure?: boolean },
+  ctx: CallContext,
+  activity: Context,
+  deps: DispatchDeps,
+): Promise<unknown> {
+  const { tool, args, credential } = call;
+  const stopHeartbeats = keepHeartbeating(activity);
+  const toolCtx = toolContextOf(activity, tool, inv, credential, inv.approval);
+  try {
+    return await deps.breakers.execute(tool.downstream ?? tool.name, async () => {
+      try {
+        return await tool.execute(args, toolCtx);
+      } catch (err) {
+        const failure = classifyThrown(err, ctx, tool);
+        throw failure.class === 'transient' || failure.class === 'outcome_unknown' ? new DownstreamFault(err) : err;
+      }
+    });
+  } catch (err) {
+    if (err instanceof CircuitOpen) throw new CallStopped(circuitOpen(ctx, err), err);
+    const failure = classifyThrown(err, ctx, tool);
+    const refreshable =
+      failure.class === FailureClass.AUTHENTICATION &&
+      tool.credential &&
+      credential &&
+      inv.refreshOnAuthFailure !== false;
+    if (refreshable) throw await refreshed(failure, err, tool.credential!, credential, ctx, deps.credentials);
+    throw new CallStopped(failure, err, semanticMeta(err, failure, tool));
+  } finally {
+    stopHeartbeats();
+  }
+}
+
+function circuitOpen(ctx: CallContext, err: CircuitOpen): ToolFailure {
+  return buildFailure(ctx, {
+    class: FailureClass.TRANSIENT,
+    reason: FailureReason.CIRCUIT_OPEN,
+    phase: Phase.PREFLIGHT, // refused by the breaker: nothing left the process
+    retryable: true,
+    replaySafe: true,
+    retryAfterMs: err.retryAfterMs,
+    publicMessage: 'The service behind this tool is failing; calls to it are paused.',
+  });
+}
+
+/**
+ * Any 401 to a call that presented the broker's credential is answered with one refresh: many servers signal an
+ * expired token without RFC 6750's `error="invalid_token"`. The router replays once with the new version and
+ * escalates if that is refused too, so a wrong credential costs one refresh, not a loop.
+ */
+async function refreshed(
+  failure: ToolFailure,
+  err: unknown,
+  credentialId: string,
+  credential: { version: number },
+  ctx: CallContext,
+  credentials: CredentialBroker,
+): Promise<CallStopped> {
+  try {
+    const version = await credentials.refresh(credentialId, credential.version);
+    return new CallStopped(failure, err, { credentialVersion: version });
+  } catch (refreshErr) {
+    // The call was refused (401: nothing applied); the refresh failed for now, so it may run again later.
+    if (refreshErr instanceof CredentialUnavailable)
+      return new CallStopped(providerUnavailable(ctx, refreshErr, Phase.DISPATCH), refreshErr);
+    const publicMessage = 'The credential expired and could not be refreshed; a person must re-authorise.';
+    return new CallStopped({ ...failure, reason: FailureReason.REFRESH_FAILED, publicMessage }, refreshErr);
+  }
+}

@@ -1,0 +1,108 @@
+/**
+ * The tool activity's first step, before any I/O of the tool: the tool exists; the arguments pass its input schema
+ * (the idempotency key is written into its field when the tool carries it there) and its business rules
+ * (`validate.before`); the credential is at hand. A failure here is `capability_missing`, `invalid_arguments` or
+ * `authentication` in phase `preflight`, replay-safe: nothing was sent.
+ * Node-side only.
+ */
+import { classify, classifyZodError, type CallContext } from '../../recovery/classify';
+import { buildFailure } from '../../recovery/classify/build';
+import { FailureClass, FailureReason, Phase, type FieldIssue, type ToolFailure } from '../../recovery/failure';
+import { CredentialRefreshFailed, CredentialUnavailable, type CredentialBroker } from '../credentials';
+import type { AnyTool, RuleViolation } from '../define-tool';
+import { CallStopped, preflightFailure } from './stop';
+
+/** A call ready to dispatch. */
+export interface Prepared {
+  tool: AnyTool;
+  /** The arguments the tool sees: parsed by its input schema, with the idempotency field set. */
+  args: unknown;
+  credential: { token: string; version: number } | undefined;
+}
+
+/** @throws CallStopped when the call cannot be dispatched. */
+export async function preflight(
+  tool: AnyTool | undefined,
+  inv: { tool: string; args: unknown; operationId: string },
+  ctx: CallContext,
+  credentials: CredentialBroker,
+): Promise<Prepared> {
+  if (!tool) {
+    const message = `There is no tool named "${inv.tool}".`;
+    throw new CallStopped(
+      preflightFailure(ctx, FailureClass.CAPABILITY_MISSING, FailureReason.UNKNOWN_TOOL, message),
+      undefined,
+    );
+  }
+  const parsed = tool.input.safeParse(inv.args);
+  if (!parsed.success)
+    throw new CallStopped(classifyZodError(parsed.error, ctx, { input: inv.args, schema: tool.input }), parsed.error);
+  // The idempotency key travels in a field when the tool says so; the model never supplies it (operation_id).
+  const args =
+    tool.idempotency.carrier === 'field' && typeof parsed.data === 'object' && parsed.data !== null
+      ? { ...parsed.data, [tool.idempotency.name]: inv.operationId }
+      : parsed.data;
+  await checkRules(tool, args, ctx);
+  return { tool, args, credential: await credentialFor(tool, ctx, credentials) };
+}
+
+/** Business invariants checked by trusted code (`validate.before`): a violation names its field. */
+async function checkRules(tool: AnyTool, args: unknown, ctx: CallContext): Promise<void> {
+  let violations: RuleViolation[];
+  try {
+    violations = (await tool.validate?.before?.(args)) ?? [];
+  } catch (err) {
+    throw new CallStopped(classify({ kind: 'thrown', error: err, requestSent: false }, ctx), err);
+  }
+  if (violations.length === 0) return;
+  const issues = violations.map(
+    (v): FieldIssue => ({ path: v.path, expected: v.message, received: '', suggestion: v.suggestion ?? v.message }),
+  );
+  const failure = preflightFailure(
+    ctx,
+    FailureClass.INVALID_ARGUMENTS,
+    FailureReason.BUSINESS_RULE,
+    'The arguments break a business rule.',
+    { issues },
+  );
+  throw new CallStopped(failure, violations);
+}
+
+async function credentialFor(
+  tool: AnyTool,
+  ctx: CallContext,
+  credentials: CredentialBroker,
+): Promise<Prepared['credential']> {
+  if (!tool.credential) return undefined;
+  try {
+    return await credentials.current(tool.credential);
+  } catch (err) {
+    // Before anything left: a provider that failed for now is transient and replay-safe for any tool.
+    if (err instanceof CredentialUnavailable)
+      throw new CallStopped(providerUnavailable(ctx, err, Phase.PREFLIGHT), err);
+    const reason =
+      err instanceof CredentialRefreshFailed ? FailureReason.REFRESH_FAILED : FailureReason.CREDENTIAL_MISSING;
+    const message = 'The credential for this tool is not available.';
+    throw new CallStopped(preflightFailure(ctx, FailureClass.AUTHENTICATION, reason, message), err);
+  }
+}
+
+/**
+ * The credential provider failed for now (a timeout, a refused connection): `transient`, retryable and replay-safe
+ * whatever the tool's effect, since the tool's request was not sent (`preflight`) or was refused with a 401
+ * (`dispatch`). The credential is not marked dead (activities/credentials.ts).
+ */
+export function providerUnavailable(ctx: CallContext, err: CredentialUnavailable, phase: Phase): ToolFailure {
+  return buildFailure(ctx, {
+    class: FailureClass.TRANSIENT,
+    reason: err.failure.reason,
+    phase,
+    retryable: true,
+    replaySafe: true,
+    ...(err.failure.retryAfterMs === undefined ? {} : { retryAfterMs: err.failure.retryAfterMs }),
+    publicMessage:
+      phase === Phase.PREFLIGHT
+        ? 'The credential for this tool could not be obtained for now; nothing was sent, so it is safe to try again.'
+        : 'The credential expired and could not be refreshed for now; the call was refused and can be retried.',
+  });
+}

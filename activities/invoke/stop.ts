@@ -1,0 +1,74 @@
+/**
+ * How a step of the tool activity ends a call early: it throws `CallStopped` with the public failure, the diagnostic
+ * for the worker's log and the edge's facts; `invokeTool` turns it into the `ApplicationFailure`
+ * (activities/failure-edge.ts). Also the call's classification context and the preflight failure shape.
+ * Node-side only.
+ */
+import type { Info } from '@temporalio/activity';
+import { classify, type CallContext } from '../../recovery/classify';
+import { buildFailure } from '../../recovery/classify/build';
+import {
+  Phase,
+  type FailureClass,
+  type FailureMeta,
+  type FailureReason,
+  type FieldIssue,
+  type ToolFailure,
+} from '../../recovery/failure';
+import { isReplaySafe } from '../../recovery/tool-spec';
+import type { AnyTool } from '../define-tool';
+import { HttpOutcomeError } from '../http';
+import { inputFieldsOf } from '../postcondition';
+
+/** A call that ends here: its failure, what the worker logs (never the model), and the edge's facts. */
+export class CallStopped {
+  constructor(
+    readonly failure: ToolFailure,
+    readonly diagnostic: unknown,
+    readonly meta: FailureMeta = {},
+  ) {}
+}
+
+/** The facts of one call that decide how its failures are classified (recovery/classify/context.ts). */
+export function callContextOf(
+  tool: AnyTool | undefined,
+  inv: { tool: string; callId: string },
+  info: Info,
+): CallContext {
+  return {
+    tool: inv.tool,
+    callId: inv.callId,
+    effect: tool?.effect ?? 'read',
+    deduplicates: tool ? isReplaySafe(tool.spec) && tool.effect === 'write' : false,
+    approvalCanLift: tool?.spec.approvalCanLift ?? false,
+    ...(tool ? { inputFields: inputFieldsOf(tool) } : {}),
+    ...(tool?.alreadyPhrases ? { alreadyPhrases: tool.alreadyPhrases } : {}),
+    nowMs: Date.now(),
+    diagnosticRef: `${info.workflowExecution?.workflowId ?? 'standalone'}/${info.activityId}/${info.attempt}`,
+    ...(tool?.errors === undefined ? {} : { dialect: tool.errors }),
+  };
+}
+
+/** A failure found before anything was dispatched: replay-safe, never retryable by time. */
+export function preflightFailure(
+  ctx: CallContext,
+  cls: FailureClass,
+  reason: FailureReason,
+  publicMessage: string,
+  more: { issues?: FieldIssue[] } = {},
+): ToolFailure {
+  return buildFailure(ctx, {
+    class: cls,
+    reason,
+    phase: Phase.PREFLIGHT,
+    retryable: false,
+    replaySafe: true,
+    publicMessage,
+    ...more,
+  });
+}
+
+/** What a tool threw, classified (an `HttpOutcomeError` carries the HTTP answer), with the tool's own classifier. */
+export function classifyThrown(err: unknown, ctx: CallContext, tool: AnyTool): ToolFailure {
+  return classify(err instanceof HttpOutcomeError ? err.outcome : { kind: 'thrown', error: err }, ctx, tool.classify);
+}
