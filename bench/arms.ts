@@ -1,23 +1,33 @@
 /**
- * The two arms, each a worker on its own task queue of the same server, in this process:
+ * The arms, each a worker on its own task queue of the same server, in this process:
  * - baseline: `bareActivityWorkflow` (bench/workflows.ts), one plain activity with a plain retry policy;
- * - subject: the plugin's `toolPlanWorkflow` with one call of the example `check_inventory` tool
- *   (examples/support-tools.ts), on a worker built with `RecoveryPlugin` and a pre-bundled workflow bundle.
+ * - imports: the same workflow in a bundle that also imports the router's modules, not preloaded
+ *   (bench/workflows-imports.ts): the cost of evaluating them per run;
+ * - unpreloaded: the plugin's `toolPlanWorkflow` with one call of the example `check_inventory` tool
+ *   (examples/support-tools.ts), bundled without preloading its modules (the router before preloading);
+ * - subject: the same, bundled as the plugin bundles it, with `RECOVERY_PRELOAD_MODULES` (what users get).
  * The baseline's retry policy has the numbers the router derives for the tool (recovery/activity-options.ts), so
- * a retried call waits the same in both arms.
+ * a retried call waits the same in every arm.
  */
 import { randomUUID } from 'node:crypto';
 import type { TestWorkflowEnvironment } from '@temporalio/testing';
-import { bundleWorkflowCode, Worker } from '@temporalio/worker';
+import { bundleWorkflowCode, Worker, type WorkflowBundleWithSourceMap } from '@temporalio/worker';
 import { supportTools } from '../examples/support-tools';
-import { RecoveryPlugin, RECOVERY_WORKFLOWS_PATH } from '../plugin/recovery-plugin';
+import { RecoveryPlugin, RECOVERY_PRELOAD_MODULES, RECOVERY_WORKFLOWS_PATH } from '../plugin/recovery-plugin';
 import { activityOptionsFor } from '../recovery/activity-options';
 import type { BackoffPolicy } from '../recovery/backoff';
 import type { ToolPlanInput, ToolPlanResult } from '../workflows/tool-plan';
 import { createBaselineActivities } from './activities';
 import type { BareActivityInput } from './workflows';
 
-export const ArmName = { BASELINE: 'baseline', SUBJECT: 'subject' } as const;
+export const ArmName = {
+  BASELINE: 'baseline',
+  IMPORTS: 'imports',
+  UNPRELOADED: 'unpreloaded',
+  SUBJECT: 'subject',
+} as const;
+/** Every arm, in the order runs interleave. */
+export const ARM_NAMES = Object.values(ArmName);
 export type ArmName = (typeof ArmName)[keyof typeof ArmName];
 
 export interface Arm {
@@ -49,76 +59,78 @@ const quietLogger = {
   error: (message: string, meta?: Record<string, unknown>) => console.error(message, meta),
 };
 
-/** Bundles both arms' workflows and creates their workers (not yet running). */
-export async function createArms(
-  env: TestWorkflowEnvironment,
-  serviceUrl: string,
-): Promise<{ baseline: Arm; subject: Arm }> {
+/** Bundles the arms' workflows and creates their workers (not yet running). */
+export async function createArms(env: TestWorkflowEnvironment, serviceUrl: string): Promise<Record<ArmName, Arm>> {
   const { checkInventory } = supportTools(serviceUrl);
-  const subjectQueue = `bench-subject-${randomUUID()}`;
-  const baselineQueue = `bench-baseline-${randomUUID()}`;
-  const plugin = new RecoveryPlugin({
-    tools: [checkInventory],
-    config: { taskQueue: subjectQueue, backoff: BENCH_BACKOFF },
-  });
+  const queue = (name: ArmName) => `bench-${name}-${randomUUID()}`;
+  const plugin = new RecoveryPlugin({ tools: [checkInventory], config: { backoff: BENCH_BACKOFF } });
   const derived = activityOptionsFor(checkInventory.spec, plugin.config.budgets, plugin.config.backoff);
   const { nonRetryableErrorTypes: _classesOnly, ...plainRetry } = derived.retry;
-
-  const [subjectBundle, baselineBundle] = await Promise.all([
-    bundleWorkflowCode({ workflowsPath: RECOVERY_WORKFLOWS_PATH, logger: quietLogger }),
-    bundleWorkflowCode({ workflowsPath: require.resolve('./workflows'), logger: quietLogger }),
+  const bundle = (workflowsPath: string, preloadModules: readonly string[] = []) =>
+    bundleWorkflowCode({ workflowsPath, preloadModules: [...preloadModules], logger: quietLogger });
+  const [subjectBundle, unpreloadedBundle, bareBundle, importsBundle] = await Promise.all([
+    bundle(RECOVERY_WORKFLOWS_PATH, RECOVERY_PRELOAD_MODULES),
+    bundle(RECOVERY_WORKFLOWS_PATH),
+    bundle(require.resolve('./workflows')),
+    bundle(require.resolve('./workflows-imports')),
   ]);
-  const [subjectWorker, baselineWorker] = await Promise.all([
-    Worker.create({
+
+  const pluginArm = async (name: ArmName, workflowBundle: WorkflowBundleWithSourceMap): Promise<Arm> => {
+    const taskQueue = queue(name);
+    const worker = await Worker.create({
       connection: env.nativeConnection,
-      taskQueue: subjectQueue,
+      taskQueue,
       plugins: [plugin],
-      workflowBundle: subjectBundle,
-    }),
-    Worker.create({
+      workflowBundle,
+    });
+    return {
+      name,
+      worker,
+      async execute(sku) {
+        const workflowId = `${taskQueue}-${randomUUID()}`;
+        const input: ToolPlanInput = {
+          catalog: plugin.catalog,
+          calls: [{ tool: checkInventory.name, args: { sku } }],
+          backoff: BENCH_BACKOFF,
+        };
+        const handle = await env.client.workflow.start('toolPlanWorkflow', { taskQueue, workflowId, args: [input] });
+        const result = (await handle.result()) as ToolPlanResult;
+        const outcome = result.outcomes[0];
+        if (result.outcomes.length !== 1 || !outcome?.ok) {
+          throw new Error(`${name} run ${workflowId} did not succeed: ${JSON.stringify(result.outcomes)}`);
+        }
+        return { workflowId, value: outcome.value };
+      },
+    };
+  };
+  const bareArm = async (name: ArmName, workflowBundle: WorkflowBundleWithSourceMap): Promise<Arm> => {
+    const taskQueue = queue(name);
+    const worker = await Worker.create({
       connection: env.nativeConnection,
-      taskQueue: baselineQueue,
+      taskQueue,
       activities: createBaselineActivities(serviceUrl),
-      workflowBundle: baselineBundle,
-    }),
+      workflowBundle,
+    });
+    return {
+      name,
+      worker,
+      async execute(sku) {
+        const workflowId = `${taskQueue}-${randomUUID()}`;
+        const input: BareActivityInput = { sku, startToCloseTimeoutMs: derived.startToCloseTimeout, retry: plainRetry };
+        const handle = await env.client.workflow.start('bareActivityWorkflow', {
+          taskQueue,
+          workflowId,
+          args: [input],
+        });
+        return { workflowId, value: await handle.result() };
+      },
+    };
+  };
+  const [baseline, imports, unpreloaded, subject] = await Promise.all([
+    bareArm(ArmName.BASELINE, bareBundle),
+    bareArm(ArmName.IMPORTS, importsBundle),
+    pluginArm(ArmName.UNPRELOADED, unpreloadedBundle),
+    pluginArm(ArmName.SUBJECT, subjectBundle),
   ]);
-
-  const subject: Arm = {
-    name: ArmName.SUBJECT,
-    worker: subjectWorker,
-    async execute(sku) {
-      const workflowId = `${subjectQueue}-${randomUUID()}`;
-      const input: ToolPlanInput = {
-        catalog: plugin.catalog,
-        calls: [{ tool: checkInventory.name, args: { sku } }],
-        backoff: BENCH_BACKOFF,
-      };
-      const handle = await env.client.workflow.start('toolPlanWorkflow', {
-        taskQueue: subjectQueue,
-        workflowId,
-        args: [input],
-      });
-      const result = (await handle.result()) as ToolPlanResult;
-      const outcome = result.outcomes[0];
-      if (result.outcomes.length !== 1 || !outcome?.ok) {
-        throw new Error(`subject run ${workflowId} did not succeed: ${JSON.stringify(result.outcomes)}`);
-      }
-      return { workflowId, value: outcome.value };
-    },
-  };
-  const baseline: Arm = {
-    name: ArmName.BASELINE,
-    worker: baselineWorker,
-    async execute(sku) {
-      const workflowId = `${baselineQueue}-${randomUUID()}`;
-      const input: BareActivityInput = { sku, startToCloseTimeoutMs: derived.startToCloseTimeout, retry: plainRetry };
-      const handle = await env.client.workflow.start('bareActivityWorkflow', {
-        taskQueue: baselineQueue,
-        workflowId,
-        args: [input],
-      });
-      return { workflowId, value: await handle.result() };
-    },
-  };
-  return { baseline, subject };
+  return { baseline, imports, unpreloaded, subject };
 }

@@ -2,7 +2,7 @@
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { cpus, totalmem } from 'node:os';
 import { dirname } from 'node:path';
-import { ArmName } from './arms';
+import { ARM_NAMES, ArmName } from './arms';
 import { distinctSequences, historyProblems, type Phases, type SequenceCount } from './events';
 import type { Sample } from './measure';
 import type { Scenario } from './scenarios';
@@ -31,17 +31,27 @@ export interface ArmReport {
   samples: { latencyMs: number[]; cpuMs: number[] };
 }
 
+/** An arm against the baseline: ratios of medians (p95 for `latencyP95`); null when the baseline's is 0. */
+export interface ArmRatios {
+  latencyMedian: number | null;
+  latencyP95: number | null;
+  cpuMedian: number | null;
+  historyBytesMedian: number | null;
+  firstWorkflowTaskMedian: number | null;
+}
+
 export interface ScenarioReport {
   name: string;
   description: string;
   arms: Record<ArmName, ArmReport>;
-  /** subject / baseline of the medians; null when the baseline's median is 0. */
-  ratio: { latencyMedian: number | null; cpuMedian: number | null; historyBytesMedian: number | null };
+  /** Each arm / baseline. */
+  ratios: Record<ArmName, ArmRatios>;
+  /** The plugin's arms (`subject`, `unpreloaded`) hold no more history than the baseline's, kind for kind. */
   history: { passed: boolean; problems: string[] };
 }
 
 export interface BenchReport {
-  benchmark: 'happy-path';
+  benchmark: 'overhead';
   date: string;
   machine: { node: string; platform: string; arch: string; cpus: number; cpuModel: string; totalMemoryMb: number };
   temporalCli: { path: string; version: string };
@@ -50,6 +60,19 @@ export interface BenchReport {
   method: Record<string, string>;
   scenarios: ScenarioReport[];
   passed: boolean;
+  summary: OverheadSummary;
+}
+
+/** The issue's figures, the plugin as shipped against bare on the happy path (ratios of medians; p95 for p95). */
+export interface OverheadSummary {
+  p50Ratio: number | null;
+  p95Ratio: number | null;
+  cpuRatio: number | null;
+  /** Medians, ms: bare, plugin (preloaded), and the two intermediate arms. */
+  firstWorkflowTaskMs: { bare: number; plugin: number; bareImports: number; pluginUnpreloaded: number };
+  eventsPerCallRatio: number;
+  /** classify + gate + route in this process, µs per call. */
+  coreMicrosPerCall: number;
 }
 
 export function armReport(samples: readonly Sample[]): ArmReport {
@@ -73,22 +96,35 @@ export function armReport(samples: readonly Sample[]): ArmReport {
 }
 
 export function scenarioReport(scenario: Scenario, samples: Record<ArmName, readonly Sample[]>): ScenarioReport {
-  const baseline = armReport(samples[ArmName.BASELINE]);
-  const subject = armReport(samples[ArmName.SUBJECT]);
-  const problems = historyProblems(baseline.sequences, subject.sequences);
+  const arms = Object.fromEntries(ARM_NAMES.map((a) => [a, armReport(samples[a])])) as Record<ArmName, ArmReport>;
+  const baseline = arms[ArmName.BASELINE];
   const r = (s: number, b: number) => {
     const x = ratio(s, b);
     return x === null ? null : round(x, 3);
   };
+  const ratios = Object.fromEntries(
+    ARM_NAMES.map((a): [ArmName, ArmRatios] => [
+      a,
+      {
+        latencyMedian: r(arms[a].latencyMs.median, baseline.latencyMs.median),
+        latencyP95: r(arms[a].latencyMs.p95, baseline.latencyMs.p95),
+        cpuMedian: r(arms[a].cpuMs.median, baseline.cpuMs.median),
+        historyBytesMedian: r(arms[a].historyBytes.median, baseline.historyBytes.median),
+        firstWorkflowTaskMedian: r(
+          arms[a].phasesMs.firstWorkflowTaskMs.median,
+          baseline.phasesMs.firstWorkflowTaskMs.median,
+        ),
+      },
+    ]),
+  ) as Record<ArmName, ArmRatios>;
+  const problems = [ArmName.UNPRELOADED, ArmName.SUBJECT].flatMap((a) =>
+    historyProblems(baseline.sequences, arms[a].sequences).map((p) => `${a}: ${p}`),
+  );
   return {
     name: scenario.name,
     description: scenario.description,
-    arms: { baseline, subject },
-    ratio: {
-      latencyMedian: r(subject.latencyMs.median, baseline.latencyMs.median),
-      cpuMedian: r(subject.cpuMs.median, baseline.cpuMs.median),
-      historyBytesMedian: r(subject.historyBytes.median, baseline.historyBytes.median),
-    },
+    arms,
+    ratios,
     history: { passed: problems.length === 0, problems },
   };
 }
@@ -108,44 +144,47 @@ export function machineFacts(): BenchReport['machine'] {
 interface Column {
   title: string;
   arm: (a: ArmReport) => string;
-  ratio: (s: ScenarioReport) => string;
+  ratio: (s: ScenarioReport, arm: ArmName) => string;
 }
 
 const n = (x: number | null) => (x === null ? '—' : x.toFixed(2));
 const times = (x: number | null) => `×${n(x)}`;
-const medianRatio = (s: ScenarioReport, pick: (a: ArmReport) => Summary) =>
-  times(ratio(pick(s.arms.subject).median, pick(s.arms.baseline).median));
+const medianRatio = (s: ScenarioReport, arm: ArmName, pick: (a: ArmReport) => Summary) =>
+  times(ratio(pick(s.arms[arm]).median, pick(s.arms.baseline).median));
 
 const MAIN_COLUMNS: readonly Column[] = [
   {
     title: 'events',
     arm: (a) => String(a.events),
-    ratio: (s) => (s.arms.subject.events === s.arms.baseline.events ? '=' : '≠'),
+    ratio: (s, arm) => (s.arms[arm].events === s.arms.baseline.events ? '=' : '≠'),
   },
-  { title: 'latency median ms', arm: (a) => n(a.latencyMs.median), ratio: (s) => times(s.ratio.latencyMedian) },
-  { title: 'latency p90 ms', arm: (a) => n(a.latencyMs.p90), ratio: () => '' },
-  { title: 'cpu median ms', arm: (a) => n(a.cpuMs.median), ratio: (s) => times(s.ratio.cpuMedian) },
-  { title: 'cpu p90 ms', arm: (a) => n(a.cpuMs.p90), ratio: () => '' },
+  {
+    title: 'latency median ms',
+    arm: (a) => n(a.latencyMs.median),
+    ratio: (s, arm) => times(s.ratios[arm].latencyMedian),
+  },
+  { title: 'latency p95 ms', arm: (a) => n(a.latencyMs.p95), ratio: (s, arm) => times(s.ratios[arm].latencyP95) },
+  { title: 'cpu median ms', arm: (a) => n(a.cpuMs.median), ratio: (s, arm) => times(s.ratios[arm].cpuMedian) },
   {
     title: 'history bytes',
     arm: (a) => String(a.historyBytes.median),
-    ratio: (s) => times(s.ratio.historyBytesMedian),
+    ratio: (s, arm) => times(s.ratios[arm].historyBytesMedian),
   },
 ];
 
 const PHASE_COLUMNS: readonly Column[] = PHASES.map(({ name, title }) => ({
   title,
   arm: (a) => n(a.phasesMs[name].median),
-  ratio: (s) => medianRatio(s, (a) => a.phasesMs[name]),
+  ratio: (s, arm) => medianRatio(s, arm, (a) => a.phasesMs[name]),
 }));
 
 /** One row per arm and one ratio row per scenario, aligned. */
 function table(scenarios: readonly ScenarioReport[], columns: readonly Column[]): string[] {
   const rows: string[][] = [['scenario', 'arm', ...columns.map((c) => c.title)]];
   for (const s of scenarios) {
-    for (const name of [ArmName.BASELINE, ArmName.SUBJECT])
-      rows.push([s.name, name, ...columns.map((c) => c.arm(s.arms[name]))]);
-    rows.push([s.name, 'subject/baseline', ...columns.map((c) => c.ratio(s))]);
+    for (const name of ARM_NAMES) rows.push([s.name, name, ...columns.map((c) => c.arm(s.arms[name]))]);
+    for (const name of ARM_NAMES.filter((a) => a !== ArmName.BASELINE))
+      rows.push([s.name, `${name}/baseline`, ...columns.map((c) => c.ratio(s, name))]);
   }
   const widths = rows[0]!.map((_, i) => Math.max(...rows.map((r) => (r[i] ?? '').length)));
   const line = (r: string[]) => r.map((c, i) => (i < 2 ? c.padEnd(widths[i]!) : c.padStart(widths[i]!))).join('  ');
@@ -156,13 +195,14 @@ function table(scenarios: readonly ScenarioReport[], columns: readonly Column[])
 export function formatTable(report: BenchReport): string {
   const m = report.machine;
   const out = [
-    `Happy-path overhead: ${report.runs} runs per arm after ${report.warmup} warm-up, interleaved ABAB; ` +
+    `Overhead: ${report.runs} runs per arm after ${report.warmup} warm-up, interleaved ABCD; ` +
       `node ${m.node}, ${m.cpus} × ${m.cpuModel}; temporal ${report.temporalCli.version}`,
     '',
     ...table(report.scenarios, MAIN_COLUMNS),
     '',
-    'Medians; subject/baseline = ratio of medians. cpu = process.cpuUsage() user+system over start→result: both',
-    'workers, the client and the service (one process). history bytes = the encoded history, payloads included.',
+    'Arms: baseline = bare activity; imports = bare + the router modules (not preloaded); unpreloaded = the plugin',
+    'without preloading; subject = the plugin as shipped (preloaded). <arm>/baseline = ratio of medians (p95s).',
+    'cpu = process.cpuUsage() user+system over start→result: the workers, the client and the service (one process).',
     '',
     "Where the time goes (medians of the server's event timestamps, started → completed):",
     '',
@@ -173,7 +213,7 @@ export function formatTable(report: BenchReport): string {
     const b = s.arms.baseline;
     out.push(
       s.history.passed
-        ? `${s.name}: history OK: subject ${s.arms.subject.events} events = baseline ${b.events}, same kinds [${b.eventTypes.join(', ')}]`
+        ? `${s.name}: history OK: plugin ${s.arms.subject.events} events = baseline ${b.events}, same kinds [${b.eventTypes.join(', ')}]`
         : `${s.name}: history FAILED: ${s.history.problems.join('; ')}`,
     );
   }
@@ -186,5 +226,11 @@ export function writeReport(path: string, report: BenchReport): void {
 }
 
 function roundSummary(s: Summary): Summary {
-  return { median: round(s.median, 3), p90: round(s.p90, 3), min: round(s.min, 3), max: round(s.max, 3) };
+  return {
+    median: round(s.median, 3),
+    p90: round(s.p90, 3),
+    p95: round(s.p95, 3),
+    min: round(s.min, 3),
+    max: round(s.max, 3),
+  };
 }

@@ -1,0 +1,260 @@
+/**
+ * `npm run bench -- --only scale [--quick]`: throughput at many concurrent agents. For N concurrent one-call
+ * workflows — a bare one-activity workflow, `toolPlanWorkflow` with one `check_inventory` call, and `agentWorkflow`
+ * with a scripted planner that makes that call and submits — on one worker each, in a process of its own
+ * (bench/scale/worker-process.ts): runs/s, p95 end to end (client start → result), the worker's peak RSS and its CPU
+ * time per call. Arms run in turn at each N, bare first. Writes bench/results/scale.json (one row per N and
+ * workflow, each against bare at the same N) and prints the table. Never gated: these machines are noisy.
+ */
+import { fork, type ChildProcess } from 'node:child_process';
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { createServer, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { tmpdir } from 'node:os';
+import { dirname, join } from 'node:path';
+import { TestWorkflowEnvironment } from '@temporalio/testing';
+import { bundleWorkflowCode } from '@temporalio/worker';
+import { supportTools } from '../examples/support-tools';
+import { RecoveryPlugin, RECOVERY_PRELOAD_MODULES, RECOVERY_WORKFLOWS_PATH } from '../plugin/recovery-plugin';
+import { temporalBinaries } from '../server/binaries';
+import { SEARCH_ATTRIBUTES } from '../workflows/search-attributes';
+import { INVENTORY } from './scenarios';
+import { machineFacts } from './report';
+import { SCALE_GOAL } from './scale/worker-process';
+import { percentile } from './stats';
+
+const RESULTS_FILE = join(__dirname, 'results', 'scale.json');
+const WORKER_SCRIPT = join(__dirname, 'scale', 'worker-process.ts');
+const START_CONCURRENCY = 100;
+const quiet = {
+  log: () => undefined,
+  trace: () => undefined,
+  debug: () => undefined,
+  info: () => undefined,
+  warn: () => undefined,
+  error: console.error,
+};
+
+type Workload = 'bare' | 'toolPlanWorkflow' | 'agentWorkflow';
+interface Measured {
+  runsPerSec: number;
+  p95Ms: number;
+  peakRssMiB: number;
+  cpuMsPerCall: number;
+}
+export interface ScaleRow {
+  n: number;
+  workflow: Exclude<Workload, 'bare'>;
+  runsPerSec: number;
+  bareRunsPerSec: number;
+  throughputRatio: number;
+  p95Ms: number;
+  bareP95Ms: number;
+  rssMiB: number;
+  bareRssMiB: number;
+  rssRatio: number;
+  cpuMsPerCall: number;
+  bareCpuMsPerCall: number;
+  cpuRatio: number;
+}
+
+interface ScaleWorker {
+  child: ChildProcess;
+  taskQueue: string;
+  report(): Promise<{ cpuMs: number; peakRssMiB: number }>;
+  stop(): Promise<void>;
+}
+
+function startWorker(arm: 'bare' | 'plugin', env: Record<string, string>): Promise<ScaleWorker> {
+  const taskQueue = `bench-scale-${arm}-${process.pid}`;
+  const child = fork(WORKER_SCRIPT, [], {
+    execArgv: ['-r', 'ts-node/register'],
+    env: { ...process.env, ...env, ARM: arm, TASK_QUEUE: taskQueue },
+    stdio: ['ignore', 'ignore', 'inherit', 'ipc'],
+  });
+  const next = (type: string) =>
+    new Promise<Record<string, number>>((done) => {
+      const on = (m: { type?: string } & Record<string, number>) => {
+        if (m?.type !== type) return;
+        child.off('message', on);
+        done(m);
+      };
+      child.on('message', on);
+    });
+  const exited = new Promise<void>((done) => child.once('exit', () => done()));
+  return next('ready').then(() => ({
+    child,
+    taskQueue,
+    async report() {
+      const answer = next('report');
+      child.send({ type: 'report' });
+      const r = await answer;
+      return { cpuMs: r.cpuMs ?? 0, peakRssMiB: r.peakRssMiB ?? 0 };
+    },
+    async stop() {
+      child.send({ type: 'stop' });
+      await Promise.race([exited, new Promise((r) => setTimeout(r, 10_000))]);
+      if (child.exitCode === null) child.kill('SIGKILL');
+    },
+  }));
+}
+
+async function inventoryServer(): Promise<{ url: string; server: Server }> {
+  const body = JSON.stringify(INVENTORY);
+  const server = createServer((_req, res) => {
+    res.writeHead(200, { 'content-type': 'application/json' });
+    res.end(body);
+  });
+  await new Promise<void>((ok) => server.listen(0, '127.0.0.1', () => ok()));
+  return { url: `http://127.0.0.1:${(server.address() as AddressInfo).port}`, server };
+}
+
+/** Runs `tasks` with at most `limit` in flight; resolves with their results in order. */
+async function pool<T>(count: number, limit: number, task: (i: number) => Promise<T>): Promise<T[]> {
+  const out: T[] = new Array<T>(count);
+  let next = 0;
+  const lane = async () => {
+    for (let i = next++; i < count; i = next++) out[i] = await task(i);
+  };
+  await Promise.all(Array.from({ length: Math.min(limit, count) }, lane));
+  return out;
+}
+
+export async function scale(o: { quick: boolean }): Promise<number> {
+  const ns = o.quick ? [100, 1_000] : [100, 500, 1_000];
+  const tmp = mkdtempSync(join(tmpdir(), 'rr-bench-scale-'));
+  const env = await TestWorkflowEnvironment.createLocal({
+    server: {
+      executable: { type: 'existing-path', path: temporalBinaries().cli },
+      ip: '127.0.0.1',
+      searchAttributes: [...SEARCH_ATTRIBUTES],
+      log: { format: 'pretty', level: 'error' },
+    },
+  });
+  const { url, server } = await inventoryServer();
+  const workers: ScaleWorker[] = [];
+  try {
+    const [bareCode, pluginCode] = await Promise.all([
+      bundleWorkflowCode({ workflowsPath: require.resolve('./workflows'), logger: quiet }),
+      bundleWorkflowCode({
+        workflowsPath: RECOVERY_WORKFLOWS_PATH,
+        preloadModules: [...RECOVERY_PRELOAD_MODULES],
+        logger: quiet,
+      }),
+    ]);
+    writeFileSync(join(tmp, 'bare.js'), bareCode.code);
+    writeFileSync(join(tmp, 'plugin.js'), pluginCode.code);
+    const common = { TEMPORAL_ADDRESS: env.address, SERVICE_URL: url };
+    const bare = await startWorker('bare', { ...common, WORKFLOW_BUNDLE: join(tmp, 'bare.js') });
+    workers.push(bare);
+    const plugin = await startWorker('plugin', { ...common, WORKFLOW_BUNDLE: join(tmp, 'plugin.js') });
+    workers.push(plugin);
+    const defaults = new RecoveryPlugin({ tools: [supportTools(url).checkInventory] }).workflowDefaults();
+
+    const start = (w: Workload, id: string) => {
+      const taskQueue = w === 'bare' ? bare.taskQueue : plugin.taskQueue;
+      const args =
+        w === 'bare'
+          ? [
+              {
+                sku: 'SKU-1',
+                startToCloseTimeoutMs: 5_000,
+                retry: { maximumAttempts: 4, initialInterval: 50, backoffCoefficient: 2, maximumInterval: 1_000 },
+              },
+            ]
+          : w === 'toolPlanWorkflow'
+            ? [{ ...defaults, calls: [{ tool: 'check_inventory', args: { sku: 'SKU-1' } }] }]
+            : [SCALE_GOAL, { ...defaults, searchAttributes: false }];
+      return env.client.workflow.start(w === 'bare' ? 'bareActivityWorkflow' : w, { taskQueue, workflowId: id, args });
+    };
+    const run = async (w: Workload, n: number, tag: string): Promise<Measured> => {
+      const worker = w === 'bare' ? bare : plugin;
+      await worker.report(); // resets the worker's CPU and peak RSS
+      const startedAt = performance.now();
+      const latencies = await pool(n, START_CONCURRENCY, async (i) => {
+        const t0 = performance.now();
+        const handle = await start(w, `${tag}-${w}-${n}-${i}`);
+        await handle.result();
+        return performance.now() - t0;
+      });
+      const wallMs = performance.now() - startedAt;
+      const usage = await worker.report();
+      return {
+        runsPerSec: (n * 1000) / wallMs,
+        p95Ms: percentile(latencies, 0.95),
+        peakRssMiB: usage.peakRssMiB,
+        cpuMsPerCall: usage.cpuMs / n,
+      };
+    };
+    for (const w of ['bare', 'toolPlanWorkflow', 'agentWorkflow'] as const) await run(w, 50, 'warmup');
+
+    const rows: ScaleRow[] = [];
+    for (const n of ns) {
+      const b = await run('bare', n, 'm');
+      for (const w of ['toolPlanWorkflow', 'agentWorkflow'] as const) {
+        const s = await run(w, n, 'm');
+        rows.push(row(n, w, s, b));
+      }
+    }
+    const out = { benchmark: 'scale', date: new Date().toISOString(), machine: machineFacts(), quick: o.quick, rows };
+    mkdirSync(dirname(RESULTS_FILE), { recursive: true });
+    writeFileSync(RESULTS_FILE, `${JSON.stringify(out, null, 2)}\n`);
+    console.log(formatScale(rows));
+    console.log(`\nwrote ${RESULTS_FILE}`);
+    return 0;
+  } finally {
+    for (const w of workers) await w.stop();
+    server.close();
+    await env.teardown();
+    rmSync(tmp, { recursive: true, force: true });
+  }
+}
+
+const r2 = (x: number) => Math.round(x * 100) / 100;
+
+function row(n: number, workflow: ScaleRow['workflow'], s: Measured, b: Measured): ScaleRow {
+  return {
+    n,
+    workflow,
+    runsPerSec: r2(s.runsPerSec),
+    bareRunsPerSec: r2(b.runsPerSec),
+    throughputRatio: r2(s.runsPerSec / b.runsPerSec),
+    p95Ms: r2(s.p95Ms),
+    bareP95Ms: r2(b.p95Ms),
+    rssMiB: r2(s.peakRssMiB),
+    bareRssMiB: r2(b.peakRssMiB),
+    rssRatio: r2(s.peakRssMiB / b.peakRssMiB),
+    cpuMsPerCall: r2(s.cpuMsPerCall),
+    bareCpuMsPerCall: r2(b.cpuMsPerCall),
+    cpuRatio: r2(s.cpuMsPerCall / b.cpuMsPerCall),
+  };
+}
+
+export function formatScale(rows: readonly ScaleRow[]): string {
+  const head = [
+    'N',
+    'workflow',
+    'runs/s (bare)',
+    'throughput',
+    'p95 ms (bare)',
+    'RSS MiB (bare)',
+    'CPU ms/call (bare)',
+  ];
+  const lines = rows.map((r) => [
+    String(r.n),
+    r.workflow,
+    `${r.runsPerSec} (${r.bareRunsPerSec})`,
+    `×${r.throughputRatio}`,
+    `${r.p95Ms} (${r.bareP95Ms})`,
+    `${r.rssMiB} (${r.bareRssMiB})`,
+    `${r.cpuMsPerCall} (${r.bareCpuMsPerCall})`,
+  ]);
+  const widths = head.map((h, i) => Math.max(h.length, ...lines.map((l) => l[i]!.length)));
+  const fmt = (cells: string[]) => cells.map((c, i) => c.padEnd(widths[i]!)).join('  ');
+  return [
+    'scale (one worker per arm, N concurrent one-call workflows)',
+    fmt(head),
+    fmt(widths.map((w) => '-'.repeat(w))),
+    ...lines.map(fmt),
+  ].join('\n');
+}

@@ -1,0 +1,74 @@
+/**
+ * One worker of the scale benchmark in its own process, so its CPU time and resident memory are its own
+ * (bench/scale.ts forks it with `-r ts-node/register`). Environment:
+ * - `TEMPORAL_ADDRESS`, `TASK_QUEUE`, `SERVICE_URL`, `WORKFLOW_BUNDLE` (a prebuilt bundle's code path);
+ * - `ARM`: `bare` (the plain activity of bench/activities.ts) or `plugin` (RecoveryPlugin with `check_inventory`
+ *   and a scripted planner for `agentWorkflow`).
+ * IPC: on `{ type: 'report' }` it answers `{ type: 'report', cpuMs, peakRssMiB }` (since the last report: CPU in ms,
+ * the highest RSS sampled every 100 ms, in MiB); on `{ type: 'stop' }` it shuts down. It sends `{ type: 'ready' }`
+ * once it polls.
+ */
+import { DefaultLogger, NativeConnection, Runtime, Worker } from '@temporalio/worker';
+import { createScriptedPlanner } from '../../activities/planners/scripted';
+import { supportTools } from '../../examples/support-tools';
+import { RecoveryPlugin } from '../../plugin/recovery-plugin';
+import { createBaselineActivities } from '../activities';
+
+/** The agent's goal in the scale benchmark: one inventory call, then submit its result. */
+export const SCALE_GOAL = 'Check the inventory of SKU-1';
+
+function env(name: string): string {
+  const value = process.env[name];
+  if (!value) throw new Error(`scale worker: ${name} is not set`);
+  return value;
+}
+
+async function main(): Promise<void> {
+  Runtime.install({ logger: new DefaultLogger('ERROR') });
+  const connection = await NativeConnection.connect({ address: env('TEMPORAL_ADDRESS') });
+  const taskQueue = env('TASK_QUEUE');
+  const serviceUrl = env('SERVICE_URL');
+  const workflowBundle = { codePath: env('WORKFLOW_BUNDLE') };
+  const planner = createScriptedPlanner({
+    goals: {
+      [SCALE_GOAL]: {
+        steps: [{ id: 'inv', tool: 'check_inventory', args: { sku: 'SKU-1' } }],
+        submit: { resultFrom: 'inv' },
+      },
+    },
+  });
+  const worker =
+    env('ARM') === 'bare'
+      ? await Worker.create({ connection, taskQueue, workflowBundle, activities: createBaselineActivities(serviceUrl) })
+      : await Worker.create({
+          connection,
+          taskQueue,
+          workflowBundle,
+          plugins: [
+            new RecoveryPlugin({ tools: [supportTools(serviceUrl).checkInventory], planner, config: { taskQueue } }),
+          ],
+        });
+  let peakRss = process.memoryUsage().rss;
+  let cpuFrom = process.cpuUsage();
+  const sampler = setInterval(() => (peakRss = Math.max(peakRss, process.memoryUsage().rss)), 100);
+  process.on('message', (m: { type?: string }) => {
+    if (m?.type === 'report') {
+      const cpu = process.cpuUsage(cpuFrom);
+      process.send?.({ type: 'report', cpuMs: (cpu.user + cpu.system) / 1000, peakRssMiB: peakRss / 2 ** 20 });
+      cpuFrom = process.cpuUsage();
+      peakRss = process.memoryUsage().rss;
+    }
+    if (m?.type === 'stop') worker.shutdown();
+  });
+  const running = worker.run();
+  process.send?.({ type: 'ready' });
+  await running;
+  clearInterval(sampler);
+  await connection.close();
+  process.exit(0);
+}
+
+main().catch((err: unknown) => {
+  process.stderr.write(`scale worker failed: ${err instanceof Error ? (err.stack ?? err.message) : String(err)}\n`);
+  process.exit(1);
+});
