@@ -4,7 +4,7 @@
  */
 import { z } from 'zod';
 import { DIALECTS, type Dialect, type ToolClassifier } from '../recovery/classify';
-import { IdempotencySchema, ToolSpecSchema, type Idempotency, type ToolSpec } from '../recovery/tool-spec';
+import { idempotencySchema, toolSpecSchema, type Idempotency, type ToolSpec } from '../recovery/tool-spec';
 import type { PostconditionVerdict } from '../recovery/postcondition';
 import type { ToolContext } from './tool-context';
 
@@ -131,7 +131,7 @@ const DEFAULT_START_TO_CLOSE_MS = 30_000;
  */
 const NOT_A_ZOD_SCHEMA =
   'must be a zod 4 schema from the `zod` package recovery-router resolves (zod is a peer dependency: `npm ls zod` shows one copy)';
-/** The rule of `ToolSpecSchema.name` (recovery/tool-spec.ts), checked first so a bad name is the error reported. */
+/** The rule of `toolSpecSchema().name` (recovery/tool-spec.ts), checked first so a bad name is the error reported. */
 const TOOL_NAME = /^[a-zA-Z0-9_.-]{1,64}$/;
 
 /** Why a string is not a tool name: empty, too long, or the first character outside [a-zA-Z0-9_.-]. */
@@ -155,7 +155,7 @@ function kindOf(value: unknown): string {
  * @throws ToolDefinitionError when `def` is not an object (`null`, `undefined`, an array, a string…), or a
  *   field is missing or wrong: `name` not a string of 1-64 characters of [a-zA-Z0-9_.-] (checked first; the
  *   message quotes at most `MAX_ECHOED_CHARS` characters of it), `input`/`output` not zod schemas, no `execute`,
- *   timeouts not positive integers in ms, an idempotency carrier that fails `IdempotencySchema`, `errors` not one
+ *   timeouts not positive integers in ms, an idempotency carrier that fails `idempotencySchema()`, `errors` not one
  *   of `DIALECTS`.
  */
 export function defineTool<I extends z.ZodType, O extends z.ZodType>(def: ToolDefinition<I, O>): DefinedTool<I, O> {
@@ -203,7 +203,7 @@ export function defineTool<I extends z.ZodType, O extends z.ZodType>(def: ToolDe
       `\`errors\` must be one of ${DIALECTS.map((d) => `'${d}'`).join(', ')}; got ${got}`,
     );
   }
-  const idempotency = IdempotencySchema.safeParse(def.idempotency ?? { carrier: 'none' });
+  const idempotency = idempotencySchema().safeParse(def.idempotency ?? { carrier: 'none' });
   if (!idempotency.success) throw new ToolDefinitionError(name, `idempotency: ${idempotency.error.issues[0]?.message}`);
   let inputSchema: Record<string, unknown>;
   try {
@@ -218,7 +218,7 @@ export function defineTool<I extends z.ZodType, O extends z.ZodType>(def: ToolDe
       `input has no JSON Schema form (${boundedEcho(String((err as Error)?.message), 200)})`,
     );
   }
-  const spec = ToolSpecSchema.safeParse({
+  const spec = toolSpecSchema().safeParse({
     name: def.name,
     description: def.description,
     inputSchema,

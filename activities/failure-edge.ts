@@ -19,7 +19,7 @@ import {
   errorTypeFor,
   FailureClass,
   FailureReason,
-  ToolFailureSchema,
+  toolFailureSchema,
   type FailureMeta,
   type ToolFailure,
 } from '../recovery/failure';
@@ -43,7 +43,7 @@ export interface FailOptions {
 
 /** Throws the ApplicationFailure for `failure`. @throws always. */
 export function failWith(failure: ToolFailure, options: FailOptions): never {
-  let final = ToolFailureSchema.parse(failure);
+  let final = toolFailureSchema().parse(failure);
   let nextRetryDelayMs: number | undefined;
   if (final.retryable) {
     const delay = nextDelay({

@@ -5,8 +5,8 @@
  * see `config/connection.ts`.
  */
 import { z } from 'zod';
-import { backoffOverrideSchema, BackoffPolicySchema } from '../recovery/backoff';
-import { budgetOverrideSchema, BudgetPolicySchema } from '../recovery/budgets';
+import { backoffOverrideSchema, backoffPolicySchema } from '../recovery/backoff';
+import { budgetOverrideSchema, budgetPolicySchema } from '../recovery/budgets';
 
 export const EmbeddedServerConfigSchema = z
   .object({
@@ -38,8 +38,8 @@ export const RecoveryConfigSchema = z
     $schema: z.string().optional(),
     /** Task queue of the plugin's worker. @default "recovery-router" */
     taskQueue: z.string().min(1).default('recovery-router'),
-    budgets: BudgetPolicySchema.default(BudgetPolicySchema.parse({})),
-    backoff: BackoffPolicySchema.default(BackoffPolicySchema.parse({})),
+    budgets: budgetPolicySchema().default(budgetPolicySchema().parse({})),
+    backoff: backoffPolicySchema().default(backoffPolicySchema().parse({})),
     tools: z.record(z.string().min(1), ToolOverrideSchema).default({}),
     embeddedServer: EmbeddedServerConfigSchema.default(EmbeddedServerConfigSchema.parse({})),
   })

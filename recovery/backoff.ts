@@ -26,8 +26,8 @@ export const MAX_BACKOFF_INTERVAL_MS = 86_400_000;
  */
 export const MAX_RETRY_AFTER_CAP_MS = 604_800_000;
 
-/** The fields of `BackoffPolicySchema`, shared with `backoffOverrideSchema`. */
-const backoffFields = {
+/** The fields of `backoffPolicySchema()`, shared with `backoffOverrideSchema`. */
+const backoffFields = lazy(() => ({
   initialIntervalMs: z
     .number()
     .int()
@@ -48,7 +48,7 @@ const backoffFields = {
     .min(0)
     .max(MAX_RETRY_AFTER_CAP_MS, tooBig('maxRetryAfterMs', MAX_RETRY_AFTER_CAP_MS, '7 days'))
     .default(60_000),
-};
+}));
 
 /**
  * Backoff policy. Read from `temporal.config.json` (`backoff`); every field defaults as below.
@@ -66,26 +66,28 @@ const backoffFields = {
  * Per-tool overrides use `backoffOverrideSchema()`: the same fields, all optional, without the cross-field rule;
  * `nextDelay` checks the merged policy again.
  */
-export const BackoffPolicySchema = z
-  .object(backoffFields)
-  .strict()
-  .superRefine((p, ctx) => {
-    if (p.maximumIntervalMs < p.initialIntervalMs) {
-      ctx.addIssue({
-        code: 'custom',
-        path: ['maximumIntervalMs'],
-        message: `BackoffPolicy.maximumIntervalMs (${p.maximumIntervalMs}) cannot be less than its initialIntervalMs (${p.initialIntervalMs})`,
-      });
-    }
-  });
-export type BackoffPolicy = z.output<typeof BackoffPolicySchema>;
+export const backoffPolicySchema = lazy(() =>
+  z
+    .object(backoffFields())
+    .strict()
+    .superRefine((p, ctx) => {
+      if (p.maximumIntervalMs < p.initialIntervalMs) {
+        ctx.addIssue({
+          code: 'custom',
+          path: ['maximumIntervalMs'],
+          message: `BackoffPolicy.maximumIntervalMs (${p.maximumIntervalMs}) cannot be less than its initialIntervalMs (${p.initialIntervalMs})`,
+        });
+      }
+    }),
+);
+export type BackoffPolicy = z.output<ReturnType<typeof backoffPolicySchema>>;
 
 /**
  * A partial backoff policy (a per-tool override, `temporal.config.json` `tools.<name>.backoff`): each field optional
  * with its own bounds, no cross-field rule. Built on first use. zod ≥ 4.3 refuses `.partial()` of a refined object
- * (`BackoffPolicySchema`), so this is built from the fields.
+ * (`backoffPolicySchema()`), so this is built from the fields.
  */
-export const backoffOverrideSchema = lazy(() => z.object(backoffFields).strict().partial());
+export const backoffOverrideSchema = lazy(() => z.object(backoffFields()).strict().partial());
 
 /** The message of an upper bound: names the field, the bound in ms and in words. */
 function tooBig(field: string, maxMs: number, words: string): string {
@@ -93,7 +95,13 @@ function tooBig(field: string, maxMs: number, words: string): string {
 }
 
 /** The design's defaults: 0.5 s, doubling, capped at 10 s, up to +20 % jitter, Retry-After waited up to 60 s. */
-export const DEFAULT_BACKOFF_POLICY: Readonly<BackoffPolicy> = Object.freeze(BackoffPolicySchema.parse({}));
+export const DEFAULT_BACKOFF_POLICY: Readonly<BackoffPolicy> = Object.freeze({
+  initialIntervalMs: 500,
+  backoffCoefficient: 2,
+  maximumIntervalMs: 10_000,
+  jitterRatio: 0.2,
+  maxRetryAfterMs: 60_000,
+});
 
 /** Why `nextDelay` gave up instead of waiting. */
 export const GiveUpReason = { RETRY_AFTER_TOO_LONG: 'retry_after_too_long' } as const;
@@ -121,10 +129,12 @@ export type NextDelayInput = {
   random: () => number;
 };
 
-const InputSchema = z.object({
-  retryNumber: z.number().int().min(1),
-  retryAfterMs: z.number().int().min(0).optional(),
-});
+const nextDelayInputSchema = lazy(() =>
+  z.object({
+    retryNumber: z.number().int().min(1),
+    retryAfterMs: z.number().int().min(0).optional(),
+  }),
+);
 
 /**
  * The delay before retry number `retryNumber`.
@@ -151,18 +161,18 @@ const InputSchema = z.object({
  * @returns a frozen `BackoffDecision`; every number an integer number of milliseconds.
  * @throws RecoveryInputError `invalid_input` when `retryNumber` is not an integer ≥ 1, `retryAfterMs` is not an
  *   integer ≥ 0, `random` is not a function or returns a value outside [0, 1); `invalid_policy` when `policy`
- *   fails `BackoffPolicySchema` (including an interval above 24 h or a `maxRetryAfterMs` above 7 days; the
+ *   fails `backoffPolicySchema()` (including an interval above 24 h or a `maxRetryAfterMs` above 7 days; the
  *   message names the field, e.g. `nextDelay: policy.maxRetryAfterMs: BackoffPolicy.maxRetryAfterMs must be at
  *   most 604800000 ms (7 days)`).
  */
 export function nextDelay(input: NextDelayInput): BackoffDecision {
   const { retryNumber, retryAfterMs } = parseInput(
-    InputSchema,
+    nextDelayInputSchema(),
     { retryNumber: input.retryNumber, retryAfterMs: input.retryAfterMs },
     'nextDelay',
   );
   const policy = parseInput(
-    BackoffPolicySchema,
+    backoffPolicySchema(),
     input.policy,
     'nextDelay: policy',
     RecoveryInputErrorCode.INVALID_POLICY,

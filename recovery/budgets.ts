@@ -26,25 +26,33 @@ const count = (def: number) => z.number().int().min(0).default(def);
  *   granted: class `capability_missing`) before the run stops; the turn that reaches it ends the run. A call to an
  *   available tool starts the count again. ≥ 1. @default 2 (case C09: "stop after N=2 unknown-tool turns")
  */
-export const BudgetPolicySchema = z
-  .object({
-    perCallRetries: count(3),
-    perTurnReplans: count(2),
-    perCallRepairs: count(2),
-    perRunAttempts: z.number().int().min(1).default(50),
-    consecutiveUnknownToolTurns: z.number().int().min(1).default(2),
-  })
-  .strict();
-export type BudgetPolicy = z.output<typeof BudgetPolicySchema>;
+export const budgetPolicySchema = lazy(() =>
+  z
+    .object({
+      perCallRetries: count(3),
+      perTurnReplans: count(2),
+      perCallRepairs: count(2),
+      perRunAttempts: z.number().int().min(1).default(50),
+      consecutiveUnknownToolTurns: z.number().int().min(1).default(2),
+    })
+    .strict(),
+);
+export type BudgetPolicy = z.output<ReturnType<typeof budgetPolicySchema>>;
 
 /** A partial budget policy (a per-tool override, `temporal.config.json` `tools.<name>.budgets`). Built on first use. */
-export const budgetOverrideSchema = lazy(() => BudgetPolicySchema.partial());
+export const budgetOverrideSchema = lazy(() => budgetPolicySchema().partial());
 
 /**
  * The design's defaults: 3 retries per call, 2 replans per turn, 2 repairs per call, 50 attempts per run, and 2
  * unknown-tool turns in a row.
  */
-export const DEFAULT_BUDGET_POLICY: Readonly<BudgetPolicy> = Object.freeze(BudgetPolicySchema.parse({}));
+export const DEFAULT_BUDGET_POLICY: Readonly<BudgetPolicy> = Object.freeze({
+  perCallRetries: 3,
+  perTurnReplans: 2,
+  perCallRepairs: 2,
+  perRunAttempts: 50,
+  consecutiveUnknownToolTurns: 2,
+});
 
 /** What a unit of budget is spent on. */
 export const BudgetKind = {
@@ -79,9 +87,9 @@ const BUDGET_OF: Readonly<
   attempt: { budget: 'per_run_attempts', limit: 'perRunAttempts', scope: 'run' },
 });
 
-const CallCountersSchema = z
-  .object({ key: z.string().min(1), retries: z.number().int().min(0), repairs: z.number().int().min(0) })
-  .strict();
+const callCountersSchema = lazy(() =>
+  z.object({ key: z.string().min(1), retries: z.number().int().min(0), repairs: z.number().int().min(0) }).strict(),
+);
 
 /**
  * The ledger's shape, for restoring one from JSON (`restoreLedger`).
@@ -89,27 +97,29 @@ const CallCountersSchema = z
  * - `calls`: per-call counters of the current turn, in start order, one entry per call key. A list rather than
  *   a record so that any string is a safe key (`"__proto__"` included) after a JSON round trip.
  */
-export const BudgetLedgerSchema = z
-  .object({
-    version: z.literal(1),
-    policy: BudgetPolicySchema,
-    run: z.object({ attempts: z.number().int().min(0) }).strict(),
-    turn: z.object({ index: z.number().int().min(0), replans: z.number().int().min(0) }).strict(),
-    calls: z.array(CallCountersSchema),
-  })
-  .strict()
-  .superRefine((l, ctx) => {
-    const seen = new Set<string>();
-    l.calls.forEach((c, i) => {
-      if (seen.has(c.key))
-        ctx.addIssue({
-          code: 'custom',
-          path: ['calls', i, 'key'],
-          message: `duplicate call key ${JSON.stringify(c.key)}`,
-        });
-      seen.add(c.key);
-    });
-  });
+export const budgetLedgerSchema = lazy(() =>
+  z
+    .object({
+      version: z.literal(1),
+      policy: budgetPolicySchema(),
+      run: z.object({ attempts: z.number().int().min(0) }).strict(),
+      turn: z.object({ index: z.number().int().min(0), replans: z.number().int().min(0) }).strict(),
+      calls: z.array(callCountersSchema()),
+    })
+    .strict()
+    .superRefine((l, ctx) => {
+      const seen = new Set<string>();
+      l.calls.forEach((c, i) => {
+        if (seen.has(c.key))
+          ctx.addIssue({
+            code: 'custom',
+            path: ['calls', i, 'key'],
+            message: `duplicate call key ${JSON.stringify(c.key)}`,
+          });
+        seen.add(c.key);
+      });
+    }),
+);
 
 /** Counters of one call. */
 export type CallCounters = Readonly<{ key: string; retries: number; repairs: number }>;
@@ -142,7 +152,7 @@ export type SpendResult = Readonly<{
  * @throws RecoveryInputError `invalid_policy` when a limit is not an integer ≥ 0 (`perRunAttempts` ≥ 1) or a key is unknown.
  */
 export function startRun(policy: Partial<BudgetPolicy> = {}): BudgetLedger {
-  const p = parseInput(BudgetPolicySchema, policy, 'startRun: policy', RecoveryInputErrorCode.INVALID_POLICY);
+  const p = parseInput(budgetPolicySchema(), policy, 'startRun: policy', RecoveryInputErrorCode.INVALID_POLICY);
   return freezeLedger({ version: 1, policy: p, run: { attempts: 0 }, turn: { index: 0, replans: 0 }, calls: [] });
 }
 
@@ -248,7 +258,7 @@ export function restoreLedger(json: unknown): BudgetLedger {
 
 /** Validates every ledger handed in: it may have come from JSON or been built by hand. */
 function readLedger(ledger: unknown, fn: string): BudgetLedger {
-  return freezeLedger(parseInput(BudgetLedgerSchema, ledger, `${fn}: ledger`));
+  return freezeLedger(parseInput(budgetLedgerSchema(), ledger, `${fn}: ledger`));
 }
 
 function readCallKey(callKey: unknown, fn: string): string {

@@ -7,6 +7,7 @@
  */
 import { z } from 'zod';
 import { matching } from './zod-pattern';
+import { lazy } from './lazy';
 
 /** Failure classes. A const object plus a type of the same name, as Temporal's `TimeoutType` is. */
 export const FailureClass = {
@@ -132,15 +133,17 @@ export const MAX_PUBLIC_MESSAGE_CHARS = 500;
  * One field-level problem with a tool call's arguments (seed 000, "返回字段级反馈").
  * `path` is the JSON path as segments (`[]` = the whole argument object); `received` is truncated and redacted.
  */
-export const FieldIssueSchema = z
-  .object({
-    path: z.array(z.union([z.string(), z.number()])),
-    expected: z.string().min(1),
-    received: z.string().max(MAX_RECEIVED_CHARS),
-    suggestion: z.string().min(1),
-  })
-  .strict();
-export type FieldIssue = z.infer<typeof FieldIssueSchema>;
+export const fieldIssueSchema = lazy(() =>
+  z
+    .object({
+      path: z.array(z.union([z.string(), z.number()])),
+      expected: z.string().min(1),
+      received: z.string().max(MAX_RECEIVED_CHARS),
+      suggestion: z.string().min(1),
+    })
+    .strict(),
+);
+export type FieldIssue = z.infer<ReturnType<typeof fieldIssueSchema>>;
 
 /**
  * A classified tool failure.
@@ -155,50 +158,52 @@ export type FieldIssue = z.infer<typeof FieldIssueSchema>;
  *   The activity edge names the `ApplicationFailure` after it (`InsufficientFundsError`, `errorTypeFor`): case C14,
  *   "classify from the structured code, not the JS class name", keeps the business type visible in Temporal.
  */
-export const ToolFailureSchema = z
-  .object({
-    tool: z.string().min(1),
-    callId: z.string().min(1),
-    class: z.enum(FAILURE_CLASSES),
-    reason: z.enum(FAILURE_REASONS),
-    phase: z.enum(PHASES),
-    retryable: z.boolean(),
-    replaySafe: z.boolean(),
-    retryAfterMs: z.number().int().nonnegative().optional(),
-    publicMessage: z.string().min(1).max(MAX_PUBLIC_MESSAGE_CHARS),
-    diagnosticRef: z.string().min(1),
-    status: z.number().int().min(100).max(599).optional(),
-    issues: z.array(FieldIssueSchema).optional(),
-    code: matching(
-      ERROR_CODE_PATTERN,
-      'a provider error code: lower case, a letter first, at most 64 characters',
-    ).optional(),
-  })
-  .strict()
-  .superRefine((f, ctx) => {
-    if (f.retryable && !f.replaySafe) {
-      ctx.addIssue({
-        code: 'custom',
-        path: ['retryable'],
-        message: 'a failure that is not replaySafe cannot be retryable',
-      });
-    }
-    if (f.retryable && f.class !== 'transient') {
-      ctx.addIssue({
-        code: 'custom',
-        path: ['retryable'],
-        message: `only transient failures are retryable, not ${f.class}`,
-      });
-    }
-    if (f.class === 'outcome_unknown' && f.phase !== 'commit_unknown') {
-      ctx.addIssue({
-        code: 'custom',
-        path: ['phase'],
-        message: 'outcome_unknown failures are in phase commit_unknown',
-      });
-    }
-  });
-export type ToolFailure = z.infer<typeof ToolFailureSchema>;
+export const toolFailureSchema = lazy(() =>
+  z
+    .object({
+      tool: z.string().min(1),
+      callId: z.string().min(1),
+      class: z.enum(FAILURE_CLASSES),
+      reason: z.enum(FAILURE_REASONS),
+      phase: z.enum(PHASES),
+      retryable: z.boolean(),
+      replaySafe: z.boolean(),
+      retryAfterMs: z.number().int().nonnegative().optional(),
+      publicMessage: z.string().min(1).max(MAX_PUBLIC_MESSAGE_CHARS),
+      diagnosticRef: z.string().min(1),
+      status: z.number().int().min(100).max(599).optional(),
+      issues: z.array(fieldIssueSchema()).optional(),
+      code: matching(
+        ERROR_CODE_PATTERN,
+        'a provider error code: lower case, a letter first, at most 64 characters',
+      ).optional(),
+    })
+    .strict()
+    .superRefine((f, ctx) => {
+      if (f.retryable && !f.replaySafe) {
+        ctx.addIssue({
+          code: 'custom',
+          path: ['retryable'],
+          message: 'a failure that is not replaySafe cannot be retryable',
+        });
+      }
+      if (f.retryable && f.class !== 'transient') {
+        ctx.addIssue({
+          code: 'custom',
+          path: ['retryable'],
+          message: `only transient failures are retryable, not ${f.class}`,
+        });
+      }
+      if (f.class === 'outcome_unknown' && f.phase !== 'commit_unknown') {
+        ctx.addIssue({
+          code: 'custom',
+          path: ['phase'],
+          message: 'outcome_unknown failures are in phase commit_unknown',
+        });
+      }
+    }),
+);
+export type ToolFailure = z.infer<ReturnType<typeof toolFailureSchema>>;
 
 /**
  * Facts the activity edge attaches beside a ToolFailure (ApplicationFailure `details[1]`). None is secret.
@@ -209,12 +214,14 @@ export type ToolFailure = z.infer<typeof ToolFailureSchema>;
  * - `postcondition`: a refused write whose answer may mean the state already holds, or a version conflict
  *   (recovery/postcondition.ts): read the tool's postcondition before routing it.
  */
-export const FailureMetaSchema = z
-  .object({
-    credentialVersion: z.number().int().min(0).optional(),
-    attempt: z.number().int().min(1).optional(),
-    observedState: z.json().optional(),
-    postcondition: z.enum(['already', 'version_conflict']).optional(),
-  })
-  .strip();
-export type FailureMeta = z.infer<typeof FailureMetaSchema>;
+export const failureMetaSchema = lazy(() =>
+  z
+    .object({
+      credentialVersion: z.number().int().min(0).optional(),
+      attempt: z.number().int().min(1).optional(),
+      observedState: z.json().optional(),
+      postcondition: z.enum(['already', 'version_conflict']).optional(),
+    })
+    .strip(),
+);
+export type FailureMeta = z.infer<ReturnType<typeof failureMetaSchema>>;

@@ -9,12 +9,13 @@
  */
 import { z } from 'zod';
 import { matching } from './zod-pattern';
-import { FailureClass, ToolFailureSchema } from './failure';
+import { FailureClass, toolFailureSchema } from './failure';
 import type { ToolFailure } from './failure';
 import { parseInput } from './errors';
+import { lazy } from './lazy';
 
-const Sha256Hex = matching(/^[0-9a-f]{64}$/, 'must be a lowercase sha256 hex digest (see argsHash)');
-const TimeMs = z.number().int().min(0);
+const sha256Hex = lazy(() => matching(/^[0-9a-f]{64}$/, 'must be a lowercase sha256 hex digest (see argsHash)'));
+const timeMs = lazy(() => z.number().int().min(0));
 
 /**
  * The attempt that failed.
@@ -25,22 +26,24 @@ const TimeMs = z.number().int().min(0);
  * - `earliestRetryAtMs`: `endedAtMs` + the backoff delay (`nextDelay(...).delayMs`, which already honours
  *   `Retry-After`); absent when no retry was scheduled. Must not be before `endedAtMs`.
  */
-export const AttemptRecordSchema = z
-  .object({
-    tool: z.string().min(1),
-    argsHash: Sha256Hex,
-    credentialVersion: z.number().int().min(0),
-    grantVersion: z.number().int().min(0).optional(),
-    failure: ToolFailureSchema,
-    endedAtMs: TimeMs,
-    earliestRetryAtMs: TimeMs.optional(),
-  })
-  .strict()
-  .superRefine((r, ctx) => {
-    if (r.earliestRetryAtMs !== undefined && r.earliestRetryAtMs < r.endedAtMs) {
-      ctx.addIssue({ code: 'custom', path: ['earliestRetryAtMs'], message: 'cannot be before endedAtMs' });
-    }
-  });
+export const attemptRecordSchema = lazy(() =>
+  z
+    .object({
+      tool: z.string().min(1),
+      argsHash: sha256Hex(),
+      credentialVersion: z.number().int().min(0),
+      grantVersion: z.number().int().min(0).optional(),
+      failure: toolFailureSchema(),
+      endedAtMs: timeMs(),
+      earliestRetryAtMs: timeMs().optional(),
+    })
+    .strict()
+    .superRefine((r, ctx) => {
+      if (r.earliestRetryAtMs !== undefined && r.earliestRetryAtMs < r.endedAtMs) {
+        ctx.addIssue({ code: 'custom', path: ['earliestRetryAtMs'], message: 'cannot be before endedAtMs' });
+      }
+    }),
+);
 export type AttemptRecord = Readonly<{
   tool: string;
   argsHash: string;
@@ -52,15 +55,17 @@ export type AttemptRecord = Readonly<{
 }>;
 
 /** The call proposed next. Same meaning of fields as in `AttemptRecord`. */
-export const CandidateCallSchema = z
-  .object({
-    tool: z.string().min(1),
-    argsHash: Sha256Hex,
-    credentialVersion: z.number().int().min(0),
-    grantVersion: z.number().int().min(0).optional(),
-  })
-  .strict();
-export type CandidateCall = Readonly<z.output<typeof CandidateCallSchema>>;
+export const candidateCallSchema = lazy(() =>
+  z
+    .object({
+      tool: z.string().min(1),
+      argsHash: sha256Hex(),
+      credentialVersion: z.number().int().min(0),
+      grantVersion: z.number().int().min(0).optional(),
+    })
+    .strict(),
+);
+export type CandidateCall = Readonly<z.output<ReturnType<typeof candidateCallSchema>>>;
 
 /** The external state a reconcile lookup found for the previous attempt's side effect. */
 export const ExternalState = { APPLIED: 'applied', NOT_APPLIED: 'not_applied', UNKNOWN: 'unknown' } as const;
@@ -76,20 +81,22 @@ export type ExternalState = (typeof ExternalState)[keyof typeof ExternalState];
  * - `tool_changed`: `candidate.tool` differs (another tool, endpoint or path).
  * - `state_verified`: a lookup found the previous side effect `not_applied`. Only after `outcome_unknown`.
  */
-export const ChangeEvidenceSchema = z.discriminatedUnion('kind', [
-  z.object({ kind: z.literal('time_elapsed') }).strict(),
-  z.object({ kind: z.literal('args_changed') }).strict(),
-  z.object({ kind: z.literal('credential_refreshed') }).strict(),
-  z.object({ kind: z.literal('approval_granted') }).strict(),
-  z.object({ kind: z.literal('tool_changed') }).strict(),
-  z
-    .object({
-      kind: z.literal('state_verified'),
-      externalState: z.enum([ExternalState.APPLIED, ExternalState.NOT_APPLIED, ExternalState.UNKNOWN]),
-    })
-    .strict(),
-]);
-export type ChangeEvidence = Readonly<z.output<typeof ChangeEvidenceSchema>>;
+export const changeEvidenceSchema = lazy(() =>
+  z.discriminatedUnion('kind', [
+    z.object({ kind: z.literal('time_elapsed') }).strict(),
+    z.object({ kind: z.literal('args_changed') }).strict(),
+    z.object({ kind: z.literal('credential_refreshed') }).strict(),
+    z.object({ kind: z.literal('approval_granted') }).strict(),
+    z.object({ kind: z.literal('tool_changed') }).strict(),
+    z
+      .object({
+        kind: z.literal('state_verified'),
+        externalState: z.enum([ExternalState.APPLIED, ExternalState.NOT_APPLIED, ExternalState.UNKNOWN]),
+      })
+      .strict(),
+  ]),
+);
+export type ChangeEvidence = Readonly<z.output<ReturnType<typeof changeEvidenceSchema>>>;
 export type EvidenceKind = ChangeEvidence['kind'];
 
 /**
@@ -151,9 +158,9 @@ export type GateDecision =
  * retryable transient failure once its backoff is over, or with `state_verified` `not_applied` after an unknown
  * outcome. A changed call passes with the evidence that names the change.
  *
- * @param previous the failed attempt (`AttemptRecordSchema`).
- * @param candidate the proposed call (`CandidateCallSchema`).
- * @param evidence the claimed change (`ChangeEvidenceSchema`), or `null` for none (always refused).
+ * @param previous the failed attempt (`attemptRecordSchema()`).
+ * @param candidate the proposed call (`candidateCallSchema()`).
+ * @param evidence the claimed change (`changeEvidenceSchema()`), or `null` for none (always refused).
  * @param nowMs the current workflow time, ms since the epoch, integer ≥ 0.
  * @returns a frozen `GateDecision`.
  * @throws RecoveryInputError `invalid_input` when an argument fails its schema, naming the field.
@@ -164,10 +171,10 @@ export function allowNextAttempt(
   evidence: ChangeEvidence | null,
   nowMs: number,
 ): GateDecision {
-  const prev = parseInput(AttemptRecordSchema, previous, 'allowNextAttempt: previous');
-  const cand = parseInput(CandidateCallSchema, candidate, 'allowNextAttempt: candidate');
-  const now = parseInput(TimeMs, nowMs, 'allowNextAttempt: nowMs');
-  const ev = evidence === null ? null : parseInput(ChangeEvidenceSchema, evidence, 'allowNextAttempt: evidence');
+  const prev = parseInput(attemptRecordSchema(), previous, 'allowNextAttempt: previous');
+  const cand = parseInput(candidateCallSchema(), candidate, 'allowNextAttempt: candidate');
+  const now = parseInput(timeMs(), nowMs, 'allowNextAttempt: nowMs');
+  const ev = evidence === null ? null : parseInput(changeEvidenceSchema(), evidence, 'allowNextAttempt: evidence');
   const tool = JSON.stringify(cand.tool);
   const cls = prev.failure.class;
 

@@ -7,7 +7,7 @@
  * One table, first matching row wins; every class ends with a catch-all row, so the table is total.
  * Pure: no I/O.
  */
-import { FailureClass, FailureReason, ToolFailureSchema } from './failure';
+import { FailureClass, FailureReason, toolFailureSchema } from './failure';
 import type { ToolFailure } from './failure';
 import { parseInput, RecoveryInputError, RecoveryInputErrorCode } from './errors';
 
@@ -73,12 +73,12 @@ export type Route = Readonly<{ action: RecoveryAction; why: string; row: number 
  * The recovery for a classified failure: the first row of `ROUTES` whose class matches and whose `when` holds.
  * Total: every class has a catch-all row (a test checks it).
  *
- * @param failure a `ToolFailure` (validated against `ToolFailureSchema`).
+ * @param failure a `ToolFailure` (validated against `toolFailureSchema()`).
  * @returns a frozen `{ action, why, row }`.
- * @throws RecoveryInputError `invalid_input` when `failure` fails `ToolFailureSchema`, naming the field.
+ * @throws RecoveryInputError `invalid_input` when `failure` fails `toolFailureSchema()`, naming the field.
  */
 export function routeFor(failure: ToolFailure): Route {
-  const f = parseInput(ToolFailureSchema, failure, 'routeFor: failure');
+  const f = parseInput(toolFailureSchema(), failure, 'routeFor: failure');
   const row = ROUTES.findIndex((r) => r.class === f.class && holds(r.when, f));
   const match = ROUTES[row];
   if (match === undefined) {

@@ -5,53 +5,58 @@
  */
 import { z } from 'zod';
 import { matching } from './zod-pattern';
+import { lazy } from './lazy';
 
 /** How a call carries its idempotency key (the operation_id), and whether the receiver deduplicates by it. */
-export const IdempotencySchema = z.discriminatedUnion('carrier', [
-  z.object({ carrier: z.literal('none') }).strict(),
-  z
-    .object({
-      carrier: z.literal('header'),
-      /** Header name. @default "Idempotency-Key" (IETF draft-ietf-httpapi-idempotency-key-header) */
-      name: z.string().min(1).default('Idempotency-Key'),
-      /** The receiver stores and replays the first result for a repeated key, so replaying the same key is harmless. */
-      deduplicates: z.boolean(),
-    })
-    .strict(),
-  z
-    .object({
-      carrier: z.literal('field'),
-      /** Argument field the key is written into. */
-      name: z.string().min(1),
-      deduplicates: z.boolean(),
-    })
-    .strict(),
-]);
-export type Idempotency = z.infer<typeof IdempotencySchema>;
+export const idempotencySchema = lazy(() =>
+  z.discriminatedUnion('carrier', [
+    z.object({ carrier: z.literal('none') }).strict(),
+    z
+      .object({
+        carrier: z.literal('header'),
+        /** Header name. @default "Idempotency-Key" (IETF draft-ietf-httpapi-idempotency-key-header) */
+        name: z.string().min(1).default('Idempotency-Key'),
+        /** The receiver stores and replays the first result for a repeated key, so replaying the same key is harmless. */
+        deduplicates: z.boolean(),
+      })
+      .strict(),
+    z
+      .object({
+        carrier: z.literal('field'),
+        /** Argument field the key is written into. */
+        name: z.string().min(1),
+        deduplicates: z.boolean(),
+      })
+      .strict(),
+  ]),
+);
+export type Idempotency = z.infer<ReturnType<typeof idempotencySchema>>;
 
-export const ToolSpecSchema = z
-  .object({
-    name: matching(/^[a-zA-Z0-9_.-]{1,64}$/, 'tool names are 1-64 characters of [a-zA-Z0-9_.-]'),
-    description: z.string().min(1),
-    /** JSON Schema of the arguments (zod 4 `z.toJSONSchema`): what a planner sees. */
-    inputSchema: z.record(z.string(), z.unknown()),
-    effect: z.enum(['read', 'write']),
-    idempotency: IdempotencySchema,
-    /** The tool can answer `lookup(operationId)` with the terminal state of a write. */
-    hasLookup: z.boolean(),
-    /** The tool has a postcondition read (`verify(args)`): "already done" answers are checked, not replanned. */
-    hasVerify: z.boolean().optional(),
-    /** Permission a caller needs to execute it; discovery is not authorisation. `undefined` = no scope needed. */
-    scope: z.string().min(1).optional(),
-    /** A 403 from this tool can be lifted by a human approval (signal); otherwise a 403 stops. */
-    approvalCanLift: z.boolean(),
-    /** Activity StartToClose timeout, in ms. */
-    startToCloseTimeoutMs: z.number().int().positive(),
-    /** Activity heartbeat timeout, in ms; set for long tools so a stale attempt learns of its cancellation. */
-    heartbeatTimeoutMs: z.number().int().positive().optional(),
-  })
-  .strict();
-export type ToolSpec = z.infer<typeof ToolSpecSchema>;
+export const toolSpecSchema = lazy(() =>
+  z
+    .object({
+      name: matching(/^[a-zA-Z0-9_.-]{1,64}$/, 'tool names are 1-64 characters of [a-zA-Z0-9_.-]'),
+      description: z.string().min(1),
+      /** JSON Schema of the arguments (zod 4 `z.toJSONSchema`): what a planner sees. */
+      inputSchema: z.record(z.string(), z.unknown()),
+      effect: z.enum(['read', 'write']),
+      idempotency: idempotencySchema(),
+      /** The tool can answer `lookup(operationId)` with the terminal state of a write. */
+      hasLookup: z.boolean(),
+      /** The tool has a postcondition read (`verify(args)`): "already done" answers are checked, not replanned. */
+      hasVerify: z.boolean().optional(),
+      /** Permission a caller needs to execute it; discovery is not authorisation. `undefined` = no scope needed. */
+      scope: z.string().min(1).optional(),
+      /** A 403 from this tool can be lifted by a human approval (signal); otherwise a 403 stops. */
+      approvalCanLift: z.boolean(),
+      /** Activity StartToClose timeout, in ms. */
+      startToCloseTimeoutMs: z.number().int().positive(),
+      /** Activity heartbeat timeout, in ms; set for long tools so a stale attempt learns of its cancellation. */
+      heartbeatTimeoutMs: z.number().int().positive().optional(),
+    })
+    .strict(),
+);
+export type ToolSpec = z.infer<ReturnType<typeof toolSpecSchema>>;
 
 /**
  * Re-executing the same call cannot apply a side effect twice: a read, or a write whose receiver deduplicates by

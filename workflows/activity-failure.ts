@@ -18,10 +18,10 @@ import {
 } from '@temporalio/workflow';
 import {
   FailureClass,
-  FailureMetaSchema,
+  failureMetaSchema,
   FailureReason,
   Phase,
-  ToolFailureSchema,
+  toolFailureSchema,
   type FailureMeta,
   type ToolFailure,
 } from '../recovery/failure';
@@ -42,7 +42,7 @@ export function fromActivityError(
   if (isCancellation(err) || err instanceof CancelledFailure) throw err;
   const cause = err instanceof ActivityFailure ? err.cause : err;
   if (cause instanceof ApplicationFailure) {
-    const parsed = ToolFailureSchema.safeParse(cause.details?.[0]);
+    const parsed = toolFailureSchema().safeParse(cause.details?.[0]);
     if (parsed.success) return { failure: parsed.data, meta: readMeta(cause.details?.[1]) };
   }
   if (cause instanceof TimeoutFailure) {
@@ -89,6 +89,6 @@ export function fromActivityError(
 }
 
 function readMeta(raw: unknown): FailureMeta {
-  const parsed = FailureMetaSchema.safeParse(raw);
+  const parsed = failureMetaSchema().safeParse(raw);
   return parsed.success ? parsed.data : {};
 }

@@ -57,7 +57,7 @@ import { observationOf } from './agent-observations';
 import { parseMessage, userMessageSchema } from './messages';
 import {
   PLANNER_INVALID_DECISION,
-  PlannerDecisionSchema,
+  plannerDecisionSchema,
   type Observation,
   type PlannerDecision,
 } from './planner-contract';
@@ -274,7 +274,7 @@ export async function agentWorkflow(goal: string, options: AgentOptions, carried
       // The activity checks its answer too; checked again here because a planner on another worker may return
       // anything, and a malformed value must not fail the workflow task (attack review C2–C4).
       const answer: unknown = await planNextStep(input);
-      const checked = PlannerDecisionSchema.safeParse(answer);
+      const checked = plannerDecisionSchema().safeParse(answer);
       if (!checked.success) {
         const issue = checked.error.issues[0];
         throw ApplicationFailure.nonRetryable(

@@ -16,6 +16,7 @@ import type { z as Z } from 'zod';
 import { z } from 'zod';
 import { MAX_USER_MESSAGE_CHARS } from './definitions';
 import { matching } from '../recovery/zod-pattern';
+import { lazy } from '../recovery/lazy';
 import './zod-messages';
 
 /** Longest accepted string per field, in characters. */
@@ -30,11 +31,6 @@ export const MESSAGE_BOUNDS = Object.freeze({
 
 /** sha256 hex: the `argsDigest` of a call (recovery/canonical.ts `argsHash`) and the HMAC of a signed approval. */
 const HEX64 = /^[0-9a-f]{64}$/;
-
-function lazy<T>(build: () => T): () => T {
-  let built: T | undefined;
-  return () => (built ??= build());
-}
 
 const text = (max: number) => z.string().trim().min(1).max(max);
 

@@ -8,6 +8,7 @@
 import { z } from 'zod';
 import type { ModelFeedback } from '../recovery/feedback';
 import type { Capability } from '../recovery/tool-spec';
+import { lazy } from '../recovery/lazy';
 
 /**
  * What the planner sees of the run so far: the answer to each tool call it made (a result is data; a failure is the
@@ -43,35 +44,37 @@ export interface PlannerInput {
  *   `undefined`). A planner that stops without submitting ends the run as `no_submission`, never as success.
  * - `stop`: give up honestly, with a reason for the user.
  */
-export const PlannerDecisionSchema = z
-  .discriminatedUnion('kind', [
-    z
-      .object({
-        kind: z.literal('tool_calls'),
-        calls: z.array(z.object({ callId: z.string().min(1), tool: z.string(), args: z.unknown() }).strict()).min(1),
-      })
-      .strict(),
-    z.object({ kind: z.literal('submit'), result: z.unknown() }).strict(),
-    z.object({ kind: z.literal('stop'), reason: z.string().min(1) }).strict(),
-  ])
-  .superRefine((decision, ctx) => {
-    // A submit must deliver something: `{ kind: 'submit' }` is not a result (attack review T1).
-    if (decision.kind === 'submit' && decision.result === undefined) {
-      ctx.addIssue({ code: 'custom', path: ['result'], message: 'a submit needs a result (any JSON value)' });
-    }
-    // Each call's answer is matched to it by callId: two calls may not share one (attack review B4).
-    if (decision.kind === 'tool_calls') {
-      const seen = new Set<string>();
-      decision.calls.forEach((c, i) => {
-        if (seen.has(c.callId)) {
-          ctx.addIssue({
-            code: 'custom',
-            path: ['calls', i, 'callId'],
-            message: `duplicate callId "${c.callId.slice(0, 64)}"`,
-          });
-        }
-        seen.add(c.callId);
-      });
-    }
-  });
-export type PlannerDecision = z.infer<typeof PlannerDecisionSchema>;
+export const plannerDecisionSchema = lazy(() =>
+  z
+    .discriminatedUnion('kind', [
+      z
+        .object({
+          kind: z.literal('tool_calls'),
+          calls: z.array(z.object({ callId: z.string().min(1), tool: z.string(), args: z.unknown() }).strict()).min(1),
+        })
+        .strict(),
+      z.object({ kind: z.literal('submit'), result: z.unknown() }).strict(),
+      z.object({ kind: z.literal('stop'), reason: z.string().min(1) }).strict(),
+    ])
+    .superRefine((decision, ctx) => {
+      // A submit must deliver something: `{ kind: 'submit' }` is not a result (attack review T1).
+      if (decision.kind === 'submit' && decision.result === undefined) {
+        ctx.addIssue({ code: 'custom', path: ['result'], message: 'a submit needs a result (any JSON value)' });
+      }
+      // Each call's answer is matched to it by callId: two calls may not share one (attack review B4).
+      if (decision.kind === 'tool_calls') {
+        const seen = new Set<string>();
+        decision.calls.forEach((c, i) => {
+          if (seen.has(c.callId)) {
+            ctx.addIssue({
+              code: 'custom',
+              path: ['calls', i, 'callId'],
+              message: `duplicate callId "${c.callId.slice(0, 64)}"`,
+            });
+          }
+          seen.add(c.callId);
+        });
+      }
+    }),
+);
+export type PlannerDecision = z.infer<ReturnType<typeof plannerDecisionSchema>>;

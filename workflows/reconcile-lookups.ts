@@ -9,7 +9,7 @@
 import { isCancellation, proxyActivities, sleep } from '@temporalio/workflow';
 import type { createToolActivities } from '../activities/invoke-tool';
 import type { LookupAnswer } from '../activities/lookup-operation';
-import { BackoffPolicySchema, nextDelay } from '../recovery/backoff';
+import { backoffPolicySchema, nextDelay } from '../recovery/backoff';
 import type { LookupRecord } from './definitions';
 import type { ReconcileInput } from './reconcile';
 
@@ -37,7 +37,7 @@ export interface LookupRounds {
 
 export function lookupRounds(input: ReconcileInput, tally: Tally): LookupRounds {
   const budget = input.lookupBudget ?? 3;
-  const backoff = BackoffPolicySchema.parse({ initialIntervalMs: 1000, ...input.lookupBackoff });
+  const backoff = backoffPolicySchema().parse({ initialIntervalMs: 1000, ...input.lookupBackoff });
   const { lookupOperation } = proxyActivities<ToolActivities>({
     startToCloseTimeout: input.lookupTimeoutMs ?? 10_000,
     heartbeatTimeout: LOOKUP_HEARTBEAT_TIMEOUT_MS,

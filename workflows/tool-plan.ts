@@ -13,7 +13,7 @@ import './zod-messages';
 import { backoffOverrideSchema } from '../recovery/backoff';
 import { budgetOverrideSchema } from '../recovery/budgets';
 import { lazy } from '../recovery/lazy';
-import { ToolSpecSchema } from '../recovery/tool-spec';
+import { toolSpecSchema } from '../recovery/tool-spec';
 import { invalidInput } from './input-errors';
 import { createToolRouter, type ToolOutcome } from './tool-router';
 import type { ReconcileOptions } from './reconcile-call';
@@ -65,7 +65,7 @@ export interface ToolPlanResult {
 export const toolPlanInputSchema = lazy(() =>
   z
     .object({
-      catalog: z.array(ToolSpecSchema),
+      catalog: z.array(toolSpecSchema()),
       calls: z.array(
         z
           .object({

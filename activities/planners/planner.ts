@@ -3,7 +3,7 @@
  * answer it (issue 5: "The planner is an activity behind an interface, with two implementations").
  *
  * `createPlannerActivities(planner)` returns `{ planNextStep }`. The activity:
- *   - checks the planner's answer against `PlannerDecisionSchema` (workflows/planner-contract.ts). An answer that
+ *   - checks the planner's answer against `plannerDecisionSchema()` (workflows/planner-contract.ts). An answer that
  *     fails it, or a `PlannerOutputError` thrown by the planner, is an `ApplicationFailure` of type
  *     `planner_invalid_decision`, non-retryable: its message says what is wrong and quotes at most
  *     `MAX_DECISION_EXCERPT_CHARS` redacted characters of the answer; details[0] is a ToolFailure of class
@@ -31,7 +31,7 @@ import { redact } from '../../recovery/redact';
 import {
   OBSERVATION_KINDS,
   PLANNER_INVALID_DECISION,
-  PlannerDecisionSchema,
+  plannerDecisionSchema,
   type PlannerDecision,
   type PlannerInput,
 } from '../../workflows/planner-contract';
@@ -144,7 +144,7 @@ export function createPlannerActivities(planner: Planner, options: PlannerActivi
     } finally {
       stopHeartbeats();
     }
-    const parsed = PlannerDecisionSchema.safeParse(answer);
+    const parsed = plannerDecisionSchema().safeParse(answer);
     if (parsed.success) return parsed.data;
     const first = parsed.error.issues[0];
     const where = first?.path.length ? first.path.join('.') : '(decision)';

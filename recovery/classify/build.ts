@@ -1,6 +1,6 @@
 /**
  * Assembling a `ToolFailure` from a classifier's draft: fills in the call's identity, enforces the contract's
- * invariants, validates against `ToolFailureSchema` and freezes.
+ * invariants, validates against `toolFailureSchema()` and freezes.
  * Pure: no I/O.
  */
 import {
@@ -9,7 +9,7 @@ import {
   FailureReason,
   MAX_RECEIVED_CHARS,
   Phase,
-  ToolFailureSchema,
+  toolFailureSchema,
 } from '../failure';
 import { redact } from '../redact';
 import type { FieldIssue, ToolFailure } from '../failure';
@@ -73,7 +73,7 @@ export function buildFailure(id: FailureIdentity, d: FailureDraft): ToolFailure 
     const code = d.code.toLowerCase();
     if (ERROR_CODE_PATTERN.test(code)) candidate.code = code;
   }
-  const parsed = ToolFailureSchema.safeParse(candidate);
+  const parsed = toolFailureSchema().safeParse(candidate);
   if (parsed.success) return deepFreeze(candidate);
   return deepFreeze({
     tool: id.tool,

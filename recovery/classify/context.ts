@@ -10,6 +10,7 @@ import { z } from 'zod';
 import { DIALECTS, type Dialect } from './dialects/kinds';
 import { ClassifyError, ClassifyErrorCode } from './errors';
 import type { HeadersInput } from './headers';
+import { lazy } from '../lazy';
 
 export type { HeadersInput, HeadersLike, HeaderValue } from './headers';
 
@@ -47,18 +48,20 @@ export type RawOutcome =
     };
 
 /** The schema `classify` checks a `CallContext` against. */
-export const CallContextSchema = z.object({
-  tool: z.string().min(1),
-  callId: z.string().min(1),
-  effect: z.enum(['read', 'write']),
-  deduplicates: z.boolean(),
-  approvalCanLift: z.boolean(),
-  nowMs: z.number().nonnegative(),
-  diagnosticRef: z.string().min(1),
-  dialect: z.enum(DIALECTS).optional(),
-  inputFields: z.array(z.string().max(200)).max(1_000).optional(),
-  alreadyPhrases: z.array(z.string().min(1).max(200)).max(100).optional(),
-});
+export const callContextSchema = lazy(() =>
+  z.object({
+    tool: z.string().min(1),
+    callId: z.string().min(1),
+    effect: z.enum(['read', 'write']),
+    deduplicates: z.boolean(),
+    approvalCanLift: z.boolean(),
+    nowMs: z.number().nonnegative(),
+    diagnosticRef: z.string().min(1),
+    dialect: z.enum(DIALECTS).optional(),
+    inputFields: z.array(z.string().max(200)).max(1_000).optional(),
+    alreadyPhrases: z.array(z.string().min(1).max(200)).max(100).optional(),
+  }),
+);
 
 /**
  * Checks `ctx` and returns it.
@@ -66,7 +69,7 @@ export const CallContextSchema = z.object({
  *   `CallContext.nowMs: Too small: expected number to be >=0`.
  */
 export function parseCallContext(ctx: unknown): CallContext {
-  const r = CallContextSchema.safeParse(ctx);
+  const r = callContextSchema().safeParse(ctx);
   if (r.success) return ctx as CallContext;
   const issue = r.error.issues[0];
   const where = issue && issue.path.length > 0 ? `.${issue.path.map(String).join('.')}` : '';

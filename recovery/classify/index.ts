@@ -16,7 +16,7 @@ import { applyToolClassifier, type ToolClassifier } from './override';
 import { readProp } from './safe';
 import { classifyThrown, toolBugFailure } from './thrown';
 
-export { CallContextSchema, parseCallContext } from './context';
+export { callContextSchema, parseCallContext } from './context';
 export type { CallContext, RawOutcome, HeadersInput, HeadersLike, HeaderValue } from './context';
 export { ClassifyError, ClassifyErrorCode, isClassifyError } from './errors';
 export { headerValue, headerValues } from './headers';
@@ -79,11 +79,11 @@ export function isFailureOutcome(raw: RawOutcome): boolean {
  *   re-normalised so it always validates (`retryable` forced false unless transient and replay-safe; a changed
  *   class resets `reason` to `unspecified` unless given; `publicMessage` redacted again); a tool classifier that
  *   throws or answers nothing usable leaves the built-in answer (recovery/classify/override.ts).
- * @returns a frozen `ToolFailure` that validates against `ToolFailureSchema`. Rules: http.ts (statuses,
+ * @returns a frozen `ToolFailure` that validates against `toolFailureSchema()`. Rules: http.ts (statuses,
  *   Retry-After, rate limits, 401/403), dialects/ (client libraries' errors: SQL, cloud SDKs, gRPC, stores, fs),
  *   network.ts (before vs after the request was sent), zod.ts, thrown.ts.
  *   Never throws on any error, body or headers: what no rule recognises is `unrecoverable/tool_bug`.
- * @throws ClassifyError `invalid_context` when `ctx` fails `CallContextSchema` (names the field);
+ * @throws ClassifyError `invalid_context` when `ctx` fails `callContextSchema()` (names the field);
  *   `invalid_outcome` when `raw` is not an `http` or `thrown` envelope; `not_a_failure` for a 2xx HTTP answer
  *   (a success is not classified: check `isFailureOutcome(raw)` first, and validate a 2xx body with
  *   `validateResult`).

@@ -381,7 +381,7 @@ function entriesOf(error: unknown): Entry[] {
 
 /**
  * Field issues for a zod error: one per problem (one per unknown key), in zod's order, duplicates removed, at most
- * `MAX_ZOD_FIELD_ISSUES`. Each is valid against `FieldIssueSchema`: `expected` in words, `received` rendered as
+ * `MAX_ZOD_FIELD_ISSUES`. Each is valid against `fieldIssueSchema()`: `expected` in words, `received` rendered as
  * JSON, redacted and cut to `MAX_RECEIVED_CHARS` (`missing` when absent; `[redacted]` for a secret-named field;
  * the received type, e.g. `a string`, when `input` is not given), and a one-line `suggestion`.
  *

@@ -6,7 +6,7 @@
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { classify, type CallContext, type RawOutcome } from '../../recovery/classify';
-import { ToolFailureSchema } from '../../recovery/failure';
+import { toolFailureSchema } from '../../recovery/failure';
 
 /** 2026-10-01T12:00:00Z: the server's HTTP-date answers are relative to this. */
 const NOW_MS = Date.UTC(2026, 9, 1, 12, 0, 0);
@@ -302,7 +302,7 @@ describe('loopback: real HTTP answers', () => {
   it.each(rows)('classify: %s', async (_name, path, c, expected) => {
     for (const as of ['headers', 'record'] as const) {
       const f = classify(await call(path, as), c);
-      expect(ToolFailureSchema.safeParse(f).success).toBe(true);
+      expect(toolFailureSchema().safeParse(f).success).toBe(true);
       expect({ class: f.class, reason: f.reason, retryable: f.retryable, replaySafe: f.replaySafe }).toEqual({
         class: expected.class,
         reason: expected.reason,

@@ -6,7 +6,7 @@
 import http from 'node:http';
 import type { AddressInfo, Socket } from 'node:net';
 import { classify, type CallContext } from '../../recovery/classify';
-import { ToolFailureSchema } from '../../recovery/failure';
+import { toolFailureSchema } from '../../recovery/failure';
 
 const NOW_MS = Date.UTC(2026, 9, 1, 12, 0, 0);
 const ctx = (effect: 'read' | 'write', deduplicates = false): CallContext => ({
@@ -102,7 +102,7 @@ describe('loopback: connection refused (nothing was sent)', () => {
     expect(f.publicMessage).toBe(
       'create_payment: could not reach the service (ECONNREFUSED); the request was not sent, so it is safe to try again.',
     );
-    expect(ToolFailureSchema.safeParse(f).success).toBe(true);
+    expect(toolFailureSchema().safeParse(f).success).toBe(true);
   });
 
   it('classify: a real ECONNREFUSED on a read → transient, retryable', async () => {

@@ -3,7 +3,7 @@
  */
 import fc from 'fast-check';
 import {
-  BudgetPolicySchema,
+  budgetPolicySchema,
   DEFAULT_BUDGET_POLICY,
   restoreLedger,
   spend,
@@ -47,7 +47,7 @@ describe('budgets: policy', () => {
       perRunAttempts: 50,
       consecutiveUnknownToolTurns: 2,
     });
-    expect(BudgetPolicySchema.parse({})).toEqual(DEFAULT_BUDGET_POLICY);
+    expect(budgetPolicySchema().parse({})).toEqual(DEFAULT_BUDGET_POLICY);
     expect(Object.isFrozen(DEFAULT_BUDGET_POLICY)).toBe(true);
   });
 

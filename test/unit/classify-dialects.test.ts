@@ -29,13 +29,13 @@ import { PRISMA_CODES } from '../../recovery/classify/dialects/prisma';
 import { REDIS_CLIENT_MESSAGES, REDIS_REPLIES } from '../../recovery/classify/dialects/redis';
 import { SQLITE_CODES } from '../../recovery/classify/dialects/sqlite';
 import { STRIPE_CLASSES, STRIPE_V2_TYPES } from '../../recovery/classify/dialects/stripe';
-import { FailureReason, ToolFailureSchema } from '../../recovery/failure';
+import { FailureReason, toolFailureSchema } from '../../recovery/failure';
 import { routeFor } from '../../recovery/routes';
 import { READ, WRITE, WRITE_DEDUP, ctxOf } from './classify-helpers';
 
 const route = (error: unknown, ctx: CallContext = READ) => {
   const f = classify({ kind: 'thrown', error }, ctx);
-  expect(ToolFailureSchema.safeParse(f).success).toBe(true);
+  expect(toolFailureSchema().safeParse(f).success).toBe(true);
   return { class: f.class, reason: f.reason, action: routeFor(f).action, phase: f.phase, retryAfterMs: f.retryAfterMs };
 };
 

@@ -3,7 +3,7 @@
  * Real HTTP answers over a socket are in test/loopback/classify-http.test.ts.
  */
 import { classify, ClassifyError, type RawOutcome } from '../../recovery/classify';
-import { ToolFailureSchema } from '../../recovery/failure';
+import { toolFailureSchema } from '../../recovery/failure';
 import { ctxOf, NOW_MS, READ, WRITE, WRITE_DEDUP } from './classify-helpers';
 
 const http = (status: number, headers: Record<string, string | string[]> = {}, body?: unknown): RawOutcome => ({
@@ -345,7 +345,7 @@ describe('classify: HTTP statuses', () => {
   ];
   it.each(rows)('classify: %s', (_name, raw, ctx, expected) => {
     const f = classify(raw, ctx);
-    expect(ToolFailureSchema.safeParse(f).success).toBe(true);
+    expect(toolFailureSchema().safeParse(f).success).toBe(true);
     expect(core(f)).toMatchObject(expected);
     if ('retryAfterMs' in expected && expected.retryAfterMs === undefined) expect(f.retryAfterMs).toBeUndefined();
     expect(Object.isFrozen(f)).toBe(true);

@@ -4,7 +4,7 @@
  * The same errors raised for real over loopback sockets are in test/loopback/classify-network.test.ts.
  */
 import { classify, transportFacts } from '../../recovery/classify';
-import { ToolFailureSchema } from '../../recovery/failure';
+import { toolFailureSchema } from '../../recovery/failure';
 import { READ, WRITE, WRITE_DEDUP } from './classify-helpers';
 
 /** `new Error(message)` with Node's system-error fields. */
@@ -106,7 +106,7 @@ describe('classify: failures before the request left the process → transient, 
   ])('classify: %s on a write → transient, dispatch, replaySafe, retryable', (_name, error, reason) => {
     const f = classify(thrown(error), WRITE);
     expect(route(f)).toEqual({ ...BEFORE_SEND, reason });
-    expect(ToolFailureSchema.safeParse(f).success).toBe(true);
+    expect(toolFailureSchema().safeParse(f).success).toBe(true);
   });
 
   it('classify: ECONNREFUSED message says nothing was sent and shows no address', () => {
@@ -189,7 +189,7 @@ describe('classify: failures after the request may have reached the server', () 
         retryable: false,
         replaySafe: false,
       });
-      expect(ToolFailureSchema.safeParse(f).success).toBe(true);
+      expect(toolFailureSchema().safeParse(f).success).toBe(true);
     },
   );
 

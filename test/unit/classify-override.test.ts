@@ -3,7 +3,7 @@
  * precedence, re-normalisation, and fallback when it throws. No workers, no servers.
  */
 import { classify, type RawOutcome, type ToolClassifier } from '../../recovery/classify';
-import { ToolFailureSchema } from '../../recovery/failure';
+import { toolFailureSchema } from '../../recovery/failure';
 import { READ, WRITE } from './classify-helpers';
 
 const http500: RawOutcome = { kind: 'http', status: 500, headers: {}, body: { code: 'ledger_locked' } };
@@ -24,7 +24,7 @@ describe('classify: a tool classifier overrides the built-in answer', () => {
       retryAfterMs: 250,
       status: 500,
     });
-    expect(ToolFailureSchema.safeParse(f).success).toBe(true);
+    expect(toolFailureSchema().safeParse(f).success).toBe(true);
   });
 
   it('classify: the tool sees the built-in answer and may keep it by returning undefined', () => {

@@ -5,7 +5,7 @@
  */
 import { z } from 'zod';
 import { classifyInvalidResult, validateResult, ClassifyError } from '../../recovery/classify';
-import { ToolFailureSchema } from '../../recovery/failure';
+import { toolFailureSchema } from '../../recovery/failure';
 import { ctxOf, READ, WRITE, WRITE_DEDUP } from './classify-helpers';
 
 const listDocs = z.object({ docs: z.array(z.object({ id: z.string() })) });
@@ -101,7 +101,7 @@ describe('classifyInvalidResult', () => {
   it('classifyInvalidResult: without received, an error alone → schema_violation', () => {
     const f = classifyInvalidResult({ error: listDocs.safeParse({}).error }, READ);
     expect(f.reason).toBe('schema_violation');
-    expect(ToolFailureSchema.safeParse(f).success).toBe(true);
+    expect(toolFailureSchema().safeParse(f).success).toBe(true);
   });
 
   it('classifyInvalidResult: a bad ctx → ClassifyError invalid_context', () => {

@@ -11,7 +11,7 @@ import {
   fieldIssuesFromZod,
   MAX_ZOD_FIELD_ISSUES,
 } from '../../recovery/classify';
-import { FieldIssueSchema, MAX_RECEIVED_CHARS, ToolFailureSchema } from '../../recovery/failure';
+import { fieldIssueSchema, MAX_RECEIVED_CHARS, toolFailureSchema } from '../../recovery/failure';
 import { ctxOf } from './classify-helpers';
 
 const fail = (schema: z.ZodType, input: unknown) => {
@@ -70,7 +70,7 @@ describe('classifyZodError: case C06 (create_invoice)', () => {
       diagnosticRef: 'diag-1',
       issues: expectedIssues,
     });
-    expect(ToolFailureSchema.safeParse(f).success).toBe(true);
+    expect(toolFailureSchema().safeParse(f).success).toBe(true);
   });
 
   it('classifyZodError: C06 call 2 (byte-identical) → the identical failure', () => {
@@ -242,7 +242,7 @@ describe('fieldIssuesFromZod: expected, received and suggestions', () => {
     for (let i = 0; i < 40; i++) shape[`f${i}`] = z.number();
     const issues = issuesFor(z.object(shape), {});
     expect(issues).toHaveLength(MAX_ZOD_FIELD_ISSUES);
-    for (const i of issues) expect(FieldIssueSchema.safeParse(i).success).toBe(true);
+    for (const i of issues) expect(fieldIssueSchema().safeParse(i).success).toBe(true);
   });
 });
 

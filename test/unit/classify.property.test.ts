@@ -10,7 +10,7 @@ import {
   type RawOutcome,
   type ToolClassifier,
 } from '../../recovery/classify';
-import { FieldIssueSchema, MAX_PUBLIC_MESSAGE_CHARS, ToolFailureSchema } from '../../recovery/failure';
+import { fieldIssueSchema, MAX_PUBLIC_MESSAGE_CHARS, toolFailureSchema } from '../../recovery/failure';
 import { ctxOf } from './classify-helpers';
 
 /** A Proxy that throws on every trap: the worst object a tool could hand over. */
@@ -109,7 +109,7 @@ const headers = fc.oneof(
 
 function check(raw: RawOutcome, ctx: CallContext, tool?: ToolClassifier): void {
   const f = classify(raw, ctx, tool);
-  expect(ToolFailureSchema.safeParse(f).success).toBe(true);
+  expect(toolFailureSchema().safeParse(f).success).toBe(true);
   expect(Object.isFrozen(f)).toBe(true);
   expect(f.publicMessage.length).toBeLessThanOrEqual(MAX_PUBLIC_MESSAGE_CHARS);
 }
@@ -220,9 +220,9 @@ describe('classify: properties', () => {
     fc.assert(
       fc.property(fc.array(issue, { maxLength: 6 }), fc.anything(), fc.anything(), (issues, input, schema) => {
         const out = fieldIssuesFromZod({ name: 'ZodError', issues }, { input, schema });
-        for (const i of out) expect(FieldIssueSchema.safeParse(i).success).toBe(true);
+        for (const i of out) expect(fieldIssueSchema().safeParse(i).success).toBe(true);
         const thrown = classify({ kind: 'thrown', error: { name: 'ZodError', issues } }, ctxOf());
-        expect(ToolFailureSchema.safeParse(thrown).success).toBe(true);
+        expect(toolFailureSchema().safeParse(thrown).success).toBe(true);
       }),
       { numRuns: 1000 },
     );

@@ -3,7 +3,7 @@
  */
 import fc from 'fast-check';
 import { bytesToHex } from '@noble/hashes/utils';
-import { FAILURE_CLASSES, FAILURE_REASONS, PHASES, ToolFailureSchema } from '../../recovery/failure';
+import { FAILURE_CLASSES, FAILURE_REASONS, PHASES, toolFailureSchema } from '../../recovery/failure';
 import type { ToolFailure } from '../../recovery/failure';
 import { allowNextAttempt } from '../../recovery/gate';
 import type { AttemptRecord, CandidateCall, ChangeEvidence } from '../../recovery/gate';
@@ -32,7 +32,7 @@ const validFailure: fc.Arbitrary<ToolFailure> = fc
       diagnosticRef: 'd',
     };
     if (f.retryAfterMs !== undefined) v.retryAfterMs = f.retryAfterMs;
-    return ToolFailureSchema.parse(v);
+    return toolFailureSchema().parse(v);
   });
 
 const hash = fc.uint8Array({ minLength: 32, maxLength: 32 }).map(bytesToHex);

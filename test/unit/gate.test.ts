@@ -3,7 +3,7 @@
  */
 import { argsHash } from '../../recovery/canonical';
 import { RecoveryInputError } from '../../recovery/errors';
-import { ToolFailureSchema } from '../../recovery/failure';
+import { toolFailureSchema } from '../../recovery/failure';
 import type { ToolFailure } from '../../recovery/failure';
 import { allowNextAttempt, EVIDENCE_APPLIES_AFTER } from '../../recovery/gate';
 import type { AttemptRecord, CandidateCall, ChangeEvidence } from '../../recovery/gate';
@@ -13,7 +13,7 @@ const REFUND = argsHash({ order: 'O-1842', amount_cents: 80000 });
 const REFUND_FIXED = argsHash({ order: 'O-1842', amount_cents: 50000 });
 
 function failure(over: Partial<ToolFailure> & Pick<ToolFailure, 'class'>): ToolFailure {
-  return ToolFailureSchema.parse({
+  return toolFailureSchema().parse({
     tool: 'issue_refund',
     callId: 'call-1',
     reason: 'unspecified',

@@ -351,7 +351,7 @@ describe('planner activity: the answer check', () => {
     });
   });
 
-  it('a decision that fails PlannerDecisionSchema → planner_invalid_decision, non-retryable, no stack, field issues', async () => {
+  it('a decision that fails plannerDecisionSchema() → planner_invalid_decision, non-retryable, no stack, field issues', async () => {
     const bad: Planner = { plan: () => Promise.resolve({ kind: 'tool_calls', calls: [] }) };
     const failure = await failureOf(run(bad, input([])));
     expect(failure.type).toBe(PLANNER_INVALID_DECISION);

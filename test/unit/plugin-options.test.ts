@@ -4,7 +4,12 @@
 import type { ReplayWorkerOptions, WorkerOptions } from '@temporalio/worker';
 import { CredentialBroker } from '../../activities/credentials';
 import { RecoveryMetrics } from '../../plugin/metrics';
-import { RecoveryPlugin, RecoveryPluginOptionsError, RECOVERY_WORKFLOWS_PATH } from '../../plugin/recovery-plugin';
+import {
+  RECOVERY_PRELOAD_MODULES,
+  RecoveryPlugin,
+  RecoveryPluginOptionsError,
+  RECOVERY_WORKFLOWS_PATH,
+} from '../../plugin/recovery-plugin';
 import { supportTools } from '../../examples/support-tools';
 import { createScriptedPlanner } from '../../activities/planners/scripted';
 
@@ -179,5 +184,38 @@ describe('RecoveryPlugin options: planner', () => {
         'RecoveryPlugin: `planner` must have a `plan(input)` method (createScriptedPlanner, createOpenAIPlanner)',
       );
     }
+  });
+});
+
+describe("RecoveryPlugin: the router's modules are preloaded into every bundle it takes part in", () => {
+  const plugin = () => new RecoveryPlugin({ tools: tools(), config });
+  test("a worker that bundles (its own workflowsPath or the plugin's) gets RECOVERY_PRELOAD_MODULES, after its own", () => {
+    const own = plugin().configureWorker({
+      taskQueue: 'q',
+      workflowsPath: '/app/workflows.js',
+      bundlerOptions: { preloadModules: ['/app/shared.js'] },
+    } as WorkerOptions);
+    expect(own.workflowsPath).toBe('/app/workflows.js');
+    expect(own.bundlerOptions?.preloadModules).toEqual(['/app/shared.js', ...RECOVERY_PRELOAD_MODULES]);
+    const dflt = plugin().configureWorker({ taskQueue: 'q' } as WorkerOptions);
+    expect(dflt.bundlerOptions?.preloadModules).toEqual([...RECOVERY_PRELOAD_MODULES]);
+    expect(
+      RECOVERY_PRELOAD_MODULES.map(
+        (p) =>
+          p
+            .replace(/\.(ts|js)$/, '')
+            .split('/')
+            .slice(-1)[0],
+      ),
+    ).toEqual(['workflow', 'index']);
+  });
+  test('a prebuilt workflowBundle is left as it is; a bundle built with the plugin preloads them once', () => {
+    const prebuilt = plugin().configureWorker({ taskQueue: 'q', workflowBundle: { code: 'x' } } as WorkerOptions);
+    expect(prebuilt.bundlerOptions).toBeUndefined();
+    const bundled = plugin().configureBundler({
+      workflowsPath: '/w.js',
+      preloadModules: [...RECOVERY_PRELOAD_MODULES],
+    });
+    expect(bundled.preloadModules).toEqual([...RECOVERY_PRELOAD_MODULES]);
   });
 });

@@ -4,13 +4,13 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import fc from 'fast-check';
-import { FAILURE_CLASSES, FAILURE_REASONS, PHASES, ToolFailureSchema } from '../../recovery/failure';
+import { FAILURE_CLASSES, FAILURE_REASONS, PHASES, toolFailureSchema } from '../../recovery/failure';
 import type { FailureClass, FailureReason, ToolFailure } from '../../recovery/failure';
 import { RecoveryInputError } from '../../recovery/errors';
 import { RECOVERY_ACTIONS, RecoveryAction, routeFor, ROUTES, routesMarkdown } from '../../recovery/routes';
 
 function failure(over: Partial<ToolFailure> & Pick<ToolFailure, 'class'>): ToolFailure {
-  return ToolFailureSchema.parse({
+  return toolFailureSchema().parse({
     tool: 'issue_refund',
     callId: 'call-1',
     reason: 'unspecified',
@@ -49,7 +49,7 @@ const validFailure: fc.Arbitrary<ToolFailure> = fc
     };
     if (f.retryAfterMs !== undefined) v.retryAfterMs = f.retryAfterMs;
     if (f.status !== undefined) v.status = f.status;
-    return ToolFailureSchema.parse(v);
+    return toolFailureSchema().parse(v);
   });
 
 describe('routes: the table', () => {
