@@ -4,7 +4,12 @@
  * (`agentsTools`) and once the way the integration is used without it: `activityAsTool` with a typical retry
  * policy (3 attempts). Each returns what the model read and said.
  */
-import { Agent } from '@openai/agents-core';
+// `require`, not `import`: Temporal's bundler compiles this .ts file to ES modules, for which webpack picks
+// agents-core's ESM build — a second copy beside the CommonJS one @temporalio/openai-agents requires, with a
+// dynamic `import()` whose chunk cannot load in the workflow sandbox ("Automatic publicPath is not supported").
+// Workflow code compiled by tsc to CommonJS (the consumer test's project) can use a plain import.
+// eslint-disable-next-line @typescript-eslint/no-require-imports
+import agentsCore = require('@openai/agents-core');
 import { activityAsTool, TemporalOpenAIRunner } from '@temporalio/openai-agents/workflow';
 import { agentsTools } from '../../openai-agents-workflow';
 import { createToolRouter, type ToolRouterOptions } from '../../workflow';
@@ -31,10 +36,10 @@ function seenIn(result: RunResultLike): AgentsReport['seen'] {
 export async function agentsRouted(scenario: string, defaults: ToolRouterOptions): Promise<AgentsReport> {
   const router = createToolRouter(defaults);
   const routed = agentsTools(router);
-  const agent = new Agent({ name: 'booker', instructions: INSTRUCTIONS, model: 'fake-model', tools: routed.tools });
+  const agent = new agentsCore.Agent({ name: 'booker', instructions: INSTRUCTIONS, model: 'fake-model', tools: routed.tools });
   const result = await new TemporalOpenAIRunner().run(agent, scenario, {
     maxTurns: 6,
-    runConfig: { ...routed.runConfig, workflowName: 'agentsRouted' },
+    runConfig: { ...routed.runConfig, tracingDisabled: true },
   });
   const records = router.records().map((r) => ({ tool: r.tool, class: r.class ?? 'ok', action: r.action ?? 'ok' }));
   return { text: String(result.finalOutput ?? ''), seen: seenIn(result as RunResultLike), records };
@@ -73,7 +78,10 @@ export async function agentsBaseline(scenario: string): Promise<AgentsReport> {
       options,
     ),
   ];
-  const agent = new Agent({ name: 'booker', instructions: INSTRUCTIONS, model: 'fake-model', tools });
-  const result = await new TemporalOpenAIRunner().run(agent, scenario, { maxTurns: 6 });
+  const agent = new agentsCore.Agent({ name: 'booker', instructions: INSTRUCTIONS, model: 'fake-model', tools });
+  const result = await new TemporalOpenAIRunner().run(agent, scenario, {
+    maxTurns: 6,
+    runConfig: { tracingDisabled: true },
+  });
   return { text: String(result.finalOutput ?? ''), seen: seenIn(result as RunResultLike), records: [] };
 }

@@ -14,7 +14,7 @@ import { runInterop, type Framework, type InteropRun } from './run';
 
 function print(run: InteropRun): void {
   console.log(`\n${run.framework} · ${run.scenario} · ${run.mode}: workflow ${run.status}`);
-  if (run.failure) console.log(`  failure: ${run.failure.type}: ${run.failure.message}`);
+  if (run.failure) console.log(`  failure: ${run.failure.chain.join(' ← ')}: ${run.failure.message}`);
   for (const r of run.records ?? []) console.log(`  routed: ${r.tool} → ${r.class} → ${r.action}`);
   for (const s of run.seen ?? []) console.log(`  model read: ${JSON.stringify(s).slice(0, 240)}`);
   if (run.text !== undefined) console.log(`  model said: ${run.text}`);

@@ -26,8 +26,8 @@ export interface InteropRun {
   scenario: ScenarioName;
   mode: Mode;
   status: 'completed' | 'failed';
-  /** How a failed workflow failed: the innermost cause's type and message. */
-  failure?: { type: string; message: string };
+  /** How a failed workflow failed: each cause's type (or class name), outermost first, and the innermost message. */
+  failure?: { chain: string[]; message: string };
   text?: string;
   seen?: unknown[];
   records?: { tool: string; class: string; action: string }[];
@@ -44,10 +44,15 @@ export interface RunOptions {
   modes?: readonly Mode[];
 }
 
-function innermost(err: unknown): { type: string; message: string } {
+function failureOf(err: unknown): { chain: string[]; message: string } {
+  const chain: string[] = [];
   let e = err as { cause?: unknown; type?: unknown; name?: unknown; message?: unknown };
-  while (e.cause) e = e.cause as typeof e;
-  return { type: String(e.type ?? e.name), message: String(e.message) };
+  for (;;) {
+    chain.push(String(e.type ?? e.name));
+    if (!e.cause) break;
+    e = e.cause as typeof e;
+  }
+  return { chain, message: String(e.message) };
 }
 
 async function frameworkPlugin(framework: Framework) {
@@ -57,6 +62,8 @@ async function frameworkPlugin(framework: Framework) {
     });
     return { plugin, close: async () => undefined };
   }
+  // No traces: agents-core would export them to OpenAI's API (or print them); nothing here may leave the machine.
+  process.env.OPENAI_AGENTS_DISABLE_TRACING = '1';
   const model = await startFakeOpenAIServer([], { respond: scriptedChatReply });
   const openAIClient = new OpenAI({ baseURL: model.baseURL, apiKey: 'loopback', maxRetries: 0 });
   const plugin = new OpenAIAgentsPlugin({ modelProvider: new OpenAIProvider({ openAIClient, useResponses: false }) });
@@ -138,6 +145,6 @@ async function runOne(
     };
   } catch (err) {
     if (!(err instanceof WorkflowFailedError)) throw err;
-    return { ...base, status: 'failed', failure: innermost(err), ...counted() };
+    return { ...base, status: 'failed', failure: failureOf(err), ...counted() };
   }
 }
