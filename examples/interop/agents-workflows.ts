@@ -36,7 +36,12 @@ function seenIn(result: RunResultLike): AgentsReport['seen'] {
 export async function agentsRouted(scenario: string, defaults: ToolRouterOptions): Promise<AgentsReport> {
   const router = createToolRouter(defaults);
   const routed = agentsTools(router);
-  const agent = new agentsCore.Agent({ name: 'booker', instructions: INSTRUCTIONS, model: 'fake-model', tools: routed.tools });
+  const agent = new agentsCore.Agent({
+    name: 'booker',
+    instructions: INSTRUCTIONS,
+    model: 'fake-model',
+    tools: routed.tools,
+  });
   const result = await new TemporalOpenAIRunner().run(agent, scenario, {
     maxTurns: 6,
     runConfig: { ...routed.runConfig, tracingDisabled: true },

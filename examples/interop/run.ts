@@ -57,9 +57,10 @@ function failureOf(err: unknown): { chain: string[]; message: string } {
 
 async function frameworkPlugin(framework: Framework) {
   if (framework === 'ai-sdk') {
-    const plugin = new AiSdkPlugin({
-      modelProvider: new MockProviderV4({ languageModels: { scripted: scriptedAiSdkModel() } }),
-    });
+    // `as never`: ai 7.0.173's MockProviderV4 declaration does not satisfy ProviderV4 under
+    // exactOptionalPropertyTypes (a project setting the consumer test uses); at run time it is one.
+    const modelProvider = new MockProviderV4({ languageModels: { scripted: scriptedAiSdkModel() } }) as never;
+    const plugin = new AiSdkPlugin({ modelProvider });
     return { plugin, close: async () => undefined };
   }
   // No traces: agents-core would export them to OpenAI's API (or print them); nothing here may leave the machine.
@@ -134,7 +135,7 @@ async function runOne(
       workflowId: `${o.framework}-${o.scenario}-${o.mode}-${Date.now()}`,
       args: o.mode === 'router' ? [o.scenario, o.defaults] : [o.scenario],
       workflowExecutionTimeout: '60s',
-    })) as { text: string; seen: unknown[]; records: InteropRun['records'] };
+    })) as { text: string; seen: unknown[]; records: NonNullable<InteropRun['records']> };
     return {
       ...base,
       status: 'completed',
