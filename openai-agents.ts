@@ -7,6 +7,6 @@
  *   const plugin = new RecoveryPlugin({ tools: [fromAgentsTool(sendEmailOptions, { effect: 'write', lookup })] });
  */
 export { fromAgentsTool } from './activities/interop/openai-agents';
-export type { AgentsToolOptions } from './activities/interop/openai-agents';
+export type { AgentsToolOptions, AnyFunctionTool } from './activities/interop/openai-agents';
 export { ApprovalNeededError } from './activities/interop/adopt';
 export type { AdoptOptions } from './activities/interop/adopt';

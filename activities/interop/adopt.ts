@@ -37,8 +37,11 @@ export class ApprovalNeededError extends Error {
 /** A framework's `needsApproval`, reduced to "does this call need approval?". */
 export type NeedsApproval = (args: unknown, callId: string) => boolean | PromiseLike<boolean>;
 
-/** Reads `ApprovalNeededError` as `approval_required`, then defers to the user's classifier. */
-function approvalClassifier(user: ToolClassifier | undefined): ToolClassifier {
+/**
+ * The adopted tool's classifier: `ApprovalNeededError` → `approval_required`, then the adapter's own reading of
+ * its framework's errors, then the user's classifier; the first that answers wins.
+ */
+function adoptedClassifier(...classifiers: (ToolClassifier | undefined)[]): ToolClassifier {
   return (raw, ctx, builtIn) => {
     if (raw.kind === 'thrown' && raw.error instanceof ApprovalNeededError) {
       return {
@@ -47,12 +50,17 @@ function approvalClassifier(user: ToolClassifier | undefined): ToolClassifier {
         publicMessage: `${ctx.tool}: this call needs a human approval before it runs.`,
       };
     }
-    return user?.(raw, ctx, builtIn);
+    for (const c of classifiers) {
+      const answer = c?.(raw, ctx, builtIn);
+      if (answer !== undefined) return answer;
+    }
+    return undefined;
   };
 }
 
 /**
- * The `defineTool` definition of an adopted tool.
+ * The `defineTool` definition of an adopted tool. `frameworkClassify` reads the framework's own errors (e.g.
+ * agents-core's `InvalidToolInputError`); the user's `classify` comes after it.
  * @throws ToolDefinitionError when `options` is not an object or has no `effect`.
  */
 export function adoptedDefinition(
@@ -61,6 +69,7 @@ export function adoptedDefinition(
   options: AdoptOptions,
   run: (args: unknown, ctx: ToolContext) => Promise<unknown>,
   needsApproval: NeedsApproval | undefined,
+  frameworkClassify?: ToolClassifier,
 ): ToolDefinition {
   if (typeof options !== 'object' || options === null) {
     throw new ToolDefinitionError(base.name, `${framework}: the options must be an object with at least \`effect\``);
@@ -79,7 +88,8 @@ export function adoptedDefinition(
     description: description ?? base.description,
     input: base.input,
     output: base.output,
-    ...(needsApproval ? { approvalCanLift: true, classify: approvalClassifier(facts.classify) } : {}),
+    ...(needsApproval ? { approvalCanLift: true } : {}),
+    ...(needsApproval || frameworkClassify ? { classify: adoptedClassifier(frameworkClassify, facts.classify) } : {}),
     async execute(args, ctx) {
       if (needsApproval && ctx.approval === undefined && (await needsApproval(args, ctx.callId))) {
         throw new ApprovalNeededError(toolName);

@@ -8,7 +8,9 @@
  * JSON Schema — `execute(input, runContext, details)`, `needsApproval`), or the `FunctionTool` that `tool()`
  * returns. Prefer the first: a `FunctionTool` made with the default `errorFunction` turns every failure into a
  * string result ("An error occurred while running the tool…"), which then looks like a success to the router; a
- * `FunctionTool` must be made with `errorFunction: null` so its failures are thrown and classified.
+ * `FunctionTool` must be made with `errorFunction: null` so its failures are thrown and classified. Its
+ * `parameters` are the JSON Schema agents-core derived (a zod `regex` is not in it); its own parser still runs
+ * in `invoke`, and what it refuses (`InvalidToolInputError`) is `invalid_arguments` (→ repair).
  *
  * Taken: the name, description, input schema (zod as it is; JSON Schema through activities/mcp/json-schema.ts),
  * `execute` / `invoke` (with a fresh `RunContext`, and the router's call id as the call id) and `needsApproval`
@@ -19,10 +21,16 @@
  */
 import { RunContext, type FunctionTool } from '@openai/agents-core';
 import { z } from 'zod';
+import type { ToolClassifier } from '../../recovery/classify';
+import { FailureClass } from '../../recovery/failure';
 import { defineTool, ToolDefinitionError, type AnyTool } from '../define-tool';
 import type { ToolContext } from '../tool-context';
 import { zodFromInputSchema } from '../mcp/json-schema';
 import { adoptedDefinition, type AdoptOptions, type NeedsApproval } from './adopt';
+
+/** Any `FunctionTool`, whatever its context, parameters and result types. */
+// eslint-disable-next-line @typescript-eslint/no-explicit-any
+export type AnyFunctionTool = FunctionTool<any, any, any>;
 
 /** What `tool()` of agents-core takes, as far as it is read here. */
 export interface AgentsToolOptions {
@@ -40,10 +48,25 @@ type Adopted = {
   input: z.ZodType;
   run: (args: unknown, ctx: ToolContext) => Promise<unknown>;
   needsApproval: NeedsApproval | undefined;
+  classify?: ToolClassifier;
 };
 
-function isFunctionTool(source: unknown): source is FunctionTool {
-  return (source as FunctionTool | null)?.type === 'function' && typeof (source as FunctionTool).invoke === 'function';
+/**
+ * agents-core's `InvalidToolInputError` (a `FunctionTool`'s own parser refused the arguments, e.g. a zod
+ * `regex` the JSON Schema does not carry) → `invalid_arguments`, so the model gets `repair` feedback.
+ */
+const invalidToolInput: ToolClassifier = (raw, ctx) =>
+  raw.kind === 'thrown' && (raw.error as { name?: unknown } | null)?.name === 'InvalidToolInputError'
+    ? {
+        class: FailureClass.INVALID_ARGUMENTS,
+        publicMessage: `${ctx.tool}: the arguments do not match the tool's parameters; fix them and call again.`,
+      }
+    : undefined;
+
+function isFunctionTool(source: unknown): source is AnyFunctionTool {
+  return (
+    (source as AnyFunctionTool | null)?.type === 'function' && typeof (source as AnyFunctionTool).invoke === 'function'
+  );
 }
 
 function inputOf(name: string, parameters: unknown): z.ZodType {
@@ -57,7 +80,7 @@ function toolCall(name: string, args: unknown, callId: string) {
   return { type: 'function_call' as const, callId, name, arguments: JSON.stringify(args) };
 }
 
-function fromFunctionTool(t: FunctionTool): Adopted {
+function fromFunctionTool(t: AnyFunctionTool): Adopted {
   return {
     name: t.name,
     description: t.description,
@@ -68,6 +91,7 @@ function fromFunctionTool(t: FunctionTool): Adopted {
         signal: ctx.signal,
       }),
     needsApproval: (args, callId) => t.needsApproval(new RunContext(undefined), args as never, callId),
+    classify: invalidToolInput,
   };
 }
 
@@ -101,11 +125,13 @@ function fromToolOptions(o: AgentsToolOptions): Adopted {
  *   `parameters` are not a zod object or a JSON Schema object, `options.effect` is missing, or `defineTool`
  *   refuses the result.
  */
-export function fromAgentsTool(source: FunctionTool | AgentsToolOptions, options: AdoptOptions): AnyTool {
+export function fromAgentsTool(source: AnyFunctionTool | AgentsToolOptions, options: AdoptOptions): AnyTool {
   if (typeof source !== 'object' || source === null) {
     throw new ToolDefinitionError('(not an object)', 'fromAgentsTool: pass a FunctionTool or the options of tool()');
   }
   const adopted = isFunctionTool(source) ? fromFunctionTool(source) : fromToolOptions(source as AgentsToolOptions);
   const base = { name: adopted.name, description: adopted.description, input: adopted.input, output: z.unknown() };
-  return defineTool(adoptedDefinition('fromAgentsTool', base, options, adopted.run, adopted.needsApproval));
+  return defineTool(
+    adoptedDefinition('fromAgentsTool', base, options, adopted.run, adopted.needsApproval, adopted.classify),
+  );
 }
