@@ -12,11 +12,22 @@ import { loadConfig } from '../../config/load';
 import { ensureEmbeddedServer } from '../../server/dev-server';
 import { runInterop, type Framework, type InteropRun } from './run';
 
+/** A tool result as one line: the feedback's class, action and what it carries, or the value. */
+function shown(seen: unknown): string {
+  const { tool, output, error } = seen as { tool: string; output?: unknown; error?: string };
+  const value = typeof output === 'string' ? (JSON.parse(output) as unknown) : output;
+  const f = value as { status?: string; errorClass?: string; action?: string; observedState?: unknown } | undefined;
+  if (f?.status === 'failed') {
+    return `${tool}: feedback ${f.errorClass} → ${f.action}, observed state ${JSON.stringify(f.observedState)}`;
+  }
+  return error !== undefined ? `${tool}: error "${error}"` : `${tool}: ${JSON.stringify(value)}`;
+}
+
 function print(run: InteropRun): void {
   console.log(`\n${run.framework} · ${run.scenario} · ${run.mode}: workflow ${run.status}`);
   if (run.failure) console.log(`  failure: ${run.failure.chain.join(' ← ')}: ${run.failure.message}`);
   for (const r of run.records ?? []) console.log(`  routed: ${r.tool} → ${r.class} → ${r.action}`);
-  for (const s of run.seen ?? []) console.log(`  model read: ${JSON.stringify(s).slice(0, 240)}`);
+  for (const s of run.seen ?? []) console.log(`  model read: ${shown(s)}`);
   if (run.text !== undefined) console.log(`  model said: ${run.text}`);
   console.log(`  service: ${JSON.stringify(run.hits)}; bookings ${JSON.stringify(run.bookings)}`);
 }
@@ -26,6 +37,11 @@ async function main(framework: Framework): Promise<number> {
   const config = loadConfig();
   const target = resolveConnection(config);
   const server = target.embedded ? await ensureEmbeddedServer(config.embeddedServer) : undefined;
+  console.log(
+    server?.started
+      ? `Started the embedded Temporal dev server at ${server.address}`
+      : `Using the Temporal server at ${target.connectionOptions.address}`,
+  );
   try {
     const runs = await runInterop(framework, {
       address: target.connectionOptions.address,
