@@ -9,7 +9,8 @@ import { MockLanguageModelV4 } from 'ai/test';
 import type { FakeReply } from '../fake-openai-server';
 import { nextMove, readResult, SCENARIOS, type Move, type ScenarioName } from './scenarios';
 
-const USAGE = {
+/** Token usage as a scripted model reports it: none. */
+export const USAGE = {
   inputTokens: { total: 0, noCache: 0, cacheRead: 0, cacheWrite: 0 },
   outputTokens: { total: 0, text: 0, reasoning: 0 },
 };

@@ -42,8 +42,11 @@ interface Run {
   emails: string[];
 }
 
+let compiled: string[];
 let root: string;
 let dir: string;
+/** Both frameworks' runs, started together once the project compiled (two worker processes, one per core). */
+let reports: Promise<[Record<string, Run>, Record<string, Run>]>;
 
 beforeAll(async () => {
   root = mkdtempSync(join(tmpdir(), 'rr-interop-'));
@@ -52,6 +55,9 @@ beforeAll(async () => {
   writeProject(dir, { src: interopFiles() });
   const installed = await install(dir, interopSpecs(packed.file, TEMPORAL_PEERS));
   console.log(`install (interop): ${installed.ms} ms, ${installed.packages} packages`);
+  compiled = await compile(dir, false);
+  reports = Promise.all([runFramework('ai-sdk'), runFramework('openai-agents')]);
+  reports.catch(() => undefined); // awaited (and reported) by each framework's beforeAll
 });
 afterAll(() => {
   if (root) rmSync(root, { recursive: true, force: true });
@@ -83,14 +89,14 @@ test('install: one copy of each @temporalio package, all at 1.23.0 (what both in
   ]);
 });
 
-test('the scenarios compile with tsc (strict, exactOptionalPropertyTypes) against the packed declarations', async () => {
-  expect(await compile(dir, false)).toEqual([]);
+test('the scenarios compile with tsc (strict, exactOptionalPropertyTypes) against the packed declarations', () => {
+  expect(compiled).toEqual([]);
 });
 
 describe('AI SDK: generateText with @temporalio/ai-sdk’s provider', () => {
   let runs: Record<string, Run>;
   beforeAll(async () => {
-    runs = await runFramework('ai-sdk');
+    runs = (await reports)[0];
   });
 
   test('409 → the model reads the replan feedback with the free slots and books 11:00; baseline: 3 POSTs, "Activity task failed"', () => {
@@ -174,7 +180,7 @@ describe('AI SDK: generateText with @temporalio/ai-sdk’s provider', () => {
 describe('OpenAI Agents: an agent under @temporalio/openai-agents’s runner', () => {
   let runs: Record<string, Run>;
   beforeAll(async () => {
-    runs = await runFramework('openai-agents');
+    runs = (await reports)[1];
   });
 
   test('409 → the model reads the replan feedback and books 11:00; baseline: 3 POSTs, then the workflow fails (AgentsWorkflowError)', () => {
