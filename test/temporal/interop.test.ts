@@ -26,7 +26,8 @@ import {
 } from './fixtures/consumer-project';
 import { INTEROP_VERSIONS, interopFiles, interopSpecs } from './fixtures/interop-project';
 
-jest.setTimeout(300_000);
+// Generous: a pack, an install and a compile of the AI SDK's types, then two workers; ~90 s on an idle machine.
+jest.setTimeout(600_000);
 
 interface Run {
   framework: string;
@@ -55,7 +56,7 @@ beforeAll(async () => {
   writeProject(dir, { src: interopFiles() });
   const installed = await install(dir, interopSpecs(packed.file, TEMPORAL_PEERS));
   console.log(`install (interop): ${installed.ms} ms, ${installed.packages} packages`);
-  compiled = await compile(dir, false);
+  compiled = await compile(dir, false, 300_000);
   reports = Promise.all([runFramework('ai-sdk'), runFramework('openai-agents')]);
   reports.catch(() => undefined); // awaited (and reported) by each framework's beforeAll
 });
@@ -66,7 +67,7 @@ afterAll(() => {
 /** The reports of one framework's runs, by `<scenario>/<mode>`. */
 async function runFramework(framework: 'ai-sdk' | 'openai-agents'): Promise<Record<string, Run>> {
   const env = childEnv({ TEMPORAL_ADDRESS: process.env.TEMPORAL_TEST_ADDRESS! });
-  const out = await sh(process.execPath, ['lib/main.js', framework], dir, env, 180_000);
+  const out = await sh(process.execPath, ['lib/main.js', framework], dir, env, 400_000);
   const runs = JSON.parse(out.trim().split('\n').pop()!) as Run[];
   return Object.fromEntries(runs.map((r) => [`${r.scenario}/${r.mode}`, r]));
 }
