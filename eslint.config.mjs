@@ -89,11 +89,13 @@ export default tseslint.config(
       'openai.ts',
       'mcp.ts',
       'metrics.ts',
+      'ai-sdk.ts',
+      'openai-agents.ts',
     ],
     rules: { 'no-restricted-imports': ['error', { patterns: [noDemoImports] }] },
   },
   {
-    files: ['workflows/**/*.ts', 'recovery/**/*.ts', 'workflow.ts'],
+    files: ['workflows/**/*.ts', 'recovery/**/*.ts', 'workflow.ts', 'ai-sdk-workflow.ts', 'openai-agents-workflow.ts'],
     rules: { 'no-restricted-imports': ['error', sandboxRestrictedImports] },
   },
   {

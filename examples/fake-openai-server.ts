@@ -52,8 +52,19 @@ export const toolCalls = (...calls: FakeToolCall[]): FakeReply => ({ kind: 'tool
 /** Shorthand for a text reply (no tool call). */
 export const text = (content: string): FakeReply => ({ kind: 'text', content });
 
+export interface FakeOpenAIServerOptions {
+  /**
+   * Answers a request when the queue is empty, from its parsed body (a model that reads the conversation, e.g. the
+   * tool results so far). @default none: an empty queue answers 500
+   */
+  respond?: (body: unknown) => FakeReply;
+}
+
 /** Starts the server. @throws Error if the port cannot be bound. */
-export async function startFakeOpenAIServer(replies: FakeReply[] = []): Promise<FakeOpenAIServer> {
+export async function startFakeOpenAIServer(
+  replies: FakeReply[] = [],
+  options: FakeOpenAIServerOptions = {},
+): Promise<FakeOpenAIServer> {
   const queue = [...replies];
   const requests: RecordedRequest[] = [];
   let callCount = 0;
@@ -85,7 +96,7 @@ export async function startFakeOpenAIServer(replies: FakeReply[] = []): Promise<
         send(res, 404, { error: { message: `no route ${req.method} ${path}`, type: 'invalid_request_error' } });
         return;
       }
-      const reply = queue.shift();
+      const reply = queue.shift() ?? options.respond?.(body);
       if (!reply) {
         send(res, 500, errorBody(500, 'fake server: no scripted reply left'));
         return;

@@ -145,15 +145,17 @@ test('publint --strict and Are the Types Wrong (strict profile: node10, node16 f
   expect(await sh('npx', ['attw', '--format', 'ascii', packed.file], REPO)).toContain('No problems found');
 });
 
-test('require of the built entry loads no openai, MCP or prom-client module, although the repository has them', async () => {
+test('require of the built entry loads no openai, MCP, prom-client, AI SDK or OpenAI Agents module, although the repository has them', async () => {
   const script = [
     'const before = new Set(Object.keys(require.cache));',
     "require('./dist/index.js');",
     'const loaded = Object.keys(require.cache).filter((k) => !before.has(k));',
-    'console.log(JSON.stringify(loaded.filter((k) => /node_modules\\/(openai|@modelcontextprotocol|prom-client)\\//.test(k))));',
+    'console.log(JSON.stringify(loaded.filter((k) => /node_modules\\/(openai|@modelcontextprotocol|prom-client|ai|@ai-sdk|@openai|@temporalio\\/(ai-sdk|openai-agents))\\//.test(k))));',
   ].join('\n');
   expect(JSON.parse(await sh(process.execPath, ['-e', script], REPO))).toEqual([]);
-  expect(require.resolve('openai', { paths: [REPO] })).toContain('node_modules/openai');
+  for (const peer of ['openai', 'ai', '@openai/agents-core']) {
+    expect(require.resolve(peer, { paths: [REPO] })).toContain(`node_modules/${peer}/`);
+  }
 });
 
 describe(`newest peers (@temporalio ${NEWEST.temporal}, zod ${NEWEST.zod})`, () => {
@@ -172,7 +174,7 @@ describe(`newest peers (@temporalio ${NEWEST.temporal}, zod ${NEWEST.zod})`, () 
   test('require("recovery-router") without the optional peers: loads; each integration names its missing peer', async () => {
     const script = [
       "require('recovery-router');",
-      "for (const sub of ['openai', 'mcp', 'metrics']) {",
+      "for (const sub of ['openai', 'mcp', 'metrics', 'ai-sdk', 'ai-sdk/workflow', 'openai-agents', 'openai-agents/workflow']) {",
       "  try { require('recovery-router/' + sub); console.log(sub, 'loaded'); }",
       "  catch (e) { console.log(sub, e.code, /Cannot find module '([^']+)'/.exec(e.message)[1]); }",
       '}',
@@ -181,6 +183,12 @@ describe(`newest peers (@temporalio ${NEWEST.temporal}, zod ${NEWEST.zod})`, () 
       'openai MODULE_NOT_FOUND openai',
       'mcp MODULE_NOT_FOUND @modelcontextprotocol/sdk/client/index.js',
       'metrics MODULE_NOT_FOUND prom-client',
+      // Types only from `ai`: an AI SDK tool is read by shape (whoever built it has `ai`).
+      'ai-sdk loaded',
+      'ai-sdk/workflow MODULE_NOT_FOUND ai',
+      'openai-agents MODULE_NOT_FOUND @openai/agents-core',
+      // Types only from @openai/agents-core: it loads without the peer (the agent that uses it needs the peer).
+      'openai-agents/workflow loaded',
     ]);
   });
 

@@ -44,9 +44,20 @@ test('the README’s Install command installs the package and exactly its requir
   expect(names.sort()).toEqual(['recovery-router', ...required].sort());
 });
 
-test('the optional peers are the three integrations; the entry points are ., ./workflow and one per integration', () => {
-  expect(optional.sort()).toEqual(['@modelcontextprotocol/sdk', 'openai', 'prom-client']);
-  expect(Object.keys(pkg.exports)).toEqual(['.', './workflow', './openai', './mcp', './metrics', './package.json']);
+test('the optional peers are the integrations; the entry points are ., ./workflow and one per integration (two for the agent frameworks: Node side and workflow side)', () => {
+  expect(optional.sort()).toEqual(['@modelcontextprotocol/sdk', '@openai/agents-core', 'ai', 'openai', 'prom-client']);
+  expect(Object.keys(pkg.exports)).toEqual([
+    '.',
+    './workflow',
+    './openai',
+    './mcp',
+    './metrics',
+    './ai-sdk',
+    './ai-sdk/workflow',
+    './openai-agents',
+    './openai-agents/workflow',
+    './package.json',
+  ]);
 });
 
 test('every entry point and the bin are built by tsconfig.build.json, with types next to the JavaScript', () => {

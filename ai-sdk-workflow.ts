@@ -1,0 +1,12 @@
+/**
+ * `recovery-router/ai-sdk/workflow` (sandbox-safe): the router's tools as an AI SDK tool set for `generateText` /
+ * `streamText` in workflow code, e.g. with `@temporalio/ai-sdk`'s `temporalProvider`. Needs `ai` (an optional
+ * peer dependency).
+ *
+ *   import { aiSdkTools } from 'recovery-router/ai-sdk/workflow';
+ *   await generateText({ model, tools: aiSdkTools(createToolRouter(defaults)), prompt, stopWhen: stepCountIs(8) });
+ */
+export { aiSdkTools } from './workflows/interop/ai-sdk';
+export type { AiSdkToolsOptions } from './workflows/interop/ai-sdk';
+export { toolResultFor } from './workflows/interop/tool-result';
+export type { OutcomeListener, RoutedToolsOptions } from './workflows/interop/tool-result';
