@@ -25,6 +25,16 @@ export const IdempotencySchema = z.discriminatedUnion('carrier', [
       deduplicates: z.boolean(),
     })
     .strict(),
+  z
+    .object({
+      /**
+       * No key travels: the arguments are their own key. The same call again has no further effect (an idempotent
+       * operation: RFC 9110 §9.2.2; MCP `idempotentHint`, trusted), so replaying it is harmless.
+       */
+      carrier: z.literal('arguments'),
+      deduplicates: z.literal(true),
+    })
+    .strict(),
 ]);
 export type Idempotency = z.infer<typeof IdempotencySchema>;
 

@@ -136,8 +136,9 @@ test('error-map: a thrown error no row names (a socket error) is left to the bui
 });
 
 test('mcpEffect: readOnlyHint true → read; false, absent or untrusted annotations → write', () => {
-  expect(mcpEffect({ annotations: { readOnlyHint: true } })).toBe('read');
-  expect(mcpEffect({ annotations: { readOnlyHint: false } })).toBe('write');
+  expect(mcpEffect({ annotations: { readOnlyHint: true } }, true)).toBe('read');
+  expect(mcpEffect({ annotations: { readOnlyHint: false } }, true)).toBe('write');
+  expect(mcpEffect({ annotations: { readOnlyHint: true } })).toBe('write'); // untrusted by default
   expect(mcpEffect({})).toBe('write');
   expect(mcpEffect({ annotations: { readOnlyHint: true } }, false)).toBe('write');
 });
