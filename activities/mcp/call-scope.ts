@@ -85,24 +85,4 @@ export class CallScope {
     this.lostError = error;
     this.rejectLost?.(error);
   }
-
-  /**
-   * A response stream ended cleanly. When the server primed it for resumption (an SSE `id:`), the SDK resumes it
-   * (MCP spec 2025-11-25, "Transports → Streamable HTTP → Resumability and Redelivery"); otherwise a request still
-   * open once the SDK has read the stream's last event can get no answer: lost.
-   */
-  noteEnded(primed: boolean): void {
-    if (primed) return;
-    setImmediate(() => this.noteLost(new McpResponseStreamEnded()));
-  }
-}
-
-/** The server closed a response stream without the JSON-RPC response and without a way to resume it. */
-export class McpResponseStreamEnded extends Error {
-  override readonly name = 'McpResponseStreamEnded';
-  /** Read by the network rules (recovery/classify/network.ts): the request was sent, the answer never came. */
-  readonly code = 'ERR_STREAM_PREMATURE_CLOSE';
-  constructor() {
-    super('the MCP server closed the response stream before it answered');
-  }
 }

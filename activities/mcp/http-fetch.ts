@@ -6,8 +6,10 @@
  * - keeps a non-2xx answer whole (status, headers, body) in the call's scope, because the SDK's
  *   `StreamableHTTPError` keeps only the status and the body text, and the classifier needs `WWW-Authenticate`
  *   (RFC 6750 §3, RFC 9728 §5.1) and `Retry-After` (RFC 9110 §10.2.3) too;
- * - watches the SSE response stream of a POST made in a call's scope: a stream that breaks, or ends without a
- *   way to resume, fails the call at once as "maybe sent" (call-scope.ts).
+ * - watches the SSE response stream of a POST made in a call's scope: a stream that breaks fails the call at once
+ *   as "maybe sent" (call-scope.ts), where the SDK would wait for the request timeout or try to resume it. A
+ *   stream the server ends cleanly is left to the SDK (it resumes a primed one, MCP spec 2025-11-25, "Streamable
+ *   HTTP → Resumability and Redelivery"; an unprimed one without the answer ends in the request timeout).
  * A request that fails before any answer (refused, reset) rejects as `fetch` does; the network rules read it.
  *
  * Node side only.
@@ -74,33 +76,18 @@ async function keep(response: Response, sessionId: string | undefined): Promise<
   };
 }
 
-/** An SSE event id (`id:` at the start of a line, the stream's first included): the server primed the stream for resumption. */
-const SSE_ID_LINE = /[\r\n]id:/;
-
-/** The same response whose body tells `scope` when it breaks or ends (read on demand: `highWaterMark` 0). */
+/** The same response whose body tells `scope` when it breaks (read on demand: `highWaterMark` 0). */
 function watched(response: Response, scope: CallScope): Response {
   const source = response.body;
   if (!source) return response;
   const reader = source.getReader();
-  const decoder = new TextDecoder();
-  let primed = false;
-  let tail = '\n'; // the stream's start counts as a line start
   const body = new ReadableStream<Uint8Array>(
     {
       async pull(controller) {
         try {
           const { done, value } = await reader.read();
-          if (done) {
-            controller.close();
-            scope.noteEnded(primed);
-            return;
-          }
-          if (!primed) {
-            const text = tail + decoder.decode(value, { stream: true });
-            primed = SSE_ID_LINE.test(text);
-            tail = text.slice(-4);
-          }
-          controller.enqueue(value);
+          if (done) controller.close();
+          else controller.enqueue(value);
         } catch (err) {
           scope.noteLost(err);
           controller.error(err);

@@ -12,7 +12,7 @@ export {
   type McpTransportKind,
 } from './connection';
 export { callMcpTool, type McpSession } from './call';
-export { CallScope, McpResponseStreamEnded, type McpHttpAnswer } from './call-scope';
+export { CallScope, type McpHttpAnswer } from './call-scope';
 export { mcpFetch, type McpFetchOptions } from './http-fetch';
 export {
   mcpTools,
