@@ -41,6 +41,7 @@ export interface Payment {
 
 export interface Call {
   tool: string;
+  args: Record<string, unknown>;
   token: string;
   atMs: number;
 }
@@ -211,8 +212,8 @@ async function serve(state: State, req: Request, res: Response): Promise<void> {
 function tools(state: State, res: Response): McpServer {
   const server = new McpServer({ name: 'payments', version: '1.0.0' });
   /** The scripted fault for `tool`, or undefined; records the call and its token. */
-  const enter = (tool: string, token: string | undefined): CallToolResult | undefined => {
-    state.calls.push({ tool, token: token ?? '', atMs: Date.now() });
+  const enter = (tool: string, args: Record<string, unknown>, token: string | undefined): CallToolResult | undefined => {
+    state.calls.push({ tool, args, token: token ?? '', atMs: Date.now() });
     if (token !== undefined && state.upstreamRefused.has(token)) {
       return text('payments API: 401 Unauthorized: the access token expired');
     }
@@ -230,7 +231,7 @@ function tools(state: State, res: Response): McpServer {
       annotations: { readOnlyHint: true, openWorldHint: false },
     },
     async ({ account }, extra) =>
-      enter('get_balance', extra.authInfo?.token) ?? {
+      enter('get_balance', { account }, extra.authInfo?.token) ?? {
         content: [{ type: 'text', text: `${account}: 12500 cents` }],
         structuredContent: { account, balanceCents: 12_500 },
       },
@@ -248,7 +249,7 @@ function tools(state: State, res: Response): McpServer {
       annotations: { readOnlyHint: false, destructiveHint: false, idempotentHint: false, openWorldHint: true },
     },
     async ({ to, amountCents, idempotency_key }, extra) => {
-      const fault = enter('create_payment', extra.authInfo?.token);
+      const fault = enter('create_payment', { to, amountCents, idempotency_key }, extra.authInfo?.token);
       if (fault) return fault;
       const payment: Payment = {
         paymentId: `pay_${state.payments.length + 1}`,
@@ -274,7 +275,7 @@ function tools(state: State, res: Response): McpServer {
       annotations: { readOnlyHint: true, openWorldHint: false },
     },
     async ({ idempotency_key }, extra) => {
-      const fault = enter('find_payment', extra.authInfo?.token);
+      const fault = enter('find_payment', { idempotency_key }, extra.authInfo?.token);
       if (fault) return fault;
       const payment = state.payments.find((p) => p.idempotencyKey === idempotency_key);
       if (!payment) return text(`payment not found for key ${idempotency_key}`);

@@ -146,13 +146,14 @@ export class McpConnection {
 
 /**
  * The server no longer knows the session the request carried: 404 (MCP spec 2025-11-25, "Session Management",
- * item 3), or 400 with a JSON-RPC error about the session id, as `@modelcontextprotocol/server-everything`
- * (2026.8) answers an unknown `Mcp-Session-Id` ("Bad Request: No valid session ID provided").
+ * item 3), or 400 with a JSON-RPC error about the session, as `@modelcontextprotocol/server-everything` (2026.8)
+ * answers an unknown `Mcp-Session-Id` ("Bad Request: No valid session ID provided") and the SDK's server transport
+ * a session id sent to a process that has none ("Bad Request: Server not initialized").
  */
 export function isSessionGone(answer: McpHttpAnswer): boolean {
   if (answer.sessionId === undefined) return false;
   if (answer.status === 404) return true;
-  return answer.status === 400 && /\bsession\b/i.test(jsonRpcErrorMessage(answer.body) ?? '');
+  return answer.status === 400 && /\bsession\b|\bnot initialized\b/i.test(jsonRpcErrorMessage(answer.body) ?? '');
 }
 
 function jsonRpcErrorMessage(body: string): string | undefined {

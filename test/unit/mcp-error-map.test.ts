@@ -435,6 +435,13 @@ describe('a remote server\'s HTTP answers (issue 13: "classified like any HTTP a
       'sid-1',
     );
     expect(isSessionGone(everything)).toBe(true);
+    const sdk = answer(
+      400,
+      {},
+      { jsonrpc: '2.0', error: { code: -32000, message: 'Bad Request: Server not initialized' } },
+      'sid-1',
+    );
+    expect(isSessionGone(sdk)).toBe(true);
     expect(fromHttp({ ...gone, sessionId: undefined })).toMatchObject({
       class: 'semantic_rejection',
       reason: 'not_found',
