@@ -212,7 +212,11 @@ async function serve(state: State, req: Request, res: Response): Promise<void> {
 function tools(state: State, res: Response): McpServer {
   const server = new McpServer({ name: 'payments', version: '1.0.0' });
   /** The scripted fault for `tool`, or undefined; records the call and its token. */
-  const enter = (tool: string, args: Record<string, unknown>, token: string | undefined): CallToolResult | undefined => {
+  const enter = (
+    tool: string,
+    args: Record<string, unknown>,
+    token: string | undefined,
+  ): CallToolResult | undefined => {
     state.calls.push({ tool, args, token: token ?? '', atMs: Date.now() });
     if (token !== undefined && state.upstreamRefused.has(token)) {
       return text('payments API: 401 Unauthorized: the access token expired');

@@ -21,7 +21,14 @@ import { isMcpCallError, type McpFailureFacts } from './call-error';
 import { isSessionGone } from './connection';
 import { MCP_ERROR_RULES, type McpErrorRule, type McpRuleAnswer } from './error-rules';
 
-export { JsonRpcCode, MCP_ERROR_RULES, type McpErrorRule, type McpRuleAnswer, type McpSendState } from './error-rules';
+export {
+  JsonRpcCode,
+  MCP_ERROR_RULES,
+  mcpErrorRulesMarkdown,
+  type McpErrorRule,
+  type McpRuleAnswer,
+  type McpSendState,
+} from './error-rules';
 
 /** A server's own error codes (matched lower-case, against the structured code or as a word of the text). */
 export interface McpServerCodes {

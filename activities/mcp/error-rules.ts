@@ -68,6 +68,8 @@ export type McpErrorRule = Readonly<{
   session?: true;
   /** Signal: the server's or SDK's words (without the `MCP error <code>:` prefix) match. */
   text?: RegExp;
+  /** What `text` matches, in words (the README's copy of the table shows it). @default the pattern */
+  words?: string;
   /** Signal: the structured error code (lower-case) is one of these. */
   errorCodes?: readonly string[];
   /** Signal: the structured category (lower-case) is one of these. */
@@ -124,13 +126,13 @@ const TIMEOUT_TEXT =
 /** The table. First match wins. */
 // prettier-ignore
 export const MCP_ERROR_RULES: readonly McpErrorRule[] = deepFreeze([
-  { id: 'unknown_tool', cite: `${SPEC}: "Unknown tool: invalid_tool_name"; SDK McpServer "Tool x not found|disabled"`,
-    codes: [J.INVALID_PARAMS, J.METHOD_NOT_FOUND], text: /^(?:unknown tool\b|tool \S+ (?:not found|disabled)\b)/i,
+  { id: 'unknown_tool', cite: `${SPEC}: "Unknown tool: invalid_tool_name"; SDK McpServer "Tool x not found/disabled"`,
+    codes: [J.INVALID_PARAMS, J.METHOD_NOT_FOUND], text: /^(?:unknown tool\b|tool \S+ (?:not found|disabled)\b)/i, words: '"Unknown tool", "Tool x not found/disabled"',
     answer: cls(C.CAPABILITY_MISSING, R.UNKNOWN_TOOL, 'no', 'the MCP server does not offer this tool') },
   { id: 'method_not_found', cite: 'JSON-RPC 2.0 §5.1: -32601 Method not found', codes: [J.METHOD_NOT_FOUND],
     answer: cls(C.CAPABILITY_MISSING, R.UNKNOWN_TOOL, 'no', 'the MCP server does not support this call') },
   { id: 'result_schema', cite: 'MCP spec 2025-11-25, "Tools → Output Schema"; SDK Client.callTool output validation',
-    codes: [J.INVALID_PARAMS, J.INVALID_REQUEST], text: /output validation error|structured content|output schema/i,
+    codes: [J.INVALID_PARAMS, J.INVALID_REQUEST], text: /output validation error|structured content|output schema/i, words: '"output validation error", "structured content", "output schema"',
     answer: cls(C.INVALID_RESULT, R.SCHEMA_VIOLATION, 'unknown', "the tool's result does not match its output schema") },
   { id: 'result_unparsable', cite: 'SDK Protocol.request: a result failing CallToolResultSchema rejects with the ZodError',
     source: S.THROWN, errorName: 'ZodError',
@@ -150,7 +152,7 @@ export const MCP_ERROR_RULES: readonly McpErrorRule[] = deepFreeze([
   { id: 'request_timeout', cite: 'SDK ErrorCode.RequestTimeout (-32001): no answer within the request timeout',
     source: S.THROWN, codes: [J.REQUEST_TIMEOUT],
     answer: transient('maybe_sent', 'timeout', 'the MCP server did not answer in time') },
-  { id: 'not_connected', cite: 'SDK Protocol.request: "Not connected" before anything is sent', source: S.THROWN, text: /^not connected$/i,
+  { id: 'not_connected', cite: 'SDK Protocol.request: "Not connected" before anything is sent', source: S.THROWN, text: /^not connected$/i, words: '"Not connected"',
     answer: transient('not_sent', 'network', 'the MCP server is not connected (its process exited or the client was closed)') },
   { id: 'reconnect_failed', cite: 'activities/mcp/connection.ts: a new client is opened before the call is sent',
     source: S.THROWN, errorName: 'McpReconnectError',
@@ -162,17 +164,17 @@ export const MCP_ERROR_RULES: readonly McpErrorRule[] = deepFreeze([
   { id: 'server_transient_code', cite: "the server's own error codes (mcpTools `errors.transientCodes`)", source: S.RESULT, serverCodes: 'transient',
     answer: transient('maybe_sent', 'unavailable', 'the MCP server reports a temporary failure', true) },
   { id: 'auth', cite: 'RFC 6750 §3.1 invalid_token; RFC 9110 §15.5.2 401 Unauthorized; Google AIP-193 UNAUTHENTICATED; Anthropic API errors authentication_error',
-    source: S.RESULT, statuses: [[401, 401]], text: AUTH_TEXT,
+    source: S.RESULT, statuses: [[401, 401]], text: AUTH_TEXT, words: '"invalid token", "token (has) expired", "expired token", "unauthorized", "unauthenticated"',
     errorCodes: ['invalid_token', 'token_expired', 'expired_token', 'unauthenticated', 'unauthorized', 'authentication_error'],
     categories: ['auth', 'authentication', 'unauthenticated', 'unauthorized'],
     answer: cls(C.AUTHENTICATION, R.CREDENTIAL_EXPIRED, 'no', 'the MCP server refused the credential; it must be refreshed') },
   { id: 'rate_limited', cite: 'RFC 6585 §4 429 Too Many Requests; Google AIP-193 RESOURCE_EXHAUSTED; Anthropic API errors rate_limit_error',
-    source: S.RESULT, statuses: [[429, 429]], text: RATE_TEXT,
+    source: S.RESULT, statuses: [[429, 429]], text: RATE_TEXT, words: '"rate limit(ed)", "too many requests", "throttled"',
     errorCodes: ['rate_limited', 'rate_limit_exceeded', 'rate_limit_error', 'rate_limit', 'too_many_requests', 'throttled', 'throttling', 'resource_exhausted', 'slow_down'],
     categories: ['rate_limit', 'rate_limited', 'throttled', 'throttling'],
     answer: transient('not_processed', 'rate_limited', 'the MCP server is rate limited', true) },
   { id: 'unavailable', cite: 'RFC 9110 §15.6.4 503 Service Unavailable; Anthropic API errors 529 overloaded_error; Google AIP-193 UNAVAILABLE',
-    source: S.RESULT, statuses: [[503, 503], [529, 529]], text: UNAVAILABLE_TEXT,
+    source: S.RESULT, statuses: [[503, 503], [529, 529]], text: UNAVAILABLE_TEXT, words: '"service unavailable", "temporarily unavailable", "overloaded"',
     errorCodes: ['unavailable', 'service_unavailable', 'temporarily_unavailable', 'overloaded', 'overloaded_error'],
     categories: ['unavailable', 'transient'],
     answer: transient('not_processed', 'unavailable', 'the service behind the MCP tool is unavailable', true) },
@@ -180,11 +182,12 @@ export const MCP_ERROR_RULES: readonly McpErrorRule[] = deepFreeze([
     source: S.RESULT, statuses: [[500, 599]], errorCodes: ['internal_server_error', 'bad_gateway', 'server_error', 'api_error'],
     answer: transient('maybe_sent', 'unavailable', 'the service behind the MCP tool failed', true) },
   { id: 'timeout', cite: 'Google AIP-193 DEADLINE_EXCEEDED; Node ETIMEDOUT; RFC 9110 §15.6.5 504 (as words)',
-    source: S.RESULT, text: TIMEOUT_TEXT, errorCodes: ['timeout', 'timed_out', 'deadline_exceeded', 'request_timeout', 'gateway_timeout'],
+    source: S.RESULT, text: TIMEOUT_TEXT, words: '"timed out", "request/upstream/… timeout", "timeout exceeded", "deadline exceeded", ETIMEDOUT',
+    errorCodes: ['timeout', 'timed_out', 'deadline_exceeded', 'request_timeout', 'gateway_timeout'],
     categories: ['timeout'],
     answer: transient('maybe_sent', 'timeout', 'the service behind the MCP tool timed out', true) },
   { id: 'access_denied', cite: 'RFC 9110 §15.5.4 403; RFC 6750 §3.1 insufficient_scope; POSIX EACCES/EPERM; server-filesystem "Access denied"',
-    source: S.RESULT, statuses: [[403, 403]], text: ACCESS_DENIED,
+    source: S.RESULT, statuses: [[403, 403]], text: ACCESS_DENIED, words: '"access denied", "outside allowed directories", EACCES, EPERM, "permission denied", "forbidden"',
     errorCodes: ['forbidden', 'permission_denied', 'access_denied', 'insufficient_scope'], categories: ['forbidden', 'permission', 'authorization'],
     answer: cls(C.AUTHORIZATION, R.FORBIDDEN, 'no', 'the MCP server denied access') },
   { id: 'invalid_arguments', cite: 'Google AIP-193 INVALID_ARGUMENT; RFC 9110 §15.5.1 400',
@@ -192,7 +195,8 @@ export const MCP_ERROR_RULES: readonly McpErrorRule[] = deepFreeze([
     categories: ['validation', 'invalid_argument', 'invalid_arguments'],
     answer: cls(C.INVALID_ARGUMENTS, R.SCHEMA, 'no', 'the MCP server rejected the arguments') },
   { id: 'not_found', cite: 'RFC 9110 §15.5.5 404; POSIX ENOENT; Google AIP-193 NOT_FOUND',
-    source: S.RESULT, statuses: [[404, 404]], text: NOT_FOUND, errorCodes: ['not_found', 'resource_not_found'], categories: ['not_found'],
+    source: S.RESULT, statuses: [[404, 404]], text: NOT_FOUND, words: 'ENOENT, "no such file", "not found", "does not exist"',
+    errorCodes: ['not_found', 'resource_not_found'], categories: ['not_found'],
     answer: cls(C.SEMANTIC_REJECTION, R.NOT_FOUND, 'no', 'the MCP server reports that it does not exist') },
   { id: 'conflict', cite: 'RFC 9110 §15.5.10 409; Google AIP-193 ALREADY_EXISTS, ABORTED',
     source: S.RESULT, statuses: [[409, 409]], errorCodes: ['conflict', 'already_exists'], categories: ['conflict'],
@@ -200,6 +204,35 @@ export const MCP_ERROR_RULES: readonly McpErrorRule[] = deepFreeze([
   { id: 'tool_error', cite: `${SPEC}: business logic errors; what the result does not say stays a rejection`, source: S.RESULT,
     answer: cls(C.SEMANTIC_REJECTION, R.BUSINESS_RULE, 'unknown', 'the MCP server refused the call') },
 ] satisfies McpErrorRule[]);
+
+/** The table as Markdown, one line per row: the README's copy (a test keeps them identical). */
+export function mcpErrorRulesMarkdown(): string {
+  const lines = ['| # | row | when | answer | source |', '|---|---|---|---|---|'];
+  const list = (xs: readonly (string | number)[]) => xs.map((x) => `\`${x}\``).join(', ');
+  MCP_ERROR_RULES.forEach((r, i) => {
+    const all = [
+      r.source && `${r.source === S.RESULT ? 'an `isError` result' : 'thrown'}`,
+      r.codes && `JSON-RPC ${list(r.codes)}`,
+      r.errorName && `error \`${r.errorName}\``,
+      r.session && 'HTTP answer: the session is gone',
+    ].filter((x): x is string => typeof x === 'string');
+    const any = [
+      r.text && `words ${r.words ?? `\`${r.text.source}\``}`,
+      r.errorCodes && `code ${list(r.errorCodes)}`,
+      r.categories && `category ${list(r.categories)}`,
+      r.statuses && `status ${r.statuses.map(([lo, hi]) => (lo === hi ? `${lo}` : `${lo}–${hi}`)).join(', ')}`,
+      r.serverCodes && `the server's \`errors.${r.serverCodes}Codes\``,
+    ].filter((x): x is string => typeof x === 'string');
+    const when = [...all, ...(any.length ? [any.length === 1 ? any[0]! : `any of: ${any.join('; ')}`] : [])];
+    const a = r.answer;
+    const answer =
+      a.kind === 'class'
+        ? `\`${a.class}/${a.reason}\`${a.applied === 'no' ? ', replay-safe' : ''}`
+        : `\`transient/${a.reason}\`, ${a.sent.replace('_', ' ')}`;
+    lines.push(`| ${i} | \`${r.id}\` | ${when.join(' · ') || 'otherwise'} | ${answer} | ${r.cite} |`);
+  });
+  return lines.join('\n');
+}
 
 function deepFreeze(rows: McpErrorRule[]): readonly McpErrorRule[] {
   for (const r of rows) {

@@ -33,6 +33,7 @@ export {
   mcpClassifier,
   mcpClassifierFor,
   MCP_ERROR_RULES,
+  mcpErrorRulesMarkdown,
   type McpClassifyHook,
   type McpErrorRule,
   type McpRuleAnswer,

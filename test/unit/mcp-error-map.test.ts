@@ -3,6 +3,8 @@
  * server never produces, with the SDK's own error objects; the isError signals (result-signals.ts); a remote
  * server's HTTP answers; the annotation table; and the JSON Schema → zod converter. Pure: no server, no process.
  */
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
 import { StreamableHTTPError } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import { McpError, ErrorCode, CallToolResultSchema } from '@modelcontextprotocol/sdk/types.js';
 import { z } from 'zod';
@@ -17,6 +19,7 @@ import {
   mcpClassifier,
   mcpClassifierFor,
   mcpEffect,
+  mcpErrorRulesMarkdown,
   mcpToolEffect,
   readResultSignals,
   zodFromInputSchema,
@@ -562,4 +565,10 @@ describe('the tables', () => {
       idempotency: { carrier: 'none' },
     });
   });
+});
+
+test('README: the MCP error table in README.md is the one in code (mcpErrorRulesMarkdown)', () => {
+  const readme = readFileSync(join(__dirname, '..', '..', 'README.md'), 'utf8');
+  const block = readme.split('<!-- mcp-errors:start -->')[1]?.split('<!-- mcp-errors:end -->')[0]?.trim();
+  expect(block).toBe(mcpErrorRulesMarkdown());
 });
