@@ -9,13 +9,12 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
 import type { AnyTool } from '../../activities/define-tool';
-import { createToolHttp } from '../../activities/http';
 import { connectMcp, McpAdapterError, McpCallError, mcpClassifier, mcpTools } from '../../activities/mcp';
-import type { ToolContext } from '../../activities/tool-context';
-import { classify, classifyZodError, type CallContext } from '../../recovery/classify';
+import { classify, classifyZodError } from '../../recovery/classify';
 import type { ToolFailure } from '../../recovery/failure';
 import { routeFor } from '../../recovery/routes';
 import { filesystemTools, type FilesystemTools } from '../../examples/mcp-filesystem';
+import { callContext as baseCallContext, toolContext } from '../fixtures/tool-contexts';
 
 let dir: string;
 let root: string;
@@ -44,32 +43,7 @@ const tool = (name: string, from: FilesystemTools = fs): AnyTool => {
   return t;
 };
 
-function callContext(t: AnyTool): CallContext {
-  return {
-    tool: t.name,
-    callId: 'call-1',
-    effect: t.effect,
-    deduplicates: false,
-    approvalCanLift: false,
-    nowMs: Date.now(),
-    diagnosticRef: 'test/mcp/1',
-  };
-}
-
-function toolContext(t: AnyTool): ToolContext {
-  const signal = new AbortController().signal;
-  return {
-    tool: t.name,
-    callId: 'call-1',
-    operationId: 'op-1',
-    attempt: 1,
-    signal,
-    credential: undefined,
-    approval: undefined,
-    heartbeat: () => undefined,
-    http: createToolHttp({ idempotency: t.idempotency, operationId: 'op-1', credential: undefined, signal }),
-  };
-}
+const callContext = (t: AnyTool) => baseCallContext(t, 'test/mcp/1');
 
 type Answer = { ok: true; value: unknown } | { ok: false; failure: ToolFailure; thrown?: unknown };
 

@@ -15,40 +15,16 @@ import { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import { StreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/streamableHttp.js';
 import { CredentialBroker } from '../../activities/credentials';
 import type { AnyTool } from '../../activities/define-tool';
-import { createToolHttp } from '../../activities/http';
 import { connectMcp, mcpTools, type McpConnection } from '../../activities/mcp';
-import type { ToolContext } from '../../activities/tool-context';
-import { classify, type CallContext } from '../../recovery/classify';
+import { classify } from '../../recovery/classify';
 import type { ToolFailure } from '../../recovery/failure';
 import { filesystemTools } from '../../examples/mcp-filesystem';
 import { startPaymentsMcpServer, type PaymentsMcpServer } from '../../examples/mcp-payments-server';
 import { oauthRefreshProvider } from '../../examples/oauth-service';
 import { freePort, startEverythingHttp } from '../fixtures/everything-server';
+import { callContext as baseCallContext, toolContext } from '../fixtures/tool-contexts';
 
-function toolContext(t: AnyTool, credential?: { token: string; version: number }): ToolContext {
-  const signal = new AbortController().signal;
-  return {
-    tool: t.name,
-    callId: 'call-1',
-    operationId: 'op-1',
-    attempt: 1,
-    signal,
-    credential,
-    approval: undefined,
-    heartbeat: () => undefined,
-    http: createToolHttp({ idempotency: t.idempotency, operationId: 'op-1', credential, signal }),
-  };
-}
-
-const callContext = (t: AnyTool): CallContext => ({
-  tool: t.name,
-  callId: 'call-1',
-  effect: t.effect,
-  deduplicates: false,
-  approvalCanLift: false,
-  nowMs: Date.now(),
-  diagnosticRef: 'test/mcp-http/1',
-});
+const callContext = (t: AnyTool) => baseCallContext(t, 'test/mcp-http/1');
 
 /** `execute`'s failure through the tool's classifier. */
 async function failureOf(t: AnyTool, args: unknown, ctx = toolContext(t)): Promise<ToolFailure> {
