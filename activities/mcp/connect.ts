@@ -196,26 +196,31 @@ function httpOpener(target: McpServerUrl, fetchFn: FetchLike): McpOpen {
   const mode = target.transport ?? 'auto';
   const timeout = target.connectTimeoutMs ?? DEFAULT_CONNECT_TIMEOUT_MS;
   const auth = target.authProvider ? { authProvider: target.authProvider } : {};
-  return async (scope) => {
-    if (mode !== 'sse') {
-      const client = newClient(target.clientInfo);
-      const transport = new StreamableHTTPClientTransport(url, {
-        fetch: fetchFn,
-        reconnectionOptions: RECONNECTION,
-        ...auth,
-      });
-      try {
-        await handshake(client, transport, timeout);
-        return { client, transport: 'streamable-http' };
-      } catch (err) {
-        if (mode === 'streamable-http' || !isOldServerAnswer(scope.http)) throw err;
-        scope.http = undefined;
-      }
-    }
+  const sse = async (): Promise<Opened> => {
     const client = newClient(target.clientInfo);
-    const transport = new SSEClientTransport(url, { fetch: fetchFn, ...auth });
-    await handshake(client, transport, timeout);
+    await handshake(client, new SSEClientTransport(url, { fetch: fetchFn, ...auth }), timeout);
     return { client, transport: 'sse' };
+  };
+  return async (scope) => {
+    if (mode === 'sse') return sse();
+    const client = newClient(target.clientInfo);
+    const transport = new StreamableHTTPClientTransport(url, {
+      fetch: fetchFn,
+      reconnectionOptions: RECONNECTION,
+      ...auth,
+    });
+    try {
+      await handshake(client, transport, timeout);
+      return { client, transport: 'streamable-http' };
+    } catch (err) {
+      const answer = scope.http;
+      if (mode === 'streamable-http' || !isOldServerAnswer(answer)) throw err;
+      // Not an old server either: the streamable HTTP answer is the one that says what is wrong.
+      return sse().catch(() => {
+        scope.http = answer;
+        throw err;
+      });
+    }
   };
 }
 

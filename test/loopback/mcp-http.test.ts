@@ -286,3 +286,23 @@ describe('a stdio server that exits between calls', () => {
     }
   });
 });
+
+test("transport 'auto' on a server that is neither kind (POST 400, GET 404) → connect_failed with the streamable HTTP answer", async () => {
+  const server = createServer((req, res) => {
+    const status = req.method === 'POST' ? 400 : 404;
+    res
+      .writeHead(status, { 'content-type': 'application/json' })
+      .end(JSON.stringify({ error: 'unsupported protocol version' }));
+  });
+  await new Promise<void>((ok) => server.listen(0, '127.0.0.1', () => ok()));
+  const { port } = server.address() as { port: number };
+  try {
+    await expect(connectMcp({ url: `http://127.0.0.1:${port}/mcp` })).rejects.toMatchObject({
+      code: 'connect_failed',
+      message: `connectMcp: could not connect to the MCP server at http://127.0.0.1:${port}/mcp: Streamable HTTP error: Error POSTing to endpoint: {"error":"unsupported protocol version"}`,
+    });
+  } finally {
+    server.closeAllConnections();
+    await new Promise((done) => server.close(done));
+  }
+});
