@@ -68,6 +68,11 @@ export interface PaymentsMcpServer {
   failNext(tool: string, text: string, times?: number): void;
   /** The next call of `tool` runs, then its connection is cut before the answer is sent. */
   loseNextAnswer(tool: string): void;
+  /**
+   * The next `n` calls of `get_balance` wait until all `n` have arrived (at most 5 s), so `n` calls are truly
+   * concurrent: they present the same token before any refresh can happen.
+   */
+  gateBalance(n: number): void;
   close(): Promise<void>;
 }
 
@@ -94,6 +99,7 @@ interface State {
   refreshes: number;
   http401s: number;
   refuseFirstToken: boolean;
+  gate: { size: number; waiting: (() => void)[] } | undefined;
 }
 
 /** Starts the server. */
@@ -111,6 +117,7 @@ export async function startPaymentsMcpServer(options: PaymentsMcpServerOptions =
     refreshes: 0,
     http401s: 0,
     refuseFirstToken: options.demo === true,
+    gate: undefined,
   };
   const app = createMcpExpressApp();
   const sockets = new Set<Socket>();
@@ -168,6 +175,9 @@ export async function startPaymentsMcpServer(options: PaymentsMcpServerOptions =
     },
     failNext: (tool, t, times = 1) => void state.failures.set(tool, { text: t, times }),
     loseNextAnswer: (tool) => void state.lose.add(tool),
+    gateBalance: (n) => {
+      state.gate = { size: n, waiting: [] };
+    },
     close: () =>
       new Promise((done) => {
         for (const s of sockets) s.destroy();
@@ -235,6 +245,7 @@ function tools(state: State, res: Response): McpServer {
       annotations: { readOnlyHint: true, openWorldHint: false },
     },
     async ({ account }, extra) =>
+      (await passGate(state)) ??
       enter('get_balance', { account }, extra.authInfo?.token) ?? {
         content: [{ type: 'text', text: `${account}: 12500 cents` }],
         structuredContent: { account, balanceCents: 12_500 },
@@ -290,6 +301,21 @@ function tools(state: State, res: Response): McpServer {
     },
   );
   return server;
+}
+
+/** Waits at the gate (`gateBalance`), if one is set; always undefined (no fault of its own). */
+async function passGate(state: State): Promise<undefined> {
+  const gate = state.gate;
+  if (!gate) return undefined;
+  const passed = new Promise<void>((ok) => gate.waiting.push(ok));
+  if (gate.waiting.length >= gate.size) {
+    state.gate = undefined;
+    gate.waiting.forEach((release) => release());
+  } else {
+    setTimeout(() => gate.waiting.forEach((release) => release()), 5_000).unref();
+  }
+  await passed;
+  return undefined;
 }
 
 function publicPayment(p: Payment) {

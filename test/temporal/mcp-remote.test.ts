@@ -88,6 +88,27 @@ test('isError "401 Unauthorized: the access token expired" → authentication �
   expect(server.http401s).toBe(0);
 });
 
+test('3 concurrent calls all answered isError auth → exactly 1 refresh (single-flight); each replays once with the new token', async () => {
+  const old = await broker.current('payments');
+  server.revokeUpstream();
+  server.gateBalance(3); // the three first calls are answered only once all three arrived
+  const h = await harness(env, tools, { credentials: broker });
+  const results = await h.run(() =>
+    Promise.all(
+      ['acc_1', 'acc_2', 'acc_3'].map((account) =>
+        h.runPlan({ calls: [{ tool: 'pay_get_balance', args: { account } }] }),
+      ),
+    ),
+  );
+  for (const r of results) expect(okOutcome(r.outcomes[0])).toMatchObject({ activities: 2 });
+  expect(broker.refreshCount('payments')).toBe(1);
+  const fresh = await broker.current('payments');
+  const tokens = callsOf('get_balance').map((c) => c.token);
+  expect([tokens.filter((t) => t === old.token).length, tokens.filter((t) => t === fresh.token).length]).toEqual([
+    3, 3,
+  ]);
+});
+
 test('isError "HTTP 502 Bad Gateway" twice → transient, retried by Temporal after 300 and 600 ms; no refresh', async () => {
   server.failNext('get_balance', 'payments API: HTTP 502 Bad Gateway', 2);
   const h = await harness(env, tools, {
