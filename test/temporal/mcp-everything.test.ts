@@ -1,7 +1,7 @@
 /**
  * `@modelcontextprotocol/server-everything`, the MCP reference server, on the real dev server: over stdio, over
  * streamable HTTP, and over the old HTTP+SSE transport (reached by the fallback from one URL), its tools declared
- * by `mcpTools`; then the HTTP server killed and started again while a session is open. Failures are read from the
+ * by `mcpTools`; then, behind a proxy, the HTTP server's process replaced while a session is open. Failures are read from the
  * workflow's outcomes and from the history Temporal recorded (an activity's `lastFailure` is its earlier attempt's
  * ToolFailure).
  */
@@ -10,8 +10,9 @@ import type { AnyTool } from '../../activities/define-tool';
 import { connectMcp, mcpTools, type McpConnection, type McpServerTarget } from '../../activities/mcp';
 import type { ToolFailure } from '../../recovery/failure';
 import { everythingStdio, startEverythingHttp, type EverythingHttp } from '../fixtures/everything-server';
+import { startTcpProxy, type TcpProxy } from '../fixtures/tcp-proxy';
 import { testEnv } from '../setup/env';
-import { failedOutcome, harness, okOutcome, type Harness } from './harness';
+import { eventTypes, failedOutcome, harness, okOutcome, type Harness } from './harness';
 
 let env: TestWorkflowEnvironment;
 let http: EverythingHttp;
@@ -105,27 +106,35 @@ describe.each([
   });
 });
 
-describe('server-everything over streamable HTTP, killed and started again during a session', () => {
-  /** A fixed 3 s backoff: the restart (about 0.5 s) is over before the next attempt. */
-  const RESTART_BACKOFF = { initialIntervalMs: 3_000, backoffCoefficient: 1, maximumIntervalMs: 3_000, jitterRatio: 0 };
+describe('server-everything over streamable HTTP behind a proxy: the process is replaced during a session', () => {
+  // The client keeps one URL (the proxy's, as a load balancer's); the test swaps the process behind it, so no
+  // number depends on how fast a process starts.
+  let first: EverythingHttp;
+  let second: EverythingHttp;
+  let proxy: TcpProxy;
   let connection: McpConnection;
   beforeEach(async () => {
-    connection = await connectMcp({ url: http.url });
+    [first, second] = await Promise.all([startEverythingHttp('streamableHttp'), startEverythingHttp('streamableHttp')]);
+    proxy = await startTcpProxy(first.port);
+    connection = await connectMcp({ url: `http://127.0.0.1:${proxy.port}/mcp` });
   });
   afterEach(async () => {
     await connection?.close();
+    await proxy?.close();
+    await Promise.all([first?.close(), second?.close()]);
   });
 
-  test('killed while a read runs → transient/network, dispatch (maybe sent); the retry reconnects and succeeds: 2 attempts', async () => {
+  test('killed while a read runs → transient/network, dispatch (maybe sent); the retry opens a new session on the new process: 2 attempts', async () => {
     const tools = await mcpTools(connection, { trustAnnotations: true, include: ['trigger-long-running-operation'] });
-    const h = await harness(env, tools, { config: { backoff: RESTART_BACKOFF } });
+    const h = await harness(env, tools, { config: { backoff: { ...FIXED_BACKOFF, initialIntervalMs: 1_000 } } });
     const r = await h.run(async () => {
+      const sent = proxy.sawClientSend('"name":"trigger-long-running-operation"');
       const id = await h.startPlan({
         calls: [{ tool: 'trigger-long-running-operation', args: { duration: 2, steps: 4 } }],
       });
-      await new Promise((ok) => setTimeout(ok, 1_200)); // the call runs (progress every 0.5 s)
-      await http.kill();
-      await http.start();
+      await sent; // the call is on its way: replace the process
+      proxy.setTarget(second.port);
+      await first.kill();
       return { ...(await env.client.workflow.getHandle(id).result()), workflowId: id };
     });
     expect(okOutcome(r.outcomes[0])).toMatchObject({
@@ -139,14 +148,16 @@ describe('server-everything over streamable HTTP, killed and started again durin
     expect(connection.reconnects).toBe(1);
   });
 
-  test('a write sent while the server is down → transient, not sent, dispatch; the router retries it after restart: 2 activities', async () => {
+  test('a write sent while the port refuses connections → transient, not sent, dispatch; the router retries it once the new process answers: 2 activities', async () => {
     const tools = await mcpTools(connection, { include: ['echo'] }); // untrusted: echo is a write
-    const h = await harness(env, tools, { config: { backoff: RESTART_BACKOFF } });
-    await http.kill();
+    const h = await harness(env, tools, { config: { backoff: FIXED_BACKOFF } });
+    await first.kill();
+    await proxy.down();
     const r = await h.run(async () => {
       const id = await h.startPlan({ calls: [{ tool: 'echo', args: { message: 'once' } }] });
-      await new Promise((ok) => setTimeout(ok, 1_000)); // the first attempt is refused at once
-      await http.start();
+      await until(async () => eventTypes(await h.history(id)).includes('ACTIVITY_TASK_FAILED')); // refused at once
+      proxy.setTarget(second.port);
+      await proxy.up();
       return env.client.workflow.getHandle(id).result();
     });
     expect(okOutcome(r.outcomes[0])).toMatchObject({
@@ -162,3 +173,15 @@ describe('server-everything over streamable HTTP, killed and started again durin
     expect(connection.reconnects).toBe(1);
   });
 });
+
+/** A fixed 3 s backoff, no jitter: room for the test to act between two attempts. */
+const FIXED_BACKOFF = { initialIntervalMs: 3_000, backoffCoefficient: 1, maximumIntervalMs: 3_000, jitterRatio: 0 };
+
+/** Polls `check` every 100 ms until it holds (at most 30 s). */
+async function until(check: () => Promise<boolean>): Promise<void> {
+  for (let i = 0; i < 300; i++) {
+    if (await check()) return;
+    await new Promise((ok) => setTimeout(ok, 100));
+  }
+  throw new Error('until: the condition never held');
+}
