@@ -8,7 +8,13 @@ import { readFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import type { AnyTool } from '../activities/define-tool';
-import { connectMcp, mcpTools, type McpServerCommand, type McpToolsOptions } from '../activities/mcp';
+import {
+  connectMcp,
+  mcpTools,
+  type McpConnection,
+  type McpServerCommand,
+  type McpToolsOptions,
+} from '../activities/mcp';
 
 const PACKAGE = '@modelcontextprotocol/server-filesystem';
 
@@ -32,26 +38,39 @@ export function filesystemServer(
 
 /** A running filesystem server and its tools. `close()` stops the server process. */
 export interface FilesystemTools {
-  client: Client;
+  connection: McpConnection;
+  /** The connection's SDK client of now. */
+  readonly client: Client;
   tools: AnyTool[];
   close(): Promise<void>;
 }
 
 /**
- * Starts the filesystem server on `allowedDirs` and declares its tools (names prefixed `fs_` unless told).
+ * Starts the filesystem server on `allowedDirs` and declares its tools (names prefixed `fs_` unless told). The
+ * reference server's annotations are trusted (`readOnlyHint` makes its reads reads) unless told otherwise.
  * @throws McpAdapterError when the server cannot be started or listed (the server is stopped first).
  */
 export async function filesystemTools(
   allowedDirs: readonly string[],
-  options: McpToolsOptions & { stderr?: 'inherit' | 'ignore' } = {},
+  options: McpToolsOptions & { stderr?: 'inherit' | 'ignore'; reconnect?: boolean } = {},
 ): Promise<FilesystemTools> {
-  const { stderr, ...toolOptions } = options;
-  const client = await connectMcp(filesystemServer(allowedDirs, stderr));
+  const { stderr, reconnect, ...toolOptions } = options;
+  const connection = await connectMcp({
+    ...filesystemServer(allowedDirs, stderr),
+    ...(reconnect === undefined ? {} : { reconnect }),
+  });
   try {
-    const tools = await mcpTools(client, { prefix: 'fs_', ...toolOptions });
-    return { client, tools, close: () => client.close() };
+    const tools = await mcpTools(connection, { prefix: 'fs_', trustAnnotations: true, ...toolOptions });
+    return {
+      connection,
+      get client() {
+        return connection.client;
+      },
+      tools,
+      close: () => connection.close(),
+    };
   } catch (err) {
-    await client.close();
+    await connection.close();
     throw err;
   }
 }

@@ -28,6 +28,16 @@ export const idempotencySchema = lazy(() =>
         deduplicates: z.boolean(),
       })
       .strict(),
+    z
+      .object({
+        /**
+         * No key travels: the arguments are their own key. The same call again has no further effect (an idempotent
+         * operation: RFC 9110 §9.2.2; MCP `idempotentHint`, trusted), so replaying it is harmless.
+         */
+        carrier: z.literal('arguments'),
+        deduplicates: z.literal(true),
+      })
+      .strict(),
   ]),
 );
 export type Idempotency = z.infer<ReturnType<typeof idempotencySchema>>;

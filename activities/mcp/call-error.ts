@@ -1,11 +1,17 @@
 /**
  * What an MCP tool's `execute` throws: one error class carrying the raw facts of the failure (where it came from,
- * the JSON-RPC code, the server's own words), with the SDK's error as `cause`. The table in error-map.ts reads it.
+ * the JSON-RPC code, the server's own words, the signals of an `isError` result, the HTTP answer of a remote
+ * server), with the SDK's error as `cause`. The table in error-map.ts reads it; the HTTP answer, carried as
+ * `outcome`, is read by the HTTP rules (recovery/classify/wrapped-http.ts) like any HTTP answer.
  *
- * Source: the cases' lesson 1 ("the classifier needs the raw facts": keep the code and the text, never a
+ * Source: docs/DESIGN.md, "The failure record" (classify from the raw facts: keep the code and the text, never a
  * flattened string); MCP spec 2025-11-25, "Tools → Error Handling" for the two sources.
  */
+import { UnauthorizedError } from '@modelcontextprotocol/sdk/client/auth.js';
+import { StreamableHTTPError } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import { McpError } from '@modelcontextprotocol/sdk/types.js';
+import type { McpHttpAnswer } from './call-scope';
+import { readResultSignals, type ResultSignals } from './result-signals';
 
 /** Where an MCP failure came from. A const object plus a type of the same name. */
 export const McpFailureSource = {
@@ -31,6 +37,10 @@ export interface McpFailureFacts {
   readonly detail: string;
   /** `name` of the thrown error (`McpError`, `ZodError`, `Error`, …); undefined for an `isError` result. */
   readonly errorName: string | undefined;
+  /** What an `isError` result's structured error object, status and retry hint say (result-signals.ts). */
+  readonly signals: ResultSignals;
+  /** The remote server's non-2xx HTTP answer to this call (or to the reconnect before it). */
+  readonly outcome: McpHttpAnswer | undefined;
 }
 
 /** A failed MCP tool call, thrown by the tools `mcpTools` builds. */
@@ -40,6 +50,8 @@ export class McpCallError extends Error implements McpFailureFacts {
   readonly code: number | undefined;
   readonly detail: string;
   readonly errorName: string | undefined;
+  readonly signals: ResultSignals;
+  readonly outcome: McpHttpAnswer | undefined;
 
   constructor(
     /** The tool's name on the MCP server (without a prefix). */
@@ -55,11 +67,14 @@ export class McpCallError extends Error implements McpFailureFacts {
     this.code = facts.code;
     this.detail = facts.detail;
     this.errorName = facts.errorName;
+    this.signals = facts.signals;
+    this.outcome = facts.outcome;
   }
 
-  /** From a `tools/call` result with `isError: true`: its text blocks, joined by newlines. */
+  /** From a `tools/call` result with `isError: true`: its text blocks, joined by newlines, and their signals. */
   static fromResult(mcpTool: string, result: unknown): McpCallError {
-    const content = typeof result === 'object' && result !== null ? (result as { content?: unknown }).content : [];
+    const record = typeof result === 'object' && result !== null ? (result as Record<string, unknown>) : {};
+    const content = record.content;
     const blocks: unknown[] = Array.isArray(content) ? content : [];
     const text = blocks
       .map((b) =>
@@ -70,11 +85,23 @@ export class McpCallError extends Error implements McpFailureFacts {
       .filter((t): t is string => typeof t === 'string')
       .join('\n');
     const { code, detail } = splitCode(text === '' ? '(the error result has no text)' : text);
-    return new McpCallError(mcpTool, { source: McpFailureSource.RESULT, code, detail, errorName: undefined });
+    return new McpCallError(mcpTool, {
+      source: McpFailureSource.RESULT,
+      code,
+      detail,
+      errorName: undefined,
+      signals: readResultSignals(record.structuredContent, text),
+      outcome: undefined,
+    });
   }
 
-  /** From anything `callTool` threw; the thrown value becomes `cause`. */
-  static fromThrown(mcpTool: string, error: unknown): McpCallError {
+  /**
+   * From anything `callTool` threw (or the reconnect before it); the thrown value becomes `cause`.
+   * @param http the call's last non-2xx HTTP answer (its `CallScope`); kept when the error is the transport's
+   *   report of it (`StreamableHTTPError`, the SSE transport's "Error POSTing to endpoint (HTTP n)",
+   *   `UnauthorizedError`) or carries it (`McpReconnectError`).
+   */
+  static fromThrown(mcpTool: string, error: unknown, http?: McpHttpAnswer): McpCallError {
     const errorName = error instanceof Error ? error.name : typeof error;
     const message = error instanceof Error ? error.message : String(error);
     const fromSdk = error instanceof McpError && Number.isInteger(error.code);
@@ -86,10 +113,29 @@ export class McpCallError extends Error implements McpFailureFacts {
         code: fromSdk ? (error as McpError).code : undefined,
         detail: fromSdk ? split.detail : message,
         errorName,
+        signals: {},
+        outcome: httpAnswerOf(error, http),
       },
       { cause: error },
     );
   }
+}
+
+/**
+ * The HTTP answer a thrown error reports (see `fromThrown`). A failed reconnect's answer counts only when it is a
+ * 401 or 403 (a credential or a permission the call needs); any other one leaves the call's class to the
+ * `reconnect_failed` row (not sent).
+ */
+function httpAnswerOf(error: unknown, http: McpHttpAnswer | undefined): McpHttpAnswer | undefined {
+  if (error instanceof Error && error.name === 'McpReconnectError') {
+    const answer = (error as { http?: McpHttpAnswer }).http;
+    return answer?.status === 401 || answer?.status === 403 ? answer : undefined;
+  }
+  if (http === undefined) return undefined;
+  if (error instanceof StreamableHTTPError) return error.code === http.status ? http : undefined;
+  if (error instanceof UnauthorizedError) return http;
+  const sse = /^Error POSTing to endpoint \(HTTP (\d{3})\)/.exec(error instanceof Error ? error.message : '');
+  return sse && Number(sse[1]) === http.status ? http : undefined;
 }
 
 /** True for an `McpCallError` (by class, or by name and fields when it crossed a module copy). */

@@ -1,17 +1,44 @@
 /**
- * `connectMcp`: starts an MCP server as a child process and connects an SDK client to it over stdio.
- * Node side only (activities, worker): the client lives as long as the worker that calls the server's tools.
+ * `connectMcp`: connects to an MCP server, over stdio (the worker starts the server as a child process) or over
+ * HTTP (a remote server: streamable HTTP, with the SSE transport as the fallback for older servers), and returns
+ * an `McpConnection` that reconnects after the server went away (connection.ts). Node side only (activities,
+ * worker): the connection lives as long as the worker that calls the server's tools.
  *
- * Source: MCP spec 2025-11-25, "Transports → stdio" (the client launches the server as a subprocess; JSON-RPC
- * messages on stdin/stdout, one per line; stderr is for logs) and "Lifecycle" (`initialize` first; closing stdin
- * ends the session). `@modelcontextprotocol/sdk` 1.32: `Client`, `StdioClientTransport`.
+ * Sources: MCP spec 2025-11-25, "Transports → stdio" (the client launches the server as a subprocess; JSON-RPC on
+ * stdin/stdout; stderr is for logs), "Transports → Streamable HTTP" (POST per message, SSE or JSON answers,
+ * `Mcp-Session-Id`), its "Backwards Compatibility" (POST `initialize` first; "if it fails with an HTTP 4xx status
+ * code (e.g., 405 Method Not Allowed or 404 Not Found)", open the old HTTP+SSE transport's GET stream), and
+ * "Authorization" (a bearer token in the `Authorization` header of every request, RFC 6750 §2.1).
+ * `@modelcontextprotocol/sdk` 1.32: `Client`, `StdioClientTransport`, `StreamableHTTPClientTransport`,
+ * `SSEClientTransport`, `OAuthClientProvider`.
  */
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import type { OAuthClientProvider } from '@modelcontextprotocol/sdk/client/auth.js';
+import { SSEClientTransport } from '@modelcontextprotocol/sdk/client/sse.js';
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
+import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
+import type { FetchLike, Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
+import { CredentialBroker } from '../credentials';
+import { CallScope, type McpHttpAnswer } from './call-scope';
+import { McpConnection, type McpCredential, type McpOpen, type McpTransportKind } from './connection';
 import { McpAdapterError, McpAdapterErrorCode } from './errors';
+import { mcpFetch } from './http-fetch';
+
+/** What every target may set. */
+interface McpTargetCommon {
+  /** The client's name and version sent in `initialize`. @default { name: 'recovery-router', version: '0.1.0' } */
+  clientInfo?: { name: string; version: string };
+  /**
+   * Open a new client (stdio: restart the process; HTTP: a new session) before the next call once the server went
+   * away. False: calls fail as not sent ("Not connected") until you connect again. @default true
+   */
+  reconnect?: boolean;
+  /** How long `initialize` may take, at connect and at each reconnect, in ms. @default 10_000 */
+  connectTimeoutMs?: number;
+}
 
 /** How to start an MCP server over stdio. */
-export interface McpServerCommand {
+export interface McpServerCommand extends McpTargetCommon {
   /** The executable, e.g. `process.execPath` (node) or `npx`. */
   command: string;
   /** Its arguments. @default [] */
@@ -28,67 +55,257 @@ export interface McpServerCommand {
    * @default 'inherit'
    */
   stderr?: 'inherit' | 'ignore';
-  /** The client's name and version sent in `initialize`. @default { name: 'recovery-router', version: '0.1.0' } */
-  clientInfo?: { name: string; version: string };
 }
 
+/** How to reach a remote MCP server over HTTP. */
+export interface McpServerUrl extends McpTargetCommon {
+  /** The MCP endpoint, `http:` or `https:`, e.g. `https://mcp.example.com/mcp`. */
+  url: string | URL;
+  /**
+   * `streamable-http` (MCP 2025-03-26 and later), `sse` (the HTTP+SSE transport of MCP 2024-11-05), or `auto`:
+   * streamable HTTP, and SSE when the server answers the first POST with a 4xx other than 401/403.
+   * @default 'auto'
+   */
+  transport?: 'auto' | 'streamable-http' | 'sse';
+  /** Headers sent with every request (not `Authorization` when a credential is given). @default {} */
+  headers?: Record<string, string>;
+  /**
+   * The broker's credential to present as `Authorization: Bearer <token>`: each tool call presents the token its
+   * activity got (`ctx.credential`, so the replay after a refresh carries the new one), other requests the
+   * broker's current token. A 401 at connect refreshes it once. Declare the same id on the server's tools
+   * (`mcpTools` does, by default).
+   */
+  credential?: McpCredential;
+  /**
+   * The SDK's OAuth client provider instead of a broker credential: the SDK's transport then obtains and refreshes
+   * tokens itself (its own 401 handling, not the broker's single-flight refresh). Not with `credential`.
+   */
+  authProvider?: OAuthClientProvider;
+  /** The fetch underneath (a proxy agent, a test's). @default globalThis.fetch */
+  fetch?: FetchLike;
+}
+
+/** Any server `connectMcp` can reach. */
+export type McpServerTarget = McpServerCommand | McpServerUrl;
+
+const DEFAULT_CLIENT_INFO = { name: 'recovery-router', version: '0.1.0' };
+const DEFAULT_CONNECT_TIMEOUT_MS = 10_000;
+/** The SDK's resumption of broken GET streams: the SDK's defaults (1 s, ×1.5, at most 30 s, 2 tries). */
+const RECONNECTION = {
+  initialReconnectionDelay: 1_000,
+  reconnectionDelayGrowFactor: 1.5,
+  maxReconnectionDelay: 30_000,
+  maxRetries: 2,
+};
+
 /**
- * Starts the server and completes the MCP handshake.
+ * Connects and completes the MCP handshake.
  *
- * @returns a connected SDK `Client`. `client.close()` closes the server's stdin and stops the process (SIGTERM,
- *   then SIGKILL, after 2 s each, by the SDK). If the process exits later, calls fail with "Not connected"
- *   (error-map.ts: transient, not sent); nothing restarts it.
- * @throws McpAdapterError `invalid_options` when `command` is not a non-empty string, `args` not strings, `env`
- *   not a record of strings; `connect_failed` when the process cannot be started or the handshake fails (the
- *   process is stopped; the SDK's error is the `cause`).
+ * @returns an `McpConnection` (`connection.client` is the SDK `Client`). `close()` ends it (stdio: closes the
+ *   server's stdin and stops the process, SIGTERM then SIGKILL after 2 s each, by the SDK).
+ * @throws McpAdapterError `invalid_options` naming the field (a `command` that is not a non-empty string, a `url`
+ *   that is not http(s), `credential` without a `CredentialBroker` and an id, both `credential` and
+ *   `authProvider`, …); `connect_failed` when the process cannot be started, the server cannot be reached, or
+ *   the handshake fails, also after one refresh of a credential answered 401 (the SDK's error is the `cause`).
  */
-export async function connectMcp(server: McpServerCommand): Promise<Client> {
-  checkCommand(server);
-  const transport = new StdioClientTransport({
-    command: server.command,
-    args: [...(server.args ?? [])],
-    ...(server.env ? { env: { ...server.env } } : {}),
-    ...(server.cwd ? { cwd: server.cwd } : {}),
-    stderr: server.stderr ?? 'inherit',
+export async function connectMcp(target: McpServerTarget): Promise<McpConnection> {
+  checkTarget(target);
+  const reconnect = target.reconnect ?? true;
+  if ('command' in target) {
+    const open = stdioOpener(target);
+    return new McpConnection(await openFirst(open, undefined, describe(target)), open, reconnect, undefined);
+  }
+  const made: { connection?: McpConnection } = {}; // the fetch reports to the connection it serves
+  const credential = target.credential;
+  const fetchFn = mcpFetch({
+    ...(target.headers ? { headers: target.headers } : {}),
+    ...(credential ? { bearer: async () => (await credential.broker.current(credential.id)).token } : {}),
+    ...(target.fetch ? { fetch: target.fetch } : {}),
+    onHttpFailure: (answer) => made.connection?.noteHttpFailure(answer),
   });
-  const client = new Client(server.clientInfo ?? { name: 'recovery-router', version: '0.1.0' });
+  const open = httpOpener(target, fetchFn);
+  made.connection = new McpConnection(await openFirst(open, credential, describe(target)), open, reconnect, credential);
+  return made.connection;
+}
+
+type Opened = { client: Client; transport: McpTransportKind };
+
+/** The first connect; a 401 to the broker's token refreshes it once and connects again. */
+async function openFirst(open: McpOpen, credential: McpCredential | undefined, shown: string): Promise<Opened> {
+  const fail = (err: unknown): never => {
+    throw new McpAdapterError(
+      McpAdapterErrorCode.CONNECT_FAILED,
+      `connectMcp: could not ${shown.startsWith('"') ? 'start' : 'connect to'} the MCP server ${shown}: ${(err as Error)?.message ?? String(err)}`,
+      { cause: err },
+    );
+  };
+  const attempt = async (token: string | undefined): Promise<Opened | { error: unknown; http?: McpHttpAnswer }> => {
+    const scope = new CallScope(token);
+    try {
+      return await scope.run(() => open(scope));
+    } catch (error) {
+      return { error, ...(scope.http ? { http: scope.http } : {}) };
+    }
+  };
   try {
-    await client.connect(transport);
+    const first = credential ? await credential.broker.current(credential.id) : undefined;
+    let result = await attempt(first?.token);
+    if ('error' in result && credential && first && result.http?.status === 401) {
+      await credential.broker.refresh(credential.id, first.version);
+      result = await attempt((await credential.broker.current(credential.id)).token);
+    }
+    return 'error' in result ? fail(result.error) : result;
+  } catch (err) {
+    return err instanceof McpAdapterError ? Promise.reject(err) : fail(err);
+  }
+}
+
+function newClient(info: McpTargetCommon['clientInfo']): Client {
+  return new Client(info ?? DEFAULT_CLIENT_INFO);
+}
+
+/** `client.connect` (the `initialize` handshake, at most `timeoutMs`), closing both ends when it fails. */
+async function handshake(client: Client, transport: Transport, timeoutMs: number): Promise<void> {
+  try {
+    await client.connect(transport, { timeout: timeoutMs });
   } catch (err) {
     await client.close().catch(() => undefined);
     await transport.close().catch(() => undefined);
-    const shown = [server.command, ...(server.args ?? [])].join(' ');
-    throw new McpAdapterError(
-      McpAdapterErrorCode.CONNECT_FAILED,
-      `connectMcp: could not start the MCP server "${shown}": ${(err as Error)?.message ?? String(err)}`,
-      { cause: err },
-    );
+    throw err;
   }
-  return client;
 }
 
-function checkCommand(server: McpServerCommand): void {
+function stdioOpener(target: McpServerCommand): McpOpen {
+  const timeout = target.connectTimeoutMs ?? DEFAULT_CONNECT_TIMEOUT_MS;
+  return async () => {
+    const transport = new StdioClientTransport({
+      command: target.command,
+      args: [...(target.args ?? [])],
+      ...(target.env ? { env: { ...target.env } } : {}),
+      ...(target.cwd ? { cwd: target.cwd } : {}),
+      stderr: target.stderr ?? 'inherit',
+    });
+    const client = newClient(target.clientInfo);
+    await handshake(client, transport, timeout);
+    return { client, transport: 'stdio' };
+  };
+}
+
+function httpOpener(target: McpServerUrl, fetchFn: FetchLike): McpOpen {
+  const url = new URL(target.url);
+  const mode = target.transport ?? 'auto';
+  const timeout = target.connectTimeoutMs ?? DEFAULT_CONNECT_TIMEOUT_MS;
+  const auth = target.authProvider ? { authProvider: target.authProvider } : {};
+  const sse = async (): Promise<Opened> => {
+    const client = newClient(target.clientInfo);
+    await handshake(client, new SSEClientTransport(url, { fetch: fetchFn, ...auth }), timeout);
+    return { client, transport: 'sse' };
+  };
+  return async (scope) => {
+    if (mode === 'sse') return sse();
+    const client = newClient(target.clientInfo);
+    const transport = new StreamableHTTPClientTransport(url, {
+      fetch: fetchFn,
+      reconnectionOptions: RECONNECTION,
+      ...auth,
+    });
+    try {
+      await handshake(client, transport, timeout);
+      return { client, transport: 'streamable-http' };
+    } catch (err) {
+      const answer = scope.http;
+      if (mode === 'streamable-http' || !isOldServerAnswer(answer)) throw err;
+      // Not an old server either: the streamable HTTP answer is the one that says what is wrong.
+      return sse().catch(() => {
+        scope.http = answer;
+        throw err;
+      });
+    }
+  };
+}
+
+/** A 4xx but 401/403 to the first POST: a server of the old HTTP+SSE transport (MCP "Backwards Compatibility"). */
+function isOldServerAnswer(http: McpHttpAnswer | undefined): boolean {
+  return http !== undefined && http.status >= 400 && http.status <= 499 && http.status !== 401 && http.status !== 403;
+}
+
+/** The server as an operator's message names it: the command line, or the URL without query or credentials. */
+function describe(target: McpServerTarget): string {
+  if ('command' in target) return `"${[target.command, ...(target.args ?? [])].join(' ')}"`;
+  const url = new URL(target.url);
+  return `at ${url.origin}${url.pathname}`;
+}
+
+function checkTarget(target: McpServerTarget): void {
   const bad = (field: string, rule: string) =>
     new McpAdapterError(McpAdapterErrorCode.INVALID_OPTIONS, `connectMcp: \`${field}\` ${rule}`);
-  if (typeof server !== 'object' || server === null) throw bad('server', 'must be an object { command, args? }');
+  if (typeof target !== 'object' || target === null) {
+    throw bad('server', 'must be an object { command, args? } (stdio) or { url } (HTTP)');
+  }
+  checkCommon(target, bad);
+  if ('command' in target) return checkCommand(target, bad);
+  if (!('url' in target)) throw bad('server', 'must have a `command` (stdio) or a `url` (HTTP)');
+  checkUrl(target, bad);
+}
+
+type Bad = (field: string, rule: string) => McpAdapterError;
+
+function checkCommon(t: McpTargetCommon, bad: Bad): void {
+  if (t.reconnect !== undefined && typeof t.reconnect !== 'boolean') throw bad('reconnect', 'must be a boolean');
+  const ms = t.connectTimeoutMs;
+  if (ms !== undefined && (!Number.isInteger(ms) || ms < 1 || ms > 600_000)) {
+    throw bad('connectTimeoutMs', 'must be an integer number of ms in 1..600000');
+  }
+  const info = t.clientInfo;
+  if (info !== undefined && (typeof info?.name !== 'string' || typeof info.version !== 'string')) {
+    throw bad('clientInfo', 'must be { name: string, version: string }');
+  }
+}
+
+const isStringRecord = (v: unknown): v is Record<string, string> =>
+  typeof v === 'object' && v !== null && !Array.isArray(v) && Object.values(v).every((x) => typeof x === 'string');
+
+function checkCommand(server: McpServerCommand, bad: Bad): void {
   if (typeof server.command !== 'string' || server.command.trim() === '') {
     throw bad('command', 'must be a non-empty string (the executable to start)');
   }
   if (server.args !== undefined && (!Array.isArray(server.args) || server.args.some((a) => typeof a !== 'string'))) {
     throw bad('args', 'must be an array of strings');
   }
-  if (
-    server.env !== undefined &&
-    (typeof server.env !== 'object' ||
-      server.env === null ||
-      Object.values(server.env).some((v) => typeof v !== 'string'))
-  ) {
-    throw bad('env', 'must be a record of strings');
-  }
+  if (server.env !== undefined && !isStringRecord(server.env)) throw bad('env', 'must be a record of strings');
   if (server.cwd !== undefined && (typeof server.cwd !== 'string' || server.cwd === '')) {
     throw bad('cwd', 'must be a non-empty string');
   }
   if (server.stderr !== undefined && server.stderr !== 'inherit' && server.stderr !== 'ignore') {
     throw bad('stderr', "must be 'inherit' or 'ignore'");
   }
+}
+
+function checkUrl(server: McpServerUrl, bad: Bad): void {
+  let url: URL;
+  try {
+    url = new URL(server.url);
+  } catch {
+    throw bad('url', 'must be an absolute http: or https: URL');
+  }
+  if (url.protocol !== 'http:' && url.protocol !== 'https:')
+    throw bad('url', 'must be an absolute http: or https: URL');
+  const mode = server.transport;
+  if (mode !== undefined && mode !== 'auto' && mode !== 'streamable-http' && mode !== 'sse') {
+    throw bad('transport', "must be 'auto', 'streamable-http' or 'sse'");
+  }
+  if (server.headers !== undefined && !isStringRecord(server.headers)) {
+    throw bad('headers', 'must be a record of strings');
+  }
+  const c = server.credential;
+  if (c !== undefined) {
+    if (!(c?.broker instanceof CredentialBroker) || typeof c.id !== 'string' || c.id === '') {
+      throw bad('credential', 'must be { broker: CredentialBroker, id: string } (the id registered with the broker)');
+    }
+    if (server.authProvider !== undefined) throw bad('authProvider', 'cannot be given with `credential`: choose one');
+    if (Object.keys(server.headers ?? {}).some((h) => h.toLowerCase() === 'authorization')) {
+      throw bad('headers', 'cannot set Authorization when `credential` gives the token');
+    }
+  }
+  if (server.fetch !== undefined && typeof server.fetch !== 'function') throw bad('fetch', 'must be a function');
 }

@@ -1,4 +1,4 @@
-/** Errors of the MCP adapter's own entry points (bad options, a server that cannot be started or listed). */
+/** Errors of the MCP adapter's own entry points (bad options, a server that cannot be started, reached or listed). */
 
 /** What went wrong. A const object plus a type of the same name. */
 export const McpAdapterErrorCode = {
@@ -12,6 +12,8 @@ export const McpAdapterErrorCode = {
   UNKNOWN_TOOL: 'unknown_tool',
   /** A tool cannot be declared (its prefixed name breaks the tool-name rule, or two tools share a name). */
   INVALID_TOOL: 'invalid_tool',
+  /** The connection was closed (`McpConnection.close()`); it opens no new client. */
+  CLOSED: 'closed',
 } as const;
 export type McpAdapterErrorCode = (typeof McpAdapterErrorCode)[keyof typeof McpAdapterErrorCode];
 

@@ -2,89 +2,66 @@
  * `mcpTools`: every tool a connected MCP server offers, as tool activities (`defineTool` declarations).
  *
  * Per tool: the name (optionally prefixed), the description, the input schema from the MCP `inputSchema`
- * (json-schema.ts), the effect from the MCP annotations (`readOnlyHint: true` → `read`; anything else, or no
- * annotation, → `write`, the conservative side: an unknown tool may change the world), no idempotency key (MCP
- * `tools/call` has no idempotency carrier), and `execute` = `client.callTool(...)` with the activity's
- * cancellation signal. A result with `isError: true` and anything the SDK throws become an `McpCallError`, which
- * the tool's `classify` hook (`mcpClassifier`, error-map.ts) maps to a failure class. A successful result is the
- * tool's output `{ content, structuredContent? }`, validated by the output schema (`structuredContent` against
- * the tool's `outputSchema` when it declares one), so a malformed result is `invalid_result` (route: reject).
+ * (json-schema.ts), the effect and replay safety from the annotations when the server is trusted (annotations.ts;
+ * a per-tool override wins), the idempotency key argument and the lookup tool when the user names them, the
+ * broker credential of the connection, and `execute` = `tools/call` in the call's own scope (call.ts). A result
+ * with `isError: true` and anything thrown become an `McpCallError`, which the tool's `classify` hook
+ * (`mcpClassifierFor`, error-map.ts, with the server's codes and hook) maps to a failure class. A successful
+ * result is the tool's output `{ content, structuredContent? }` (output.ts).
  *
- * Source: MCP spec 2025-11-25, "Tools" (`tools/list` with pagination, `tools/call`, `isError`, `outputSchema`:
- * "Servers MUST provide structured results that conform to this schema") and "Tool annotations"
- * (`readOnlyHint`: "If true, the tool does not modify its environment"; clients "MUST consider tool annotations
- * to be untrusted unless they come from trusted servers", hence `trustAnnotations`).
+ * Source: MCP spec 2025-11-25, "Tools" (`tools/list` with pagination, `tools/call`, `isError`, `outputSchema`)
+ * and "Tool annotations" (clients "MUST consider tool annotations to be untrusted unless they come from trusted
+ * servers", hence `trustAnnotations`, false by default).
  */
-import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import type { Tool } from '@modelcontextprotocol/sdk/types.js';
-import { z } from 'zod';
-import { defineTool, ToolDefinitionError, type AnyTool } from '../define-tool';
+import type { z } from 'zod';
+import type { Idempotency } from '../../recovery/tool-spec';
+import { defineTool, ToolDefinitionError, type AnyTool, type LookupResult } from '../define-tool';
+import type { ToolContext } from '../tool-context';
+import { decideAnnotations } from './annotations';
+import { callMcpTool, fixedSession, type McpSession } from './call';
 import { McpCallError } from './call-error';
-import { mcpClassifier } from './error-map';
+import { McpConnection } from './connection';
+import { mcpClassifierFor } from './error-map';
 import { McpAdapterError, McpAdapterErrorCode } from './errors';
-import { zodFromInputSchema, zodFromJsonSchema } from './json-schema';
+import { zodFromInputSchema } from './json-schema';
+import { mcpLookup } from './lookup';
+import { outputSchemaOf } from './output';
+import { checkAgainstServer, checkOptions, type McpToolOverride, type McpToolsOptions } from './tools-options';
+
+export type { McpToolOverride, McpToolsOptions } from './tools-options';
+export type { McpToolOutput } from './output';
 
 /** At most this many `tools/list` pages are read (a server whose cursor never ends cannot hang the worker). */
 export const MAX_TOOL_LIST_PAGES = 100;
 
-export interface McpToolsOptions {
-  /** Put before every tool name, e.g. `fs_` → `fs_read_text_file`. Names must stay 1-64 of [a-zA-Z0-9_.-]. @default '' */
-  prefix?: string;
-  /** Adopt only these tools (server names, without the prefix), in this order. @default every tool, server order */
-  include?: readonly string[];
-  /**
-   * Read `readOnlyHint` from the server's annotations. False for a server you do not trust: every tool is then a
-   * `write` (never retried after a request that may have reached it). @default true
-   */
-  trustAnnotations?: boolean;
-  /** Circuit-breaker key shared by all of this server's tools. @default `mcp:<server name from initialize>` */
-  downstream?: string;
-  /**
-   * Activity timeouts of every tool, in ms; `startToCloseMs` is also the MCP request timeout.
-   * @default { startToCloseMs: 30_000 } (defineTool's default; the SDK's own request timeout is 60 s)
-   */
-  timeouts?: { startToCloseMs?: number; heartbeatMs?: number };
-  /** Permission a caller needs for every tool of this server (see ToolDefinition.scope). */
-  scope?: string;
-}
-
-/** What a successful MCP tool call returns to the workflow. */
-export interface McpToolOutput {
-  content: { type: string; [field: string]: unknown }[];
-  /** The tool's `structuredContent`; present when the tool declares an `outputSchema`. */
-  structuredContent?: unknown;
-}
-
-/** A content block: `type` plus its fields (`text`, `data` + `mimeType`, `resource`, …), kept as the server sent. */
-const ContentBlockSchema = z.looseObject({ type: z.string() });
-
 /**
  * Lists the server's tools and declares each one.
  *
- * @param client a connected SDK client (`connectMcp`).
+ * @param connection an `McpConnection` (`connectMcp`), or a connected SDK `Client` (no reconnect, no credential).
  * @returns one `AnyTool` per adopted MCP tool, ready for `RecoveryPlugin({ tools })`.
- * @throws McpAdapterError `invalid_options` (a bad option, naming it); `list_failed` when the server does not
- *   declare the `tools` capability or `tools/list` fails (the SDK's error is the `cause`); `unknown_tool` when a
- *   name in `include` is not offered; `invalid_tool` when a prefixed name breaks the tool-name rule or two tools
- *   end with the same name.
+ * @throws McpAdapterError `invalid_options` (a bad option, naming it; `credential` without an HTTP connection
+ *   that can present it); `list_failed` when the server does not declare the `tools` capability or `tools/list`
+ *   fails (the SDK's error is the `cause`); `unknown_tool` when `include`, `tools` or a lookup names a tool the
+ *   server does not offer; `invalid_tool` when a prefixed name breaks the tool-name rule, two tools end with the
+ *   same name, or an `idempotencyKey` is not an argument of its tool.
  */
-export async function mcpTools(client: Client, options: McpToolsOptions = {}): Promise<AnyTool[]> {
-  checkOptions(client, options);
-  const listed = await listAllTools(client);
+export async function mcpTools(connection: McpConnection | Client, options: McpToolsOptions = {}): Promise<AnyTool[]> {
+  const session = sessionOf(connection);
+  checkOptions(options);
+  const credential = options.credential ?? session.credential?.id;
+  if (options.credential !== undefined && session.credential === undefined) {
+    throw new McpAdapterError(
+      McpAdapterErrorCode.INVALID_OPTIONS,
+      'mcpTools: `credential` needs an HTTP McpConnection whose `credential` presents the token (connectMcp({ url, credential })); a stdio server takes its environment at start',
+    );
+  }
+  const listed = await listAllTools(session.client);
   const byName = new Map(listed.map((t) => [t.name, t]));
-  const chosen = options.include
-    ? options.include.map((name) => {
-        const tool = byName.get(name);
-        if (!tool) {
-          throw new McpAdapterError(
-            McpAdapterErrorCode.UNKNOWN_TOOL,
-            `mcpTools: include names "${name}", which the server does not offer (it offers: ${[...byName.keys()].join(', ')})`,
-          );
-        }
-        return tool;
-      })
-    : listed;
-  const downstream = options.downstream ?? `mcp:${client.getServerVersion()?.name ?? 'server'}`;
+  checkAgainstServer(options, byName);
+  const chosen = options.include ? options.include.map((name) => included(byName, name)) : listed;
+  const downstream = options.downstream ?? `mcp:${session.serverName}`;
   const seen = new Set<string>();
   return chosen.map((tool) => {
     const name = `${options.prefix ?? ''}${tool.name}`;
@@ -93,7 +70,7 @@ export async function mcpTools(client: Client, options: McpToolsOptions = {}): P
     }
     seen.add(name);
     try {
-      return declare(client, tool, name, downstream, options);
+      return declare(session, tool, { name, downstream, credential }, options);
     } catch (err) {
       if (!(err instanceof ToolDefinitionError)) throw err;
       throw new McpAdapterError(
@@ -105,40 +82,73 @@ export async function mcpTools(client: Client, options: McpToolsOptions = {}): P
   });
 }
 
-/** The read/write effect of an MCP tool (see the module docs). */
-export function mcpEffect(tool: Pick<Tool, 'annotations'>, trustAnnotations = true): 'read' | 'write' {
-  return trustAnnotations && tool.annotations?.readOnlyHint === true ? 'read' : 'write';
+function sessionOf(connection: McpConnection | Client): McpSession {
+  if (connection instanceof McpConnection) return connection;
+  if (connection instanceof Client || typeof (connection as Partial<Client>)?.callTool === 'function') {
+    return fixedSession(connection as Client);
+  }
+  throw new McpAdapterError(
+    McpAdapterErrorCode.INVALID_OPTIONS,
+    'mcpTools: `connection` must be an McpConnection (connectMcp) or a connected @modelcontextprotocol/sdk Client',
+  );
 }
 
-function declare(client: Client, tool: Tool, name: string, downstream: string, options: McpToolsOptions): AnyTool {
-  const structured = tool.outputSchema ? zodFromJsonSchema(tool.outputSchema) : undefined;
-  const output = z.object({
-    content: z.array(ContentBlockSchema),
-    structuredContent: structured ?? z.record(z.string(), z.unknown()).optional(),
-  });
-  const requestTimeoutMs = options.timeouts?.startToCloseMs;
+function included(byName: ReadonlyMap<string, Tool>, name: string): Tool {
+  const tool = byName.get(name);
+  if (tool) return tool;
+  throw new McpAdapterError(
+    McpAdapterErrorCode.UNKNOWN_TOOL,
+    `mcpTools: include names "${name}", which the server does not offer (it offers: ${[...byName.keys()].join(', ')})`,
+  );
+}
+
+/** Effect and idempotency of one tool: the override, else the (trusted) annotations. */
+export function mcpToolEffect(
+  tool: Pick<Tool, 'annotations'>,
+  trusted: boolean,
+  override: McpToolOverride = {},
+): { effect: 'read' | 'write'; idempotency: Idempotency } {
+  const decided = decideAnnotations(tool, trusted);
+  const effect = override.effect ?? decided.effect;
+  if (effect === 'read') return { effect, idempotency: { carrier: 'none' } };
+  const idempotent = override.idempotent ?? (decided.effect === 'write' && decided.idempotent);
+  if (override.idempotencyKey !== undefined) {
+    const deduplicates = override.deduplicates ?? idempotent;
+    return { effect, idempotency: { carrier: 'field', name: override.idempotencyKey, deduplicates } };
+  }
+  return { effect, idempotency: idempotent ? { carrier: 'arguments', deduplicates: true } : { carrier: 'none' } };
+}
+
+type Naming = { name: string; downstream: string; credential: string | undefined };
+type Lookup = (
+  operationId: string,
+  ctx: ToolContext,
+) => Promise<LookupResult<z.output<ReturnType<typeof outputSchemaOf>>>>;
+
+function declare(session: McpSession, tool: Tool, naming: Naming, options: McpToolsOptions): AnyTool {
+  const override = options.tools?.[tool.name] ?? {};
+  const { effect, idempotency } = mcpToolEffect(tool, options.trustAnnotations ?? false, override);
+  const output = outputSchemaOf(tool);
+  const timeoutMs = options.timeouts?.startToCloseMs;
+  const codes = { authCodes: options.errors?.authCodes ?? [], transientCodes: options.errors?.transientCodes ?? [] };
+  const lookupKey = override.lookup?.key ?? override.idempotencyKey;
+  const scope = override.scope ?? options.scope;
   return defineTool({
-    name,
+    name: naming.name,
     description: tool.description?.trim() || tool.title?.trim() || `The MCP tool ${tool.name}.`,
-    input: zodFromInputSchema(tool.inputSchema),
+    input: zodFromInputSchema(withoutArgument(tool.inputSchema, override.idempotencyKey)),
     output,
-    effect: mcpEffect(tool, options.trustAnnotations ?? true),
-    idempotency: { carrier: 'none' },
-    classify: mcpClassifier,
-    downstream,
+    effect,
+    idempotency,
+    classify: mcpClassifierFor(codes, options.errors?.classify),
+    downstream: naming.downstream,
+    ...(naming.credential ? { credential: naming.credential } : {}),
     ...(options.timeouts ? { timeouts: options.timeouts } : {}),
-    ...(options.scope ? { scope: options.scope } : {}),
+    ...(scope ? { scope } : {}),
+    ...(override.approvalCanLift ? { approvalCanLift: true } : {}),
+    ...(override.lookup ? { lookup: mcpLookup(session, override.lookup, lookupKey, codes, timeoutMs) as Lookup } : {}),
     async execute(args, ctx) {
-      let result: Awaited<ReturnType<Client['callTool']>>;
-      try {
-        result = await client.callTool({ name: tool.name, arguments: args }, undefined, {
-          signal: ctx.signal,
-          onprogress: (progress) => ctx.heartbeat(progress),
-          ...(requestTimeoutMs ? { timeout: requestTimeoutMs } : {}),
-        });
-      } catch (err) {
-        throw McpCallError.fromThrown(tool.name, err);
-      }
+      const result = await callMcpTool(session, tool.name, args, ctx, timeoutMs);
       if (result.isError === true) throw McpCallError.fromResult(tool.name, result);
       // Passed on as received: the activity's postcheck validates it against `output` (invalid_result if not).
       const { content, structuredContent } = result as { content?: unknown; structuredContent?: unknown };
@@ -146,6 +156,14 @@ function declare(client: Client, tool: Tool, name: string, downstream: string, o
       return value as unknown as z.input<typeof output>;
     },
   });
+}
+
+/** The input schema without the idempotency key argument: the activity fills it, the model never does. */
+function withoutArgument(schema: Tool['inputSchema'], key: string | undefined): unknown {
+  if (key === undefined) return schema;
+  const { [key]: _dropped, ...properties } = (schema.properties ?? {}) as Record<string, unknown>;
+  const required = Array.isArray(schema.required) ? schema.required.filter((r) => r !== key) : undefined;
+  return { ...schema, properties, ...(required ? { required } : {}) };
 }
 
 async function listAllTools(client: Client): Promise<Tool[]> {
@@ -176,25 +194,4 @@ async function listAllTools(client: Client): Promise<Tool[]> {
     McpAdapterErrorCode.LIST_FAILED,
     `mcpTools: tools/list still had pages after ${MAX_TOOL_LIST_PAGES}`,
   );
-}
-
-function checkOptions(client: Client, o: McpToolsOptions): void {
-  const bad = (field: string, rule: string) =>
-    new McpAdapterError(McpAdapterErrorCode.INVALID_OPTIONS, `mcpTools: \`${field}\` ${rule}`);
-  if (typeof client?.callTool !== 'function' || typeof client.listTools !== 'function') {
-    throw bad('client', 'must be a connected @modelcontextprotocol/sdk Client (see connectMcp)');
-  }
-  if (typeof o !== 'object' || o === null) throw bad('options', 'must be an object');
-  if (o.prefix !== undefined && (typeof o.prefix !== 'string' || !/^[a-zA-Z0-9_.-]{0,32}$/.test(o.prefix))) {
-    throw bad('prefix', 'must be at most 32 characters of [a-zA-Z0-9_.-]');
-  }
-  if (o.include !== undefined && (!Array.isArray(o.include) || o.include.some((n) => typeof n !== 'string'))) {
-    throw bad('include', 'must be an array of tool names');
-  }
-  if (o.trustAnnotations !== undefined && typeof o.trustAnnotations !== 'boolean') {
-    throw bad('trustAnnotations', 'must be a boolean');
-  }
-  if (o.downstream !== undefined && (typeof o.downstream !== 'string' || o.downstream === '')) {
-    throw bad('downstream', 'must be a non-empty string');
-  }
 }

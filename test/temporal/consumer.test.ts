@@ -16,6 +16,7 @@ import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { createServer } from 'node:net';
 import { delimiter, dirname, join } from 'node:path';
+import { startPaymentsMcpServer } from '../../examples/mcp-payments-server';
 import { startScriptedService, type ScriptedService } from '../../examples/scripted-service';
 import { INSTALL_HINT } from '../../server/temporal-cli';
 import {
@@ -29,6 +30,8 @@ import {
   quickStartFiles,
   quickStartOutput,
   REPO,
+  sectionFiles,
+  sectionOutput,
   sh,
   writeProject,
   TEMPORAL_PEERS,
@@ -115,10 +118,14 @@ async function runQuickStart(dir: string): Promise<unknown> {
 
 /**
  * The files tsc reported errors in, but those in @temporalio's own declarations: @temporalio/client's fail
- * `exactOptionalPropertyTypes` and @temporalio/common's need `@types/ms`, with or without this package.
+ * `exactOptionalPropertyTypes` and @temporalio/common's need `@types/ms`, with or without this package. The same
+ * for @modelcontextprotocol/sdk's, in the MCP project: its `shared/transport.d.ts` names the DOM type
+ * `HeadersInit`, which `lib: es2021` does not have. A project inside another reports them as `../node_modules/…`.
  */
 function outsideTemporal(files: string[]): string[] {
-  return files.filter((f) => !f.startsWith('node_modules/@temporalio/'));
+  return files
+    .map((f) => f.replace(/^(?:\.\.\/)+/, ''))
+    .filter((f) => !f.startsWith('node_modules/@temporalio/') && !f.startsWith('node_modules/@modelcontextprotocol/'));
 }
 
 /** What every variant must show: the README's output, two inventory requests 1 s apart, one booking request. */
@@ -216,6 +223,35 @@ describe(`newest peers (@temporalio ${NEWEST.temporal}, zod ${NEWEST.zod})`, () 
     expect(main).toMatch(/^import \{ RecoveryPlugin \} from 'recovery-router';$/m);
     expect(main).not.toMatch(/\brequire\(/);
     expectQuickStartRan(await runQuickStart(esm));
+  });
+
+  test('README "MCP servers" (the optional peer installed): the three files compile and run against an MCP server behind bearer auth', async () => {
+    const peer = await install(dir, ['@modelcontextprotocol/sdk@1.32.2']);
+    console.log(`install (@modelcontextprotocol/sdk): ${peer.ms} ms`);
+    const mcp = join(dir, 'mcp');
+    writeProject(mcp, {
+      extendsConfig: '../tsconfig.json',
+      src: sectionFiles(README, '## MCP servers'),
+      config: await configFor('mcp'),
+    });
+    expect(outsideTemporal(await compile(mcp, true))).toEqual([]);
+    const server = await startPaymentsMcpServer({ demo: true });
+    try {
+      const env = childEnv({
+        TEMPORAL_ADDRESS: process.env.TEMPORAL_TEST_ADDRESS!,
+        MCP_URL: server.url,
+        MCP_TOKEN_URL: server.tokenUrl,
+        MCP_REFRESH_TOKEN: server.initialRefreshToken,
+      });
+      const printed: unknown = JSON.parse(await sh(process.execPath, ['lib/mcp-main.js'], mcp, env, 120_000));
+      expect(printed).toEqual(sectionOutput(README, '## MCP servers'));
+      // The balance: refused once by the payments API, replayed with the refreshed token; the payment made once.
+      expect(server.calls.map((c) => c.tool)).toEqual(['get_balance', 'get_balance', 'create_payment', 'find_payment']);
+      expect(new Set(server.calls.slice(0, 2).map((c) => c.token)).size).toBe(2);
+      expect(server.payments).toHaveLength(1);
+    } finally {
+      await server.close();
+    }
   });
 });
 

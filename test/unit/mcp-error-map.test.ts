@@ -1,17 +1,31 @@
 /**
- * The MCP error table (activities/mcp/error-map.ts) on the rows a healthy filesystem server never produces, with
- * the SDK's own error objects; and the JSON Schema → zod converter. Pure: no server, no process.
+ * The MCP error table (activities/mcp/error-rules.ts, matched by error-map.ts) on the rows a healthy filesystem
+ * server never produces, with the SDK's own error objects; the isError signals (result-signals.ts); a remote
+ * server's HTTP answers; the annotation table; and the JSON Schema → zod converter. Pure: no server, no process.
  */
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { StreamableHTTPError } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import { McpError, ErrorCode, CallToolResultSchema } from '@modelcontextprotocol/sdk/types.js';
 import { z } from 'zod';
 import {
+  ANNOTATION_RULES,
+  decideAnnotations,
+  isSessionGone,
   MCP_ERROR_RULES,
   McpCallError,
+  McpReconnectError,
   matchMcpRule,
   mcpClassifier,
+  mcpClassifierFor,
   mcpEffect,
+  mcpErrorRulesMarkdown,
+  mcpToolEffect,
+  readResultSignals,
   zodFromInputSchema,
+  type McpHttpAnswer,
 } from '../../activities/mcp';
+import { MAX_HINT_MS, retryHintInText, statusInText } from '../../activities/mcp/result-signals';
 import { classify, type CallContext } from '../../recovery/classify';
 
 const ctx = (effect: 'read' | 'write'): CallContext => ({
@@ -136,8 +150,9 @@ test('error-map: a thrown error no row names (a socket error) is left to the bui
 });
 
 test('mcpEffect: readOnlyHint true → read; false, absent or untrusted annotations → write', () => {
-  expect(mcpEffect({ annotations: { readOnlyHint: true } })).toBe('read');
-  expect(mcpEffect({ annotations: { readOnlyHint: false } })).toBe('write');
+  expect(mcpEffect({ annotations: { readOnlyHint: true } }, true)).toBe('read');
+  expect(mcpEffect({ annotations: { readOnlyHint: false } }, true)).toBe('write');
+  expect(mcpEffect({ annotations: { readOnlyHint: true } })).toBe('write'); // untrusted by default
   expect(mcpEffect({})).toBe('write');
   expect(mcpEffect({ annotations: { readOnlyHint: true } }, false)).toBe('write');
 });
@@ -184,4 +199,376 @@ test('zodFromInputSchema: a schema without properties (or not an object) accepts
   expect(s.safeParse({ anything: [1] }).success).toBe(true);
   expect(s.safeParse('text').success).toBe(false);
   expect(zodFromInputSchema(null).safeParse({}).success).toBe(true);
+});
+
+describe('isError signals (issue 13: auth and transient allow-lists, structured error objects)', () => {
+  const withContent = (content: unknown, structuredContent?: unknown) =>
+    McpCallError.fromResult('tool', { content, isError: true, ...(structuredContent ? { structuredContent } : {}) });
+  const classifyResult = (error: McpCallError, effect: 'read' | 'write' = 'read', classifier = mcpClassifier) =>
+    classify({ kind: 'thrown', error }, ctx(effect), classifier);
+  const textResult = (text: string) => withContent([{ type: 'text', text }]);
+
+  test.each([
+    ['RFC 6750 code in words', 'upstream said invalid_token'],
+    ['"token expired"', 'The access token expired; sign in again'],
+    ['"token has expired"', 'Error: token has expired'],
+    ['401 reason phrase', 'GET /v1/balance: 401 Unauthorized'],
+    ['"unauthenticated"', 'request unauthenticated'],
+    ['OAuth error JSON text', '{"error":"invalid_token","error_description":"The token is no longer valid"}'],
+    [
+      'Google error JSON text',
+      '{"error":{"code":401,"message":"Request had invalid credentials","status":"UNAUTHENTICATED"}}',
+    ],
+  ])('auth: %s → authentication/credential_expired, replay-safe even for a write', (_label, text) => {
+    const f = classifyResult(textResult(text), 'write');
+    expect(f).toMatchObject({
+      class: 'authentication',
+      reason: 'credential_expired',
+      replaySafe: true,
+      retryable: false,
+    });
+    expect(f.publicMessage.startsWith('srv_tool: the MCP server refused the credential; it must be refreshed: ')).toBe(
+      true,
+    );
+  });
+
+  test('auth: a structured {category, code, message} in structuredContent → authentication', () => {
+    const error = withContent([{ type: 'text', text: 'The request failed.' }], {
+      category: 'auth',
+      code: 'SESSION_GONE',
+      message: 'log in again',
+    });
+    expect(error.signals).toEqual({ category: 'auth', errorCode: 'session_gone', message: 'log in again' });
+    expect(classifyResult(error)).toMatchObject({ class: 'authentication', reason: 'credential_expired' });
+  });
+
+  test("auth: a server's own code (errors.authCodes), as the structured code or a word of the text", () => {
+    const server = mcpClassifierFor({ authCodes: ['E_SESSION_REVOKED'] });
+    expect(classifyResult(textResult('E_SESSION_REVOKED: please reconnect'), 'read', server)).toMatchObject({
+      class: 'authentication',
+    });
+    const structured = withContent([{ type: 'text', text: 'failed' }], { code: 'e_session_revoked' });
+    expect(classifyResult(structured, 'read', server)).toMatchObject({ class: 'authentication' });
+    // Without the server's list the same text says nothing known: a rejection.
+    expect(classifyResult(textResult('E_SESSION_REVOKED: please reconnect'))).toMatchObject({
+      class: 'semantic_rejection',
+      reason: 'business_rule',
+    });
+  });
+
+  test('transient: HTTP 502 in the text → a read is retryable; a write may have been applied → outcome_unknown', () => {
+    const error = () => textResult('payments API: HTTP 502 Bad Gateway');
+    expect(classifyResult(error(), 'read')).toMatchObject({
+      class: 'transient',
+      reason: 'unavailable',
+      retryable: true,
+      replaySafe: true,
+      publicMessage:
+        'srv_tool: the service behind the MCP tool failed: payments API: HTTP 502 Bad Gateway; the read can be retried.',
+    });
+    expect(classifyResult(error(), 'write')).toMatchObject({
+      class: 'outcome_unknown',
+      phase: 'commit_unknown',
+      replaySafe: false,
+    });
+  });
+
+  test('transient: 503 and 429 were not processed → retryable for a write too; a retry hint becomes retryAfterMs', () => {
+    expect(classifyResult(textResult('503 Service Unavailable'), 'write')).toMatchObject({
+      class: 'transient',
+      reason: 'unavailable',
+      retryable: true,
+      replaySafe: true,
+    });
+    const limited = classifyResult(textResult('HTTP 429 Too Many Requests. Retry after 2 seconds.'), 'write');
+    expect(limited).toMatchObject({ class: 'transient', reason: 'rate_limited', retryable: true, retryAfterMs: 2_000 });
+    expect(limited.publicMessage).toBe(
+      'srv_tool: the MCP server is rate limited: HTTP 429 Too Many Requests. Retry after 2 seconds.; the request was not processed, so it is safe to try again after 2000 ms.',
+    );
+    const structured = withContent([{ type: 'text', text: 'slow down' }], {
+      error: { code: 'rate_limited', retry_after: 3 },
+    });
+    expect(classifyResult(structured)).toMatchObject({
+      class: 'transient',
+      reason: 'rate_limited',
+      retryAfterMs: 3_000,
+    });
+    expect(classifyResult(textResult('rate limit exceeded, try again in 500ms'))).toMatchObject({
+      reason: 'rate_limited',
+      retryAfterMs: 500,
+    });
+  });
+
+  test('transient: timeouts named as such; a sentence with the word "timeout" in it is not one', () => {
+    expect(classifyResult(textResult('upstream request timeout after 30s'))).toMatchObject({
+      class: 'transient',
+      reason: 'timeout',
+    });
+    expect(classifyResult(textResult('the query timed out'), 'write')).toMatchObject({ class: 'outcome_unknown' });
+    expect(classifyResult(textResult('timeout must be a positive number'))).toMatchObject({
+      class: 'semantic_rejection',
+      reason: 'business_rule',
+    });
+  });
+
+  test("transient: a server's own transient code (errors.transientCodes): a read retries, a write reconciles", () => {
+    const server = mcpClassifierFor({ transientCodes: ['E_BUSY'] });
+    expect(classifyResult(textResult('E_BUSY'), 'read', server)).toMatchObject({ class: 'transient', retryable: true });
+    expect(classifyResult(textResult('E_BUSY'), 'write', server)).toMatchObject({ class: 'outcome_unknown' });
+  });
+
+  test('structured codes and statuses for the other classes: not_found, validation, conflict, 403', () => {
+    const s = (structuredContent: unknown) =>
+      classifyResult(withContent([{ type: 'text', text: 'x' }], structuredContent));
+    expect(s({ code: 'not_found' })).toMatchObject({ class: 'semantic_rejection', reason: 'not_found' });
+    expect(s({ category: 'validation', message: 'amount must be positive' })).toMatchObject({
+      class: 'invalid_arguments',
+      reason: 'schema',
+    });
+    expect(s({ status: 409 })).toMatchObject({ class: 'semantic_rejection', reason: 'conflict' });
+    expect(s({ error: { code: 403, message: 'no' } })).toMatchObject({ class: 'authorization', reason: 'forbidden' });
+  });
+
+  test('what the text does not say stays semantic_rejection/business_rule, as before', () => {
+    expect(classifyResult(textResult('Invalid resourceId: 0. Must be a finite positive integer.'))).toMatchObject({
+      class: 'semantic_rejection',
+      reason: 'business_rule',
+    });
+  });
+
+  test("a server's classify hook runs after the table and may change its answer; a hook that throws is ignored", () => {
+    const hook = mcpClassifierFor({}, (facts, _ctx, answer) =>
+      facts.detail.includes('quota')
+        ? { class: 'unrecoverable' }
+        : answer.class === 'transient'
+          ? { retryAfterMs: 9_000 }
+          : undefined,
+    );
+    expect(classifyResult(textResult('monthly quota used up'), 'read', hook)).toMatchObject({
+      class: 'unrecoverable',
+      reason: 'unspecified',
+      retryable: false,
+    });
+    expect(classifyResult(textResult('HTTP 503'), 'read', hook)).toMatchObject({
+      class: 'transient',
+      reason: 'unavailable',
+      retryAfterMs: 9_000,
+    });
+    const throwing = mcpClassifierFor({}, () => {
+      throw new Error('bug in the hook');
+    });
+    expect(classifyResult(textResult('HTTP 503'), 'read', throwing)).toMatchObject({ class: 'transient' });
+  });
+});
+
+describe('a remote server\'s HTTP answers (issue 13: "classified like any HTTP answer")', () => {
+  const answer = (
+    status: number,
+    headers: Record<string, string>,
+    body: unknown,
+    sessionId?: string,
+  ): McpHttpAnswer => ({
+    kind: 'http',
+    status,
+    headers,
+    body: JSON.stringify(body),
+    sessionId,
+  });
+  const fromHttp = (http: McpHttpAnswer, effect: 'read' | 'write' = 'read') =>
+    classify(
+      {
+        kind: 'thrown',
+        error: McpCallError.fromThrown('tool', new StreamableHTTPError(http.status, 'Error POSTing to endpoint'), http),
+      },
+      ctx(effect),
+      mcpClassifier,
+    );
+
+  test('401 with WWW-Authenticate error="invalid_token" and resource_metadata (RFC 6750, RFC 9728) → the HTTP rules: credential_expired', () => {
+    const f = fromHttp(
+      answer(
+        401,
+        {
+          'www-authenticate':
+            'Bearer error="invalid_token", error_description="Token has expired", resource_metadata="https://mcp.example/.well-known/oauth-protected-resource/mcp"',
+        },
+        { error: 'invalid_token', error_description: 'Token has expired' },
+      ),
+    );
+    expect(f).toMatchObject({
+      class: 'authentication',
+      reason: 'credential_expired',
+      status: 401,
+      code: 'invalid_token',
+    });
+    expect(f.publicMessage).not.toContain('mcp.example');
+  });
+
+  test('403 insufficient_scope → authorization; 429 with Retry-After → rate_limited, 5 s; 502 to a write → outcome_unknown', () => {
+    expect(
+      fromHttp(answer(403, { 'www-authenticate': 'Bearer error="insufficient_scope", scope="payments:write"' }, {})),
+    ).toMatchObject({ class: 'authorization', status: 403 });
+    expect(fromHttp(answer(429, { 'retry-after': '5' }, {}))).toMatchObject({
+      class: 'transient',
+      reason: 'rate_limited',
+      retryAfterMs: 5_000,
+    });
+    expect(fromHttp(answer(502, {}, 'Bad Gateway'), 'write')).toMatchObject({ class: 'outcome_unknown', status: 502 });
+  });
+
+  test('a session the server no longer knows (404, or 400 "No valid session ID" as server-everything answers) → transient, not processed; without a session id, 404 is the HTTP rule', () => {
+    const gone = answer(
+      404,
+      {},
+      { jsonrpc: '2.0', error: { code: -32001, message: 'Session not found' }, id: 1 },
+      'sid-1',
+    );
+    expect(isSessionGone(gone)).toBe(true);
+    expect(fromHttp(gone, 'write')).toMatchObject({
+      class: 'transient',
+      reason: 'network',
+      phase: 'dispatch',
+      retryable: true,
+      replaySafe: true,
+    });
+    const everything = answer(
+      400,
+      {},
+      { jsonrpc: '2.0', error: { code: -32000, message: 'Bad Request: No valid session ID provided' } },
+      'sid-1',
+    );
+    expect(isSessionGone(everything)).toBe(true);
+    const sdk = answer(
+      400,
+      {},
+      { jsonrpc: '2.0', error: { code: -32000, message: 'Bad Request: Server not initialized' } },
+      'sid-1',
+    );
+    expect(isSessionGone(sdk)).toBe(true);
+    expect(fromHttp({ ...gone, sessionId: undefined })).toMatchObject({
+      class: 'semantic_rejection',
+      reason: 'not_found',
+    });
+    expect(isSessionGone(answer(400, {}, { error: 'bad request' }, 'sid-1'))).toBe(false);
+  });
+
+  test('a reconnect that fails: refused → transient, not sent (any tool); its 401 → authentication; its 502 → still not sent', () => {
+    const refused = Object.assign(new TypeError('fetch failed'), {
+      cause: Object.assign(new Error('connect ECONNREFUSED 127.0.0.1:1'), { code: 'ECONNREFUSED', syscall: 'connect' }),
+    });
+    const asCall = (err: unknown) =>
+      classify({ kind: 'thrown', error: McpCallError.fromThrown('tool', err) }, ctx('write'), mcpClassifier);
+    expect(asCall(new McpReconnectError(refused, undefined))).toMatchObject({
+      class: 'transient',
+      reason: 'network',
+      phase: 'dispatch',
+      retryable: true,
+      replaySafe: true,
+      publicMessage:
+        'srv_tool: the MCP server went away and could not be reached again; the request was not sent, so it is safe to try again.',
+    });
+    const unauthorized = answer(401, { 'www-authenticate': 'Bearer error="invalid_token"' }, {});
+    expect(asCall(new McpReconnectError(new Error('Streamable HTTP error'), unauthorized))).toMatchObject({
+      class: 'authentication',
+      reason: 'credential_expired',
+    });
+    expect(
+      asCall(new McpReconnectError(new Error('Streamable HTTP error'), answer(502, {}, 'Bad Gateway'))),
+    ).toMatchObject({
+      class: 'transient',
+      replaySafe: true,
+    });
+  });
+});
+
+describe('readResultSignals: statuses and retry hints in text', () => {
+  test.each([
+    ['HTTP/1.1 503 Service Unavailable', 503],
+    ['upstream status code: 429', 429],
+    ['status_code=500', 500],
+    ['got 504 Gateway Timeout', 504],
+    ['order 4040 not found', undefined],
+    ['HTTP 200 OK', undefined],
+  ])('statusInText(%j) → %s', (text, status) => {
+    expect(statusInText(text)).toBe(status);
+  });
+
+  test.each([
+    ['Retry-After: 30', 30_000],
+    ['retry after 1.5 seconds', 1_500],
+    ['try again in 250 ms', 250],
+    ['retry in 2 minutes', 120_000],
+    ['"retry_after_ms": 800', 800],
+    ['no hint here', undefined],
+  ])('retryHintInText(%j) → %s ms', (text, ms) => {
+    expect(retryHintInText(text)).toBe(ms);
+  });
+
+  test('a hint is capped at 1 hour; structured retryAfterMs wins over the text', () => {
+    expect(retryHintInText('retry after 99999 seconds')).toBe(MAX_HINT_MS);
+    expect(readResultSignals({ error: { message: 'x', retryAfterMs: 1_200 } }, 'retry after 30 s')).toMatchObject({
+      retryAfterMs: 1_200,
+    });
+  });
+});
+
+describe('the tables', () => {
+  test('MCP_ERROR_RULES: ids unique, every row cites its source; ANNOTATION_RULES likewise, the last row takes every tool', () => {
+    const tables: readonly (readonly { id: string; cite: string }[])[] = [MCP_ERROR_RULES, ANNOTATION_RULES];
+    for (const rows of tables) {
+      expect(new Set(rows.map((r) => r.id)).size).toBe(rows.length);
+      for (const r of rows) expect([r.id, r.cite.length > 10]).toEqual([r.id, true]);
+    }
+    expect(ANNOTATION_RULES.at(-1)).toMatchObject({ id: 'write', effect: 'write', idempotent: false });
+  });
+
+  test.each([
+    ['untrusted read-only', { readOnlyHint: true }, false, 'untrusted', 'write', { carrier: 'none' }],
+    ['read-only', { readOnlyHint: true }, true, 'read_only', 'read', { carrier: 'none' }],
+    [
+      'read-only and destructive (contradiction)',
+      { readOnlyHint: true, destructiveHint: true },
+      true,
+      'contradiction',
+      'write',
+      { carrier: 'none' },
+    ],
+    [
+      'idempotent write',
+      { readOnlyHint: false, idempotentHint: true },
+      true,
+      'idempotent_write',
+      'write',
+      { carrier: 'arguments', deduplicates: true },
+    ],
+    ['no annotations', {}, true, 'write', 'write', { carrier: 'none' }],
+  ])('annotations: %s → rule %s', (_label, annotations, trusted, rule, effect, idempotency) => {
+    expect(decideAnnotations({ annotations }, trusted).rule).toBe(rule);
+    expect(mcpToolEffect({ annotations }, trusted)).toEqual({ effect, idempotency });
+  });
+
+  test('annotations: a tool override wins; an idempotency key argument carries the operation_id', () => {
+    expect(mcpToolEffect({ annotations: { readOnlyHint: true } }, true, { effect: 'write' })).toEqual({
+      effect: 'write',
+      idempotency: { carrier: 'none' },
+    });
+    expect(mcpToolEffect({}, false, { idempotencyKey: 'key', deduplicates: true })).toEqual({
+      effect: 'write',
+      idempotency: { carrier: 'field', name: 'key', deduplicates: true },
+    });
+    expect(mcpToolEffect({ annotations: { idempotentHint: true } }, true, { idempotencyKey: 'key' })).toEqual({
+      effect: 'write',
+      idempotency: { carrier: 'field', name: 'key', deduplicates: true },
+    });
+    expect(mcpToolEffect({}, false, { effect: 'read', idempotencyKey: 'key' })).toEqual({
+      effect: 'read',
+      idempotency: { carrier: 'none' },
+    });
+  });
+});
+
+test('README: the MCP error table in README.md is the one in code (mcpErrorRulesMarkdown)', () => {
+  const readme = readFileSync(join(__dirname, '..', '..', 'README.md'), 'utf8');
+  const block = readme.split('<!-- mcp-errors:start -->')[1]?.split('<!-- mcp-errors:end -->')[0]?.trim();
+  expect(block).toBe(mcpErrorRulesMarkdown());
 });
