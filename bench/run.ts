@@ -2,16 +2,21 @@
  * `npm run bench [-- --only <names>] [options]`: the benchmarks, each printing a table and writing
  * bench/results/<name>.json. Names (comma-separated; all when `--only` is absent):
  * - `happy-path`: the plugin's overhead against a bare activity (bench/happy-path.ts);
- * - `chaos`: worker SIGKILLs and server restarts during reconciliations (bench/chaos.ts).
+ * - `chaos`: worker SIGKILLs and server restarts during reconciliations (bench/chaos.ts);
+ * - `eval`: the recovery eval — scenarios under the router and two retry baselines, and PALADIN's catalogue
+ *   (bench/eval.ts). Not run by default (it takes minutes): name it with `--only eval`.
  *
  * Exit code: 0 when every benchmark's gate passed, 1 when one failed, 2 when a benchmark itself broke.
  */
 import { DefaultLogger, Runtime } from '@temporalio/worker';
 import { Command, InvalidArgumentError } from 'commander';
 import { chaos } from './chaos';
+import { evalBench } from './eval';
 import { happyPath } from './happy-path';
 
-const BENCHMARKS = ['happy-path', 'chaos'] as const;
+const BENCHMARKS = ['happy-path', 'chaos', 'eval'] as const;
+/** What runs without `--only`. */
+const DEFAULT_BENCHMARKS: readonly BenchName[] = ['happy-path', 'chaos'];
 type BenchName = (typeof BENCHMARKS)[number];
 
 function positiveInt(value: string): number {
@@ -35,19 +40,33 @@ interface BenchOptions {
   kills: number;
   inFlight: number;
   restarts: number;
-  seed: number;
+  seed?: number;
+  quick: boolean;
+  k: number;
+  capMs?: number;
+  concurrency: number;
+  scenarios?: string[];
+  paladin: boolean;
 }
 
 function parseArgs(argv: string[]): BenchOptions {
   return new Command('bench')
     .description('Recovery Router benchmarks')
-    .option('--only <names>', `benchmarks to run, comma-separated (${BENCHMARKS.join(', ')})`, names, [...BENCHMARKS])
+    .option('--only <names>', `benchmarks to run, comma-separated (${BENCHMARKS.join(', ')})`, names, [
+      ...DEFAULT_BENCHMARKS,
+    ])
     .option('--runs <n>', 'happy-path: measured runs per arm and scenario', positiveInt, 30)
     .option('--warmup <n>', 'happy-path: unmeasured runs per arm and scenario first', positiveInt, 3)
     .option('--kills <n>', 'chaos: worker SIGKILLs', positiveInt, 50)
     .option('--in-flight <n>', 'chaos: runs kept in flight', positiveInt, 30)
     .option('--restarts <n>', 'chaos: dev server restarts (SIGTERM, then SIGKILL), evenly spread', Number, 2)
-    .option('--seed <n>', 'chaos: seed of the fault mix and kill timing', Number, 16)
+    .option('--seed <n>', 'chaos: seed of the fault mix and kill timing (eval: of the fault schedules)', Number)
+    .option('--quick', 'eval: the 30 s per-call cap for temporal-default (full: 120 s)', false)
+    .option('--k <n>', 'eval: runs per scenario and policy (pass^k)', positiveInt, 8)
+    .option('--cap-ms <ms>', 'eval: per-call wall-clock cap of temporal-default, ms', positiveInt)
+    .option('--concurrency <n>', 'eval: router and naive-3x runs in flight', positiveInt, 8)
+    .option('--scenarios <names>', 'eval: scenarios to run, comma-separated (all by default)', (v) => v.split(','))
+    .option('--no-paladin', 'eval: skip the PALADIN catalogue')
     .parse(argv)
     .opts<BenchOptions>();
 }
@@ -60,7 +79,17 @@ async function main(): Promise<number> {
     const result =
       name === 'happy-path'
         ? await happyPath({ runs: o.runs, warmup: o.warmup })
-        : await chaos({ kills: o.kills, inFlight: o.inFlight, restarts: o.restarts, seed: o.seed });
+        : name === 'chaos'
+          ? await chaos({ kills: o.kills, inFlight: o.inFlight, restarts: o.restarts, seed: o.seed ?? 16 })
+          : await evalBench({
+              quick: o.quick,
+              k: o.k,
+              capMs: o.capMs ?? (o.quick ? 30_000 : 120_000),
+              seed: o.seed ?? 14,
+              concurrency: o.concurrency,
+              scenarios: o.scenarios ?? [],
+              noPaladin: !o.paladin,
+            });
     code = Math.max(code, result);
   }
   return code;

@@ -1,0 +1,61 @@
+/**
+ * The baselines' one activity: the tool's own `execute`, with nothing around it — no input or output schema, no
+ * classification, no circuit breaker, no credential refresh. What it throws, Temporal's retry policy retries. The
+ * context carries what `execute` needs: the idempotency key (`operationId`, sent by `ctx.http` as the tool
+ * declares), and the current credential from the broker as it is (expired or not: refreshing on a 401 is the
+ * router's re-auth route).
+ */
+import { Context } from '@temporalio/activity';
+import { ApplicationFailure } from '@temporalio/common';
+import type { CredentialBroker } from '../../../activities/credentials';
+import type { AnyTool } from '../../../activities/define-tool';
+import { createToolHttp } from '../../../activities/http';
+import type { ToolContext } from '../../../activities/tool-context';
+
+export interface PlainInvocation {
+  tool: string;
+  args: unknown;
+  operationId: string;
+}
+
+export function createBaselineActivities(tools: readonly AnyTool[], credentials: CredentialBroker) {
+  const byName = new Map(tools.map((t) => [t.name, t]));
+  return {
+    /** @throws whatever the tool throws; `Error('no tool named …')` for an unknown tool (retried like the rest). */
+    async runToolPlain(inv: PlainInvocation): Promise<unknown> {
+      const activity = Context.current();
+      const tool = byName.get(inv.tool);
+      if (!tool) throw new Error(`no tool named ${inv.tool}`);
+      const credential = tool.credential ? await credentials.current(tool.credential) : undefined;
+      const ctx: ToolContext = {
+        tool: tool.name,
+        callId: inv.operationId,
+        operationId: inv.operationId,
+        attempt: activity.info.attempt,
+        signal: activity.cancellationSignal,
+        credential,
+        approval: undefined,
+        heartbeat: (d) => activity.heartbeat(d),
+        http: createToolHttp({
+          idempotency: tool.idempotency,
+          operationId: inv.operationId,
+          credential,
+          signal: activity.cancellationSignal,
+        }),
+      };
+      const args =
+        tool.idempotency.carrier === 'field' && typeof inv.args === 'object' && inv.args !== null
+          ? { ...inv.args, [tool.idempotency.name]: inv.operationId }
+          : inv.args;
+      try {
+        return await tool.execute(args, ctx);
+      } catch (err) {
+        // A thrown non-Error (a string) would fail the activity without a message; wrap it, still retryable.
+        if (err instanceof Error) throw err;
+        throw ApplicationFailure.retryable(String(err), 'NonErrorThrown');
+      }
+    },
+  };
+}
+
+export type BaselineActivities = ReturnType<typeof createBaselineActivities>;
