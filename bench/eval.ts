@@ -39,6 +39,8 @@ export interface EvalOptions {
   concurrency: number;
   /** Scenario names to run (all when empty); PALADIN runs unless `noPaladin`. */
   scenarios: string[];
+  /** PALADIN keys to run (all when empty). */
+  keys: string[];
   noPaladin: boolean;
 }
 
@@ -89,10 +91,10 @@ async function runAll(ev: Eval, o: EvalOptions): Promise<{ rows: ScenarioRow[]; 
   const closedUrl = `http://127.0.0.1:${await freePort()}/records`;
   const paladinJobs = o.noPaladin
     ? []
-    : PALADIN_KEYS.map((k, i) => {
+    : PALADIN_KEYS.filter((k) => o.keys.length === 0 || o.keys.includes(k.key)).map((k, i) => {
         const slot =
           k.injection.kind === 'credential' && k.injection.mode === 'expired' ? ev.env.takeSlot() : undefined;
-        const io = { closedUrl, worldUrl: ev.env.world.url };
+        const io = { closedUrl, worldUrl: ev.env.world.url, filesDir: ev.filesDir };
         const random = seeded(o.seed * 1_000 + i);
         return () => runPaladinKey(ev, k.key, { index: 100_000 + i, random, io, ...(slot ? { slot } : {}) });
       });
@@ -136,7 +138,7 @@ export async function evalBench(o: EvalOptions): Promise<number> {
       gate.routerRowsCorrect &&
       gate.routerIdenticalReexecutions === 0 &&
       gate.routerDuplicateSideEffects === 0 &&
-      (o.noPaladin || gate.paladinKeysScored === PALADIN_KEYS.length) &&
+      (o.noPaladin || o.keys.length > 0 || gate.paladinKeysScored === PALADIN_KEYS.length) &&
       gate.paladinHallucinatedSuccess === 0;
     const out = {
       benchmark: 'eval',

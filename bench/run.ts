@@ -46,6 +46,7 @@ interface BenchOptions {
   capMs?: number;
   concurrency: number;
   scenarios?: string[];
+  keys?: string[];
   paladin: boolean;
 }
 
@@ -66,6 +67,7 @@ function parseArgs(argv: string[]): BenchOptions {
     .option('--cap-ms <ms>', 'eval: per-call wall-clock cap of temporal-default, ms', positiveInt)
     .option('--concurrency <n>', 'eval: router and naive-3x runs in flight', positiveInt, 8)
     .option('--scenarios <names>', 'eval: scenarios to run, comma-separated (all by default)', (v) => v.split(','))
+    .option('--keys <names>', 'eval: PALADIN keys to run, comma-separated (all by default)', (v) => v.split(','))
     .option('--no-paladin', 'eval: skip the PALADIN catalogue')
     .parse(argv)
     .opts<BenchOptions>();
@@ -88,6 +90,7 @@ async function main(): Promise<number> {
               seed: o.seed ?? 14,
               concurrency: o.concurrency,
               scenarios: o.scenarios ?? [],
+              keys: o.keys ?? [],
               noPaladin: !o.paladin,
             });
     code = Math.max(code, result);

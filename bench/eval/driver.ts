@@ -110,13 +110,28 @@ export function collect(ev: Eval, runId: string, prepared: Pick<PreparedRun, 'cu
   return { dispatches, lookups: ev.env.recorder.lookupsOf(runId) };
 }
 
-/** One run of `scenario` under `policy`, scored. */
-export async function runScenario(
-  ev: Eval,
-  scenario: Scenario,
-  policy: PolicyName,
-  run: { seed: number; index: number; random: () => number; capMs: number },
-): Promise<RunScore> {
+type RunSpec = { seed: number; index: number; random: () => number; capMs: number };
+
+/** One run of `scenario` under `policy`, scored; a run that breaks (not a failed tool: the harness) is scored wrong. */
+export async function runScenario(ev: Eval, scenario: Scenario, policy: PolicyName, run: RunSpec): Promise<RunScore> {
+  try {
+    return await scoreRun(ev, scenario, policy, run);
+  } catch (err) {
+    console.error(`${scenario.name}/${policy}/${run.seed}: the run broke: ${String((err as Error)?.stack ?? err)}`);
+    const zero = { dispatches: 0, retries: 0, wasted: 0, identicalReexecutions: 0, duplicateSideEffects: 0 };
+    return {
+      seed: run.seed,
+      correct: false,
+      ...zero,
+      msToCorrectAction: null,
+      status: 'error',
+      finalState: 'error',
+      actions: [],
+    };
+  }
+}
+
+async function scoreRun(ev: Eval, scenario: Scenario, policy: PolicyName, run: RunSpec): Promise<RunScore> {
   const runId = `ev-${scenario.name}-${policy}-${run.seed}`;
   const prepared = scenario.prepare({
     runId,
@@ -150,5 +165,12 @@ export async function runScenario(
     finalState: actionsOk ? verdict.finalState : `${verdict.finalState}; actions ${outcome.actions.join(',')}`,
     actions: outcome.actions,
     ...(outcome.reason ? { reason: outcome.reason.slice(0, 300) } : {}),
+    timeline: outcome.dispatches.map((d) => ({
+      tool: d.tool,
+      atMs: d.startMs - outcome.startMs,
+      ms: d.endMs - d.startMs,
+      failure: d.failure ?? 'ok',
+    })),
+    endMs: outcome.endMs - outcome.startMs,
   };
 }

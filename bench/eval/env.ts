@@ -8,7 +8,7 @@
  * The plugin's circuit breaker is set out of reach (threshold 10^6): the eval's runs share one worker, and one
  * scenario's faults must not open another's circuit (bench/chaos.ts and the breaker tests cover the breaker).
  */
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Client, Connection } from '@temporalio/client';
@@ -59,6 +59,8 @@ export interface Eval {
   planners: PlannerRegistry;
   catalog: ToolSpec[];
   slots: CredentialSlot[];
+  /** An empty folder of the run's temporary directory. */
+  filesDir: string;
   /** Runs `fn` while both workers poll. */
   run<T>(fn: () => Promise<T>): Promise<T>;
   close(): Promise<void>;
@@ -76,6 +78,7 @@ const quiet = {
 /** Starts the services, the dev server and the two workers. @param slots credential slots to start. */
 export async function startEval(o: { slots: number }): Promise<Eval> {
   const tmp = mkdtempSync(join(tmpdir(), 'rr-eval-'));
+  mkdirSync(join(tmp, 'files'));
   const closers: (() => Promise<unknown>)[] = [async () => rmSync(tmp, { recursive: true, force: true })];
   const close = async () => {
     for (const c of closers.reverse()) await c().catch(() => undefined);
@@ -122,7 +125,7 @@ export async function startEval(o: { slots: number }): Promise<Eval> {
       ledgerTools(ledger.url).issueRefund,
       ...slotTools(slots),
       ...pgTools(pool, other, pgFaults),
-      ...paladinTools({ worldUrl: world.url, filesDir: join(tmp, 'files') }),
+      ...paladinTools({ worldUrl: world.url }),
     ].map((t) => recorder.instrument(t));
     const providers = Object.fromEntries(slots.map((s) => [s.credential, s.provider]));
     const routerBroker = new CredentialBroker({ ...providers, [PALADIN_SSO_CREDENTIAL]: flakyProvider(1) });
@@ -174,6 +177,7 @@ export async function startEval(o: { slots: number }): Promise<Eval> {
       planners,
       catalog: toolCatalog(tools),
       slots,
+      filesDir: join(tmp, 'files'),
       run: (fn) => workers.router.runUntil(workers.baseline.runUntil(fn)),
       close,
     };

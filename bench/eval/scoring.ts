@@ -121,6 +121,10 @@ export interface RunScore {
   actions: string[];
   /** Why the run ended without a submission (at most 300 characters), when it did. */
   reason?: string;
+  /** The run's dispatches: ms after the run's start, how long, and what failed (`ok` for none). */
+  timeline?: { tool: string; atMs: number; ms: number; failure: string }[];
+  /** The run's end, ms after its start. */
+  endMs?: number;
 }
 
 /** One row of `eval.json` per (scenario, policy): sums over the k runs unless said otherwise. */

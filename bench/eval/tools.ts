@@ -8,13 +8,13 @@ import { defineTool, type AnyTool, type LookupResult } from '../../activities/de
 import { HttpOutcomeError } from '../../activities/http';
 import type { ToolContext } from '../../activities/tool-context';
 
-const RecordShape = z.object({
+export const RecordShape = z.object({
   recordId: z.string(),
   title: z.string(),
   owner: z.string().optional(),
   updatedAt: z.string().optional(),
 });
-const RecordArgs = z.object({
+export const RecordArgs = z.object({
   recordId: z.string().regex(/^R-\d+$/),
   fields: z
     .array(z.enum(['title', 'owner', 'updatedAt']))

@@ -16,7 +16,15 @@ export interface PlainInvocation {
   tool: string;
   args: unknown;
   operationId: string;
+  /** Retries inside this attempt after these waits, ms (the naive policy's loop). @default none */
+  inProcessDelaysMs?: number[];
 }
+
+const wait = (ms: number, signal: AbortSignal) =>
+  new Promise<void>((done, fail) => {
+    const t = setTimeout(done, ms);
+    signal.addEventListener('abort', () => (clearTimeout(t), fail(signal.reason)), { once: true });
+  });
 
 export function createBaselineActivities(tools: readonly AnyTool[], credentials: CredentialBroker) {
   const byName = new Map(tools.map((t) => [t.name, t]));
@@ -47,12 +55,19 @@ export function createBaselineActivities(tools: readonly AnyTool[], credentials:
         tool.idempotency.carrier === 'field' && typeof inv.args === 'object' && inv.args !== null
           ? { ...inv.args, [tool.idempotency.name]: inv.operationId }
           : inv.args;
-      try {
-        return await tool.execute(args, ctx);
-      } catch (err) {
-        // A thrown non-Error (a string) would fail the activity without a message; wrap it, still retryable.
-        if (err instanceof Error) throw err;
-        throw ApplicationFailure.retryable(String(err), 'NonErrorThrown');
+      const delays = inv.inProcessDelaysMs ?? [];
+      for (let i = 0; ; i++) {
+        try {
+          return await tool.execute(args, ctx);
+        } catch (err) {
+          if (i < delays.length) {
+            await wait(delays[i]!, activity.cancellationSignal);
+            continue;
+          }
+          // A thrown non-Error (a string) would fail the activity without a message; wrap it, still retryable.
+          if (err instanceof Error) throw err;
+          throw ApplicationFailure.retryable(String(err), 'NonErrorThrown');
+        }
       }
     },
   };

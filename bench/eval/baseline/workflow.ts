@@ -59,6 +59,7 @@ export async function baselineAgentWorkflow(input: BaselineInput): Promise<Basel
           tool: v.tool,
           args: v.args,
           operationId: `${workflowInfo().workflowId}:${step.id}#v${i}`,
+          ...(input.options.inProcessDelaysMs ? { inProcessDelaysMs: input.options.inProcessDelaysMs } : {}),
         });
         results.set(step.id, value);
         calls.push({ step: step.id, variant: i, tool: v.tool, ok: true });

@@ -4,7 +4,9 @@
  * one exists); `io` makers run the failing operation itself — a refused connection, a missing module, a null
  * dereference, a socket closed mid-body, a huge allocation, unbounded recursion, `JSON.parse` of XML.
  */
+import { readFile } from 'node:fs/promises';
 import { createRequire } from 'node:module';
+import { join } from 'node:path';
 import { PermissionDeniedError } from 'openai';
 
 /** Node's system error shape: `code`, negative `errno`, `syscall`. */
@@ -73,6 +75,8 @@ export interface IoEnv {
   closedUrl: string;
   /** The world service (its `/broken/` path closes the socket mid-body). */
   worldUrl: string;
+  /** An empty folder (the record's export file is not there). */
+  filesDir: string;
 }
 
 const requireHere = createRequire(__filename);
@@ -105,4 +109,5 @@ export const IO: Readonly<Record<string, (env: IoEnv) => Promise<never>>> = Obje
     return depth(0) as never;
   },
   ParseError: async () => JSON.parse('<record><title>Q3</title></record>') as never,
+  FileNotFoundError: async (env) => JSON.parse(await readFile(join(env.filesDir, 'R-0.json'), 'utf8')) as never,
 });

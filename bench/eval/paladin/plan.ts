@@ -30,6 +30,10 @@ export interface PaladinVerdict {
   toolCalls: number;
   dispatches: number;
   status: string;
+  /** The router's action per call (`ok` for a call that never failed). */
+  actions: string[];
+  /** Why the run ended without a submission, when it did. */
+  reason?: string;
 }
 
 export interface PaladinRun {
@@ -47,7 +51,6 @@ function readToolOf(k: PaladinKey, slot: CredentialSlot | undefined): string {
   if (k.injection.kind === 'tool') return k.injection.name;
   if (k.injection.kind === 'gaxios') return 'get_record_gaxios';
   if (k.injection.kind === 'credential') return k.injection.mode === 'expired' ? slot!.tool : 'get_record_sso';
-  if (k.key === 'FileNotFoundError') return 'read_record_file';
   if (k.key === 'DataError') return 'get_record_version';
   if (k.key === '403') return 'get_record_restricted';
   return 'get_record';
@@ -78,7 +81,7 @@ export function paladinRun(
     k.expectedAction === 'replan' || k.expectedAction === 'reject' || k.key === 'ToolCallRepairError'
       ? [
           {
-            tool: k.key === 'NoSuchToolError' || k.key === 'FileNotFoundError' ? 'get_record' : 'get_record_replica',
+            tool: k.key === 'NoSuchToolError' ? 'get_record' : 'get_record_replica',
             args: { recordId },
           },
         ]
@@ -127,6 +130,8 @@ export function paladinRun(
         toolCalls: records.length,
         dispatches: out.dispatches.length,
         status: out.status,
+        actions: out.actions,
+        ...(out.reason ? { reason: out.reason.slice(0, 300) } : {}),
       };
     },
   };
@@ -149,7 +154,7 @@ async function arrange(k: PaladinKey, c: ArrangeContext): Promise<void> {
   const inj = k.injection;
   const path = k.step === 'read' ? `GET /records/${recordId}` : 'POST /summaries';
   const mine = (body: Record<string, unknown>) => k.step === 'read' || body.recordId === recordId;
-  let left = c.times;
+  let left = c.times * (inj.kind === 'http' ? (inj.requestsPerDispatch ?? 1) : 1);
   const once = (body: Record<string, unknown>) => mine(body) && left-- > 0;
   if (inj.kind === 'http') {
     const answer = {

@@ -2,6 +2,7 @@
 import { collect, runRouter } from '../driver';
 import type { Eval } from '../env';
 import type { IoEnv } from './faults';
+import { paladinKey } from './keys';
 import { paladinRun, type PaladinVerdict } from './plan';
 
 export async function runPaladinKey(
@@ -10,6 +11,30 @@ export async function runPaladinKey(
   o: { index: number; random: () => number; io: IoEnv; slot?: Eval['slots'][number] },
 ): Promise<PaladinVerdict> {
   const runId = `ev-paladin-${o.index}`;
+  try {
+    return await runKey(ev, key, runId, o);
+  } catch (err) {
+    console.error(`PALADIN ${key}: the run broke: ${String((err as Error)?.stack ?? err)}`);
+    const k = paladinKey(key);
+    return {
+      key,
+      category: k.category,
+      expectedAction: k.expectedAction,
+      action: 'error',
+      correct: false,
+      recovered: false,
+      hallucinatedSuccess: false,
+      world: k.world,
+      goalReached: false,
+      toolCalls: 0,
+      dispatches: 0,
+      status: 'error',
+      actions: [],
+    };
+  }
+}
+
+async function runKey(ev: Eval, key: string, runId: string, o: Parameters<typeof runPaladinKey>[2]) {
   const run = paladinRun(key, {
     runId,
     index: o.index,

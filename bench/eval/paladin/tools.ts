@@ -1,8 +1,7 @@
 /**
- * The tools PALADIN's keys need beyond the world's records (bench/eval/tools.ts): the same record read behind a
- * file, behind gaxios, behind a credential whose token endpoint can time out, and behind a 403 a person can lift.
+ * The tools PALADIN's keys need beyond the world's records (bench/eval/tools.ts): the same record read behind
+ * gaxios, behind a credential whose token endpoint can time out, and behind a 403 a person can lift.
  */
-import { readFile } from 'node:fs/promises';
 import { request } from 'gaxios';
 import { z } from 'zod';
 import { defineTool, type AnyTool } from '../../../activities/define-tool';
@@ -19,20 +18,9 @@ const RecordShape = z.object({
 const Args = z.object({ recordId: z.string().regex(/^R-\d+$/) }).strict();
 const timeouts = { startToCloseMs: 5_000 };
 
-export function paladinTools(o: { worldUrl: string; filesDir: string }): AnyTool[] {
+export function paladinTools(o: { worldUrl: string }): AnyTool[] {
   const recordUrl = (id: string) => `${o.worldUrl}/records/${encodeURIComponent(id)}`;
   return [
-    defineTool({
-      name: 'read_record_file',
-      description: "Reads a record from the export folder's JSON file.",
-      input: Args,
-      output: RecordShape,
-      effect: 'read',
-      timeouts,
-      async execute(args) {
-        return JSON.parse(await readFile(`${o.filesDir}/${args.recordId}.json`, 'utf8')) as never;
-      },
-    }),
     defineTool({
       name: 'get_record_gaxios',
       description: 'Reads a record through the Google-style API client.',
