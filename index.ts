@@ -10,7 +10,16 @@ export { NO_TELEMETRY } from './plugin/telemetry';
 export type { RecoveryTelemetry } from './plugin/telemetry';
 
 export { defineTool, toolCatalog, ToolDefinitionError } from './activities/define-tool';
-export type { AnyTool, DefinedTool, LookupResult, RuleViolation, ToolDefinition } from './activities/define-tool';
+export type {
+  AnyTool,
+  DefinedTool,
+  LookupResult,
+  RuleViolation,
+  ToolDefinition,
+  VerifyResult,
+} from './activities/define-tool';
+export { ALREADY_PHRASES } from './recovery/postcondition';
+export type { PostconditionVerdict } from './recovery/postcondition';
 export type { ToolContext } from './activities/tool-context';
 export { HttpOutcomeError } from './activities/http';
 export type { ToolHttp, ToolHttpRequest, ToolHttpResponse } from './activities/http';

@@ -5,6 +5,7 @@
 import { z } from 'zod';
 import { DIALECTS, type Dialect, type ToolClassifier } from '../recovery/classify';
 import { IdempotencySchema, ToolSpecSchema, type Idempotency, type ToolSpec } from '../recovery/tool-spec';
+import type { PostconditionVerdict } from '../recovery/postcondition';
 import type { ToolContext } from './tool-context';
 
 /** A tool's answer to `lookup(operationId)`: the terminal state of a write (the reconcile route). */
@@ -12,6 +13,12 @@ export type LookupResult<O> =
   | { state: 'applied'; result: O }
   | { state: 'not_applied' }
   | { state: 'unknown'; detail?: string };
+
+/**
+ * A tool's answer to `verify(args)`: does the state the call asks for hold now? A verdict, or a verdict with the
+ * state the read found (`state`: shown to the model as observed state, redacted and bounded).
+ */
+export type VerifyResult = PostconditionVerdict | { verdict: PostconditionVerdict; state?: unknown };
 
 /** A broken business rule found by trusted code before dispatch: a field (path) and what is wrong, in words. */
 export interface RuleViolation {
@@ -33,8 +40,24 @@ export interface ToolDefinition<I extends z.ZodType = z.ZodType, O extends z.Zod
   effect: 'read' | 'write';
   /** How the call carries its idempotency key. @default { carrier: 'none' } */
   idempotency?: Idempotency;
-  /** Terminal-state query by operation_id for writes whose outcome is unknown (the reconcile route). */
-  lookup?(operationId: string, ctx: ToolContext): Promise<LookupResult<z.output<O>>>;
+  /**
+   * Terminal-state query by operation_id for writes whose outcome is unknown (the reconcile route). `args` are the
+   * call's arguments as the tool saw them (after its input schema), for lookups that need them.
+   */
+  lookup?(operationId: string, ctx: ToolContext, args: z.output<I>): Promise<LookupResult<z.output<O>>>;
+  /**
+   * The call's postcondition: a read against the real system that says whether the state the call asks for holds
+   * now (`'holds'`, `'does_not_hold'`, `'unknown'`, or `{ verdict, state }`). Run as an activity (docs/DESIGN.md,
+   * "Already done is done") when a write is refused with an answer that may mean "already" (a 409, a 412, a 422
+   * whose message says so: recovery/postcondition.ts) and before the lookups of an unknown outcome. `holds` makes
+   * the call a success, `reconciled: 'already_satisfied'`, never re-executed. A throw counts as `unknown`.
+   */
+  verify?(args: z.output<I>, ctx: ToolContext): Promise<VerifyResult>;
+  /**
+   * More phrasings of "the state already holds" in this service's 422 messages (case-insensitive, on word
+   * boundaries), beside the built-in `ALREADY_PHRASES` (recovery/postcondition.ts). Used with `verify`.
+   */
+  alreadyPhrases?: readonly string[];
   /**
    * Business invariants checked by trusted code (seed 000: valid JSON is not a valid operation).
    * `before` runs after the input schema and before any I/O: violations are `invalid_arguments`, nothing is
@@ -157,7 +180,21 @@ export function defineTool<I extends z.ZodType, O extends z.ZodType>(def: ToolDe
   }
   if (typeof def.execute !== 'function') throw new ToolDefinitionError(name, '`execute` must be a function');
   if (def.lookup !== undefined && typeof def.lookup !== 'function') {
-    throw new ToolDefinitionError(name, '`lookup` must be a function (operationId, ctx) => LookupResult');
+    throw new ToolDefinitionError(name, '`lookup` must be a function (operationId, ctx, args) => LookupResult');
+  }
+  if (def.verify !== undefined && typeof def.verify !== 'function') {
+    throw new ToolDefinitionError(name, '`verify` must be a function (args, ctx) => VerifyResult');
+  }
+  if (
+    def.alreadyPhrases !== undefined &&
+    (!Array.isArray(def.alreadyPhrases) ||
+      def.alreadyPhrases.length > 100 ||
+      !def.alreadyPhrases.every((p) => typeof p === 'string' && p.trim() !== '' && p.length <= 200))
+  ) {
+    throw new ToolDefinitionError(
+      name,
+      '`alreadyPhrases` must be at most 100 non-empty strings of at most 200 characters',
+    );
   }
   if (def.errors !== undefined && !(DIALECTS as readonly unknown[]).includes(def.errors)) {
     const got = typeof def.errors === 'string' ? JSON.stringify(boundedEcho(def.errors)) : kindOf(def.errors);
@@ -188,6 +225,7 @@ export function defineTool<I extends z.ZodType, O extends z.ZodType>(def: ToolDe
     effect: def.effect,
     idempotency: idempotency.data,
     hasLookup: def.lookup !== undefined,
+    ...(def.verify !== undefined ? { hasVerify: true } : {}),
     scope: def.scope,
     approvalCanLift: def.approvalCanLift ?? false,
     startToCloseTimeoutMs: def.timeouts?.startToCloseMs ?? DEFAULT_START_TO_CLOSE_MS,

@@ -15,21 +15,21 @@
  * ToolFailure (public by construction). Full diagnostics go to the worker's log under `diagnosticRef` only.
  */
 import { Context } from '@temporalio/activity';
-import { classify, classifyInvalidResult, classifyZodError, wrappedHttp, type CallContext } from '../recovery/classify';
+import { classify, classifyInvalidResult, classifyZodError, type CallContext } from '../recovery/classify';
 import { buildFailure } from '../recovery/classify/build';
 import { FailureClass, FailureReason, Phase, type FieldIssue, type ToolFailure } from '../recovery/failure';
-import { publicObservedState } from '../recovery/observed-state';
 import { isReplaySafe } from '../recovery/tool-spec';
 import type { BackoffPolicy } from '../recovery/backoff';
 import { BreakerRegistry, CircuitOpen, DownstreamFault } from './breaker';
 import { CredentialBroker, CredentialRefreshFailed, CredentialUnavailable } from './credentials';
 import type { AnyTool, RuleViolation } from './define-tool';
 import { failWith, type FailureMeta } from './failure-edge';
-import { HttpOutcomeError, createToolHttp } from './http';
-import type { ToolContext } from './tool-context';
+import { HttpOutcomeError } from './http';
 import type { ApprovalGrant } from '../workflows/definitions';
 import { keepHeartbeating } from './heartbeat';
 import { createLookupActivity } from './lookup-operation';
+import { createVerifyActivity, inputFieldsOf, semanticMeta } from './postcondition';
+import { toolContextOf } from './tool-context-of';
 
 /** Input of the `invokeTool` activity. */
 export interface ToolInvocation {
@@ -88,6 +88,8 @@ export function createToolActivities(deps: ToolActivityDeps) {
       effect: tool?.effect ?? 'read',
       deduplicates: tool ? isReplaySafe(tool.spec) && tool.effect === 'write' : false,
       approvalCanLift: tool?.spec.approvalCanLift ?? false,
+      ...(tool ? { inputFields: inputFieldsOf(tool) } : {}),
+      ...(tool?.alreadyPhrases ? { alreadyPhrases: tool.alreadyPhrases } : {}),
       nowMs: Date.now(),
       diagnosticRef: `${info.workflowExecution?.workflowId ?? 'standalone'}/${info.activityId}/${info.attempt}`,
       ...(tool?.errors === undefined ? {} : { dialect: tool.errors }),
@@ -161,22 +163,7 @@ export function createToolActivities(deps: ToolActivityDeps) {
 
     // 2. dispatch
     const stopHeartbeats = keepHeartbeating(activity);
-    const toolCtx: ToolContext = {
-      tool: tool.name,
-      callId: inv.callId,
-      operationId: inv.operationId,
-      attempt: info.attempt,
-      signal: activity.cancellationSignal,
-      credential,
-      approval: inv.approval,
-      heartbeat: (details) => activity.heartbeat(details),
-      http: createToolHttp({
-        idempotency: tool.idempotency,
-        operationId: inv.operationId,
-        credential,
-        signal: activity.cancellationSignal,
-      }),
-    };
+    const toolCtx = toolContextOf(activity, tool, inv, credential, inv.approval);
     let raw: unknown;
     try {
       raw = await breakers.execute(tool.downstream ?? tool.name, async () => {
@@ -230,10 +217,7 @@ export function createToolActivities(deps: ToolActivityDeps) {
         }
         return fail(failure, err, { credentialVersion: version });
       }
-      // The body may arrive wrapped (an adapter rethrowing with `cause`): read it where the classifier read it.
-      const answer = failure.class === FailureClass.SEMANTIC_REJECTION ? wrappedHttp(err) : undefined;
-      const observedState = answer ? publicObservedState(answer.body) : undefined;
-      return fail(failure, err, observedState === undefined ? {} : { observedState });
+      return fail(failure, err, semanticMeta(err, failure, tool));
     } finally {
       stopHeartbeats();
     }
@@ -256,7 +240,11 @@ export function createToolActivities(deps: ToolActivityDeps) {
       : { value: output.data, attempt: info.attempt };
   }
 
-  return { invokeTool, lookupOperation: createLookupActivity({ byName, credentials }) };
+  return {
+    invokeTool,
+    lookupOperation: createLookupActivity({ byName, credentials }),
+    verifyPostcondition: createVerifyActivity({ byName, credentials }),
+  };
 }
 
 function classifyThrown(err: unknown, ctx: CallContext, tool: AnyTool): ToolFailure {

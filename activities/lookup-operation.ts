@@ -1,6 +1,6 @@
 /**
  * The `lookupOperation` activity: asks a tool for the terminal state of a write by its operation_id (the reconcile
- * route; seed 000: "先用幂等键查询终态，再决定重放、补记或人工复核"). One lookup per activity: polling, with its
+ * route; docs/DESIGN.md, "Reconcile"). One lookup per activity: polling, with its
  * backoff and budget, belongs to the reconcile workflow, where each poll is a new time window.
  *
  * Returns `applied` (with the result, validated against the tool's output schema), `not_applied`, or `unknown`.
@@ -12,12 +12,14 @@ import { redact } from '../recovery/redact';
 import type { CredentialBroker } from './credentials';
 import type { AnyTool } from './define-tool';
 import { keepHeartbeating } from './heartbeat';
-import { createToolHttp } from './http';
+import { toolContextOf } from './tool-context-of';
 
 export interface LookupRequest {
   tool: string;
   operationId: string;
   callId: string;
+  /** The call's arguments (validated by the tool's input schema before `lookup` sees them). */
+  args?: unknown;
 }
 
 /** What workflow code receives. `detail` is public (redacted). */
@@ -34,22 +36,10 @@ export function createLookupActivity(deps: { byName: ReadonlyMap<string, AnyTool
     const stopHeartbeats = keepHeartbeating(activity, 1_000);
     try {
       const credential = tool.credential ? await deps.credentials.current(tool.credential) : undefined;
-      const answer = await tool.lookup(req.operationId, {
-        tool: tool.name,
-        callId: req.callId,
-        operationId: req.operationId,
-        attempt: activity.info.attempt,
-        signal: activity.cancellationSignal,
-        credential,
-        approval: undefined,
-        heartbeat: (d) => activity.heartbeat(d),
-        http: createToolHttp({
-          idempotency: tool.idempotency,
-          operationId: req.operationId,
-          credential,
-          signal: activity.cancellationSignal,
-        }),
-      });
+      // The call's arguments as the tool saw them; a request without them (an older workflow) passes undefined.
+      const parsed = req.args === undefined ? undefined : tool.input.safeParse(req.args);
+      const args: unknown = parsed?.success ? parsed.data : undefined;
+      const answer = await tool.lookup(req.operationId, toolContextOf(activity, tool, req, credential), args);
       if (answer.state !== 'applied') {
         return answer.state === 'unknown'
           ? { state: 'unknown', detail: redact(answer.detail ?? 'The lookup could not tell.') }

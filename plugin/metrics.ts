@@ -14,6 +14,8 @@
  *   retry budget use per tool        rate(recovery_retries_used_sum[1h]) / rate(recovery_retries_used_count[1h])
  *   retry-then-succeed rate          rate(recovery_retry_then_succeed_total[1h]) / rate(recovery_retry_needed_total[1h])
  *   escalations                      increase(recovery_escalations_total[1d])
+ *   writes settled without a replay  sum by (how) (increase(recovery_reconciled_total[1d]))  (how="already_satisfied": the
+ *                                    goal already held, docs/DESIGN.md "Already done is done")
  * Each record is judged by the predicates of recovery/telemetry.ts, so these agree with `summarizeRecords`.
  *
  * Labels are bounded: `tool` is a name registered with `addTools` (the plugin registers its catalog) or
@@ -28,6 +30,9 @@
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import type { InjectedSinks } from '@temporalio/worker';
+
+/** The values of `RecoveryRecord.reconciled`: the `how` label of `recovery_reconciled_total`. */
+const RECONCILED_HOW = ['lookup', 'replay', 'review_replay', 'marked_applied', 'already_satisfied'] as const;
 import type { WorkflowInfo } from '@temporalio/workflow';
 import { Counter, Histogram, Registry } from 'prom-client';
 import { FAILURE_CLASSES } from '../recovery/failure';
@@ -112,6 +117,7 @@ export class RecoveryMetrics implements RecoveryTelemetry {
   private readonly retryNeeded: Counter<'tool'>;
   private readonly retryThenSucceed: Counter<'tool'>;
   private readonly escalations: Counter<'tool' | 'class'>;
+  private readonly reconciled: Counter<'tool' | 'how'>;
   private readonly callDuration: Histogram<'tool' | 'terminal'>;
   private readonly runs: Counter<'status'>;
   private readonly runTurns: Histogram<'status'>;
@@ -186,6 +192,12 @@ export class RecoveryMetrics implements RecoveryTelemetry {
       name: 'recovery_escalations_total',
       help: 'Calls routed to escalate (a person must act), by tool and failure class.',
       labelNames: ['tool', 'class'],
+      registers,
+    });
+    this.reconciled = new Counter({
+      name: 'recovery_reconciled_total',
+      help: 'Writes settled after a refusal or an unknown outcome, by tool and how (lookup, replay, review_replay, marked_applied, already_satisfied).',
+      labelNames: ['tool', 'how'],
       registers,
     });
     this.callDuration = new Histogram({
@@ -263,6 +275,7 @@ export class RecoveryMetrics implements RecoveryTelemetry {
     if (neededRetry(record)) this.retryNeeded.inc({ tool });
     if (retriedThenSucceeded(record)) this.retryThenSucceed.inc({ tool });
     if (isEscalation(record)) this.escalations.inc({ tool, class: cls });
+    if (record.reconciled !== undefined) this.reconciled.inc({ tool, how: oneOf(record.reconciled, RECONCILED_HOW) });
     if (isMs(record.durationMs)) {
       this.callDuration.observe({ tool, terminal: oneOf(record.terminal, TERMINAL_STATES) }, record.durationMs);
     }

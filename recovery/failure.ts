@@ -202,12 +202,15 @@ export type ToolFailure = z.infer<typeof ToolFailureSchema>;
  * - `attempt`: the activity attempt (1-based) that produced the failure.
  * - `observedState`: for a semantic rejection, the model-safe copy of what the service reported
  *   (recovery/observed-state.ts), e.g. the booking that holds the slot.
+ * - `postcondition`: a refused write whose answer may mean the state already holds, or a version conflict
+ *   (recovery/postcondition.ts): read the tool's postcondition before routing it.
  */
 export const FailureMetaSchema = z
   .object({
     credentialVersion: z.number().int().min(0).optional(),
     attempt: z.number().int().min(1).optional(),
     observedState: z.json().optional(),
+    postcondition: z.enum(['already', 'version_conflict']).optional(),
   })
   .strip();
 export type FailureMeta = z.infer<typeof FailureMetaSchema>;

@@ -48,4 +48,9 @@ export interface RecoveryRecord {
   replanLatencyMs?: number;
   /** The failure class that asked for the replan, with `replanLatencyMs`. */
   replanAfter?: FailureClass;
+  /**
+   * How a refused or unknown write was settled, on its success record (workflows/tool-router-types.ts `Reconciled`):
+   * e.g. `already_satisfied` when its postcondition held.
+   */
+  reconciled?: 'lookup' | 'replay' | 'review_replay' | 'marked_applied' | 'already_satisfied';
 }

@@ -38,6 +38,8 @@ export const ToolSpecSchema = z
     idempotency: IdempotencySchema,
     /** The tool can answer `lookup(operationId)` with the terminal state of a write. */
     hasLookup: z.boolean(),
+    /** The tool has a postcondition read (`verify(args)`): "already done" answers are checked, not replanned. */
+    hasVerify: z.boolean().optional(),
     /** Permission a caller needs to execute it; discovery is not authorisation. `undefined` = no scope needed. */
     scope: z.string().min(1).optional(),
     /** A 403 from this tool can be lifted by a human approval (signal); otherwise a 403 stops. */

@@ -46,7 +46,12 @@ export function lookupRounds(input: ReconcileInput, tally: Tally): LookupRounds 
   let made = 0;
   const lookUp = async (): Promise<LookupAnswer> => {
     try {
-      return await lookupOperation({ tool: input.spec.name, operationId: input.operationId, callId: input.callId });
+      return await lookupOperation({
+        tool: input.spec.name,
+        operationId: input.operationId,
+        callId: input.callId,
+        args: input.args,
+      });
     } catch (err) {
       if (isCancellation(err)) throw err;
       return { state: 'unknown', detail: 'The lookup did not complete: its worker was lost or it timed out.' };

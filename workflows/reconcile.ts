@@ -48,6 +48,7 @@ import {
 } from './definitions';
 import { parseMessage, reviewDecisionSchema, type Parsed } from './messages';
 import { lookupRounds, type Tally } from './reconcile-lookups';
+import { verifyCall } from './router/verify';
 import { RecoveryOperationId, RecoveryStatus, RecoveryTool } from './search-attributes';
 
 type ToolActivities = ReturnType<typeof createToolActivities>;
@@ -79,7 +80,7 @@ export interface ReconcileInput {
 /** How a reconciliation ended. */
 export type ReconcileResult = Tally &
   (
-    | { state: 'applied'; value: unknown; via: 'lookup' | 'replay' | 'review_replay' }
+    | { state: 'applied'; value: unknown; via: 'verify' | 'lookup' | 'replay' | 'review_replay' }
     | { state: 'marked_applied'; resultRef: string; by: string; reason: string }
     | { state: 'abandoned'; by: string; reason: string }
     | { state: 'review_timed_out' }
@@ -170,6 +171,15 @@ export async function reconcileOperationWorkflow(input: ReconcileInput): Promise
     const answer = await looked.poll();
     return answer?.state === 'applied' ? { ...tally, state: 'applied', value: answer.result, via } : undefined;
   };
+
+  // 0. The postcondition first: when the state the write asks for holds already, nothing is looked up or replayed.
+  if (input.spec.hasVerify) {
+    const answer = await verifyCall(input);
+    if (answer.verdict === 'holds') {
+      const value = { alreadySatisfied: true, ...(answer.state === undefined ? {} : { state: answer.state }) };
+      return done({ ...tally, state: 'applied', value, via: 'verify' });
+    }
+  }
 
   // 1. Look the terminal state up, within the lookup budget; replay after `not_applied`, within the replay budget.
   if (input.spec.hasLookup) {

@@ -52,6 +52,13 @@ export interface CallToolOptions {
   stepId?: string;
 }
 
+/**
+ * How a refused or unknown write was settled: found applied by lookup, replayed once after `not_applied`, replayed by a
+ * reviewer, marked applied by a reviewer (then `value` is `{ resultRef }`), or its postcondition found to hold already
+ * (`already_satisfied`: then `value` is `{ alreadySatisfied: true, state? }`).
+ */
+export type Reconciled = 'lookup' | 'replay' | 'review_replay' | 'marked_applied' | 'already_satisfied';
+
 /** What `callTool` returns: a validated value, or a routed failure with the feedback for the model. */
 export type ToolOutcome =
   | {
@@ -72,7 +79,7 @@ export type ToolOutcome =
        * How an unknown write outcome was settled, when it was: found applied by lookup, replayed once after
        * `not_applied`, replayed by a reviewer, or marked applied by a reviewer (then `value` is `{ resultRef }`).
        */
-      reconciled?: 'lookup' | 'replay' | 'review_replay' | 'marked_applied';
+      reconciled?: Reconciled;
     }
   | {
       ok: false;

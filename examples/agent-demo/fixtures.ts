@@ -12,6 +12,8 @@ import { startCalendarService, type CalendarRoute, type CalendarService } from '
 import { calendarTools } from '../calendar-tools';
 import { startLedgerService, type LedgerService } from '../ledger-service';
 import { ledgerTools } from '../ledger-tools';
+import { startListsService, type ListsService } from '../lists-service';
+import { listsTools } from '../lists-tools';
 import { filesystemTools, type FilesystemTools } from '../mcp-filesystem';
 import { startScriptedService, type Script, type ScriptedService } from '../scripted-service';
 import { supportTools } from '../support-tools';
@@ -21,6 +23,7 @@ export interface DemoFixtures {
   service: ScriptedService;
   ledger: LedgerService;
   calendar: CalendarService;
+  lists: ListsService;
   fs: FilesystemTools;
   /** The folder the filesystem server may read (`{{files}}`) and one it may not (`{{outside}}`). */
   folders: { files: string; outside: string };
@@ -51,6 +54,8 @@ export async function startDemoFixtures(): Promise<DemoFixtures> {
     closers.push(() => ledger.close());
     const calendar = await startCalendarService();
     closers.push(() => calendar.close());
+    const lists = await startListsService();
+    closers.push(() => lists.close());
     const fs = await filesystemTools([folders.files], { stderr: 'ignore' });
     closers.push(() => fs.close());
     const support = supportTools(service.url);
@@ -59,18 +64,27 @@ export async function startDemoFixtures(): Promise<DemoFixtures> {
       support.createInvoice,
       ...calendarTools(calendar.url).all,
       ...ledgerTools(ledger.url).all,
+      ...listsTools(lists.url).all,
       ...fs.tools,
     ];
     return {
       service,
       ledger,
       calendar,
+      lists,
       fs,
       folders,
       tools,
       arrange(scenario) {
         service.reset((scenario.arrange.service ?? {}) as Script);
         calendar.reset();
+        lists.reset();
+        for (const i of scenario.arrange.lists?.items ?? []) {
+          lists.db.prepare('INSERT INTO items (list_id, item_id) VALUES (?, ?)').run(i.listId, i.itemId);
+        }
+        for (const n of scenario.arrange.lists?.notes ?? []) {
+          lists.db.prepare('INSERT INTO notes (title, body) VALUES (?, ?)').run(n.title, n.body);
+        }
         for (const f of scenario.arrange.ledgerFaults ?? []) ledger.fault(f);
         for (const t of scenario.arrange.calendar?.takeAfterListing ?? []) {
           calendar.takeAfterListing(t.day, t.slot, t.byCustomer);
@@ -90,13 +104,17 @@ export async function startDemoFixtures(): Promise<DemoFixtures> {
               ? service.hits(route)
               : where === 'ledger'
                 ? ledger.hits(route)
-                : calendar.hits(route as CalendarRoute);
+                : where === 'lists'
+                  ? lists.hits(route)
+                  : calendar.hits(route as CalendarRoute);
         }
         for (const key of Object.keys(scenario.expect.rows ?? {}) as RowCounter[]) {
           out[key] =
             key === 'calendar:bookings'
               ? calendar.rows()
-              : ledger.rows(key === 'ledger:refunds' ? 'refunds' : 'emails');
+              : key === 'lists:items' || key === 'lists:notes'
+                ? lists.rows(key === 'lists:items' ? 'items' : 'notes')
+                : ledger.rows(key === 'ledger:refunds' ? 'refunds' : 'emails');
         }
         return out;
       },

@@ -140,6 +140,7 @@ export function progressLine(r: RecoveryRecord): string {
   const how = r.class ? `${r.class} → ${r.action ?? r.terminal}` : 'ok';
   const extra = [
     r.evidence ? `evidence ${r.evidence}` : '',
+    r.reconciled ? `reconciled ${r.reconciled}` : '',
     r.attempts > 1 ? `${r.attempts} attempts` : '',
     r.class && r.terminal !== 'fed_back' ? r.terminal : '',
   ].filter(Boolean);

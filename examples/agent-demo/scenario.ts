@@ -69,7 +69,13 @@ const RelativeFile = z
   .regex(/^(?!\/)(?!.*(^|\/)\.\.(\/|$))[A-Za-z0-9_.\-/]{1,200}$/, 'a relative path without ".." segments');
 
 /** The names `expect.rows` may count. */
-export const ROW_COUNTERS = ['ledger:refunds', 'ledger:emails', 'calendar:bookings'] as const;
+export const ROW_COUNTERS = [
+  'ledger:refunds',
+  'ledger:emails',
+  'calendar:bookings',
+  'lists:items',
+  'lists:notes',
+] as const;
 export type RowCounter = (typeof ROW_COUNTERS)[number];
 
 export const AgentScenarioSchema = z
@@ -102,6 +108,19 @@ export const AgentScenarioSchema = z
           .strict()
           .optional(),
         files: z.record(RelativeFile, z.string().max(1_000_000)).optional(),
+        lists: z
+          .object({
+            items: z
+              .array(z.object({ listId: z.number().int().positive(), itemId: z.number().int().positive() }).strict())
+              .max(1_000)
+              .optional(),
+            notes: z
+              .array(z.object({ title: z.string().min(1).max(200), body: z.string().max(10_000) }).strict())
+              .max(1_000)
+              .optional(),
+          })
+          .strict()
+          .optional(),
       })
       .strict()
       .default({}),
@@ -112,7 +131,7 @@ export const AgentScenarioSchema = z
         actions: z.array(z.enum(['ok', ...RECOVERY_ACTIONS, ...Object.values(TerminalState)])).optional(),
         hits: z
           .record(
-            z.string().regex(/^(service|ledger|calendar):(GET|POST|PUT|PATCH|DELETE) \/\S*$/),
+            z.string().regex(/^(service|ledger|calendar|lists):(GET|POST|PUT|PATCH|DELETE) \/\S*$/),
             z.number().int().min(0),
           )
           .optional(),

@@ -113,7 +113,7 @@ function pathFrom(ref: unknown, kind: 'pointer' | 'loc' | 'auto'): (string | num
     .map(seg);
 }
 
-function toIssue(
+export function toIssue(
   path: (string | number)[],
   message: string | undefined,
   received: unknown,

@@ -30,6 +30,10 @@ export interface CallContext {
    * themselves (recovery/classify/dialects). Absent: detection by shape only.
    */
   dialect?: Dialect;
+  /** The top-level fields of the tool's input schema: a 400/422 message that names one is about it (named-fields.ts). */
+  inputFields?: readonly string[];
+  /** The tool's own phrasings of "the state already holds" (recovery/postcondition.ts). */
+  alreadyPhrases?: readonly string[];
 }
 
 /** The envelope a tool adapter hands the router. */
@@ -52,6 +56,8 @@ export const CallContextSchema = z.object({
   nowMs: z.number().nonnegative(),
   diagnosticRef: z.string().min(1),
   dialect: z.enum(DIALECTS).optional(),
+  inputFields: z.array(z.string().max(200)).max(1_000).optional(),
+  alreadyPhrases: z.array(z.string().min(1).max(200)).max(100).optional(),
 });
 
 /**

@@ -33,6 +33,8 @@ import { headerValues } from './headers';
 import { readRateLimit, type RateLimitSignals } from './rate-limit';
 import { retryAfterMsFromHeaders } from './retry-after';
 import { MAX_SERVER_DETAIL_CHARS, summarizeIssues } from './text';
+import { issuesNamedIn } from './named-fields';
+import { saysAlready } from '../postcondition';
 
 /** How a status is handled. A const object plus a type of the same name. */
 export const HttpRule = {
@@ -189,7 +191,11 @@ function isRateLimitedByHeadersOrBody(f: Facts): boolean {
 }
 
 function invalidArguments(f: Facts, fallback: () => FailureDraft): FailureDraft {
-  const issues = f.body.fieldIssues;
+  let issues = f.body.fieldIssues;
+  // A plain message that names an input field is about that field, unless it says the state already holds.
+  if (issues.length === 0 && !saysAlready(f.body.message, f.ctx.alreadyPhrases)) {
+    issues = issuesNamedIn(f.body.message, f.ctx.inputFields ?? []);
+  }
   if (issues.length === 0) return fallback();
   const n = issues.length;
   return {

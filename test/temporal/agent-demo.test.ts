@@ -57,7 +57,7 @@ afterAll(async () => {
   await env?.teardown();
 });
 
-test('there are at least 9 built-in scenarios, one per kind the issue names', () => {
+test('the built-in scenarios, one per kind the issues name', () => {
   expect(builtIn.map((b) => b.scenario.name)).toEqual([
     'calendar-race',
     'refund-lost-answer',
@@ -68,6 +68,7 @@ test('there are at least 9 built-in scenarios, one per kind the issue names', ()
     'invoice-repair',
     'hallucinated-tool',
     'business-rejection-gives-up',
+    'already-in-list',
   ]);
 });
 
@@ -75,6 +76,20 @@ test.each(builtIn.map((b) => b.scenario.name))('scenario %s ends as expected', (
   const report = reports.get(name)!;
   expect(report.mismatches).toEqual([]);
   expect(report.passed).toBe(true);
+});
+
+test('already-in-list: the 422 "already in the list" is verified, not replanned: one success, already_satisfied', () => {
+  const report = reports.get('already-in-list')!;
+  expect(report.records).toEqual([
+    expect.objectContaining({
+      tool: 'add_list_item',
+      terminal: 'succeeded',
+      class: 'semantic_rejection',
+      evidence: 'state_verified',
+      reconciled: 'already_satisfied',
+      activities: 2,
+    }),
+  ]);
 });
 
 test('calendar-race: the stolen slot is a 409 routed to replan; the booking that landed is ours at 11:00', () => {

@@ -13,7 +13,7 @@ const files = readdirSync(DIR)
 
 test('there are recorded histories to replay: the tool plans, and one per agent scenario of the main job', () => {
   expect(files.length).toBeGreaterThanOrEqual(15);
-  expect(files.filter((f) => /^agent-[^.]+\.json$/.test(f))).toHaveLength(9);
+  expect(files.filter((f) => /^agent-[^.]+\.json$/.test(f))).toHaveLength(10);
 });
 
 test('every recorded history replays without a determinism error', async () => {

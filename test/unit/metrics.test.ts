@@ -172,6 +172,21 @@ describe('RecoveryMetrics from records', () => {
     expect(globalRegister.getSingleMetric('recovery_turns_total')).toBeUndefined();
   });
 
+  test('reconciled writes are counted by how they settled; a value outside the set is (unknown)', async () => {
+    const base = RUN[0]!;
+    const m = fed([
+      { ...base, tool: 'book_slot', reconciled: 'already_satisfied' },
+      { ...base, tool: 'book_slot', reconciled: 'already_satisfied' },
+      { ...base, tool: 'book_slot', reconciled: 'lookup' },
+      { ...base, tool: 'book_slot', reconciled: 'guessed' as never },
+    ]);
+    expect(await samples(m, 'recovery_reconciled_total')).toEqual({
+      'tool=book_slot,how=already_satisfied': 2,
+      'tool=book_slot,how=lookup': 1,
+      'tool=book_slot,how=(unknown)': 1,
+    });
+  });
+
   test('text() is Prometheus exposition text with every metric name', async () => {
     const text = await fed().text();
     expect(text).toContain('# TYPE recovery_records_total counter');
@@ -189,6 +204,7 @@ describe('RecoveryMetrics from records', () => {
       'recovery_retry_needed_total',
       'recovery_retry_then_succeed_total',
       'recovery_escalations_total',
+      'recovery_reconciled_total',
       'recovery_call_duration_ms',
       'recovery_runs_total',
       'recovery_run_turns',

@@ -161,11 +161,17 @@ describe('RecoveryPlugin options: planner', () => {
       'invokeTool',
       'lookupOperation',
       'planNextStep',
+      'verifyPostcondition',
     ]);
   });
   test('without a planner there is no planNextStep', () => {
     const out = new RecoveryPlugin({ tools: tools(), config }).configureWorker({ taskQueue: 'q' } as WorkerOptions);
-    expect(Object.keys(out.activities ?? {}).sort()).toEqual(['confirmApproval', 'invokeTool', 'lookupOperation']);
+    expect(Object.keys(out.activities ?? {}).sort()).toEqual([
+      'confirmApproval',
+      'invokeTool',
+      'lookupOperation',
+      'verifyPostcondition',
+    ]);
   });
   test('a planner without plan() → refused, naming the option', () => {
     for (const bad of [{}, 'openai', null, { plan: 'x' }]) {

@@ -50,6 +50,7 @@ export function writeRecord(
   failure?: ToolFailure,
   action?: RecoveryAction,
   exhausted?: ExhaustedBudget,
+  reconciled?: RecoveryRecord['reconciled'],
 ): void {
   const r: RecoveryRecord = {
     callId: scope.callId,
@@ -64,6 +65,7 @@ export function writeRecord(
   if (failure) Object.assign(r, { class: failure.class, reason: failure.reason, phase: failure.phase });
   if (action) r.action = action;
   if (scope.evidence) r.evidence = scope.evidence;
+  if (reconciled) r.reconciled = reconciled;
   if (scope.afterReplan) {
     r.replanLatencyMs = scope.startedAtMs - scope.afterReplan.atMs;
     r.replanAfter = scope.afterReplan.class;
@@ -139,9 +141,8 @@ export function succeed(
   const seen = recordOutcome(st.calls, scope.name, scope.hash, outcomeDigest(value));
   st.calls = seen.ledger;
   // A success after a recovery says which: the class of the failure it recovered from, and the action that did it.
-  if (scope.recovered)
-    writeRecord(ctx, scope, TerminalState.SUCCEEDED, scope.recovered.failure, scope.recovered.action);
-  else writeRecord(ctx, scope, TerminalState.SUCCEEDED);
+  const { failure, action } = scope.recovered ?? {};
+  writeRecord(ctx, scope, TerminalState.SUCCEEDED, failure, action, undefined, reconciled);
   return {
     ok: true,
     tool: scope.name,

@@ -21,6 +21,7 @@ import { spendUnit, type ReadyScope, type RouterContext } from './context';
 import { recordAttempt, type FailedAttempt } from './dispatch';
 import { routed, succeed } from './outcomes';
 import { allowAgain } from './preflight';
+import { verifyCall } from './verify';
 
 /** What a handler decided. */
 export type Next = { kind: 'again' } | { kind: 'end'; outcome: ToolOutcome } | { kind: 'route'; failure: ToolFailure };
@@ -140,7 +141,7 @@ async function reconcile(ctx: RouterContext, scope: ReadyScope, attempt: FailedA
     end(routed(ctx, scope, failure, { forceAction, message }));
   switch (settled.state) {
     case 'applied':
-      return settledBy(settled.value, settled.via);
+      return settledBy(settled.value, settled.via === 'verify' ? 'already_satisfied' : settled.via);
     case 'marked_applied':
       return settledBy({ resultRef: settled.resultRef }, 'marked_applied');
     case 'abandoned':
@@ -151,6 +152,29 @@ async function reconcile(ctx: RouterContext, scope: ReadyScope, attempt: FailedA
       // The replay failed in a known way: route that failure, never as a retry of a write under reconciliation.
       return { kind: 'route', failure: { ...settled.failure, retryable: false } };
   }
+}
+
+/**
+ * A refused write whose answer may mean "already" (or a version conflict) and whose tool has a postcondition: read
+ * it before routing (docs/DESIGN.md, "Already done is done"). `holds` ends the call as a success, never
+ * re-executed; otherwise the failure is routed as it was, with the state the read found as its observed state.
+ */
+async function readPostcondition(
+  ctx: RouterContext,
+  scope: ReadyScope,
+  attempt: FailedAttempt,
+): Promise<{ kind: 'end'; outcome: ToolOutcome } | { kind: 'route'; attempt: FailedAttempt }> {
+  if (!scope.spec.hasVerify || attempt.meta.postcondition === undefined) return { kind: 'route', attempt };
+  scope.activities += 1;
+  const answer = await verifyCall(scope);
+  if (answer.verdict === 'holds') {
+    scope.evidence = 'state_verified';
+    scope.recovered = { failure: attempt.failure, action: RecoveryAction.RECONCILE };
+    const value = { alreadySatisfied: true, ...(answer.state === undefined ? {} : { state: answer.state }) };
+    return { kind: 'end', outcome: succeed(ctx, scope, value, 'already_satisfied') };
+  }
+  if (answer.state === undefined) return { kind: 'route', attempt };
+  return { kind: 'route', attempt: { ...attempt, meta: { ...attempt.meta, observedState: answer.state as never } } };
 }
 
 /** The handler of each action that re-executes or settles a call. One table. */
@@ -165,8 +189,11 @@ export const RECOVERIES: Readonly<Partial<Record<RecoveryAction, Recovery>>> = O
 export async function recover(
   ctx: RouterContext,
   scope: ReadyScope,
-  attempt: FailedAttempt,
+  failed: FailedAttempt,
 ): Promise<{ kind: 'again' } | { kind: 'end'; outcome: ToolOutcome }> {
+  const verified = await readPostcondition(ctx, scope, failed);
+  if (verified.kind === 'end') return verified;
+  const { attempt } = verified;
   const handler = RECOVERIES[routeFor(attempt.failure).action];
   const next = handler ? await handler(ctx, scope, attempt) : { kind: 'route' as const, failure: attempt.failure };
   if (next.kind !== 'route') return next;

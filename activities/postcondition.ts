@@ -1,0 +1,91 @@
+/**
+ * Postconditions in the worker (docs/DESIGN.md, "Already done is done"):
+ * - `semanticMeta`: what the activity edge attaches to a semantic rejection — the observed state (the service's
+ *   body, redacted and bounded) and, for a write, whether the answer may mean the state already holds or a version
+ *   conflict (recovery/postcondition.ts), when the tool has a postcondition to read;
+ * - the `verifyPostcondition` activity: runs the tool's `verify(args, ctx)`, a read. Its answer is public: a verdict
+ *   and the state it found, redacted and bounded. A throw, or a verdict it does not know, is `unknown`.
+ * Node-side only.
+ */
+import { Context } from '@temporalio/activity';
+import { readBodyFacts } from '../recovery/classify/body';
+import { wrappedHttp } from '../recovery/classify';
+import { FailureClass, FailureReason, type FailureMeta, type ToolFailure } from '../recovery/failure';
+import { publicObservedState } from '../recovery/observed-state';
+import { postconditionHint, type PostconditionVerdict } from '../recovery/postcondition';
+import type { CredentialBroker } from './credentials';
+import type { AnyTool } from './define-tool';
+import { keepHeartbeating } from './heartbeat';
+import { toolContextOf } from './tool-context-of';
+
+export interface VerifyRequest {
+  tool: string;
+  args: unknown;
+  callId: string;
+  operationId: string;
+}
+
+/** What workflow code receives. `state` is model-safe. */
+export interface VerifyAnswer {
+  verdict: PostconditionVerdict;
+  state?: unknown;
+}
+
+const VERDICTS: readonly PostconditionVerdict[] = ['holds', 'does_not_hold', 'unknown'];
+const fields = new WeakMap<AnyTool, readonly string[]>();
+
+/** The top-level fields of a tool's input schema (its JSON Schema's `properties`). */
+export function inputFieldsOf(tool: AnyTool): readonly string[] {
+  let known = fields.get(tool);
+  if (!known) {
+    const props = tool.spec.inputSchema.properties;
+    known = Object.freeze(typeof props === 'object' && props !== null ? Object.keys(props) : []);
+    fields.set(tool, known);
+  }
+  return known;
+}
+
+/** The statuses a refusal without an HTTP status stands for (a client library's unique or precondition error). */
+const STATUS_OF_REASON: Readonly<Partial<Record<ToolFailure['reason'], number>>> = Object.freeze({
+  [FailureReason.CONFLICT]: 409,
+  [FailureReason.PRECONDITION_FAILED]: 412,
+});
+
+/** The edge's facts for a semantic rejection: observed state and, for a write, the postcondition hint. */
+export function semanticMeta(err: unknown, failure: ToolFailure, tool: AnyTool): FailureMeta {
+  if (failure.class !== FailureClass.SEMANTIC_REJECTION) return {};
+  // The body may arrive wrapped (an adapter rethrowing with `cause`): read it where the classifier read it.
+  const answer = wrappedHttp(err);
+  const observedState = answer ? publicObservedState(answer.body) : undefined;
+  const meta: FailureMeta = observedState === undefined ? {} : { observedState };
+  if (tool.effect !== 'write' || !tool.verify) return meta;
+  const message = answer ? readBodyFacts(answer.body).message : err instanceof Error ? err.message : undefined;
+  const hint = postconditionHint(failure.status ?? STATUS_OF_REASON[failure.reason], message, tool.alreadyPhrases);
+  return hint ? { ...meta, postcondition: hint } : meta;
+}
+
+export function createVerifyActivity(deps: { byName: ReadonlyMap<string, AnyTool>; credentials: CredentialBroker }) {
+  return async function verifyPostcondition(req: VerifyRequest): Promise<VerifyAnswer> {
+    const activity = Context.current();
+    const tool = deps.byName.get(req.tool);
+    if (!tool?.verify) return { verdict: 'unknown' };
+    const stopHeartbeats = keepHeartbeating(activity, 1_000);
+    try {
+      const parsed = tool.input.safeParse(req.args);
+      if (!parsed.success) return { verdict: 'unknown' };
+      const credential = tool.credential ? await deps.credentials.current(tool.credential) : undefined;
+      const answer = await tool.verify(parsed.data, toolContextOf(activity, tool, req, credential));
+      const verdict = typeof answer === 'string' ? answer : answer?.verdict;
+      if (!VERDICTS.includes(verdict as PostconditionVerdict)) return { verdict: 'unknown' };
+      const state = typeof answer === 'object' && answer !== null ? publicObservedState(answer.state) : undefined;
+      return state === undefined
+        ? { verdict: verdict as PostconditionVerdict }
+        : { verdict: verdict as PostconditionVerdict, state };
+    } catch (err) {
+      activity.log.warn('verify failed', { tool: req.tool, operationId: req.operationId, error: String(err) });
+      return { verdict: 'unknown' };
+    } finally {
+      stopHeartbeats();
+    }
+  };
+}

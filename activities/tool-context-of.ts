@@ -1,0 +1,35 @@
+/**
+ * The `ToolContext` a tool's `execute`, `lookup` and `verify` receive inside an activity: one builder, so the three
+ * see the same ids, cancellation signal, credential and HTTP envelope (activities/http.ts).
+ * Node-side only.
+ */
+import type { Context } from '@temporalio/activity';
+import type { ApprovalGrant } from '../workflows/definitions';
+import type { AnyTool } from './define-tool';
+import { createToolHttp } from './http';
+import type { ToolContext } from './tool-context';
+
+export function toolContextOf(
+  activity: Context,
+  tool: AnyTool,
+  call: { callId: string; operationId: string },
+  credential: { token: string; version: number } | undefined,
+  approval?: ApprovalGrant,
+): ToolContext {
+  return {
+    tool: tool.name,
+    callId: call.callId,
+    operationId: call.operationId,
+    attempt: activity.info.attempt,
+    signal: activity.cancellationSignal,
+    credential,
+    approval,
+    heartbeat: (details) => activity.heartbeat(details),
+    http: createToolHttp({
+      idempotency: tool.idempotency,
+      operationId: call.operationId,
+      credential,
+      signal: activity.cancellationSignal,
+    }),
+  };
+}
