@@ -29,7 +29,7 @@ import { machineFacts } from './report';
 
 const RESULTS_FILE = join(__dirname, 'results', 'eval.json');
 /** Temporal-default runs in flight at once (they wait on timers, not on the CPU). */
-const SLOW_POOL = 200;
+const SLOW_POOL = 24;
 
 export interface EvalOptions {
   quick: boolean;

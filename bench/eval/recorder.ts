@@ -1,6 +1,6 @@
 /**
- * What the eval sees of each run from the tools' side: every execution of a tool's `execute` (a dispatch) and of its
- * `lookup`, recorded by a wrapper around the tool (`instrument`), and the faults the run's schedule makes a tool
+ * What the eval sees of each run from the tools' side: every execution of a tool's `execute` (a dispatch), `lookup`
+ * and `verify`, recorded by a wrapper around the tool (`instrument`), and the faults the run's schedule makes a tool
  * throw. Runs are told apart by their workflow id, the prefix of every operation_id (`<workflowId>:<step>`: the
  * router's and the baselines' alike). Both arms run the same instrumented tools, so counts compare like for like.
  */
@@ -10,12 +10,13 @@ import type { ToolContext } from '../../activities/tool-context';
 import { canonicalize } from '../../recovery/canonical';
 import type { Dispatch } from './scoring';
 
-/** One `lookup` of a write's terminal state (the router's reconciliation). */
+/** One read the router made about a write: a `lookup` of its terminal state, or a `verify` of its postcondition. */
 export interface Lookup {
   tool: string;
+  kind: 'lookup' | 'verify';
   startMs: number;
   endMs: number;
-  /** `applied`, `not_applied`, `unknown`, or `threw`. */
+  /** `applied`, `not_applied`, `unknown` (a lookup); `holds`, `does_not_hold`, `unknown` (a verify); or `threw`. */
   state: string;
 }
 
@@ -62,6 +63,24 @@ export class RunRecorder {
     return [...(this.lookups.get(runId) ?? [])];
   }
 
+  /** Runs a read (`lookup`, `verify`) of run `runId` and records it with the state it found (`threw` if it threw). */
+  private async read<T>(
+    runId: string,
+    tool: string,
+    kind: Lookup['kind'],
+    run: () => Promise<[T, string]>,
+  ): Promise<T> {
+    const l: Lookup = { tool, kind, startMs: Date.now(), endMs: 0, state: 'threw' };
+    push(this.lookups, runId, l);
+    try {
+      const [value, state] = await run();
+      l.state = state;
+      return value;
+    } finally {
+      l.endMs = Date.now();
+    }
+  }
+
   /** Forgets a run (after it was scored). */
   forget(runId: string): void {
     this.dispatches.delete(runId);
@@ -96,21 +115,22 @@ export class RunRecorder {
       }
     };
     const lookup = tool.lookup
-      ? async (operationId: string, ctx: ToolContext) => {
-          const l: Lookup = { tool: tool.name, startMs: Date.now(), endMs: 0, state: 'threw' };
-          push(this.lookups, runIdOf(operationId), l);
-          try {
-            const r = await tool.lookup!(operationId, ctx);
-            l.state = r.state;
-            return r;
-          } finally {
-            l.endMs = Date.now();
-          }
-        }
+      ? async (operationId: string, ctx: ToolContext, args: unknown) =>
+          this.read(runIdOf(operationId), tool.name, 'lookup', async () => {
+            const r = await tool.lookup!(operationId, ctx, args);
+            return [r, r.state];
+          })
+      : undefined;
+    const verify = tool.verify
+      ? async (args: unknown, ctx: ToolContext) =>
+          this.read(runIdOf(ctx.operationId), tool.name, 'verify', async () => {
+            const r = await tool.verify!(args, ctx);
+            return [r, typeof r === 'string' ? r : r.verdict];
+          })
       : undefined;
     // defineTool again: the same declaration, so the spec (and the classification inputs) are unchanged.
     const { spec: _spec, ...declaration } = tool;
-    return defineTool({ ...declaration, execute, ...(lookup ? { lookup } : {}) });
+    return defineTool({ ...declaration, execute, ...(lookup ? { lookup } : {}), ...(verify ? { verify } : {}) });
   }
 }
 

@@ -121,7 +121,13 @@ export function lastSuccessEnd(o: RunOutcome, tool: string): number | null {
 
 /** End of the first lookup of `tool` that found the write applied, or null. */
 export function appliedLookupEnd(o: RunOutcome, tool: string): number | null {
-  const hit = o.lookups.find((l) => l.tool === tool && l.state === 'applied');
+  const hit = o.lookups.find((l) => l.tool === tool && l.kind === 'lookup' && l.state === 'applied');
+  return hit ? hit.endMs : null;
+}
+
+/** End of the first `verify` of `tool` that found its postcondition holding, or null. */
+export function holdsVerifyEnd(o: RunOutcome, tool: string): number | null {
+  const hit = o.lookups.find((l) => l.tool === tool && l.kind === 'verify' && l.state === 'holds');
   return hit ? hit.endMs : null;
 }
 

@@ -180,6 +180,12 @@ export function worldWriteTools(base: string): AnyTool[] {
       output: z.object({ subscriptionId: z.string() }),
       ...write,
       execute: post(base, '/subscriptions'),
+      // The postcondition: the address is on the list (docs/DESIGN.md, "Already done is done").
+      async verify(args, ctx) {
+        const q = `email=${encodeURIComponent(args.email)}&list=${encodeURIComponent(args.list)}`;
+        const r = (await get(ctx, `${base}/subscriptions?${q}`)) as { subscribed: boolean };
+        return r.subscribed ? 'holds' : 'does_not_hold';
+      },
     }),
     defineTool({
       name: 'send_email',

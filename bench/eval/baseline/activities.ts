@@ -9,8 +9,7 @@ import { Context } from '@temporalio/activity';
 import { ApplicationFailure } from '@temporalio/common';
 import type { CredentialBroker } from '../../../activities/credentials';
 import type { AnyTool } from '../../../activities/define-tool';
-import { createToolHttp } from '../../../activities/http';
-import type { ToolContext } from '../../../activities/tool-context';
+import { toolContextOf } from '../../../activities/tool-context-of';
 
 export interface PlainInvocation {
   tool: string;
@@ -35,22 +34,7 @@ export function createBaselineActivities(tools: readonly AnyTool[], credentials:
       const tool = byName.get(inv.tool);
       if (!tool) throw new Error(`no tool named ${inv.tool}`);
       const credential = tool.credential ? await credentials.current(tool.credential) : undefined;
-      const ctx: ToolContext = {
-        tool: tool.name,
-        callId: inv.operationId,
-        operationId: inv.operationId,
-        attempt: activity.info.attempt,
-        signal: activity.cancellationSignal,
-        credential,
-        approval: undefined,
-        heartbeat: (d) => activity.heartbeat(d),
-        http: createToolHttp({
-          idempotency: tool.idempotency,
-          operationId: inv.operationId,
-          credential,
-          signal: activity.cancellationSignal,
-        }),
-      };
+      const ctx = toolContextOf(activity, tool, { callId: inv.operationId, operationId: inv.operationId }, credential);
       const args =
         tool.idempotency.carrier === 'field' && typeof inv.args === 'object' && inv.args !== null
           ? { ...inv.args, [tool.idempotency.name]: inv.operationId }
