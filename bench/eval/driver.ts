@@ -118,7 +118,14 @@ export async function runScenario(ev: Eval, scenario: Scenario, policy: PolicyNa
     return await scoreRun(ev, scenario, policy, run);
   } catch (err) {
     console.error(`${scenario.name}/${policy}/${run.seed}: the run broke: ${String((err as Error)?.stack ?? err)}`);
-    const zero = { dispatches: 0, retries: 0, wasted: 0, identicalReexecutions: 0, duplicateSideEffects: 0 };
+    const zero = {
+      dispatches: 0,
+      retries: 0,
+      wasted: 0,
+      identicalReexecutions: 0,
+      wastedRetryMs: 0,
+      duplicateSideEffects: 0,
+    };
     return {
       seed: run.seed,
       correct: false,

@@ -39,6 +39,7 @@ export function scenarioTable(rows: readonly ScenarioRow[]): string {
       r.retries,
       pct(r.wastedRetries),
       r.identicalReexecutions,
+      Math.round(r.wastedRetryMs),
       r.duplicateSideEffects,
       ms(r.msToCorrectAction),
       r.escalations,
@@ -58,7 +59,7 @@ export function totalsTable(totals: readonly PolicyTotals[]): string {
       'wasted',
       'identical re-exec',
       'dup. rows',
-      'persistent-error tax vs router (median ms)',
+      'persistent-error tax (median wasted retry ms)',
       'escalations',
     ],
     totals.map((t) => [
@@ -71,7 +72,7 @@ export function totalsTable(totals: readonly PolicyTotals[]): string {
       pct(t.wastedRetries),
       t.identicalReexecutions,
       t.duplicateSideEffects,
-      t.policy === 'router' ? '0' : ms(t.persistentErrorTaxMs),
+      t.persistentErrorTaxMs === null ? '—' : Math.round(t.persistentErrorTaxMs),
       t.escalations,
     ]),
   );

@@ -10,6 +10,9 @@
  *   when a retry of that call could first succeed (`curedAtMs`; `null` = never: the failure is persistent, as a 409,
  *   a 403, a 401 to the same token, a write that was already applied);
  * - an **identical re-execution** is a retry of a persistent failure: the same call against unchanged state;
+ * - the **wasted retry time** of a run is, summed over its wasted retries, the ms from the end of the failure each
+ *   answers to its own end (the wait before it and its own dispatch): the tax a retry policy puts on a failure
+ *   that retrying cannot cure, measured on the tools' side, whatever the agent loop around them costs;
  * - `pass^k` is τ-bench's estimator C(c, k) / C(n, k) over n runs of which c were correct (Yao et al., "τ-bench",
  *   arXiv 2406.12045, §3): the chance that k runs drawn from the n all succeed. With n = k it is 1 only when every
  *   run was correct.
@@ -41,6 +44,8 @@ export interface RetryStats {
   wasted: number;
   /** Retries of a persistent failure: the same call against unchanged state. */
   identicalReexecutions: number;
+  /** Ms from the failures the wasted retries answer to the retries' ends, summed. */
+  wastedRetryMs: number;
 }
 
 const identity = (d: Dispatch): string => `${d.tool}\u0000${d.args}\u0000${d.credential}`;
@@ -48,18 +53,18 @@ const identity = (d: Dispatch): string => `${d.tool}\u0000${d.args}\u0000${d.cre
 /** Retries, wasted retries and identical re-executions of one run's dispatches (any order; sorted by start). */
 export function retryStats(dispatches: readonly Dispatch[]): RetryStats {
   const last = new Map<string, Dispatch>();
-  const stats: RetryStats = { retries: 0, wasted: 0, identicalReexecutions: 0 };
+  const stats: RetryStats = { retries: 0, wasted: 0, identicalReexecutions: 0, wastedRetryMs: 0 };
   for (const d of [...dispatches].sort((a, b) => a.startMs - b.startMs)) {
     const before = last.get(identity(d));
     last.set(identity(d), d);
     if (before?.failure === undefined) continue;
     stats.retries += 1;
     const cured = before.curedAtMs ?? null;
-    if (cured === null) {
+    const wasted = cured === null || d.startMs < cured;
+    if (cured === null) stats.identicalReexecutions += 1;
+    if (wasted) {
       stats.wasted += 1;
-      stats.identicalReexecutions += 1;
-    } else if (d.startMs < cured) {
-      stats.wasted += 1;
+      stats.wastedRetryMs += Math.max(0, d.endMs - before.endMs);
     }
   }
   return stats;
@@ -109,6 +114,7 @@ export interface RunScore {
   retries: number;
   wasted: number;
   identicalReexecutions: number;
+  wastedRetryMs: number;
   /** Side-effect rows beyond the one the goal needs, counted in the database. */
   duplicateSideEffects: number;
   /** Ms from the run's start to the correct action, in a run that ended correct; else null. */
@@ -138,6 +144,8 @@ export interface ScenarioRow {
   /** Wasted retries as a share of all retries, 0–1; null when there was no retry. */
   wastedRetries: number | null;
   retries: number;
+  /** Median over the runs of the wasted retry time, ms. */
+  wastedRetryMs: number;
   duplicateSideEffects: number;
   /** Median over the correct runs, ms; null when no run was correct. */
   msToCorrectAction: number | null;
@@ -179,6 +187,7 @@ export function scenarioRow(scenario: string, policy: PolicyName, runs: readonly
     identicalReexecutions: sum(runs, (r) => r.identicalReexecutions),
     wastedRetries: retries === 0 ? null : sum(runs, (r) => r.wasted) / retries,
     retries,
+    wastedRetryMs: median(runs.map((r) => r.wastedRetryMs)) ?? 0,
     duplicateSideEffects: sum(runs, (r) => r.duplicateSideEffects),
     msToCorrectAction: median(correctRuns.map((r) => r.msToCorrectAction).filter((m): m is number => m !== null)),
     correct: correctRuns.length === runs.length,
@@ -207,9 +216,8 @@ export interface PolicyTotals {
   passK: number;
   escalations: number;
   /**
-   * On the scenarios marked persistent: the median, over runs correct under both, of this policy's
-   * msToCorrectAction minus the router's for the same seed, ms (the time a retry policy adds before the correct
-   * action); null when no pair exists. 0 for the router.
+   * On the scenarios marked persistent (retrying cannot cure their failure): the median over runs of the wasted
+   * retry time, ms — the tax a policy puts on each persistent error. Null when there is no such run.
    */
   persistentErrorTaxMs: number | null;
 }
@@ -237,22 +245,9 @@ export function policyTotals(rows: readonly ScenarioRow[], persistent: ReadonlyS
       meanCorrect: runs.length === 0 ? 0 : correctRuns / runs.length,
       passK: mine.length === 0 ? 0 : mine.reduce((a, r) => a + r.passK, 0) / mine.length,
       escalations: sum(runs, (r) => (r.status === 'escalated' ? 1 : 0)),
-      persistentErrorTaxMs: taxAgainstRouter(rows, policy, persistent),
+      persistentErrorTaxMs: median(
+        mine.filter((r) => persistent.has(r.scenario)).flatMap((r) => r.perRun.map((x) => x.wastedRetryMs)),
+      ),
     };
   });
-}
-
-function taxAgainstRouter(rows: readonly ScenarioRow[], policy: PolicyName, persistent: ReadonlySet<string>) {
-  const deltas: number[] = [];
-  for (const row of rows) {
-    if (row.policy !== policy || !persistent.has(row.scenario)) continue;
-    const router = rows.find((r) => r.scenario === row.scenario && r.policy === 'router');
-    for (const run of row.perRun) {
-      const twin = router?.perRun.find((r) => r.seed === run.seed);
-      if (run.msToCorrectAction !== null && twin !== undefined && twin.msToCorrectAction !== null) {
-        deltas.push(run.msToCorrectAction - twin.msToCorrectAction);
-      }
-    }
-  }
-  return median(deltas);
 }
