@@ -157,7 +157,8 @@ export async function startEval(o: { slots: number }): Promise<Eval> {
       breaker: { threshold: 1_000_000 },
       config: { taskQueue: ROUTER_QUEUE },
     });
-    const workers = await createWorkers(server.address, tmp, plugin, tools, baselineBroker);
+    const workers = await createWorkers(server.address, tmp, plugin, tools, baselineBroker, recorder);
+    closers.push(() => workers.connection.close());
     const env: EvalEnv = {
       world,
       ledger,
@@ -202,7 +203,8 @@ async function createWorkers(
   plugin: RecoveryPlugin,
   tools: AnyTool[],
   broker: CredentialBroker,
-): Promise<{ router: Worker; baseline: Worker }> {
+  recorder: RunRecorder,
+): Promise<{ router: Worker; baseline: Worker; connection: NativeConnection }> {
   const [routerCode, baselineCode] = await Promise.all([
     bundleWorkflowCode({ workflowsPath: RECOVERY_WORKFLOWS_PATH, logger: quiet }),
     bundleWorkflowCode({ workflowsPath: require.resolve('./baseline/workflow'), logger: quiet }),
@@ -218,9 +220,11 @@ async function createWorkers(
     Worker.create({
       ...common,
       taskQueue: BASELINE_QUEUE,
-      activities: createBaselineActivities(tools, broker),
+      activities: createBaselineActivities(tools, broker, (inv) =>
+        recorder.unknownTool(inv.operationId, inv.tool, inv.args),
+      ),
       workflowBundle: { codePath: baselinePath },
     }),
   ]);
-  return { router, baseline };
+  return { router, baseline, connection };
 }

@@ -81,6 +81,19 @@ export class RunRecorder {
     }
   }
 
+  /** Records an attempt at a tool that does not exist (a baseline dispatches it; the router refuses it first). */
+  unknownTool(operationId: string, tool: string, args: unknown): void {
+    const now = Date.now();
+    push(this.dispatches, runIdOf(operationId), {
+      tool,
+      args: canonicalize(args),
+      credential: 0,
+      startMs: now,
+      endMs: now,
+      failure: 'unknown tool',
+    });
+  }
+
   /** Forgets a run (after it was scored). */
   forget(runId: string): void {
     this.dispatches.delete(runId);

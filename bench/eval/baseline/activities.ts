@@ -25,14 +25,22 @@ const wait = (ms: number, signal: AbortSignal) =>
     signal.addEventListener('abort', () => (clearTimeout(t), fail(signal.reason)), { once: true });
   });
 
-export function createBaselineActivities(tools: readonly AnyTool[], credentials: CredentialBroker) {
+export function createBaselineActivities(
+  tools: readonly AnyTool[],
+  credentials: CredentialBroker,
+  /** Told of each attempt at a tool that does not exist (it has no `execute` to record). */
+  onUnknownTool: (inv: PlainInvocation) => void = () => undefined,
+) {
   const byName = new Map(tools.map((t) => [t.name, t]));
   return {
     /** @throws whatever the tool throws; `Error('no tool named …')` for an unknown tool (retried like the rest). */
     async runToolPlain(inv: PlainInvocation): Promise<unknown> {
       const activity = Context.current();
       const tool = byName.get(inv.tool);
-      if (!tool) throw new Error(`no tool named ${inv.tool}`);
+      if (!tool) {
+        onUnknownTool(inv);
+        throw new Error(`no tool named ${inv.tool}`);
+      }
       const credential = tool.credential ? await credentials.current(tool.credential) : undefined;
       const ctx = toolContextOf(activity, tool, { callId: inv.operationId, operationId: inv.operationId }, credential);
       const args =

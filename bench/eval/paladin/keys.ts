@@ -134,7 +134,7 @@ export const PALADIN_KEYS: readonly PaladinKey[] = Object.freeze([
   { key: '507', category: 'Partial Execution', shape: 'HTTP 507 Insufficient Storage to the write', injection: status(507), step: 'write', lasts: 'persistent', expectedAction: A.ESCALATE, world: 'hand_off', why: 'RFC 4918 §11.5: nothing was stored and it must not be repeated until an operator frees space' },
   { key: '540', category: 'Partial Execution', shape: 'HTTP 540 (endpoint temporarily disabled, non-standard)', injection: status(540), step: 'read', lasts: 'transient', expectedAction: A.RETRY, world: 'recoverable', why: 'an unlisted 5xx to a read: retry after backoff ("retry after window")' },
   { key: 'OutOfMemoryError', category: 'Partial Execution', shape: "a real V8 `RangeError: Array buffer allocation failed` (`new ArrayBuffer(2 ** 40)` in the tool)", injection: { kind: 'io' }, step: 'read', lasts: 'persistent', expectedAction: A.ESCALATE, world: 'hand_off', why: 'the tool asked for more memory than the worker has: a resource failure inside the tool', debatable: { otherAction: A.REPAIR, why: 'the success path "reduce batch size": a tool that maps it to a 413-like argument error lets the planner ask for less' } },
-  { key: 'ResourceLimitExceeded', category: 'Partial Execution', shape: "an AWS SDK v3 `ServiceException` `LimitExceededException` (`$metadata.httpStatusCode: 400`, `$fault: 'client'`)", injection: { kind: 'thrown' }, step: 'read', lasts: 'transient', expectedAction: A.RETRY, world: 'recoverable', why: "smithy's retryable throttling list: a request-rate limit; retry after backoff (\"pause; reduce load; retry after reset\")", debatable: { otherAction: A.ESCALATE, why: "SageMaker's literal `ResourceLimitExceeded` is an account quota (a hard limit): a person raises it" } },
+  { key: 'ResourceLimitExceeded', category: 'Partial Execution', shape: "an AWS SDK v3 `ServiceException` `LimitExceededException` (`$metadata.httpStatusCode: 400`, `$fault: 'client'`)", injection: { kind: 'thrown' }, step: 'read', lasts: 'transient', expectedAction: A.RETRY, world: 'recoverable', why: "smithy's retryable throttling list: a request-rate limit; retry after backoff (\"pause; reduce load; retry after reset\")", debatable: { otherAction: A.ESCALATE, why: "SageMaker's literal `ResourceLimitExceeded` (HTTP 400) is an account quota, a hard limit a person raises; the router routes that shape `repair` today (an AWS name its table does not list falls to the HTTP 400 rule)" } },
   { key: 'QuotaExceeded', category: 'Partial Execution', shape: "a real gaxios `GaxiosError`: 403 `{ error: { errors: [{ reason: 'quotaExceeded' }] } }` (Google APIs' format)", injection: { kind: 'gaxios', status: 403, reason: 'quotaExceeded' }, step: 'read', lasts: 'persistent', expectedAction: A.ESCALATE, world: 'hand_off', why: 'Google Cloud docs: a daily or per-project quota, not cured within the run', debatable: { otherAction: A.RETRY, why: 'a quota that resets soon could be waited for; the router will not wait beyond the run' } },
   { key: 'RateLimitExceeded', category: 'Partial Execution', shape: "a real gaxios `GaxiosError`: 403 `{ error: { errors: [{ reason: 'rateLimitExceeded' }] } }`", injection: { kind: 'gaxios', status: 403, reason: 'rateLimitExceeded' }, step: 'read', lasts: 'transient', expectedAction: A.RETRY, world: 'recoverable', why: 'Google APIs answer a rate limit with 403 + reason: a rate limit, not a denial' },
   // ── Output Hallucination ───────────────────────────────────────────────────────────────────────────────────
@@ -163,6 +163,16 @@ export function paladinKey(key: string): PaladinKey {
 /** The keys whose expected route is debatable. */
 export function debatableKeys(): PaladinKey[] {
   return PALADIN_KEYS.filter((k) => k.debatable !== undefined);
+}
+
+/** The debatable keys as a Markdown list (docs/EVAL.md, between `<!-- debatable:start -->` and `<!-- debatable:end -->`). */
+export function debatableMarkdown(): string {
+  return debatableKeys()
+    .map(
+      (k) =>
+        `- **${k.key}**: \`${k.expectedAction}\` (${k.why}) — or \`${k.debatable!.otherAction}\`: ${k.debatable!.why}.`,
+    )
+    .join('\n');
 }
 
 /** The table as Markdown (docs/EVAL.md, between `<!-- paladin:start -->` and `<!-- paladin:end -->`). */
