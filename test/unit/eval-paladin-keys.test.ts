@@ -4,14 +4,14 @@
  * the router's classifier routes each shape to the key's expected action. docs/EVAL.md prints the same table.
  * No workers, no Temporal server.
  */
-import { readFileSync } from 'node:fs';
-import { mkdtempSync } from 'node:fs';
+import { mkdtempSync, readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { GaxiosError } from 'gaxios';
 import { IO, THROWN, type IoEnv } from '../../bench/eval/paladin/faults';
 import {
   debatableKeys,
+  debatableMarkdown,
   PALADIN_CATEGORIES,
   PALADIN_KEYS,
   paladinKey,
@@ -20,7 +20,7 @@ import {
 } from '../../bench/eval/paladin/keys';
 import { RecordArgs, RecordShape, worldReadTools } from '../../bench/eval/tools';
 import { startWorldService, type WorldService } from '../../bench/eval/world-service';
-import { freePort } from '../../test/setup/postgres-server';
+import { freePort } from '../setup/postgres-server';
 import { classify, classifyInvalidResult, classifyZodError, type CallContext } from '../../recovery/classify';
 import { parseBody } from '../../recovery/classify/body';
 import type { ToolFailure } from '../../recovery/failure';
@@ -179,9 +179,10 @@ describe('the key table', () => {
     },
   );
 
-  test('docs/EVAL.md prints the table as the code has it', () => {
+  test('docs/EVAL.md prints the table and the debatable keys as the code has them', () => {
     const doc = readFileSync(join(__dirname, '..', '..', 'docs', 'EVAL.md'), 'utf8');
-    const copy = doc.split('<!-- paladin:start -->')[1]?.split('<!-- paladin:end -->')[0]?.trim();
-    expect(copy).toBe(paladinMarkdown());
+    const block = (name: string) => doc.split(`<!-- ${name}:start -->`)[1]?.split(`<!-- ${name}:end -->`)[0]?.trim();
+    expect(block('paladin')).toBe(paladinMarkdown());
+    expect(block('debatable')).toBe(debatableMarkdown());
   });
 });
