@@ -20,7 +20,7 @@ import { createScriptedPlanner } from '../../activities/planners/scripted';
 import type { Planner } from '../../activities/planners/planner';
 import { calendarTools } from '../../examples/calendar-tools';
 import { startCalendarService } from '../../examples/calendar-service';
-import { startLedgerService, type Fault } from '../../examples/ledger-service';
+import { startLedgerService, type Fault, type LedgerService } from '../../examples/ledger-service';
 import { ledgerTools } from '../../examples/ledger-tools';
 import { RecoveryPlugin, RECOVERY_WORKFLOWS_PATH } from '../../plugin/recovery-plugin';
 import type { ToolSpec } from '../../recovery/tool-spec';
@@ -34,7 +34,7 @@ import { RunRecorder } from './recorder';
 import type { EvalEnv, Script } from './scenario';
 import type { PolicyName } from './scoring';
 import { worldReadTools, worldWriteTools } from './tools';
-import { startWorldService } from './world-service';
+import { startWorldService, type WorldService } from './world-service';
 
 export const ROUTER_QUEUE = 'eval-router';
 export const BASELINE_QUEUE = 'eval-baseline';
@@ -75,48 +75,77 @@ const quiet = {
   error: (message: string, meta?: Record<string, unknown>) => console.error(message, meta),
 };
 
-/** Starts the services, the dev server and the two workers. @param slots credential slots to start. */
+type Closer = () => Promise<unknown>;
+
+/** The dev server and the services, started in parallel; each pushes its closer. */
+async function startServices(tmp: string, slotCount: number, closers: Closer[]) {
+  const [server, world, ledger, calendar, pg, slots] = await Promise.all([
+    (async () =>
+      ensureEmbeddedServer({
+        ip: '127.0.0.1',
+        port: await freePort(),
+        uiPort: await freePort(),
+        namespace: 'default',
+        dbFilename: join(tmp, 'dev.sqlite'),
+      }))(),
+    startWorldService(),
+    startLedgerService(),
+    startCalendarService(),
+    startPostgres(),
+    startCredentialSlots(slotCount),
+  ]);
+  closers.push(
+    () => server.stop(),
+    () => world.close(),
+    () => ledger.close(),
+    () => calendar.close(),
+  );
+  closers.push(() => pg.stop(), ...slots.map((s) => () => s.oauth.close()));
+  const pgConfig = { host: '127.0.0.1', port: pg.port, user: pg.user, password: pg.password, database: 'postgres' };
+  const pool = new Pool({ ...pgConfig, max: 12 });
+  const other = new Pool({ ...pgConfig, max: 12 });
+  for (const p of [pool, other]) p.on('error', () => undefined); // a terminated backend is the eval's doing
+  closers.push(
+    () => pool.end(),
+    () => other.end(),
+  );
+  await preparePg(pool);
+  return { server, world, ledger, calendar, slots, pool, other };
+}
+
+/** One fault hook per shared path: runs arm theirs by workflow id (the ledger) or recipient (the e-mails). */
+function faultHooks(world: WorldService, ledger: LedgerService): Pick<EvalEnv, 'armLedgerFault' | 'armEmailFault'> {
+  const ledgerFaults = new Map<string, Fault>();
+  ledger.setFaultPicker((key) => {
+    const runId = key.slice(0, key.indexOf(':'));
+    const fault = ledgerFaults.get(runId);
+    ledgerFaults.delete(runId);
+    return fault;
+  });
+  const emailFaults = new Map<string, 'destroy' | number>();
+  world.fault('POST /emails', (_n, _now, body) => {
+    const f = typeof body.recipient === 'string' ? emailFaults.get(body.recipient) : undefined;
+    if (f === undefined) return undefined;
+    emailFaults.delete(body.recipient as string);
+    return { afterCommit: f };
+  });
+  return {
+    armLedgerFault: (runId, fault) => void ledgerFaults.set(runId, fault),
+    armEmailFault: (recipient, fault) => void emailFaults.set(recipient, fault),
+  };
+}
+
+/** Starts the services, the dev server and the two workers. @param o.slots credential slots to start. */
 export async function startEval(o: { slots: number }): Promise<Eval> {
   const tmp = mkdtempSync(join(tmpdir(), 'rr-eval-'));
   mkdirSync(join(tmp, 'files'));
-  const closers: (() => Promise<unknown>)[] = [async () => rmSync(tmp, { recursive: true, force: true })];
+  const closers: Closer[] = [async () => rmSync(tmp, { recursive: true, force: true })];
   const close = async () => {
     for (const c of closers.reverse()) await c().catch(() => undefined);
   };
   try {
-    const [server, world, ledger, calendar, pg, slots] = await Promise.all([
-      (async () =>
-        ensureEmbeddedServer({
-          ip: '127.0.0.1',
-          port: await freePort(),
-          uiPort: await freePort(),
-          namespace: 'default',
-          dbFilename: join(tmp, 'dev.sqlite'),
-        }))(),
-      startWorldService(),
-      startLedgerService(),
-      startCalendarService(),
-      startPostgres(),
-      startCredentialSlots(o.slots),
-    ]);
-    closers.push(
-      () => server.stop(),
-      () => world.close(),
-      () => ledger.close(),
-      () => calendar.close(),
-    );
-    closers.push(() => pg.stop(), ...slots.map((s) => () => s.oauth.close()));
-    const pgConfig = { host: '127.0.0.1', port: pg.port, user: pg.user, password: pg.password, database: 'postgres' };
-    const pool = new Pool({ ...pgConfig, max: 12 });
-    const other = new Pool({ ...pgConfig, max: 12 });
-    for (const p of [pool, other]) p.on('error', () => undefined); // a terminated backend is the eval's doing
-    closers.push(
-      () => pool.end(),
-      () => other.end(),
-    );
-    await preparePg(pool);
+    const { server, world, ledger, calendar, slots, pool, other } = await startServices(tmp, o.slots, closers);
     const pgFaults: PgFaults = { conflicts: new Map(), kills: new Map() };
-
     const recorder = new RunRecorder();
     const tools: AnyTool[] = [
       ...worldReadTools(world.url),
@@ -130,25 +159,8 @@ export async function startEval(o: { slots: number }): Promise<Eval> {
     const providers = Object.fromEntries(slots.map((s) => [s.credential, s.provider]));
     const routerBroker = new CredentialBroker({ ...providers, [PALADIN_SSO_CREDENTIAL]: flakyProvider(1) });
     const baselineBroker = new CredentialBroker(providers);
-
-    const ledgerFaults = new Map<string, Fault>();
-    ledger.setFaultPicker((key) => {
-      const runId = key.slice(0, key.indexOf(':'));
-      const fault = ledgerFaults.get(runId);
-      ledgerFaults.delete(runId);
-      return fault;
-    });
-    const emailFaults = new Map<string, 'destroy' | number>();
-    world.fault('POST /emails', (_n, _now, body) => {
-      const f = typeof body.recipient === 'string' ? emailFaults.get(body.recipient) : undefined;
-      if (f === undefined) return undefined;
-      emailFaults.delete(body.recipient as string);
-      return { afterCommit: f };
-    });
-
     const connection = await Connection.connect({ address: server.address });
     closers.push(() => connection.close());
-    const client = new Client({ connection });
     const planners = new PlannerRegistry();
     const plugin = new RecoveryPlugin({
       tools,
@@ -167,13 +179,12 @@ export async function startEval(o: { slots: number }): Promise<Eval> {
       pool,
       pgFaults,
       takeSlot: slotTaker(slots),
-      armLedgerFault: (runId, fault) => void ledgerFaults.set(runId, fault),
-      armEmailFault: (recipient, fault) => void emailFaults.set(recipient, fault),
+      ...faultHooks(world, ledger),
       brokerFor: (policy: PolicyName) => (policy === 'router' ? routerBroker : baselineBroker),
     };
     return {
       env,
-      client,
+      client: new Client({ connection }),
       plugin,
       planners,
       catalog: toolCatalog(tools),

@@ -14,7 +14,7 @@ function table(head: string[], rows: (string | number)[][]): string {
   ].join('\n');
 }
 
-/** Per scenario and policy (sums over the k runs; ms = median over the correct runs). */
+/** Per scenario and policy: sums over the k runs; wasted retry ms the median over the runs, ms to correct action over the correct runs. */
 export function scenarioTable(rows: readonly ScenarioRow[]): string {
   return table(
     [
@@ -26,8 +26,9 @@ export function scenarioTable(rows: readonly ScenarioRow[]): string {
       'retries',
       'wasted',
       'identical re-exec',
+      'wasted retry ms (median)',
       'dup. rows',
-      'ms to correct action',
+      'ms to correct action (median)',
       'escalations',
     ],
     rows.map((r) => [

@@ -36,21 +36,30 @@ export function createBaselineActivities(
     /** @throws whatever the tool throws; `Error('no tool named …')` for an unknown tool (retried like the rest). */
     async runToolPlain(inv: PlainInvocation): Promise<unknown> {
       const activity = Context.current();
-      const tool = byName.get(inv.tool);
-      if (!tool) {
-        onUnknownTool(inv);
-        throw new Error(`no tool named ${inv.tool}`);
-      }
-      const credential = tool.credential ? await credentials.current(tool.credential) : undefined;
-      const ctx = toolContextOf(activity, tool, { callId: inv.operationId, operationId: inv.operationId }, credential);
-      const args =
-        tool.idempotency.carrier === 'field' && typeof inv.args === 'object' && inv.args !== null
-          ? { ...inv.args, [tool.idempotency.name]: inv.operationId }
-          : inv.args;
+      /** One try: find the tool, take the current credential, run `execute`. */
+      const once = async () => {
+        const tool = byName.get(inv.tool);
+        if (!tool) {
+          onUnknownTool(inv);
+          throw new Error(`no tool named ${inv.tool}`);
+        }
+        const credential = tool.credential ? await credentials.current(tool.credential) : undefined;
+        const ctx = toolContextOf(
+          activity,
+          tool,
+          { callId: inv.operationId, operationId: inv.operationId },
+          credential,
+        );
+        const args =
+          tool.idempotency.carrier === 'field' && typeof inv.args === 'object' && inv.args !== null
+            ? { ...inv.args, [tool.idempotency.name]: inv.operationId }
+            : inv.args;
+        return tool.execute(args, ctx);
+      };
       const delays = inv.inProcessDelaysMs ?? [];
       for (let i = 0; ; i++) {
         try {
-          return await tool.execute(args, ctx);
+          return await once();
         } catch (err) {
           if (i < delays.length) {
             await wait(delays[i]!, activity.cancellationSignal);

@@ -66,8 +66,9 @@ export interface PaladinKey {
   /** Which call of the plan gets the fault: the read (`get_record`) or the write (`save_summary`). */
   step: 'read' | 'write';
   /**
-   * `transient`: the first 1–2 dispatches fail (seeded), then the call works; `persistent`: every dispatch of the
-   * faulted call fails (a fixed call, another tool, or a person is the way out).
+   * `transient`: the first 1–2 dispatches of a read fail (seeded), the first dispatch of a write (its replay budget
+   * is 1), then the call works; `persistent`: every dispatch of the faulted call fails (a fixed call, another tool,
+   * or a person is the way out).
    */
   lasts: 'transient' | 'persistent';
   /** The first recovery action the router should take. */

@@ -100,7 +100,9 @@ export function paladinRun(
     ],
     submit: { resultFrom: 'read' },
   };
-  const times = k.lasts === 'transient' ? 1 + Math.floor(o.random() * 2) : Number.POSITIVE_INFINITY;
+  // A transient read fails 1–2 times (within the retry budget); a transient write once (its replay budget is 1).
+  const draw = 1 + Math.floor(o.random() * 2);
+  const times = k.lasts === 'persistent' ? Number.POSITIVE_INFINITY : k.step === 'write' ? 1 : draw;
   const expected = read.startsWith('get_profile')
     ? { name: 'Ada', plan: 'pro' }
     : k.key === 'DataError'

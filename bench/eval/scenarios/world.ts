@@ -182,9 +182,6 @@ export const rateLimitStorm: Scenario = {
   },
 };
 
-/** The first dispatch of `tool` that failed, if any. */
-const firstFailure = (ds: readonly Dispatch[], tool: string) => ds.find((d) => d.tool === tool && d.failure);
-
 export const lostRefund: Scenario = {
   name: 'lost-response-refund',
   exercises: 'outcome_unknown (a commit whose answer is lost)',
@@ -213,7 +210,6 @@ export const lostRefund: Scenario = {
         return d === faulted && fault === 'lost_in_transit' ? 0 : null;
       },
       judge(o) {
-        faulted ??= firstFailure(o.dispatches, 'issue_refund');
         const rows = countRefunds(env, orderId);
         return judgeSuccess(o, {
           matches: (r) => hasFields(r, { orderId, amountCents: 500 }),
