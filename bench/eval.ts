@@ -12,6 +12,7 @@
  * a PALADIN key not scored, or a hallucinated success.
  */
 import { mkdirSync, writeFileSync } from 'node:fs';
+import { loadavg } from 'node:os';
 import { dirname, join } from 'node:path';
 import { seeded } from './chaos/driver';
 import { runScenario } from './eval/driver';
@@ -119,6 +120,7 @@ async function runAll(ev: Eval, o: EvalOptions): Promise<{ rows: ScenarioRow[]; 
 /** Runs the eval; returns the exit code (0 the gate passed, 1 it did not). */
 export async function evalBench(o: EvalOptions): Promise<number> {
   const startedMs = Date.now();
+  const loadBefore = loadavg();
   const slotsNeeded = SCENARIOS.filter((s) => s.name === 'token-expiry').length * o.k * POLICIES.length + 1;
   const ev = await startEval({ slots: slotsNeeded });
   try {
@@ -144,6 +146,8 @@ export async function evalBench(o: EvalOptions): Promise<number> {
       benchmark: 'eval',
       date: new Date().toISOString(),
       machine: machineFacts(),
+      /** The 1/5/15-minute load averages at the start and the end: the CPU is shared, timings depend on it. */
+      loadAverage: { start: loadBefore, end: loadavg() },
       options: o,
       method: {
         k: o.k,
@@ -175,6 +179,8 @@ export async function evalBench(o: EvalOptions): Promise<number> {
       console.log(`\nMethod differences:\n${METHOD_NOTES.map((n) => `- ${n}`).join('\n')}`);
     }
     console.log(`\ngate: ${passed ? 'passed' : 'FAILED'} ${JSON.stringify(gate)}`);
+    const load = (l: number[]) => l.map((x) => x.toFixed(1)).join(' ');
+    console.log(`load average ${load(loadBefore)} → ${load(loadavg())} (1/5/15 min, ${machineFacts().cpus} CPUs)`);
     console.log(`duration ${((Date.now() - startedMs) / 1000).toFixed(1)} s; wrote ${RESULTS_FILE}`);
     return passed ? 0 : 1;
   } finally {
