@@ -1,6 +1,6 @@
 /**
  * One scenario per failure class (docs/DESIGN.md, "Failure classes and the two axes") that the world-change
- * scenarios (./world.ts) do not already cover: invalid arguments, a 503 storm, a hallucinated tool, a policy 403,
+ * scenarios (./world.ts, ./storms.ts) do not already cover: invalid arguments, a hallucinated tool, a policy 403,
  * an invalid result, a bug in the tool, an expiring token.
  */
 import {
@@ -47,40 +47,6 @@ export const invalidArguments: Scenario = {
           rows: env.world.rows('invoices', 'customer_id', customerId),
           what: 'invoice',
           at: lastSuccessEnd(o, 'create_invoice'),
-        }),
-    };
-  },
-};
-
-export const transientStorm: Scenario = {
-  name: 'transient-503',
-  exercises: 'transient',
-  description: 'a read answered 503 (no Retry-After) for 0.3–2.5 s from its first request, then 200',
-  persistent: false,
-  routerActions: ['retry'],
-  prepare({ index, random, env }: RunContext) {
-    const sku = `SKU-${index}`;
-    const stormMs = 300 + Math.floor(random() * 2_200);
-    let firstAt: number | undefined;
-    return {
-      goal: `How many units of ${sku} are in stock? (run ${index})`,
-      script: {
-        on: REACTIONS,
-        steps: [{ id: 'stock', tool: 'get_stock', args: { sku } }],
-        submit: { resultFrom: 'stock' },
-      },
-      arrange() {
-        env.world.fault(`GET /inventory/${sku}`, (_n, now) => {
-          firstAt ??= now;
-          return now < firstAt + stormMs ? { status: 503, body: { error: 'unavailable' } } : undefined;
-        });
-      },
-      curedAtMs: () => (firstAt ?? 0) + stormMs,
-      judge: (o) =>
-        judgeSuccess(o, {
-          matches: (r) => hasFields(r, { sku, units: 4 }),
-          what: 'stock reading',
-          at: lastSuccessEnd(o, 'get_stock'),
         }),
     };
   },

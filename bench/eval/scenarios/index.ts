@@ -1,16 +1,9 @@
 /** Every scenario of the recovery eval, in the order the tables print them. */
 import type { Scenario } from '../scenario';
-import {
-  capabilityMissing,
-  forbidden,
-  invalidArguments,
-  invalidResult,
-  tokenExpiry,
-  toolBug,
-  transientStorm,
-} from './classes';
+import { capabilityMissing, forbidden, invalidArguments, invalidResult, tokenExpiry, toolBug } from './classes';
 import { pgKilledAfterCommit, pgSerialization } from './dialects';
-import { alreadyHolds, documentDeleted, lostEmail, lostRefund, priceChanged, rateLimitStorm, slotTaken } from './world';
+import { rateLimitStorm, transientStorm } from './storms';
+import { alreadyHolds, documentDeleted, lostEmail, lostRefund, priceChanged, slotTaken } from './world';
 
 export const SCENARIOS: readonly Scenario[] = Object.freeze([
   invalidArguments,

@@ -1,6 +1,6 @@
 /**
  * The ways the world changes mid-run: a slot booked between plan and execution, a price changed after the quote,
- * a document deleted after it was listed, a 429 storm with Retry-After, a commit whose answer is lost (to a
+ * a document deleted after it was listed, a commit whose answer is lost (to a
  * receiver that refuses a repeated key, and to one without idempotency keys), and a state that already holds.
  */
 import { WORKING_SLOTS } from '../../../examples/calendar-service';
@@ -140,43 +140,6 @@ export const documentDeleted: Scenario = {
           matches: (r) => hasFields(r, { docId, text }),
           what: 'document read',
           at: lastSuccessEnd(o, 'read_deleted_document'),
-        }),
-    };
-  },
-};
-
-export const rateLimitStorm: Scenario = {
-  name: 'rate-limit-storm',
-  exercises: 'transient (a 429 storm with Retry-After)',
-  description: '429 with `Retry-After` (the seconds left) for 1.2–3 s from the first request, then 200',
-  persistent: false,
-  routerActions: ['retry'],
-  prepare({ index, random, env }: RunContext) {
-    const sku = `SKU-R${index}`;
-    const stormMs = 1_200 + Math.floor(random() * 1_800);
-    let firstAt: number | undefined;
-    return {
-      goal: `How many units of ${sku} are in stock? (run ${index})`,
-      script: {
-        on: REACTIONS,
-        steps: [{ id: 'stock', tool: 'get_stock', args: { sku } }],
-        submit: { resultFrom: 'stock' },
-      },
-      arrange() {
-        env.world.fault(`GET /inventory/${sku}`, (_n, now) => {
-          firstAt ??= now;
-          const left = firstAt + stormMs - now;
-          if (left <= 0) return undefined;
-          const retryAfter = String(Math.ceil(left / 1_000));
-          return { status: 429, headers: { 'retry-after': retryAfter }, body: { error: 'rate_limited' } };
-        });
-      },
-      curedAtMs: () => (firstAt ?? 0) + stormMs,
-      judge: (o) =>
-        judgeSuccess(o, {
-          matches: (r) => hasFields(r, { sku, units: 4 }),
-          what: 'stock reading',
-          at: lastSuccessEnd(o, 'get_stock'),
         }),
     };
   },
