@@ -1,21 +1,26 @@
 /**
  * `npm run bench [-- --only <names>] [options]`: the benchmarks, each printing a table and writing
- * bench/results/<name>.json. Names (comma-separated; all when `--only` is absent):
+ * bench/results/<name>.json. Names (comma-separated; without `--only`: overhead, scale, chaos):
  * - `overhead`: the plugin's overhead against a bare activity, four arms (bench/overhead.ts);
  * - `scale`: throughput, p95, RSS and CPU at N ∈ {100, 500, 1000} concurrent workflows (bench/scale.ts);
- * - `chaos`: worker SIGKILLs and server restarts during reconciliations (bench/chaos.ts).
- * `--quick` runs each in a shorter form (all of them in under 5 minutes on 2 cores).
+ * - `chaos`: worker SIGKILLs and server restarts during reconciliations (bench/chaos.ts);
+ * - `eval`: the recovery eval — scenarios under the router and two retry baselines, and PALADIN's catalogue
+ *   (bench/eval.ts). Not run by default (it takes minutes): name it with `--only eval`.
+ * `--quick` runs each in a shorter form.
  *
  * Exit code: 0 when every benchmark's gate passed, 1 when one failed, 2 when a benchmark itself broke.
  */
 import { DefaultLogger, Runtime } from '@temporalio/worker';
 import { Command, InvalidArgumentError } from 'commander';
 import { chaos } from './chaos';
+import { evalBench } from './eval';
 import { overhead } from './overhead';
 import { scale } from './scale';
 
-const BENCHMARKS = ['overhead', 'scale', 'chaos'] as const;
+const BENCHMARKS = ['overhead', 'scale', 'chaos', 'eval'] as const;
 type BenchName = (typeof BENCHMARKS)[number];
+/** What runs without `--only`. */
+const DEFAULT_BENCHMARKS: readonly BenchName[] = ['overhead', 'scale', 'chaos'];
 
 function positiveInt(value: string): number {
   const n = Number(value);
@@ -39,42 +44,74 @@ interface BenchOptions {
   kills: number;
   inFlight: number;
   restarts: number;
-  seed: number;
+  seed?: number;
+  k: number;
+  capMs?: number;
+  concurrency: number;
+  scenarios?: string[];
+  keys?: string[];
+  paladin: boolean;
 }
 
 function parseArgs(argv: string[]): BenchOptions {
   return new Command('bench')
     .description('Recovery Router benchmarks')
-    .option('--only <names>', `benchmarks to run, comma-separated (${BENCHMARKS.join(', ')})`, names, [...BENCHMARKS])
-    .option('--quick', 'shorter runs: overhead 10 runs, scale N ∈ {100, 1000}, chaos 10 kills', false)
+    .option('--only <names>', `benchmarks to run, comma-separated (${BENCHMARKS.join(', ')})`, names, [
+      ...DEFAULT_BENCHMARKS,
+    ])
+    .option(
+      '--quick',
+      'shorter runs: overhead 10 runs, scale N ∈ {100, 1000}, chaos 10 kills, eval with a 30 s cap (full: 120 s)',
+      false,
+    )
     .option('--runs <n>', 'overhead: measured runs per arm and scenario', positiveInt, 30)
     .option('--warmup <n>', 'overhead: unmeasured runs per arm and scenario first', positiveInt, 3)
     .option('--kills <n>', 'chaos: worker SIGKILLs', positiveInt, 50)
     .option('--in-flight <n>', 'chaos: runs kept in flight', positiveInt, 30)
     .option('--restarts <n>', 'chaos: dev server restarts (SIGTERM, then SIGKILL), evenly spread', Number, 2)
-    .option('--seed <n>', 'chaos: seed of the fault mix and kill timing', Number, 16)
+    .option('--seed <n>', 'chaos: seed of the fault mix and kill timing (eval: of the fault schedules)', Number)
+    .option('--k <n>', 'eval: runs per scenario and policy (pass^k)', positiveInt, 8)
+    .option('--cap-ms <ms>', 'eval: per-call wall-clock cap of temporal-default, ms', positiveInt)
+    .option('--concurrency <n>', 'eval: router and naive-3x runs in flight', positiveInt, 8)
+    .option('--scenarios <names>', 'eval: scenarios to run, comma-separated (all by default)', (v) => v.split(','))
+    .option('--keys <names>', 'eval: PALADIN keys to run, comma-separated (all by default)', (v) => v.split(','))
+    .option('--no-paladin', 'eval: skip the PALADIN catalogue')
     .parse(argv)
     .opts<BenchOptions>();
+}
+
+function runOne(name: BenchName, o: BenchOptions): Promise<number> {
+  switch (name) {
+    case 'overhead':
+      return overhead({ runs: o.quick ? 10 : o.runs, warmup: o.warmup });
+    case 'scale':
+      return scale({ quick: o.quick });
+    case 'chaos':
+      return chaos({
+        kills: o.quick ? 10 : o.kills,
+        inFlight: o.quick ? 15 : o.inFlight,
+        restarts: o.quick ? 1 : o.restarts,
+        seed: o.seed ?? 16,
+      });
+    case 'eval':
+      return evalBench({
+        quick: o.quick,
+        k: o.k,
+        capMs: o.capMs ?? (o.quick ? 30_000 : 120_000),
+        seed: o.seed ?? 14,
+        concurrency: o.concurrency,
+        scenarios: o.scenarios ?? [],
+        keys: o.keys ?? [],
+        noPaladin: !o.paladin,
+      });
+  }
 }
 
 async function main(): Promise<number> {
   const o = parseArgs(process.argv);
   Runtime.install({ logger: new DefaultLogger('ERROR') });
   let code = 0;
-  for (const name of o.only) {
-    const result =
-      name === 'overhead'
-        ? await overhead({ runs: o.quick ? 10 : o.runs, warmup: o.warmup })
-        : name === 'scale'
-          ? await scale({ quick: o.quick })
-          : await chaos({
-              kills: o.quick ? 10 : o.kills,
-              inFlight: o.quick ? 15 : o.inFlight,
-              restarts: o.quick ? 1 : o.restarts,
-              seed: o.seed,
-            });
-    code = Math.max(code, result);
-  }
+  for (const name of o.only) code = Math.max(code, await runOne(name, o));
   return code;
 }
 
