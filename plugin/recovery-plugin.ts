@@ -142,25 +142,23 @@ export class RecoveryPlugin extends SimplePlugin {
   /**
    * Adds the activities and the telemetry sinks (`recoveryTelemetry`, replacing a sink of that name the worker
    * already has; its other sinks are kept); sets `workflowsPath` to the plugin's workflows unless the worker brings
-   * its own.
+   * its own. Only a bundle of the plugin's own workflows preloads the router's modules (`RECOVERY_PRELOAD_MODULES`):
+   * see there why a bundle of yours does not by default.
    */
   override configureWorker(options: WorkerOptions): WorkerOptions {
     const configured = super.configureWorker(options);
     const withSinks = { ...configured, sinks: { ...configured.sinks, ...this.telemetry.sinks() } };
     if (withSinks.workflowBundle) return withSinks;
-    return {
-      ...withSinks,
-      workflowsPath: withSinks.workflowsPath ?? RECOVERY_WORKFLOWS_PATH,
-      bundlerOptions: withPreload(withSinks.bundlerOptions),
-    };
+    return withOwnWorkflows(withSinks);
   }
 
   /**
    * A bundle built with this plugin (`bundleWorkflowCode({ workflowsPath, plugins: [plugin] })`) preloads the
-   * router's modules, as a worker that bundles with the plugin does (`RECOVERY_PRELOAD_MODULES`).
+   * router's modules when it is the plugin's own workflows (`RECOVERY_WORKFLOWS_PATH`), as such a worker does.
    */
   override configureBundler(options: BundleOptions): BundleOptions {
     const configured = super.configureBundler(options);
+    if (configured.workflowsPath !== RECOVERY_WORKFLOWS_PATH) return configured;
     return { ...configured, preloadModules: withPreload(configured).preloadModules };
   }
 
@@ -173,12 +171,19 @@ export class RecoveryPlugin extends SimplePlugin {
     const configured = super.configureReplayWorker(options);
     const withSinks = { ...configured, sinks: { ...configured.sinks, ...this.telemetry.sinks() } };
     if (withSinks.workflowBundle) return withSinks;
-    return {
-      ...withSinks,
-      workflowsPath: withSinks.workflowsPath ?? RECOVERY_WORKFLOWS_PATH,
-      bundlerOptions: withPreload(withSinks.bundlerOptions),
-    };
+    return withOwnWorkflows(withSinks);
   }
+}
+
+/**
+ * `workflowsPath` defaults to the plugin's workflows; a worker of the plugin's own workflows preloads the router's
+ * modules. A worker with a `workflowsPath` of its own keeps its `bundlerOptions` as they are.
+ */
+function withOwnWorkflows<T extends { workflowsPath?: string; bundlerOptions?: { preloadModules?: string[] } }>(
+  options: T,
+): T {
+  if (options.workflowsPath !== undefined && options.workflowsPath !== RECOVERY_WORKFLOWS_PATH) return options;
+  return { ...options, workflowsPath: RECOVERY_WORKFLOWS_PATH, bundlerOptions: withPreload(options.bundlerOptions) };
 }
 
 /**
@@ -187,8 +192,15 @@ export class RecoveryPlugin extends SimplePlugin {
  * default, a run otherwise gets a module cache of its own, so zod and every module of the router were evaluated —
  * and their schemas built — per run). These modules keep no per-run state at module level (docs/DESIGN.md,
  * "Performance"). Absolute paths: a bundle resolves them to the same modules the workflows import through
- * `recovery-router/workflow`. For a bundle you build yourself: `bundleWorkflowCode({ workflowsPath, plugins:
- * [plugin] })`, or `preloadModules: RECOVERY_PRELOAD_MODULES`.
+ * `recovery-router/workflow`.
+ *
+ * The plugin preloads them only into bundles of its own workflows (`RECOVERY_WORKFLOWS_PATH`). Temporal deep-freezes
+ * every preloaded module and what it loads, zod included, and many of zod's string formats reset `lastIndex` on
+ * zod's own, then frozen, RegExps (zod 4.1: `email`, `ipv4`, `cidrv4`, `e164`, `guid`, `cuid`, `cuid2`, `ulid`,
+ * `nanoid`, `xid`, `ksuid`, `iso.date`, `iso.duration`): such a schema in your workflow code throws "Cannot assign
+ * to read only property 'lastIndex'". If your workflow code uses none, preload them in your
+ * bundle too: `bundlerOptions: { preloadModules: [...RECOVERY_PRELOAD_MODULES] }` on the worker, or
+ * `preloadModules` in `bundleWorkflowCode`.
  */
 export const RECOVERY_PRELOAD_MODULES: readonly string[] = Object.freeze([
   require.resolve('../workflow'),

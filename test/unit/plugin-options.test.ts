@@ -187,18 +187,20 @@ describe('RecoveryPlugin options: planner', () => {
   });
 });
 
-describe("RecoveryPlugin: the router's modules are preloaded into every bundle it takes part in", () => {
+describe("RecoveryPlugin: the router's modules are preloaded into bundles of the plugin's own workflows", () => {
   const plugin = () => new RecoveryPlugin({ tools: tools(), config });
-  test("a worker that bundles (its own workflowsPath or the plugin's) gets RECOVERY_PRELOAD_MODULES, after its own", () => {
-    const own = plugin().configureWorker({
+  test("a worker of the plugin's workflows (none given, or RECOVERY_WORKFLOWS_PATH) preloads them after its own", () => {
+    const dflt = plugin().configureWorker({ taskQueue: 'q' } as WorkerOptions);
+    expect(dflt.workflowsPath).toBe(RECOVERY_WORKFLOWS_PATH);
+    expect(dflt.bundlerOptions?.preloadModules).toEqual([...RECOVERY_PRELOAD_MODULES]);
+    const named = plugin().configureWorker({
       taskQueue: 'q',
-      workflowsPath: '/app/workflows.js',
+      workflowsPath: RECOVERY_WORKFLOWS_PATH,
       bundlerOptions: { preloadModules: ['/app/shared.js'] },
     } as WorkerOptions);
-    expect(own.workflowsPath).toBe('/app/workflows.js');
-    expect(own.bundlerOptions?.preloadModules).toEqual(['/app/shared.js', ...RECOVERY_PRELOAD_MODULES]);
-    const dflt = plugin().configureWorker({ taskQueue: 'q' } as WorkerOptions);
-    expect(dflt.bundlerOptions?.preloadModules).toEqual([...RECOVERY_PRELOAD_MODULES]);
+    expect(named.bundlerOptions?.preloadModules).toEqual(['/app/shared.js', ...RECOVERY_PRELOAD_MODULES]);
+    const replay = plugin().configureReplayWorker({} as ReplayWorkerOptions);
+    expect(replay.bundlerOptions?.preloadModules).toEqual([...RECOVERY_PRELOAD_MODULES]);
     expect(
       RECOVERY_PRELOAD_MODULES.map(
         (p) =>
@@ -209,13 +211,23 @@ describe("RecoveryPlugin: the router's modules are preloaded into every bundle i
       ),
     ).toEqual(['workflow', 'index']);
   });
-  test('a prebuilt workflowBundle is left as it is; a bundle built with the plugin preloads them once', () => {
+  test("a worker or bundle of the user's own workflows keeps its bundler options (preloading freezes zod for them)", () => {
+    const own = plugin().configureWorker({
+      taskQueue: 'q',
+      workflowsPath: '/app/workflows.js',
+      bundlerOptions: { preloadModules: ['/app/shared.js'] },
+    } as WorkerOptions);
+    expect(own.workflowsPath).toBe('/app/workflows.js');
+    expect(own.bundlerOptions).toEqual({ preloadModules: ['/app/shared.js'] });
+    const bare = plugin().configureWorker({ taskQueue: 'q', workflowsPath: '/app/workflows.js' } as WorkerOptions);
+    expect(bare.bundlerOptions).toBeUndefined();
+    expect(plugin().configureBundler({ workflowsPath: '/w.js' }).preloadModules).toBeUndefined();
+    expect(plugin().configureBundler({ workflowsPath: RECOVERY_WORKFLOWS_PATH }).preloadModules).toEqual([
+      ...RECOVERY_PRELOAD_MODULES,
+    ]);
+  });
+  test('a prebuilt workflowBundle is left as it is', () => {
     const prebuilt = plugin().configureWorker({ taskQueue: 'q', workflowBundle: { code: 'x' } } as WorkerOptions);
     expect(prebuilt.bundlerOptions).toBeUndefined();
-    const bundled = plugin().configureBundler({
-      workflowsPath: '/w.js',
-      preloadModules: [...RECOVERY_PRELOAD_MODULES],
-    });
-    expect(bundled.preloadModules).toEqual([...RECOVERY_PRELOAD_MODULES]);
   });
 });
