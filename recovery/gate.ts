@@ -153,7 +153,8 @@ export type GateDecision =
 
 /**
  * Decides whether `candidate` may run after `previous` failed, given the claimed `evidence`.
- * Seed 000's `allow_next_attempt`, with every claim checked against the records instead of trusted.
+ * The gate of docs/DESIGN.md, "The Change-before-Retry gate", with every claim checked against the records instead
+ * of trusted.
  *
  * An identical call (same tool, args hash and credential version) passes only with `time_elapsed` after a
  * retryable transient failure once its backoff is over, or with `state_verified` `not_applied` after an unknown

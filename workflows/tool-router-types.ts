@@ -114,8 +114,7 @@ export interface ToolRouterState {
   records: RecoveryRecord[];
   /**
    * Turns in a row that named a tool this run cannot use, and the last of them (docs/DESIGN.md, "Budgets and
-   * escalation"). Optional so that a
-   * state saved before it existed still restores.
+   * escalation"). Optional so that a state saved before it existed still restores.
    */
   unknownToolTurns?: { count: number; lastTurn: number };
   /**
