@@ -243,7 +243,7 @@ function printTable(reports: ScenarioReport[]): void {
   console.log('');
 }
 
-/** The run's telemetry: the seed-004 dashboard numbers, from every scenario's records. */
+/** The run's telemetry: the dashboard numbers of docs/DESIGN.md, "Telemetry", from every scenario's records. */
 function printTelemetry(summary: RecoverySummary, reports: ScenarioReport[]): void {
   const pct = (x: number | null) => (x === null ? 'n/a' : `${Math.round(x * 100)} %`);
   const byClass = Object.entries(summary.replans.byClass)

@@ -1,6 +1,7 @@
 /**
- * One circuit breaker per downstream, shared by every workflow whose activities run on this worker (the design:
- * "跨运行共享的 circuit breaker", after the AWS Agentic AI Lens). Built on cockatiel's `CircuitBreakerPolicy`
+ * One circuit breaker per downstream, shared by every workflow whose activities run on this worker, so runs do not
+ * each retry "reasonably" into one failing downstream (docs/DESIGN.md, "Circuit breaker", after the AWS
+ * Well-Architected Agentic AI Lens). Built on cockatiel's `CircuitBreakerPolicy`
  * with a `ConsecutiveBreaker`: after `threshold` consecutive downstream faults the circuit opens; while open,
  * calls fail fast without touching the downstream; after `halfOpenAfterMs` one trial call is let through
  * (concurrent callers wait for its verdict), and its success closes the circuit.

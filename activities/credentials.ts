@@ -1,10 +1,10 @@
 /**
- * The credential broker: the trusted component that holds tokens and refreshes them (seed 000: "凭据刷新应当在模型
- * 不可见的可信组件中完成"). Token material never leaves the worker; workflow code sees only a credential version,
- * a number that grows with each refresh.
+ * The credential broker: the trusted component, invisible to the model, that holds tokens and refreshes them
+ * (docs/DESIGN.md, "Routes": Re-auth and approval). Token material never leaves the worker; workflow code sees only
+ * a credential version, a number that grows with each refresh.
  *
  * Refresh is single-flight per credential: concurrent 401s cause one refresh, and every caller waits on it, so a
- * rotating refresh token is never spent twice (case C12). A refresh that fails (e.g. `invalid_grant`) marks the
+ * rotating refresh token is never spent twice. A refresh that fails (e.g. `invalid_grant`) marks the
  * credential dead until `reauthorize()`: no loop against a dead refresh token. A provider that fails in a way time
  * may cure (a timeout, a refused connection, a 503 or 429 thrown with its status: `transient` by the core's
  * classifier) does not: every caller of that flight gets `CredentialUnavailable`, and the next call tries again.

@@ -59,7 +59,7 @@ export interface ToolDefinition<I extends z.ZodType = z.ZodType, O extends z.Zod
    */
   alreadyPhrases?: readonly string[];
   /**
-   * Business invariants checked by trusted code (seed 000: valid JSON is not a valid operation).
+   * Business invariants checked by trusted code: valid JSON is not a valid operation (docs/DESIGN.md, "Routes").
    * `before` runs after the input schema and before any I/O: violations are `invalid_arguments`, nothing is
    * dispatched. `after` runs on a schema-valid result: a returned message makes it `invalid_result`.
    */

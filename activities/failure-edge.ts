@@ -4,8 +4,8 @@
  * `nextRetryDelay`).
  *
  * - `type` = the failure class, so the retry policy's `nonRetryableErrorTypes` can name classes; for a
- *   non-transient failure with a provider code, the business type instead (`InsufficientFundsError`, case C14; see
- *   `applicationFailureType`).
+ *   non-transient failure with a provider code, the business type instead (`InsufficientFundsError`; docs/DESIGN.md,
+ *   "The failure record"; see `applicationFailureType`).
  * - `nonRetryable` = !(class transient and replay-safe).
  * - `nextRetryDelay` = the jittered backoff for this attempt, with `Retry-After` as its floor (recovery/backoff.ts).
  *   A Retry-After above `maxRetryAfterMs` is not waited for: the failure becomes non-retryable
@@ -84,8 +84,8 @@ export function failWith(failure: ToolFailure, options: FailOptions): never {
 
 /**
  * The `ApplicationFailure.type`: the provider's business type when a non-transient failure carries a structured code
- * (`422 {"code":"insufficient_funds"}` → `InsufficientFundsError`, case C14: "raise ApplicationFailure with
- * nonRetryable: true and type: 'InsufficientFundsError'"), else the failure class. Retrying stays governed by
+ * (`422 {"code":"insufficient_funds"}` → an `ApplicationFailure` with `nonRetryable: true` and type
+ * `InsufficientFundsError`; docs/DESIGN.md, "The failure record"), else the failure class. Retrying stays governed by
  * `nonRetryable` (and a transient failure always keeps its class, which the retry policy's
  * `nonRetryableErrorTypes` leaves out); workflow code routes on `details[0]` (the ToolFailure), never on the type.
  */

@@ -1,7 +1,7 @@
 /**
- * HTTP for tools, keeping the raw facts the classifier needs (cases, lesson 1: "tool adapters hand the router an
- * envelope, never a flattened string"). A non-2xx answer throws `HttpOutcomeError` with status, headers and body;
- * a 404 with an empty body is never turned into `""` (case C10).
+ * HTTP for tools, keeping the raw facts the classifier needs (docs/DESIGN.md, "Failure classes and the two axes":
+ * tool adapters hand the router the facts as they came, never a flattened string). A non-2xx answer throws
+ * `HttpOutcomeError` with status, headers and body; a 404 with an empty body is never turned into `""`.
  */
 import type { RawOutcome } from '../recovery/classify';
 import type { Idempotency } from '../recovery/tool-spec';

@@ -21,7 +21,7 @@ export type Fault =
   | { kind: 'lose_response' }
   /** Commit, then answer after `delayMs` (the client has usually given up). */
   | { kind: 'late_response'; delayMs: number }
-  /** Commit only after `delayMs`, answering then (an attempt that outlives its timeout, case C03). */
+  /** Commit only after `delayMs`, answering then (an attempt that outlives its timeout). */
   | { kind: 'slow_commit'; delayMs: number }
   /** Drop the connection before committing anything (the service saw the request: a lookup answers `seen`). */
   | { kind: 'fail_before_commit' }

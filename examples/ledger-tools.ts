@@ -86,7 +86,7 @@ export function ledgerTools(baseUrl: string, options: LedgerToolOptions = {}) {
     lookup: (operationId, ctx) => lookupBy(ctx, `${baseUrl}/messages?dedupe_key=${encodeURIComponent(operationId)}`),
   });
 
-  /** The same send through a provider that has no lookup endpoint (case C02's variant). */
+  /** The same send through a provider that has no lookup endpoint (its outcome cannot be looked up). */
   const sendNewsletterNoLookup = defineTool({
     name: 'send_newsletter_blind',
     description: 'Sends one newsletter issue through a provider without a message log.',

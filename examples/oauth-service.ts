@@ -1,5 +1,6 @@
 /**
- * A loopback OAuth 2.0 token endpoint and a protected tool endpoint (case C12), for the example and the tests.
+ * A loopback OAuth 2.0 token endpoint and a protected tool endpoint (an access token that expires mid-session),
+ * for the example and the tests.
  * - `POST /token` with `grant_type=refresh_token` (RFC 6749 §6, form-encoded) issues a new access token and a new
  *   refresh token; the old refresh token is spent (rotation). A spent or unknown one → `400 {"error":"invalid_grant"}`.
  * - `GET /profile` needs `Authorization: Bearer <live token>`; an expired or unknown one →

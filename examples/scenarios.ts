@@ -62,7 +62,7 @@ export const SCENARIOS: Scenario[] = [
   },
   {
     name: 'invalid-args-repair',
-    description: 'case C06: bad invoice args → field-level repair; the identical call is refused; the fixed one runs',
+    description: 'bad invoice args → field-level repair; the identical call is refused; the fixed one runs',
     script: { 'POST /invoices': [{ status: 201, body: { id: 'inv_1' } }] },
     calls: [
       { tool: 'create_invoice', args: { customerId: '42', amount: '12.50', currency: 'USD' } },
@@ -90,7 +90,7 @@ export const SCENARIOS: Scenario[] = [
   },
   {
     name: 'unknown-tool',
-    description: 'case C09: a hallucinated tool name → replan with the capability list, nothing dispatched',
+    description: 'a hallucinated tool name → replan with the capability list, nothing dispatched',
     script: {},
     calls: [{ tool: 'get_date', args: {} }],
     expected: 'replan with the 6 capabilities, 0 activities',
@@ -106,7 +106,7 @@ export const SCENARIOS: Scenario[] = [
   },
   {
     name: 'lost-answer-reconcile',
-    description: 'case C01: the refund committed but its answer was lost → looked up by operation_id, not re-sent',
+    description: 'the refund committed but its answer was lost → looked up by operation_id, not re-sent',
     script: {},
     arrange: ({ ledger }) => ledger.fault({ kind: 'lose_response' }),
     calls: [{ tool: 'issue_refund', args: { orderId: 'O-1842', amountCents: 50000 }, stepId: 'refund-O-1842' }],

@@ -7,15 +7,15 @@
  *   const plugin = new RecoveryPlugin({ tools, telemetry: metrics }); // registers the sinks and its tool names
  *   const server = await metrics.serve(9464);              // GET http://127.0.0.1:9464/metrics
  *
- * What it counts, and the dashboards of seed 004 ("按错误类别细分的每轮次重新规划率、语义失败后的重新规划时间、每个工具的重试
- * 预算消耗，以及触及用户的上报次数"), in PromQL:
+ * What it counts, and the dashboards of docs/DESIGN.md, "Telemetry" (replan rate per class per turn, time to replan
+ * after a semantic failure, retry budget use per tool, escalations that reach a person), in PromQL:
  *   replan rate per class per turn   sum by (class) (rate(recovery_replans_total[1h])) / scalar(rate(recovery_turns_total[1h]))
  *   time to replan after a semantic failure   histogram_quantile(0.9, rate(recovery_time_to_replan_ms_bucket{class="semantic_rejection"}[1h]))
  *   retry budget use per tool        rate(recovery_retries_used_sum[1h]) / rate(recovery_retries_used_count[1h])
  *   retry-then-succeed rate          rate(recovery_retry_then_succeed_total[1h]) / rate(recovery_retry_needed_total[1h])
  *   escalations                      increase(recovery_escalations_total[1d])
  *   writes settled without a replay  sum by (how) (increase(recovery_reconciled_total[1d]))  (how="already_satisfied": the
- *                                    goal already held, docs/DESIGN.md "Already done is done")
+ *                                    goal already held, docs/DESIGN.md, "Already done is done")
  * Each record is judged by the predicates of recovery/telemetry.ts, so these agree with `summarizeRecords`.
  *
  * Labels are bounded: `tool` is a name registered with `addTools` (the plugin registers its catalog) or

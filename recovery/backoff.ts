@@ -1,9 +1,9 @@
 /**
  * Backoff between retries of a transient failure, with `Retry-After` as a floor.
  *
- * Source: seed 000 ("第 1 次失败：等待约 0.5 秒 / 第 2 次 约 1 秒 / 第 3 次 约 2 秒", jitter so agents do not wake
- * together, and the server's `Retry-After` comes first); case C04 (Retry-After is a floor and jitter only adds
- * to it; above a configured cap, do not wait inside the run); RFC 9110 §10.2.3 (`Retry-After`).
+ * Source: docs/DESIGN.md, "Routes" (Retry: about 0.5 s, 1 s and 2 s before retries 1–3, plus jitter so agents do
+ * not wake together; `Retry-After` is a floor and jitter only adds to it; a `Retry-After` longer than the run allows
+ * is not waited for inside the run); RFC 9110 §10.2.3 (`Retry-After`).
  * The result becomes Temporal's `ApplicationFailure.nextRetryDelay` at the activity edge.
  * Pure: no clock, no `Math.random()`; randomness is a parameter.
  */
@@ -144,19 +144,20 @@ const nextDelayInputSchema = lazy(() =>
  *   floorMs       = max(exponentialMs, retryAfterMs ?? 0)
  *   jitterMs      = floor(floorMs × jitterRatio × random())
  *   delayMs       = floorMs + jitterMs
- * With the defaults: retry 1 → [500, 600) ms, retry 2 → [1000, 1200), retry 3 → [2000, 2400), as seed 000 asks.
+ * With the defaults: retry 1 → [500, 600) ms, retry 2 → [1000, 1200), retry 3 → [2000, 2400) (docs/DESIGN.md,
+ * "Routes").
  *
  * Why this scheme and not "full jitter": the AWS Architecture Blog article "Exponential Backoff And Jitter"
  * (Marc Brooker, 2015, https://aws.amazon.com/blogs/architecture/exponential-backoff-and-jitter/) compares no
  * jitter, full jitter (`random(0, base × 2^n)`), equal jitter and decorrelated jitter, and finds full jitter spreads
  * contending clients best. But full jitter can draw any delay down to 0: below a server's `Retry-After`, which
  * RFC 9110 §10.2.3 says the client ought to wait, and below the design's minimum of ~0.5 s before the first retry
- * (case C04 measured gaps must be ≥ Retry-After). So the exponential (or Retry-After) value is a hard floor and
+ * (measured gaps must be ≥ Retry-After). So the exponential (or Retry-After) value is a hard floor and
  * jitter is only ever added on top, up to `jitterRatio` of it; that still de-synchronises agents woken by the same
  * outage. Bounds: floorMs ≤ delayMs ≤ floor(max(maximumIntervalMs, retryAfterMs) × (1 + jitterRatio)).
  *
- * A Retry-After above `maxRetryAfterMs` is not waited for: the answer is `give_up` (case C04: "above a configured
- * cap, do not wait inside the run").
+ * A Retry-After above `maxRetryAfterMs` is not waited for: the answer is `give_up`, and the failure is persistent
+ * for this run (docs/DESIGN.md, "Routes").
  *
  * @returns a frozen `BackoffDecision`; every number an integer number of milliseconds.
  * @throws RecoveryInputError `invalid_input` when `retryNumber` is not an integer ≥ 1, `retryAfterMs` is not an

@@ -1,10 +1,10 @@
 /**
  * Recovery budgets: how many retries, repairs, replans and attempts a run may spend before it escalates.
  *
- * Source: seed 004 ("每次调用重试 3 次，每个轮次重新规划 2 次，然后上报" — 3 retries per call, 2 replans per turn,
- * then escalate; the retry budget is per call, not per turn, so one flaky tool cannot eat the turn's budget);
- * seed 000 (AWS Agentic AI Lens: a per-run attempt cap); case C06 (2 repairs); case C09 (stop after 2
- * unknown-tool turns). Budgets never reset inside their scope: "attempt counters that reset" is a bug (STYLE.md).
+ * Source: docs/DESIGN.md, "Budgets and escalation": 3 retries and 2 repairs per call, 2 replans per turn, then
+ * escalate; 50 tool attempts per run (the per-run cap of the AWS Well-Architected Agentic AI Lens); 2 turns in a row
+ * that name an unknown tool. The retry budget is per call, not per turn, so one flaky tool cannot eat the turn's
+ * budget. Budgets never reset inside their scope: "attempt counters that reset" is a bug (STYLE.md).
  *
  * The ledger is an immutable, frozen plain object that survives `JSON.stringify`/`JSON.parse`, so a workflow can
  * carry it across continue-as-new. Every function returns a new ledger and never mutates its input.
@@ -24,7 +24,7 @@ const count = (def: number) => z.number().int().min(0).default(def);
  * - `perRunAttempts`: tool dispatches in the whole run, first attempts and retries alike. ≥ 1. @default 50
  * - `consecutiveUnknownToolTurns`: turns in a row in which the model named a tool it cannot use (unknown, or not
  *   granted: class `capability_missing`) before the run stops; the turn that reaches it ends the run. A call to an
- *   available tool starts the count again. ≥ 1. @default 2 (case C09: "stop after N=2 unknown-tool turns")
+ *   available tool starts the count again. ≥ 1. @default 2 (docs/DESIGN.md, "Budgets and escalation")
  */
 export const budgetPolicySchema = lazy(() =>
   z
@@ -63,7 +63,7 @@ export const BudgetKind = {
 } as const;
 export type BudgetKind = (typeof BudgetKind)[keyof typeof BudgetKind];
 
-/** Which budget ran out; the caller escalates (seed 004: "然后上报"). */
+/** Which budget ran out; the caller escalates (docs/DESIGN.md, "Budgets and escalation"). */
 export const ExhaustedBudget = {
   PER_CALL_RETRIES: 'per_call_retries',
   PER_TURN_REPLANS: 'per_turn_replans',

@@ -4,15 +4,17 @@
  *
  * - `failures`: the last failed attempt of each (tool, argsHash), as the gate's `AttemptRecord`. A success of the
  *   same call clears it.
- * - `outcomes`: how often each (tool, argsHash, outcome digest) was seen. Case C10: loop detection keyed only on
- *   tool and arguments misses a call that "succeeds" with the same useless result, so the key includes the
- *   result; 2 identical outcomes mean no progress.
+ * - `outcomes`: how often each (tool, argsHash, outcome digest) was seen. Loop detection keyed only on tool and
+ *   arguments misses a call that "succeeds" with the same useless result, so the key includes the result; 2
+ *   identical outcomes mean no progress (docs/DESIGN.md, "The Change-before-Retry gate").
  *
  * Pure: every function returns a new frozen ledger.
  */
 import { allowNextAttempt, type AttemptRecord, type ChangeEvidence, type GateDecision } from './gate';
 
-/** Identical (tool, args, outcome) observations that mean no progress (case C10: "stop after 2 identical outcomes"). */
+/**
+ * Identical (tool, args, outcome) observations that mean no progress (docs/DESIGN.md, "The Change-before-Retry gate").
+ */
 export const NO_PROGRESS_REPEATS = 2;
 
 export type CallLedger = Readonly<{

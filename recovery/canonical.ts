@@ -1,6 +1,6 @@
 /**
  * Canonical form and hash of a tool call's arguments, for the Change-before-Retry gate's `args_changed`
- * evidence (seed 000: "规范化后的参数哈希已经变化" — the hash of the normalised arguments has changed).
+ * evidence (docs/DESIGN.md, "The Change-before-Retry gate": the hash of the canonical arguments has changed).
  *
  * Equivalent encodings hash the same; any change of value hashes differently. The canonical text is
  * RFC 8785 (JSON Canonicalization Scheme) in shape — no whitespace, object keys sorted by UTF-16 code units

@@ -1,9 +1,9 @@
 /**
  * The ToolFailure contract: what a failed tool call means, as data.
  *
- * Source: the design (seed 000, "为错误设计一份 Schema") defines the fields; seed 004 defines the two axes
- * (transient vs persistent × infrastructural vs semantic). This module is pure: no I/O, no clock, no randomness,
- * so workflow code may import it inside Temporal's sandbox.
+ * Source: docs/DESIGN.md, "The failure record" defines the fields; "Failure classes and the two axes" defines the
+ * two axes (transient vs persistent × infrastructural vs semantic). This module is pure: no I/O, no clock, no
+ * randomness, so workflow code may import it inside Temporal's sandbox.
  */
 import { z } from 'zod';
 import { matching } from './zod-pattern';
@@ -47,13 +47,13 @@ export const Phase = {
 export type Phase = (typeof Phase)[keyof typeof Phase];
 export const PHASES = Object.values(Phase) as [Phase, ...Phase[]];
 
-/** Seed 004's first axis: does waiting cure it? */
+/** The first axis (docs/DESIGN.md, "Failure classes and the two axes"): does waiting cure it? */
 export type Persistence = 'transient' | 'persistent';
-/** Seed 004's second axis: is it about the call's wire, credentials and runtime, or about its meaning? */
+/** The second axis: is it about the call's wire, credentials and runtime, or about its meaning? */
 export type Layer = 'infrastructural' | 'semantic';
 
 /**
- * Every class on the two axes of the design (seed 004, "二维分类法"), in one place.
+ * Every class on the two axes (docs/DESIGN.md, "Failure classes and the two axes"), in one place.
  * `invalid_arguments` is semantic: the call's content is wrong, and only a changed call can pass.
  * `outcome_unknown` is transient and infrastructural (the wire failed), but not replay-safe: it routes to reconcile.
  */
@@ -113,7 +113,8 @@ export const ERROR_CODE_PATTERN = /^[a-z][a-z0-9_.-]{0,63}$/;
 /**
  * The `ApplicationFailure` type for a provider error code: PascalCase + `Error` (`insufficient_funds` →
  * `InsufficientFundsError`, `account.not-found` → `AccountNotFoundError`), the convention of Temporal's samples
- * (case C14: `nonRetryableErrorTypes: ['InvalidAccountError', 'InsufficientFundsError']`).
+ * (temporalio/money-transfer-project-template-ts: `nonRetryableErrorTypes: ['InvalidAccountError',
+ * 'InsufficientFundsError']`; docs/DESIGN.md, "The failure record").
  * @returns undefined when `code` does not match `ERROR_CODE_PATTERN`.
  */
 export function errorTypeFor(code: string): string | undefined {
@@ -130,7 +131,8 @@ export function errorTypeFor(code: string): string | undefined {
 export const MAX_PUBLIC_MESSAGE_CHARS = 500;
 
 /**
- * One field-level problem with a tool call's arguments (seed 000, "返回字段级反馈").
+ * One field-level problem with a tool call's arguments: the field-level feedback of a repair (docs/DESIGN.md,
+ * "Routes").
  * `path` is the JSON path as segments (`[]` = the whole argument object); `received` is truncated and redacted.
  */
 export const fieldIssueSchema = lazy(() =>
@@ -155,8 +157,9 @@ export type FieldIssue = z.infer<ReturnType<typeof fieldIssueSchema>>;
  * - `diagnosticRef`: an opaque key into the operator-only log. Never resolved by model-facing code.
  * - `status`: the HTTP status when there was one. `issues`: field-level feedback for `invalid_arguments`.
  * - `code`: the provider's structured error code (a body's `code`/`error`, lower case, e.g. `insufficient_funds`).
- *   The activity edge names the `ApplicationFailure` after it (`InsufficientFundsError`, `errorTypeFor`): case C14,
- *   "classify from the structured code, not the JS class name", keeps the business type visible in Temporal.
+ *   The activity edge names the `ApplicationFailure` after it (`InsufficientFundsError`, `errorTypeFor`): classified
+ *   from the structured code, not the JS class name, the business type stays visible in Temporal (docs/DESIGN.md,
+ *   "The failure record").
  */
 export const toolFailureSchema = lazy(() =>
   z

@@ -1,8 +1,8 @@
 /**
- * What the model sees when a tool call fails: a tool result it can act on (cases, lesson 6: model-side errors come
- * back as tool results the model can see, never as an aborted run or a fake success). Built only from the public
- * part of a ToolFailure — `publicMessage`, field issues, the permitted capabilities — so no stack trace, path,
- * host, token or header can reach it (seed 000: "publicMessage 是给模型看的最小可行动信息").
+ * What the model sees when a tool call fails: a tool result it can act on (docs/DESIGN.md, "What the model sees":
+ * model-caused errors come back as tool results the model can see, never as an aborted run or a fake success).
+ * Built only from the public part of a ToolFailure — `publicMessage`, field issues, the permitted capabilities — so
+ * no stack trace, path, host, token or header can reach it (`publicMessage` is the least the model needs to act).
  */
 import type { Capability } from './tool-spec';
 import type { FailureClass, FailureReason, FieldIssue, ToolFailure } from './failure';

@@ -2,9 +2,9 @@
  * The Change-before-Retry gate: before a call runs again after a failure, something must have changed that makes
  * this attempt more likely to succeed, and the gate checks that the claimed change is TRUE.
  *
- * Source: seed 000, "Change-before-Retry Gate" (`allow_next_attempt`): "没有新的参数、新的凭据、新的工具路径、新的时间条件
- * 或新的外部状态证据，就不要重复执行相同调用" — without new arguments, credentials, tool path, time condition or external
- * state evidence, do not repeat the same call. Its five kinds of evidence are the `ChangeEvidence` union below.
+ * Source: docs/DESIGN.md, "The Change-before-Retry gate": no identical re-execution without new evidence — new
+ * arguments, a new credential or grant, another tool path, elapsed time or a verified external state. Its kinds of
+ * evidence are the `ChangeEvidence` union below.
  * Pure: no clock (`nowMs` is a parameter), no I/O.
  */
 import { z } from 'zod';
@@ -72,12 +72,13 @@ export const ExternalState = { APPLIED: 'applied', NOT_APPLIED: 'not_applied', U
 export type ExternalState = (typeof ExternalState)[keyof typeof ExternalState];
 
 /**
- * What the recoverer claims has changed (seed 000's five kinds). The gate verifies each claim:
+ * What the recoverer claims has changed (docs/DESIGN.md, "The Change-before-Retry gate"). The gate verifies each
+ * claim:
  * - `time_elapsed`: the backoff is over. Only after a retryable `transient` failure, once `nowMs ≥ earliestRetryAtMs`.
  * - `args_changed`: `candidate.argsHash` differs from the previous one.
  * - `credential_refreshed`: `candidate.credentialVersion` is greater. Only after `authentication` or `authorization`.
  * - `approval_granted`: `candidate.grantVersion` is greater: a person approved this exact call. Only after
- *   `authorization` (a 403 that approval can lift; docs/DESIGN.md, "Re-auth and approval").
+ *   `authorization` (a 403 that approval can lift; docs/DESIGN.md, "Routes").
  * - `tool_changed`: `candidate.tool` differs (another tool, endpoint or path).
  * - `state_verified`: a lookup found the previous side effect `not_applied`. Only after `outcome_unknown`.
  */
@@ -103,7 +104,7 @@ export type EvidenceKind = ChangeEvidence['kind'];
  * Failure classes after which each kind of evidence means something. One table.
  * Why the limits: a refreshed credential does not change a 409 or an unknown write outcome, and replaying an
  * unreconciled write with a new token could apply it twice; "state verified" only answers an unknown outcome;
- * time only cures transient failures (seed 000: `previous.error_class == "transient"`).
+ * time only cures transient failures (docs/DESIGN.md, "The Change-before-Retry gate").
  * `'any'`: a changed argument or tool is a different call whatever the failure was.
  */
 export const EVIDENCE_APPLIES_AFTER: Readonly<Record<EvidenceKind, readonly FailureClass[] | 'any'>> = Object.freeze({
@@ -152,7 +153,8 @@ export type GateDecision =
 
 /**
  * Decides whether `candidate` may run after `previous` failed, given the claimed `evidence`.
- * Seed 000's `allow_next_attempt`, with every claim checked against the records instead of trusted.
+ * The gate of docs/DESIGN.md, "The Change-before-Retry gate", with every claim checked against the records instead
+ * of trusted.
  *
  * An identical call (same tool, args hash and credential version) passes only with `time_elapsed` after a
  * retryable transient failure once its backoff is over, or with `state_verified` `not_applied` after an unknown
@@ -206,7 +208,7 @@ export function allowNextAttempt(
           `Refused ${tool}: time_elapsed needs a scheduled backoff, but the previous attempt has no earliestRetryAtMs.`,
         );
       }
-      // Retry-After is a floor even if the record's schedule forgot it (RFC 9110 §10.2.3, case C04).
+      // Retry-After is a floor even if the record's schedule forgot it (RFC 9110 §10.2.3; docs/DESIGN.md, "Routes").
       const dueMs = Math.max(prev.earliestRetryAtMs, prev.endedAtMs + (prev.failure.retryAfterMs ?? 0));
       if (now < dueMs) {
         return refuse(

@@ -1,7 +1,8 @@
 /**
- * The observed state a semantic rejection reports (seed 004: "智能体被告知错误类别、失败的步骤、观测到的状态以及原始目标"),
- * made safe for the model: a bounded JSON copy of the response body in which every string is redacted, values of
- * secret-looking keys are dropped, and depth, breadth and string length are capped.
+ * The observed state a semantic rejection reports, so that a replan starts from what the world now holds
+ * (docs/DESIGN.md, "Routes"), made safe for the model (docs/DESIGN.md, "What the model sees"): a bounded JSON copy
+ * of the response body in which every string is redacted, values of secret-looking keys are dropped, and depth,
+ * breadth and string length are capped.
  * Pure: no I/O.
  */
 import { isSecretKey, redact } from './redact';

@@ -1,7 +1,7 @@
 /**
- * Recovery records: one per failure and per recovery step (seed 000: "每次恢复还应该记录错误类别、采用的动作、变化证据、
- * 尝试次数和最终终态"). Kept in workflow state (query), and the source of the telemetry that shows replan rate,
- * retry budget use and escalations (seed 004's dashboards).
+ * Recovery records: one per failure and per recovery step, with the class, the action, the change evidence, the
+ * attempts and the terminal state (docs/DESIGN.md, "Telemetry"). Kept in workflow state (query), and the source of
+ * the telemetry that shows replan rate, retry budget use and escalations.
  */
 import type { EvidenceKind } from './gate';
 import type { FailureClass, FailureReason, Phase } from './failure';
@@ -43,7 +43,8 @@ export interface RecoveryRecord {
   durationMs: number;
   /**
    * Set on the first call after a failure routed to `replan` (or `reject`): workflow time from that failure's record
-   * to this call's start, in ms — the time the planner took to choose another way (seed 004: "time to replan").
+   * to this call's start, in ms — the time the planner took to choose another way (time to replan, docs/DESIGN.md,
+   * "Telemetry").
    */
   replanLatencyMs?: number;
   /** The failure class that asked for the replan, with `replanLatencyMs`. */

@@ -1,8 +1,9 @@
 /**
  * Redaction of text the model may see (`publicMessage`, field feedback).
  *
- * Source: seed 000, "为错误设计一份 Schema": raw exceptions leak internal paths, credential state and implementation
- * details, so the model gets only `publicMessage`; the full record stays behind `diagnosticRef`.
+ * Source: docs/DESIGN.md, "What the model sees" and "The failure record": raw exceptions leak internal paths,
+ * credential state and implementation details, so the model gets only `publicMessage`; the full record stays behind
+ * `diagnosticRef`.
  *
  * Two steps. First `revealHidden` (recovery/redact-normalize.ts) undoes what hides a secret from a pattern:
  * zero-width and control characters, full-width and other compatibility forms (NFKC), mixed-script homoglyphs,

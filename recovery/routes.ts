@@ -1,9 +1,10 @@
 /**
  * The route table: which recovery a classified tool failure gets.
  *
- * Source: seed 000 (the six routes Repair, Retry, Re-auth, Replan, Reconcile, Reject, plus Escalate and Stop;
- * "访问令牌过期 → 刷新; 刷新令牌失效 → 重新登录; 缺少操作权限 → 审批或停止; 策略明确拒绝 → 停止");
- * seed 004 (persistent semantic → replan, never retry; transient infrastructural → bounded retry).
+ * Source: docs/DESIGN.md, "Routes" (Repair, Retry, Re-auth and approval, Replan, Reconcile, Reject, Escalate and
+ * Stop: an expired token is refreshed, a dead refresh credential goes to a person, a missing permission asks for
+ * approval or stops, a policy refusal stops) and "Failure classes and the two axes" (a persistent semantic failure
+ * is replanned, never retried; a transient infrastructural one gets a bounded retry).
  * One table, first matching row wins; every class ends with a catch-all row, so the table is total.
  * Pure: no I/O.
  */
@@ -13,23 +14,23 @@ import { parseInput, RecoveryInputError, RecoveryInputErrorCode } from './errors
 
 /** What the runtime does next. A const object plus a type of the same name. */
 export const RecoveryAction = {
-  /** Return field-level feedback; only a call with changed arguments may run (seed 000, "01 / Repair"). */
+  /** Return field-level feedback; only a call with changed arguments may run (docs/DESIGN.md, "Routes"). */
   REPAIR: 'repair',
-  /** Run the same call again after backoff, within budget (seed 000, "02 / Retry"). */
+  /** Run the same call again after backoff, within budget (docs/DESIGN.md, "Routes"). */
   RETRY: 'retry',
-  /** A trusted component refreshes the credential, then the call may run once more (seed 000, "03 / Re-auth"). */
+  /** A trusted component refreshes the credential, then the call may run once more (docs/DESIGN.md, "Routes"). */
   REAUTH: 'reauth',
-  /** Ask a human to approve; the call waits for a new grant (seed 000, "缺少操作权限 → 请求审批"). */
+  /** Ask a human to approve; the call waits for a new grant (a missing permission; docs/DESIGN.md, "Routes"). */
   REQUEST_APPROVAL: 'request_approval',
-  /** Tell the model what failed and what is available; it chooses another path (seed 000 "04 / Replan", seed 004). */
+  /** Tell the model what failed and what is available; it chooses another path (docs/DESIGN.md, "Routes"). */
   REPLAN: 'replan',
-  /** Look the outcome up by idempotency key before anything is replayed (seed 000, "05 / Reconcile"). */
+  /** Look the outcome up by idempotency key before anything is replayed (docs/DESIGN.md, "Reconcile"). */
   RECONCILE: 'reconcile',
-  /** Mark the observation failed; never pass the result on as success (seed 000, "06 / Reject"). */
+  /** Mark the observation failed; never pass the result on as success (docs/DESIGN.md, "Routes"). */
   REJECT: 'reject',
-  /** Hand over to a human or operator; the run cannot fix this itself (seed 004, "然后上报"). */
+  /** Hand over to a human or operator; the run cannot fix this itself (docs/DESIGN.md, "Budgets and escalation"). */
   ESCALATE: 'escalate',
-  /** Stop this path; do not try to get around it (seed 000, "策略明确拒绝 → 停止，不能尝试绕过"). */
+  /** Stop this path; a policy refusal is not something to get around (docs/DESIGN.md, "Routes"). */
   STOP: 'stop',
 } as const;
 export type RecoveryAction = (typeof RecoveryAction)[keyof typeof RecoveryAction];

@@ -1,9 +1,8 @@
 /**
- * Recovery telemetry, computed from recovery records (recovery/records.ts): the dashboards of seed 004 — "按错误类别
- * 细分的每轮次重新规划率、语义失败后的重新规划时间、每个工具的重试预算消耗，以及触及用户的上报次数" (replan rate per
- * failure class per turn, time to replan after a semantic failure, retry budget use per tool, escalations that reach
- * a person) — plus the retry-then-succeed rate the same seed says to watch: a high one means flaky infrastructure or
- * persistent failures misclassified as transient.
+ * Recovery telemetry, computed from recovery records (recovery/records.ts): the dashboards of docs/DESIGN.md,
+ * "Telemetry" — replan rate per failure class per turn, time to replan after a semantic failure, retry budget use
+ * per tool, escalations that reach a person — plus the retry-then-succeed rate to watch: a high one means flaky
+ * infrastructure or persistent failures misclassified as transient.
  *
  *   const summary = summarizeRecords(await handle.query(recoveryRecordsQuery));
  *   summary.replanRatePerTurn.semantic_rejection; // replans after a semantic rejection per turn
@@ -56,13 +55,13 @@ export interface RecoverySummary {
   replans: { total: number; byClass: Partial<Record<FailureClass, number>> };
   /**
    * Replans of each class divided by `turns` (by 1 when `turns` is 0). Only classes that replanned appear.
-   * Seed 004: "按错误类别细分的每轮次重新规划率".
+   * The replan rate per class per turn of docs/DESIGN.md, "Telemetry".
    */
   replanRatePerTurn: Partial<Record<FailureClass, number>>;
   /**
    * Time to replan, in ms: over the records that carry `replanLatencyMs` (the first call after a replan), overall
-   * and by the class that asked for the replan (`replanAfter`). Seed 004: "语义失败后的重新规划时间" is
-   * `byClass.semantic_rejection`.
+   * and by the class that asked for the replan (`replanAfter`). The time to replan after a semantic failure
+   * (docs/DESIGN.md, "Telemetry") is `byClass.semantic_rejection`.
    */
   timeToReplanMs: DurationStats & { byClass: Partial<Record<FailureClass, DurationStats>> };
   /** Retry budget use per tool name (an own property per tool, safe for any name). */
@@ -72,7 +71,7 @@ export interface RecoverySummary {
    * `rate` is null when no call needed a retry.
    */
   retryThenSucceed: { needed: number; succeeded: number; rate: number | null };
-  /** Calls routed to `escalate` (seed 004: "触及用户的上报次数"), in record order. */
+  /** Calls routed to `escalate`, the escalations that reach a person (docs/DESIGN.md, "Telemetry"), in record order. */
   escalations: { count: number; calls: EscalationEntry[] };
 }
 
@@ -95,7 +94,8 @@ export function hasDispatched(r: RecoveryRecord): boolean {
  * Retries a call used: `attempts − 1` for a call that dispatched, else 0. `attempts` counts every activity attempt
  * (Temporal's server-side retries, workflow-side retries, and re-executions after re-auth, approval or
  * reconciliation), so this is "every attempt after the first" — the load a call put on its downstream beyond one
- * request. Seed 004: "每个工具的重试预算消耗" (a spike on one tool means its vendor is degrading).
+ * request. The retry budget use per tool of docs/DESIGN.md, "Telemetry" (a spike on one tool means its vendor is
+ * degrading).
  */
 export function retriesUsed(r: RecoveryRecord): number {
   return hasDispatched(r) ? Math.max(0, r.attempts - 1) : 0;

@@ -70,7 +70,8 @@ export type ToolSpec = z.infer<ReturnType<typeof toolSpecSchema>>;
 
 /**
  * Re-executing the same call cannot apply a side effect twice: a read, or a write whose receiver deduplicates by
- * the idempotency key the call carries (the design, "幂等 key 标识的是同一个业务意图").
+ * the idempotency key the call carries, which names the business intent, not one attempt (docs/DESIGN.md,
+ * "Idempotency keys and operation ids").
  */
 export function isReplaySafe(spec: Pick<ToolSpec, 'effect' | 'idempotency'>): boolean {
   return spec.effect === 'read' || (spec.idempotency.carrier !== 'none' && spec.idempotency.deduplicates);
@@ -84,8 +85,8 @@ export interface Capability {
 }
 
 /**
- * The capabilities a caller holding `grantedScopes` may use, sorted by name (seed 000: "Runtime 应提供经过权限过滤的
- * 可用能力信息"). A tool without a scope is open to every caller.
+ * The capabilities a caller holding `grantedScopes` may use, sorted by name: a replan shows the model only the
+ * permission-filtered capabilities (docs/DESIGN.md, "Routes"). A tool without a scope is open to every caller.
  */
 export function permittedCapabilities(catalog: readonly ToolSpec[], grantedScopes: readonly string[]): Capability[] {
   return catalog

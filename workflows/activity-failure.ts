@@ -5,7 +5,8 @@
  *   `details[1]` (activities/failure-edge.ts); both are validated, never trusted blindly.
  * - A `TimeoutFailure` (StartToClose or heartbeat timeout, also a worker that crashed mid-call) is not an answer:
  *   for a replay-safe tool it is transient; for a write that is not replay-safe the request may have been applied,
- *   so it is `outcome_unknown` in phase `commit_unknown` (case C03), routed to reconcile, never retried blind.
+ *   so it is `outcome_unknown` in phase `commit_unknown` (docs/DESIGN.md, "Phases"), routed to reconcile, never
+ *   retried blind.
  * - Anything else (a failure our edge did not shape) is `unrecoverable`, with a generic public message.
  * Cancellation is not a tool failure: it is rethrown.
  */

@@ -2,7 +2,7 @@
  * The approval desk of a workflow run: calls that a 403 stopped and that a human may approve wait here. The
  * `recovery.pendingApprovals` query lists them with the tool, a redacted preview of the arguments and their digest;
  * while one waits, the run's RecoveryStatus search attribute is `AwaitingApproval`. The design: a missing
- * permission means "request approval or stop" (docs/DESIGN.md, "Re-auth and approval").
+ * permission means "request approval or stop" (docs/DESIGN.md, "Routes").
  *
  * A decision arrives by the `recovery.decideApproval` update (preferred) or the `recovery.approval` signal. It counts
  * only when all of these hold, else it is refused (update: rejected with the reason; signal: ignored, logged):

@@ -40,13 +40,14 @@ export interface ToolPlanInput {
   reconcile?: ReconcileOptions;
   /**
    * Stop at the first terminal outcome, and after a success flagged `noProgress` (the same call returned the same
-   * result again: case C10, "stop after 2 identical outcomes"). @default true
+   * result again: no progress after 2 identical outcomes, docs/DESIGN.md, "The Change-before-Retry gate").
+   * @default true
    */
   stopOnTerminal?: boolean;
   /**
    * Fail the run at the first terminal outcome instead of returning it: the workflow ends FAILED with a
    * non-retryable `ApplicationFailure` whose `type` is the failure class (e.g. `invalid_arguments` after the repair
-   * budget ran out, case C07; `capability_missing` after too many unknown-tool turns, case C09) and whose details
+   * budget ran out; `capability_missing` after too many unknown-tool turns) and whose details
    * hold `[the terminal outcome]`. Applies whatever `stopOnTerminal` says. @default false
    */
   failOnTerminal?: boolean;

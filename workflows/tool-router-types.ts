@@ -67,7 +67,7 @@ export type ToolOutcome =
       callId: string;
       operationId: string;
       value: unknown;
-      /** The value is a valid but empty result (e.g. an empty list): a success labelled as empty (case C10). */
+      /** The value is a valid but empty result (e.g. an empty list): a success labelled as empty. */
       empty: boolean;
       /** The same call returned the same result NO_PROGRESS_REPEATS times: the plan makes no progress. */
       noProgress: boolean;
@@ -113,8 +113,8 @@ export interface ToolRouterState {
   successes: Record<string, number>;
   records: RecoveryRecord[];
   /**
-   * Turns in a row that named a tool this run cannot use, and the last of them (case C09). Optional so that a
-   * state saved before it existed still restores.
+   * Turns in a row that named a tool this run cannot use, and the last of them (docs/DESIGN.md, "Budgets and
+   * escalation"). Optional so that a state saved before it existed still restores.
    */
   unknownToolTurns?: { count: number; lastTurn: number };
   /**

@@ -1,7 +1,7 @@
 /**
  * The `lookup` of an MCP write: another tool on the same server that finds an operation by the idempotency key
  * the write carried (the operation_id), so a write whose answer was lost is reconciled instead of going straight
- * to human review (docs/DESIGN.md, "Routes → Reconcile"; activities/lookup-operation.ts runs it).
+ * to human review (docs/DESIGN.md, "Reconcile"; activities/lookup-operation.ts runs it).
  *
  * What the lookup tool's answer means, by default:
  * - a result that is not `isError` → `applied`, and that result (`{ content, structuredContent? }`) is the

@@ -7,11 +7,11 @@
  *   interval 100 s, unlimited attempts (Temporal docs, "Activity Retry Policy": "Default values") — cut off by a
  *   `scheduleToCloseTimeout` of `capMs` per call. Temporal stops retrying when the next attempt would start after
  *   that deadline: with the 30 s cap the attempts start at 0, 1, 3, 7 and 15 s and the call fails at 15 s.
- * - `naive-3x`: three retries at 200, 400 and 800 ms (four attempts, 1.4 s of waiting), the policy the design
- *   measures its "1.4 s tax on every persistent error" against. They run as a loop inside the one activity attempt
- *   (as p-retry or axios-retry in a tool would), not as Temporal's retry policy: Temporal's timers — activity retry
- *   backoff and workflow `sleep` alike — fire no sooner than about 1 s on the dev server (measured: retries set to
- *   200/400/800 ms started 1.0, 1.0 and 1.0 s apart), which would turn the 1.4 s into 3 s.
+ * - `naive-3x`: three retries at 200, 400 and 800 ms (four attempts, 1.4 s of waiting): the naive retry loop whose
+ *   tax on every persistent error docs/DESIGN.md, "Evaluation" measures. They run as a loop inside the one activity
+ *   attempt (as p-retry or axios-retry in a tool would), not as Temporal's retry policy: Temporal's timers —
+ *   activity retry backoff and workflow `sleep` alike — fire no sooner than about 1 s on the dev server (measured:
+ *   retries set to 200/400/800 ms started 1.0, 1.0 and 1.0 s apart), which would turn the 1.4 s into 3 s.
  */
 import type { PolicyName } from './scoring';
 

@@ -1,9 +1,10 @@
 /**
  * What a classifier is given: the facts of the call (`CallContext`) and the raw outcome (`RawOutcome`).
  *
- * Source: the cases' lesson 1 ("the classifier needs the raw facts"): wrappers broke routing by dropping headers
- * (C04), turning a 404 into `""` (C10) and losing the error type (C14). So adapters hand over an envelope with the
- * status, headers, body or the thrown error itself, and whether the request was sent; never a flattened string.
+ * Source: docs/DESIGN.md, "Failure classes and the two axes" (the classifier needs the raw facts): wrappers break
+ * routing by dropping headers, turning a 404 into `""` and losing the error type. So adapters hand over an envelope
+ * with the status, headers, body or the thrown error itself, and whether the request was sent; never a flattened
+ * string.
  * Pure: no I/O.
  */
 import { z } from 'zod';

@@ -14,10 +14,12 @@
  *   GitHub answers an exhausted quota with 403 + `X-RateLimit-Remaining: 0`: that is a rate limit, not a denial.
  * - RFC 6750 §3.1: a 401 with `WWW-Authenticate: Bearer error="invalid_token"` means the token expired or was
  *   revoked; re-authentication (not time) cures a 401, and it was rejected before it ran, so replay is safe.
- * - The design (seed 000): a 5xx from a write whose commit is unknown is `outcome_unknown` (reconcile, never a
- *   blind retry), unless the receiver deduplicates by idempotency key; 403 → approval or stop, never retry.
- * - Cases: C04 (Retry-After survives as `retryAfterMs`), C10 (404 is not transient), C12 (401 →
- *   `credential_expired`), C14 (`422 {"code":"insufficient_funds"}` is a business rejection, one attempt).
+ * - docs/DESIGN.md, "Phases" and "Routes": a 5xx from a write whose commit is unknown is `outcome_unknown`
+ *   (reconcile, never a blind retry), unless the receiver deduplicates by idempotency key; 403 → approval or stop,
+ *   never retry.
+ * - docs/DESIGN.md, "Failure classes and the two axes": `Retry-After` survives as `retryAfterMs`; a 404 is not
+ *   transient; a 401 is `credential_expired`; `422 {"code":"insufficient_funds"}` is a business rejection, one
+ *   attempt.
  *
  * `publicMessage` names the status and may quote the body's `code`/`message`, redacted and cut to 200
  * characters. Headers are never echoed.
@@ -401,6 +403,7 @@ export function classifyHttp(status: number, headers: unknown, body: unknown, ct
     rateLimit: readRateLimit(headers, ctx.nowMs),
   };
   const draft = RULES[ruleForStatus(status)](facts);
-  // The body's structured code travels with the failure (case C14: the business type must not be lost).
+  // The body's structured code travels with the failure: the business type must not be lost (docs/DESIGN.md,
+  // "The failure record").
   return buildFailure(ctx, facts.body.code !== undefined ? { ...draft, code: facts.body.code } : draft);
 }

@@ -7,7 +7,7 @@
  * `AbortError` of `AbortSignal.timeout()` / `abort()`. Every node of the cause chain is read (at most
  * `MAX_CHAIN_NODES`), through readers that never throw.
  *
- * The phase rule (the design, seed 000, and the cases' lesson 2, "unknown outcome is not failure"):
+ * The phase rule (docs/DESIGN.md, "Phases": an unknown outcome is not a failure):
  * - a failure BEFORE the request left the process (refused, DNS, connect timeout, `syscall: 'connect'`, a socket
  *   that wrote 0 bytes) is phase `dispatch`, `transient`, replay-safe for ANY tool, writes included;
  * - AFTER the request may have reached the server (reset, socket closed, headers/body timeout, an abort or
@@ -119,7 +119,7 @@ export const NAME_RULES: Readonly<Record<string, TransportRule>> = Object.freeze
   ClientClosedError: rule(S.MAYBE_SENT, 'network'),
   RequestAbortedError: rule(S.MAYBE_SENT, 'timeout'),
   FetchError: rule(S.MAYBE_SENT, 'network'), // node-fetch without a system code
-  TimeoutFailure: rule(S.MAYBE_SENT, 'timeout'), // Temporal: StartToClose does not stop the attempt (case C03)
+  TimeoutFailure: rule(S.MAYBE_SENT, 'timeout'), // StartToClose does not stop the attempt (docs/DESIGN.md, "Phases")
 });
 
 /** Message patterns, used only when no code or name is recognised anywhere in the chain. */

@@ -1,9 +1,9 @@
 /**
  * Results that came back but are not usable facts → `invalid_result` (phase `postcheck`).
  *
- * Source: the design (seed 000, "输出验证": a failed output check is a failed observation, never an empty string
- * handed on as success) and case C10 (a 200 with an empty body where `{"docs":[...]}` is expected must be an
- * explicit error; a genuinely empty list `{"docs":[]}` is a success labelled empty).
+ * Source: docs/DESIGN.md, "Routes" (Reject: a failed output check is a failed observation, never an empty string
+ * handed on as success; a 200 with an empty body where `{"docs":[...]}` is expected is an explicit error, while a
+ * genuinely empty list `{"docs":[]}` is a success labelled empty).
  * Reasons: `empty_result` (nothing came back), `schema_violation` (fails the output schema),
  * `invariant_violation` (schema-valid, but a business invariant is broken).
  * `replaySafe` is true for a read or a deduplicated write; a write that returned a bad result was applied,
@@ -49,7 +49,7 @@ export function isBlank(value: unknown): boolean {
 
 /**
  * True for a valid result that holds no items: `[]`, `{}`, or an object whose array-valued fields are all empty
- * (`{"docs":[]}`, `{"docs":[],"total":0}`). Used to label a success as empty (case C10), never to fail it.
+ * (`{"docs":[]}`, `{"docs":[],"total":0}`). Used to label a success as empty, never to fail it.
  */
 export function isEmptyValue(value: unknown): boolean {
   const arr = asArray(value);
@@ -129,8 +129,9 @@ export type ResultCheck<T> =
 
 /**
  * Validates a result against the tool's output schema. A string body that fails is tried again parsed as JSON
- * (adapters may hand over the text). A valid result holding no items succeeds with `empty: true` (case C10,
- * "a genuinely empty list is a success labelled empty"); a blank body that the schema rejects is `empty_result`.
+ * (adapters may hand over the text). A valid result holding no items succeeds with `empty: true` (docs/DESIGN.md,
+ * "Routes": a genuinely empty list is a success labelled empty); a blank body that the schema rejects is
+ * `empty_result`.
  *
  * @param schema the tool's output schema (zod 4).
  * @param body the result as it came back.

@@ -1,8 +1,8 @@
 /**
  * Small heuristics that turn a validation failure into a concrete next step for the model: the key it probably
  * meant, the enum value in the right case, the two numbers packed into one string.
- * Source of the need: cases C06 (unknown key `amount` close to `amountCents`; `USD` for `usd`) and C07
- * (`x: "861, 365"` with `y` missing → "split into x and y").
+ * Source of the need: docs/DESIGN.md, "Routes" (Repair: a suggestion names the likely fix) — an unknown key
+ * `amount` close to `amountCents`; `USD` for `usd`; `x: "861, 365"` with `y` missing → "split into x and y".
  * Pure: no I/O.
  */
 

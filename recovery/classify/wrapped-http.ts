@@ -1,7 +1,7 @@
 /**
  * HTTP answers that arrive wrapped in a thrown error, so their status, headers and body still reach the HTTP
- * classifier (case C04: "the header must survive error wrapping"; C14: classify from the structured code, not
- * the JS class name).
+ * classifier: a header such as `Retry-After` must survive error wrapping, and a failure is classified from the
+ * structured code, not the JS class name (docs/DESIGN.md, "Failure classes and the two axes").
  *
  * Shapes read, on each error of the cause chain (first hit wins):
  * - an http `RawOutcome` thrown as is, or carried as `outcome` (this project's `HttpOutcomeError`);

@@ -1,10 +1,10 @@
 /**
  * Zod validation errors → `invalid_arguments` with one field issue per problem.
  *
- * Source: case C06 (the SDK collapsed every problem into "Invalid JSON input for tool", so the model looped) and
- * C07 (a validation error became a fake "finish"): the model gets per-field issues — path, expected (in words),
- * received (truncated to `MAX_RECEIVED_CHARS`, redacted; `missing` when absent) and a concrete suggestion —
- * never one generic message. Seed 000: "字段 amount_cents 必须是正整数，请修正参数。"
+ * Source: docs/DESIGN.md, "Routes" (Repair). One generic message ("Invalid JSON input for tool") leaves the model
+ * looping, and a validation error turned into a "finish" is a fake success; so the model gets per-field issues —
+ * path, expected (in words), received (truncated to `MAX_RECEIVED_CHARS`, redacted; `missing` when absent) and a
+ * concrete suggestion, e.g. "amount_cents must be a positive integer" — never one generic message.
  *
  * Works from the `ZodError` alone, and better with the call's `input` (for `received`) and the `schema` (for
  * `expected` in full, e.g. "positive integer" for a missing key where the issue only says "number", and for the
@@ -284,7 +284,7 @@ function suggestionOf(scope: Scope, e: Entry, expected: string, entries: readonl
     return close === undefined ? `remove ${key}` : `did you mean ${close}?`;
   }
   if (isMissing(scope, e)) {
-    // A sibling string holding several numbers (C07): "split into x and y".
+    // A sibling string holding several numbers (`{"x":"861, 365"}`): "split into x and y".
     for (const o of entries) {
       if (o === e || pathKey(parentOf(o.path)) !== pathKey(parent)) continue;
       const at = presentAt(scope, o);
@@ -292,7 +292,7 @@ function suggestionOf(scope: Scope, e: Entry, expected: string, entries: readonl
       const targets = nums ? splitTargets(scope, o, nums.length, entries) : undefined;
       if (nums && targets && typeof key === 'string' && targets.includes(key)) return splitHint(targets, nums);
     }
-    // An unknown sibling key that is close to this one (C06): "rename amount to amountCents".
+    // An unknown sibling key that is close to this one (`amount` for `amountCents`): "rename amount to amountCents".
     if (typeof key === 'string') {
       const unknown = scope.unknownKeys.get(pathKey(parent)) ?? [];
       const known = [key, ...knownKeysOf(scope, parent).filter((k) => k !== key)];

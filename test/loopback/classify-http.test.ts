@@ -94,7 +94,10 @@ afterAll(async () => {
   await new Promise<void>((resolve) => server.close(() => resolve()));
 });
 
-/** The adapter: status, headers and body of a real answer (never a flattened string, cases lesson 1). */
+/**
+ * The adapter: status, headers and body of a real answer, never a flattened string (docs/DESIGN.md, "Failure classes
+ * and the two axes").
+ */
 async function call(path: string, as: 'headers' | 'record' = 'headers'): Promise<RawOutcome> {
   const res = await fetch(`${base}${path}`, { method: 'POST', body: '{}' });
   const body = await res.text();
@@ -128,7 +131,7 @@ const rows: [string, string, CallContext, Expect][] = [
     { class: 'authentication', reason: 'credential_missing', retryable: false, replaySafe: true },
   ],
   [
-    '401 Bearer error="invalid_token" → authentication/credential_expired (C12)',
+    '401 Bearer error="invalid_token" → authentication/credential_expired (RFC 6750 §3.1)',
     '/401-expired',
     ctx('write'),
     { class: 'authentication', reason: 'credential_expired', retryable: false, replaySafe: true },
@@ -158,13 +161,13 @@ const rows: [string, string, CallContext, Expect][] = [
     { class: 'transient', reason: 'rate_limited', retryable: true, replaySafe: true, retryAfterMs: 60_000 },
   ],
   [
-    '404 with an empty body → semantic_rejection/not_found (C10)',
+    '404 with an empty body → semantic_rejection/not_found (docs/DESIGN.md, "Failure classes and the two axes")',
     '/404',
     ctx('read'),
     { class: 'semantic_rejection', reason: 'not_found', retryable: false, replaySafe: true },
   ],
   [
-    '404 {"code":"account_not_found"} → semantic_rejection/not_found (C14)',
+    '404 {"code":"account_not_found"} → semantic_rejection/not_found (the structured code kept)',
     '/404-account',
     ctx('write'),
     { class: 'semantic_rejection', reason: 'not_found', retryable: false, replaySafe: true },
@@ -194,7 +197,7 @@ const rows: [string, string, CallContext, Expect][] = [
     { class: 'semantic_rejection', reason: 'precondition_failed', retryable: false, replaySafe: true },
   ],
   [
-    '422 {"code":"insufficient_funds"} → semantic_rejection/business_rule (C14)',
+    '422 {"code":"insufficient_funds"} → semantic_rejection/business_rule (docs/DESIGN.md, "Failure classes and the two axes")',
     '/422-funds',
     ctx('write'),
     { class: 'semantic_rejection', reason: 'business_rule', retryable: false, replaySafe: true },
@@ -212,7 +215,7 @@ const rows: [string, string, CallContext, Expect][] = [
     { class: 'transient', reason: 'unavailable', retryable: true, replaySafe: true },
   ],
   [
-    '429 Retry-After: 3 → transient/rate_limited, retryAfterMs 3000 (C04)',
+    '429 Retry-After: 3 → transient/rate_limited, retryAfterMs 3000 (RFC 9110 §10.2.3)',
     '/429',
     ctx('write'),
     { class: 'transient', reason: 'rate_limited', retryable: true, replaySafe: true, retryAfterMs: 3000 },

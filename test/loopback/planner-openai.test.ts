@@ -743,7 +743,8 @@ describe('openai planner: endpoint failures, classified at the activity', () => 
       },
     });
     const failure = await failureOf(planNextStep(input()));
-    expect(failure.type).toBe('InvalidApiKeyError'); // the body's code names the type (case C14); details[0].class is authentication;
+    // The body's code names the type (docs/DESIGN.md, "The failure record"); details[0].class is authentication.
+    expect(failure.type).toBe('InvalidApiKeyError');
     expect(failure.nonRetryable).toBe(true);
     expect(JSON.stringify([failure.message, failure.details, failure.stack])).not.toContain(API_KEY);
     expect(JSON.stringify([failure.message, failure.details])).not.toContain('Zx9Qw7');

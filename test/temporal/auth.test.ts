@@ -1,6 +1,7 @@
 /**
- * Re-auth and approval on the real dev server (case C12 and the issue's 401/403 rows): a loopback OAuth token
- * endpoint with rotating refresh tokens, a protected endpoint, and the approval signal.
+ * Re-auth and approval on the real dev server (docs/DESIGN.md, "Routes": an access token that expires mid-session,
+ * and the 401/403 rows of the route table): a loopback OAuth token endpoint with rotating refresh tokens, a
+ * protected endpoint, and the approval signal.
  */
 import type { TestWorkflowEnvironment } from '@temporalio/testing';
 import { z } from 'zod';

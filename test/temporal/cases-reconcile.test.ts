@@ -1,7 +1,8 @@
 /**
- * The reconcile cases C01–C03 (/work/shared/cases) on the dev server with the SQLite ledger service. Times are
- * scaled down (the cases' 30–40 s holds become 1–3 s); the orders of events are the cases'.
- * The ledger's refund endpoint stands in for C01's payment intent: a write with an Idempotency-Key whose receiver
+ * Field scenarios of writes whose outcome is unknown (docs/DESIGN.md, "Reconcile"): a timed-out payment, a slow
+ * e-mail API, a StartToClose timeout; on the dev server with the SQLite ledger service. Times are scaled down (the
+ * 30–40 s holds of the field reports become 1–3 s); the order of events is kept.
+ * The ledger's refund endpoint stands in for a payment intent: a write with an Idempotency-Key whose receiver
  * does not replay the first answer.
  */
 import type { TestWorkflowEnvironment } from '@temporalio/testing';
@@ -60,7 +61,7 @@ async function untilReview(
   });
 }
 
-describe('C01: a timed-out payment is looked up by its step-bound key, never re-sent with a new one', () => {
+describe('a timed-out payment is looked up by its step-bound key, never re-sent with a new one (docs/DESIGN.md, "Reconcile")', () => {
   const tools = () => ledgerTools(ledger.url, { writeTimeoutMs: 1_000 }).all;
 
   test('committed, answer held past the client timeout → lookup returns it; exactly one charge, one POST', async () => {
@@ -147,7 +148,7 @@ describe('C01: a timed-out payment is looked up by its step-bound key, never re-
   });
 });
 
-describe('C02: a slow e-mail API accepted the send; the batch resends only the unsent remainder', () => {
+describe('a slow e-mail API accepted the send; the batch resends only the unsent remainder (docs/DESIGN.md, "Reconcile")', () => {
   test('3 recipients, the 2nd answer arrives after the client gave up → found in the provider log, not resent: exactly one e-mail each', async () => {
     ledger.fault({ kind: 'late_response', delayMs: 0 });
     ledger.fault({ kind: 'late_response', delayMs: 3_000 });
@@ -188,7 +189,7 @@ describe('C02: a slow e-mail API accepted the send; the batch resends only the u
   });
 });
 
-describe('C03: a StartToClose timeout does not stop the first attempt', () => {
+describe('a StartToClose timeout does not stop the first attempt (docs/DESIGN.md, "Phases")', () => {
   test('attempt 1 times out at 1 s but commits at 1.5 s → no second attempt; reconcile polls until the row appears; exactly one row', async () => {
     ledger.fault({ kind: 'slow_commit', delayMs: 1_500 });
     const h = await harness(env, ledgerTools(ledger.url, { writeTimeoutMs: 10_000, startToCloseMs: 1_000 }).all);

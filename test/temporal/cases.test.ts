@@ -1,8 +1,9 @@
 /**
- * The field cases (/work/shared/cases/README.md) as workflow tests on real parts: the jest run's Temporal dev
- * server, the plugin's worker, and real loopback HTTP services whose own request logs give every count and gap.
- * One `describe` per case; each case also gets other inputs of the same kind (a case is a sample of its kind).
- * C01–C03 (reconcile) are covered elsewhere.
+ * Field scenarios of tool failures as workflow tests on real parts: the jest run's Temporal dev server, the
+ * plugin's worker, and real loopback HTTP services whose own request logs give every count and gap.
+ * One `describe` per scenario, naming the docs/DESIGN.md section whose rule it checks; each scenario also gets other
+ * inputs of the same kind (a scenario is a sample of its kind). Writes whose outcome is unknown are in
+ * cases-reconcile.test.ts.
  */
 import { WorkflowFailedError } from '@temporalio/client';
 import { ApplicationFailure } from '@temporalio/common';
@@ -54,7 +55,7 @@ async function expectRunFailed(h: Awaited<ReturnType<typeof harness>>, plan: Omi
   });
 }
 
-describe('C04: 429 with Retry-After: 3 → gaps ≥ 3000 ms, 3 attempts', () => {
+describe('429 with Retry-After: 3 → gaps ≥ 3000 ms, 3 attempts (docs/DESIGN.md, "Routes")', () => {
   const ITEMS = { items: [{ id: 'a1' }] };
   const itemsTool = (wrap = false) =>
     defineTool({
@@ -199,7 +200,7 @@ describe('C04: 429 with Retry-After: 3 → gaps ≥ 3000 ms, 3 attempts', () => 
   });
 });
 
-describe('C06: invalid invoice arguments → structured per-field issues, the identical call blocked, 0 backend calls until fixed', () => {
+describe('invalid invoice arguments → structured per-field issues, the identical call blocked, 0 backend calls until fixed (docs/DESIGN.md, "Routes")', () => {
   const invoiceTool = () =>
     defineTool({
       name: 'create_invoice',
@@ -336,7 +337,7 @@ describe('C06: invalid invoice arguments → structured per-field issues, the id
   });
 });
 
-describe('C07: tap with packed coordinates → repair (never success), the fixed call runs once; repeated 3 times → stop and FAILED', () => {
+describe('tap with packed coordinates → repair (never success), the fixed call runs once; repeated 3 times → stop and FAILED (docs/DESIGN.md, "Routes")', () => {
   const TAPPED = { ok: true, tapped: [861, 365] };
   const tapTool = () =>
     defineTool({
@@ -429,7 +430,7 @@ describe('C07: tap with packed coordinates → repair (never success), the fixed
   });
 });
 
-describe('C09: unknown tool name → replan with the available tools, the run goes on; 2 unknown-tool turns in a row end it', () => {
+describe('unknown tool name → replan with the available tools, the run goes on; 2 unknown-tool turns in a row end it (docs/DESIGN.md, "Budgets and escalation")', () => {
   const weatherTool = () =>
     defineTool({
       name: 'get_weather',
@@ -577,7 +578,7 @@ describe('C09: unknown tool name → replan with the available tools, the run go
   });
 });
 
-describe('C10: 404 with an empty body is a failure, never ""; no-progress stops repeats: 1–2 HTTP calls, never more', () => {
+describe('404 with an empty body is a failure, never ""; no-progress stops repeats: 1–2 HTTP calls, never more (docs/DESIGN.md, "The Change-before-Retry gate")', () => {
   const DOCS_ROUTE = 'GET /openapi/list_docs';
   const listDocsTool = (adapter: 'envelope' | 'text' = 'envelope') =>
     defineTool({
@@ -590,7 +591,7 @@ describe('C10: 404 with an empty body is a failure, never ""; no-progress stops 
       async execute(args, ctx) {
         const url = `${service.url}/openapi/list_docs?limit=${args.limit}`;
         if (adapter === 'text') {
-          // The buggy wrapper of the case: returns the response text without checking `ok`.
+          // A buggy wrapper: returns the response text without checking `ok`.
           return (await (await fetch(url, { signal: ctx.signal })).text()) as never;
         }
         return (await ctx.http.request({ url })).body as never;
@@ -645,7 +646,7 @@ describe('C10: 404 with an empty body is a failure, never ""; no-progress stops 
     expect(service.hits(DOCS_ROUTE)).toBe(2);
   });
 
-  test('the buggy text adapter of the case (404 → "") is still not a success: the output schema rejects it, 1 HTTP call', async () => {
+  test('a buggy text adapter (404 → "") is still not a success: the output schema rejects it, 1 HTTP call', async () => {
     service.reset({ [DOCS_ROUTE]: [{ status: 404 }] });
     const h = await harness(env, [listDocsTool('text')]);
     const r = await h.run(() => h.runPlan({ calls: FIVE }));
@@ -673,7 +674,7 @@ describe('C10: 404 with an empty body is a failure, never ""; no-progress stops 
   });
 });
 
-describe('C12: OAuth token expires mid-session → one refresh, one replay (the base, concurrency and dead-refresh variants are in auth.test.ts)', () => {
+describe('OAuth token expires mid-session → one refresh, one replay (docs/DESIGN.md, "Routes"; the base, concurrency and dead-refresh variants are in auth.test.ts)', () => {
   const profileTool = (baseUrl: string) =>
     defineTool({
       name: 'get_profile',
@@ -780,7 +781,7 @@ describe('C12: OAuth token expires mid-session → one refresh, one replay (the 
   });
 });
 
-describe('C14: 422 insufficient_funds → classified from the structured code: exactly 1 attempt, non-retryable, replan', () => {
+describe('422 insufficient_funds → classified from the structured code: exactly 1 attempt, non-retryable, replan (docs/DESIGN.md, "The failure record")', () => {
   const withdrawTool = (adapter: 'classifier' | 'plain-error' | 'wrapped' = 'classifier') =>
     defineTool({
       name: 'withdraw',
@@ -869,8 +870,8 @@ describe('C14: 422 insufficient_funds → classified from the structured code: e
       expect(out.feedback.observedState).toEqual(body);
       expect(service.hits('POST /withdrawals')).toBe(1);
       expect(service.hits('POST /refunds')).toBe(0);
-      // Case C14: the ApplicationFailure is named after the structured code (InsufficientFundsError,
-      // AccountNotFoundError, …), non-retryable, after exactly one attempt.
+      // The ApplicationFailure is named after the structured code (InsufficientFundsError, AccountNotFoundError, …),
+      // non-retryable, after exactly one attempt (docs/DESIGN.md, "The failure record").
       expect(out.failure.code).toBe(body.code);
       expect(await activityFailure(h, r.workflowId)).toEqual({
         type: {

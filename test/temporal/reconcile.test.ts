@@ -193,7 +193,7 @@ describe('lookup down → human review', () => {
   });
 });
 
-test('a write with no lookup and no deduplicating receiver goes straight to review (case C02 variant): no lookup, no resend', async () => {
+test('a write with no lookup and no deduplicating receiver goes straight to review (docs/DESIGN.md, "Reconcile"): no lookup, no resend', async () => {
   ledger.fault({ kind: 'lose_response' });
   const h = await harness(env, ledgerTools(ledger.url).all);
   const workflowId = uniqueTaskQueue('blind');

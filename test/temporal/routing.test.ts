@@ -56,7 +56,7 @@ test('422 with field errors → 1 dispatch, repair with field-level feedback; th
   expect(eventTypes(await h.history(r.workflowId)).filter((t) => t === 'ACTIVITY_TASK_SCHEDULED')).toHaveLength(1);
 });
 
-test('422 business rejection (insufficient_funds) → exactly 1 attempt, replan (case C14)', async () => {
+test('422 business rejection (insufficient_funds) → exactly 1 attempt, replan (docs/DESIGN.md, "The failure record")', async () => {
   service.reset({ 'POST /calendar/book': [{ status: 422, body: { code: 'insufficient_funds' } }] });
   const h = await harness(env, supportTools(service.url).all);
   const r = await h.run(() =>

@@ -27,7 +27,7 @@ function thrown(fn: () => unknown): RecoveryInputError {
   throw new Error('expected a RecoveryInputError, nothing was thrown');
 }
 
-describe('backoff: the design schedule (seed 000: ~0.5 s, ~1 s, ~2 s with jitter)', () => {
+describe('backoff: the design schedule (~0.5 s, ~1 s, ~2 s with jitter, docs/DESIGN.md, "Routes")', () => {
   test('backoff: the defaults are 500 ms, ×2, max 10 000 ms, jitter 0.2, Retry-After up to 60 000 ms', () => {
     expect(DEFAULT_BACKOFF_POLICY).toEqual({
       initialIntervalMs: 500,
@@ -90,7 +90,7 @@ describe('backoff: the design schedule (seed 000: ~0.5 s, ~1 s, ~2 s with jitter
   });
 });
 
-describe('backoff: Retry-After is a floor, jitter only adds (case C04)', () => {
+describe('backoff: Retry-After is a floor, jitter only adds (docs/DESIGN.md, "Routes"; RFC 9110 §10.2.3)', () => {
   test('backoff: 429 with Retry-After 3000 ms on retry 1, random 0 → wait exactly 3000 ms', () => {
     expect(nextDelay({ retryNumber: 1, retryAfterMs: 3000, policy, random: at(0) })).toEqual({
       kind: 'wait',

@@ -87,7 +87,7 @@ describe('budgets: policy', () => {
 });
 
 describe('budgets: spending', () => {
-  test('budgets: 3 retries per call are allowed (remaining 2, 1, 0), the 4th says per_call_retries (seed 004)', () => {
+  test('budgets: 3 retries per call are allowed (remaining 2, 1, 0), the 4th says per_call_retries (docs/DESIGN.md, "Budgets and escalation")', () => {
     const answers = spendN(opened(), 'retry', 4, 'step-1');
     expect(answers.map((a) => [a.allowed, a.remaining, a.exhausted])).toEqual([
       [true, 2, undefined],
@@ -99,7 +99,7 @@ describe('budgets: spending', () => {
     expect(answers[3]?.ledger.calls).toEqual([{ key: 'step-1', retries: 3, repairs: 0 }]);
   });
 
-  test('budgets: 2 repairs per call, the 3rd says per_call_repairs (case C06)', () => {
+  test('budgets: 2 repairs per call, the 3rd says per_call_repairs (docs/DESIGN.md, "Budgets and escalation")', () => {
     const answers = spendN(opened(), 'repair', 3, 'step-1');
     expect(answers.map((a) => [a.allowed, a.remaining, a.exhausted])).toEqual([
       [true, 1, undefined],
@@ -108,7 +108,7 @@ describe('budgets: spending', () => {
     ]);
   });
 
-  test('budgets: 2 replans per turn, the 3rd says per_turn_replans (case C09: stop after 2 unknown-tool turns)', () => {
+  test('budgets: 2 replans per turn, the 3rd says per_turn_replans (docs/DESIGN.md, "Budgets and escalation")', () => {
     const answers = spendN(startTurn(startRun()), 'replan', 3);
     expect(answers.map((a) => [a.allowed, a.remaining, a.exhausted])).toEqual([
       [true, 1, undefined],

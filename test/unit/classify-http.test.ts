@@ -118,13 +118,13 @@ describe('classify: HTTP statuses', () => {
       { reason: 'rate_limited' },
     ],
     [
-      '404 → semantic_rejection/not_found, not retryable (C10)',
+      '404 → semantic_rejection/not_found, not retryable (docs/DESIGN.md, "Failure classes and the two axes")',
       http(404, { 'content-length': '0' }, ''),
       READ,
       { class: 'semantic_rejection', reason: 'not_found', retryable: false, replaySafe: true },
     ],
     [
-      '404 {"code":"account_not_found"} → semantic_rejection/not_found (C14)',
+      '404 {"code":"account_not_found"} → semantic_rejection/not_found (the structured code kept)',
       http(404, {}, { code: 'account_not_found' }),
       WRITE,
       { class: 'semantic_rejection', reason: 'not_found', retryable: false },
@@ -154,7 +154,7 @@ describe('classify: HTTP statuses', () => {
       { class: 'semantic_rejection', reason: 'precondition_failed', retryable: false },
     ],
     [
-      '422 {"code":"insufficient_funds"} → semantic_rejection/business_rule, not retryable (C14)',
+      '422 {"code":"insufficient_funds"} → semantic_rejection/business_rule, not retryable (docs/DESIGN.md, "Failure classes and the two axes")',
       http(422, {}, { code: 'insufficient_funds' }),
       WRITE,
       {
@@ -173,7 +173,7 @@ describe('classify: HTTP statuses', () => {
       { class: 'transient', reason: 'unavailable', retryable: true, replaySafe: true },
     ],
     [
-      '429 with Retry-After: 3 → transient/rate_limited, retryAfterMs 3000 (C04)',
+      '429 with Retry-After: 3 → transient/rate_limited, retryAfterMs 3000 (RFC 9110 §10.2.3)',
       http(429, { 'Retry-After': '3' }, { error: 'rate_limited' }),
       WRITE,
       {
@@ -247,7 +247,7 @@ describe('classify: HTTP statuses', () => {
       { class: 'outcome_unknown', reason: 'timeout' },
     ],
     [
-      '503 with Retry-After: 2 on a write → transient/unavailable, replaySafe, retryAfterMs 2000 (C04 variant)',
+      '503 with Retry-After: 2 on a write → transient/unavailable, replaySafe, retryAfterMs 2000 (RFC 9110 §10.2.3)',
       http(503, { 'Retry-After': '2' }),
       WRITE,
       {

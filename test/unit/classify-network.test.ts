@@ -162,7 +162,7 @@ describe('classify: failures after the request may have reached the server', () 
       'network',
     ],
     [
-      'Temporal TimeoutFailure (StartToClose, case C03)',
+      'Temporal TimeoutFailure (StartToClose; docs/DESIGN.md, "Phases")',
       () => Object.assign(new Error('activity StartToClose timeout'), { name: 'TimeoutFailure', timeoutType: 1 }),
       'timeout',
     ],
@@ -280,7 +280,7 @@ describe('classify: errors that are not transport faults', () => {
     );
   });
 
-  it('classify: the C14 buggy adapter (new Error("Unexpected error occurred")) on a write → tool_bug, not replaySafe', () => {
+  it('classify: a buggy adapter that loses the error type (new Error("Unexpected error occurred")) on a write → tool_bug, not replaySafe', () => {
     expect(route(classify(thrown(new Error('Unexpected error occurred')), WRITE))).toEqual({
       class: 'unrecoverable',
       reason: 'tool_bug',
@@ -314,7 +314,7 @@ describe('classify: errors that are not transport faults', () => {
   });
 });
 
-describe('classify: HTTP answers wrapped in thrown errors keep their status, headers and body (C04, C14)', () => {
+describe('classify: HTTP answers wrapped in thrown errors keep their status, headers and body (docs/DESIGN.md, "Failure classes and the two axes")', () => {
   it('classify: an axios-style error with response 429 + Retry-After: 3 → transient/rate_limited, retryAfterMs 3000', () => {
     const err = Object.assign(new Error('Request failed with status code 429'), {
       isAxiosError: true,
@@ -368,7 +368,7 @@ describe('classify: HTTP answers wrapped in thrown errors keep their status, hea
     });
   });
 
-  it('classify: a wrapped 401 invalid_token keeps its challenge header → credential_expired (C12)', () => {
+  it('classify: a wrapped 401 invalid_token keeps its challenge header → credential_expired (RFC 6750 §3.1)', () => {
     const err = new Error('wrapped', {
       cause: Object.assign(new Error('401'), {
         response: { status: 401, headers: { 'www-authenticate': 'Bearer error="invalid_token"' } },

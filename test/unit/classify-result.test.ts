@@ -1,7 +1,7 @@
 /**
  * Unit tests of output-side classification (recovery/classify/result.ts): no workers, no servers.
- * Case C10: a 200 with an empty body where {"docs":[...]} is expected is an explicit failure; {"docs":[]} is a
- * success labelled empty.
+ * docs/DESIGN.md, "Routes" (Reject): a 200 with an empty body where {"docs":[...]} is expected is an explicit
+ * failure; {"docs":[]} is a success labelled empty.
  */
 import { z } from 'zod';
 import { classifyInvalidResult, validateResult, ClassifyError } from '../../recovery/classify';
@@ -10,7 +10,7 @@ import { ctxOf, READ, WRITE, WRITE_DEDUP } from './classify-helpers';
 
 const listDocs = z.object({ docs: z.array(z.object({ id: z.string() })) });
 
-describe('validateResult: case C10', () => {
+describe('validateResult: an empty body is a failure, an empty list a success labelled empty (docs/DESIGN.md, "Routes")', () => {
   it('validateResult: 200 with an empty body → invalid_result/empty_result in postcheck, not a success', () => {
     const r = validateResult(listDocs, '', READ, 200);
     expect(r).toEqual({

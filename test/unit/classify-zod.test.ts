@@ -1,6 +1,7 @@
 /**
  * Unit tests of zod argument errors → field issues (recovery/classify/zod.ts): no workers, no servers.
- * Cases C06 and C07 of /work/shared/cases/README.md, with the schemas given there.
+ * Two repair scenarios (docs/DESIGN.md, "Routes": field-level feedback with a suggestion, never one generic
+ * message): an invoice with several wrong fields, and a tap whose two coordinates arrive packed into one string.
  */
 import { z } from 'zod';
 import {
@@ -20,7 +21,7 @@ const fail = (schema: z.ZodType, input: unknown) => {
   return r.error;
 };
 
-describe('classifyZodError: case C06 (create_invoice)', () => {
+describe('classifyZodError: invoice with several wrong fields (create_invoice; docs/DESIGN.md, "Routes")', () => {
   const createInvoice = z
     .object({
       customerId: z.string().regex(/^cus_/),
@@ -55,7 +56,7 @@ describe('classifyZodError: case C06 (create_invoice)', () => {
     },
   ];
 
-  it('classifyZodError: C06 call 1 → invalid_arguments/schema in preflight with the five field issues, never one generic message', () => {
+  it('classifyZodError: invoice call 1 → invalid_arguments/schema in preflight with the five field issues, never one generic message', () => {
     const f = classifyZodError(fail(createInvoice, call1), ctx, { input: call1, schema: createInvoice });
     expect(f).toEqual({
       tool: 'create_invoice',
@@ -73,7 +74,7 @@ describe('classifyZodError: case C06 (create_invoice)', () => {
     expect(toolFailureSchema().safeParse(f).success).toBe(true);
   });
 
-  it('classifyZodError: C06 call 2 (byte-identical) → the identical failure', () => {
+  it('classifyZodError: invoice call 2 (byte-identical) → the identical failure', () => {
     const a = classifyZodError(fail(createInvoice, call1), ctx, { input: call1, schema: createInvoice });
     const b = classifyZodError(fail(createInvoice, JSON.parse(JSON.stringify(call1))), ctx, {
       input: JSON.parse(JSON.stringify(call1)),
@@ -82,20 +83,20 @@ describe('classifyZodError: case C06 (create_invoice)', () => {
     expect(JSON.stringify(b)).toBe(JSON.stringify(a));
   });
 
-  it('classifyZodError: C06 call 3 passes the schema (nothing to classify)', () => {
+  it('classifyZodError: invoice call 3 passes the schema (nothing to classify)', () => {
     expect(
       createInvoice.safeParse({ customerId: 'cus_42', amountCents: 1250, currency: 'usd', dueDate: '2026-10-01' })
         .success,
     ).toBe(true);
   });
 
-  it('classifyZodError: C06 with a schema that strips unknown keys still suggests "rename amount to amountCents"', () => {
+  it('classifyZodError: invoice with a schema that strips unknown keys still suggests "rename amount to amountCents"', () => {
     const stripping = createInvoice.strip();
     const issues = fieldIssuesFromZod(fail(stripping, call1), { input: call1, schema: stripping });
     expect(issues).toEqual(expectedIssues.slice(0, 4));
   });
 
-  it('classifyZodError: C06 from the ZodError alone (no input, no schema) still gives one issue per field', () => {
+  it('classifyZodError: invoice from the ZodError alone (no input, no schema) still gives one issue per field', () => {
     const f = classifyZodError(fail(createInvoice, call1), ctx);
     expect(f.issues).toEqual([
       {
@@ -117,11 +118,11 @@ describe('classifyZodError: case C06 (create_invoice)', () => {
   });
 });
 
-describe('classifyZodError: case C07 (tap)', () => {
+describe('classifyZodError: tap with packed coordinates (docs/DESIGN.md, "Routes")', () => {
   const tap = z.object({ x: z.number(), y: z.number() });
   const ctx = ctxOf({ tool: 'tap', effect: 'write' });
 
-  it('classifyZodError: C07 {"x":"861, 365"} → x is a string holding both numbers, y missing: "split into x and y"', () => {
+  it('classifyZodError: tap {"x":"861, 365"} → x is a string holding both numbers, y missing: "split into x and y"', () => {
     const input = { x: '861, 365' };
     const f = classifyZodError(fail(tap, input), ctx, { input, schema: tap });
     expect(f.class).toBe('invalid_arguments');
@@ -135,7 +136,7 @@ describe('classifyZodError: case C07 (tap)', () => {
     );
   });
 
-  it('classifyZodError: C07 without input or schema still says "split" only when it can see the value (here: types only)', () => {
+  it('classifyZodError: tap without input or schema still says "split" only when it can see the value (here: types only)', () => {
     const f = classifyZodError(fail(tap, { x: '861, 365' }), ctx);
     expect(f.issues).toEqual([
       { path: ['x'], expected: 'number', received: 'a string', suggestion: 'change x to a number' },
@@ -143,7 +144,7 @@ describe('classifyZodError: case C07 (tap)', () => {
     ]);
   });
 
-  it('classifyZodError: C07 call 2 {"x":861,"y":365} passes', () => {
+  it('classifyZodError: tap call 2 {"x":861,"y":365} passes', () => {
     expect(tap.safeParse({ x: 861, y: 365 }).success).toBe(true);
   });
 });

@@ -1,4 +1,7 @@
-/** The ApplicationFailure type of a classified failure (case C14: the business type must not be lost). */
+/**
+ * The ApplicationFailure type of a classified failure: the business type must not be lost (docs/DESIGN.md, "The
+ * failure record").
+ */
 import { applicationFailureType } from '../../activities/failure-edge';
 import { classify } from '../../recovery/classify';
 import { errorTypeFor } from '../../recovery/failure';

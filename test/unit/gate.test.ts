@@ -50,7 +50,7 @@ function thrown(fn: () => unknown): RecoveryInputError {
   throw new Error('expected a RecoveryInputError, nothing was thrown');
 }
 
-describe('gate: no evidence, no retry (seed 000)', () => {
+describe('gate: no evidence, no retry (docs/DESIGN.md, "The Change-before-Retry gate")', () => {
   test('gate: identical refund after a commit_unknown timeout, no evidence → refused no_evidence', () => {
     const d = allowNextAttempt(attempt(failure({ class: 'outcome_unknown', reason: 'timeout' })), same, null, 20_000);
     expect(d).toEqual({
@@ -117,7 +117,7 @@ describe('gate: time_elapsed (only after a retryable transient failure, only onc
     });
   });
 
-  test('gate: time_elapsed after a 409 conflict → refused evidence_not_applicable (time does not cure it, seed 004)', () => {
+  test('gate: time_elapsed after a 409 conflict → refused evidence_not_applicable (time does not cure it, docs/DESIGN.md, "The Change-before-Retry gate")', () => {
     const prev409 = attempt(failure({ class: 'semantic_rejection', reason: 'conflict' }), {
       earliestRetryAtMs: 10_000,
     });
@@ -130,7 +130,7 @@ describe('gate: time_elapsed (only after a retryable transient failure, only onc
   });
 });
 
-describe('gate: args_changed (case C06: a byte-identical invalid call is blocked)', () => {
+describe('gate: args_changed (a byte-identical invalid call is blocked, docs/DESIGN.md, "The Change-before-Retry gate")', () => {
   const prev = attempt(failure({ class: 'invalid_arguments', reason: 'schema', phase: 'preflight' }));
 
   test('gate: repaired arguments → allowed, naming both hashes', () => {
@@ -159,7 +159,7 @@ describe('gate: args_changed (case C06: a byte-identical invalid call is blocked
   });
 });
 
-describe('gate: credential_refreshed (case C12: replay once with the new token)', () => {
+describe('gate: credential_refreshed (replay once with the new token, docs/DESIGN.md, "The Change-before-Retry gate")', () => {
   const prev401 = attempt(failure({ class: 'authentication', reason: 'credential_expired', status: 401 }));
 
   test('gate: 401, credential version 1 → 2 → allowed', () => {
@@ -246,7 +246,7 @@ describe('gate: tool_changed (replan to another tool)', () => {
     });
   });
 
-  test('gate: unknown tool get_date repeated with tool_changed claimed → refused tool_unchanged (case C09)', () => {
+  test('gate: unknown tool get_date repeated with tool_changed claimed → refused tool_unchanged (docs/DESIGN.md, "The Change-before-Retry gate")', () => {
     expect(allowNextAttempt(prev, { ...same, tool: 'get_date' }, { kind: 'tool_changed' }, 10_001)).toEqual({
       allowed: false,
       reason: 'tool_unchanged',
@@ -255,7 +255,7 @@ describe('gate: tool_changed (replan to another tool)', () => {
   });
 });
 
-describe('gate: state_verified (case C01: reconcile before any replay)', () => {
+describe('gate: state_verified (reconcile before any replay, docs/DESIGN.md, "Reconcile")', () => {
   const prev = attempt(failure({ class: 'outcome_unknown', reason: 'timeout' }));
 
   test('gate: lookup says not_applied → the identical call may run (with the same idempotency key)', () => {

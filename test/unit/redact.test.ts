@@ -322,7 +322,10 @@ describe('redact: contract', () => {
   });
 
   it('redact: the result is NFKC text without invisible characters (it reads as the input did)', () => {
-    expect(redact('金额必须为正数（单位：分）')).toBe('金额必须为正数(单位:分)');
+    // Chinese text ("the amount must be positive (unit: cents)") with full-width brackets and colon, written as
+    // escapes: NFKC makes the punctuation ASCII and keeps the Han characters.
+    const [amount, unit, cents] = ['\u91d1\u989d\u5fc5\u987b\u4e3a\u6b63\u6570', '\u5355\u4f4d', '\u5206'];
+    expect(redact(`${amount}\uff08${unit}\uff1a${cents}\uff09`)).toBe(`${amount}(${unit}:${cents})`);
     expect(redact('ﬁle ①\u200b done')).toBe('file 1 done');
     expect(redact('\u001b[2J cleared')).toBe('[2J cleared');
   });

@@ -110,7 +110,7 @@ describe('routes: the table', () => {
   });
 });
 
-describe('routes: routeFor (seed 000 and seed 004)', () => {
+describe('routes: routeFor (docs/DESIGN.md, "Routes"; docs/DESIGN.md, "Failure classes and the two axes")', () => {
   test.each<[string, Partial<ToolFailure> & Pick<ToolFailure, 'class'>, RecoveryAction, number]>([
     ['invalid_arguments (schema)', { class: 'invalid_arguments', reason: 'schema', phase: 'preflight' }, 'repair', 0],
     [
@@ -237,7 +237,7 @@ describe('routes: properties', () => {
     );
   });
 
-  test('routeFor: only transient, retryable failures are retried (seed 004: persistent errors are never retried)', () => {
+  test('routeFor: only transient, retryable failures are retried (persistent errors are never retried: docs/DESIGN.md, "Failure classes and the two axes")', () => {
     fc.assert(
       fc.property(validFailure, (f) => {
         if (routeFor(f).action === 'retry') {

@@ -5,7 +5,7 @@
  * (`KIND_RULES`) maps a kind to a class, a reason and a phase rule, so the routing of "a unique violation" is the
  * same whether PostgreSQL, MySQL, SQLite, MongoDB or DynamoDB said it.
  *
- * Phase rules (the design's: "unknown outcome is not failure"):
+ * Phase rules (docs/DESIGN.md, "Phases": an unknown outcome is not a failure):
  * - `refused`: the server (or the client library) refused the call before applying it — a constraint, a
  *   rolled-back transaction, a throttle, a connection that never opened. Phase `dispatch`, replay-safe for any tool.
  * - `maybe`: the call may have been applied (a connection lost after the request was sent, a client-side timeout,
