@@ -1,4 +1,4 @@
-// Flat ESLint config. Gates from STYLE.md: no floating promises, type-only imports, eqeqeq, and the sandbox rule:
+// Flat ESLint config. Gates: no floating promises, type-only imports, eqeqeq, and the sandbox rule:
 // workflows/ and recovery/ run inside Temporal's workflow sandbox, so they import no Node built-ins and no
 // Node-side Temporal packages; recovery/ also has no clock and no randomness of its own.
 import tseslint from 'typescript-eslint';

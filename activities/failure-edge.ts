@@ -1,5 +1,5 @@
 /**
- * The one place a ToolFailure becomes a Temporal `ApplicationFailure` (STYLE.md §5: failures are data in the core
+ * The one place a ToolFailure becomes a Temporal `ApplicationFailure` (failures are data in the core
  * and become ApplicationFailure only at the activity edge; Temporal owns retries, our code classifies and sets
  * `nextRetryDelay`).
  *

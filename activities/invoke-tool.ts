@@ -65,7 +65,7 @@ export interface ToolActivityDeps {
   breakers?: BreakerRegistry;
 }
 
-/** Builds the activities the plugin registers (STYLE.md: activities from a factory with injected dependencies). */
+/** Builds the activities the plugin registers (a factory with injected dependencies, as Temporal samples build activities). */
 export function createToolActivities(deps: ToolActivityDeps) {
   const byName = new Map(deps.tools.map((t) => [t.name, t]));
   const breakers = deps.breakers ?? new BreakerRegistry();

@@ -4,7 +4,7 @@
  * Source: docs/DESIGN.md, "Budgets and escalation": 3 retries and 2 repairs per call, 2 replans per turn, then
  * escalate; 50 tool attempts per run (the per-run cap of the AWS Well-Architected Agentic AI Lens); 2 turns in a row
  * that name an unknown tool. The retry budget is per call, not per turn, so one flaky tool cannot eat the turn's
- * budget. Budgets never reset inside their scope: "attempt counters that reset" is a bug (STYLE.md).
+ * budget. Budgets never reset inside their scope: an attempt counter that resets is a bug (docs/DESIGN.md, "Budgets and escalation").
  *
  * The ledger is an immutable, frozen plain object that survives `JSON.stringify`/`JSON.parse`, so a workflow can
  * carry it across continue-as-new. Every function returns a new ledger and never mutates its input.

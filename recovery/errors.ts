@@ -2,7 +2,7 @@
  * Typed errors for bad input to the pure core.
  *
  * Every public entry point of `recovery/` that receives a value it cannot use throws a `RecoveryInputError`
- * with a `code` and a message that names the field and the rule (STYLE.md §8), never a silent wrong answer.
+ * with a `code` and a message that names the field and the rule, never a silent wrong answer.
  * Workflow code should catch it and turn it into an `ApplicationFailure` (a plain Error thrown from workflow
  * code fails the workflow task, which Temporal retries forever).
  *

@@ -47,7 +47,7 @@
  *   submit as `no_submission`, never as success.
  * - no choices → `PlannerOutputError`.
  *
- * The client has `maxRetries: 0`: Temporal is the only retry layer (STYLE.md, "retry layers multiplied"). Transport
+ * The client has `maxRetries: 0`: Temporal is the only retry layer (two retry layers multiply their attempts). Transport
  * errors (`APIError` with status and headers, connection errors) propagate to the activity, which classifies them;
  * the SDK's timeout error becomes `ModelTimeoutError` (name `TimeoutError`) so it classifies as a transient timeout.
  */

@@ -11,7 +11,7 @@
  *   - classifies anything else the planner throws (the model endpoint's 429, 503, 401, refused connections) with
  *     `classify`, exactly as a read-only tool call (a model call has no side effect): 429/503 are transient and
  *     retryable with `nextRetryDelay` (Retry-After as its floor), 401/403 are not retryable. It leaves through
- *     `failWith` (activities/failure-edge.ts), so Temporal owns the retries (STYLE.md §5) and the raw error goes to
+ *     `failWith` (activities/failure-edge.ts), so Temporal owns the retries and the raw error goes to
  *     the worker log only.
  * The activity passes its cancellation signal to the planner, so a cancelled step aborts the model request and
  * ends as cancelled (Temporal's `CancelledFailure`), not as a classified failure. It heartbeats while the planner
@@ -89,7 +89,7 @@ const PlannerInputShape = z.object({
 });
 
 /**
- * Builds the planner activities (STYLE.md: activities from a factory with injected dependencies).
+ * Builds the planner activities (a factory with injected dependencies, as Temporal samples build activities).
  * @returns `{ planNextStep(input: PlannerInput): Promise<PlannerDecision> }`.
  *   @throws ApplicationFailure `planner_invalid_input` (non-retryable) when `input` is not a PlannerInput (names the
  *   field); `planner_invalid_decision` (non-retryable) for an answer that is not a decision; the failure class
