@@ -9,6 +9,7 @@
 export { createToolRouter, isEmptyResult } from './workflows/tool-router';
 export type {
   CallToolOptions,
+  Reconciled,
   ToolOutcome,
   ToolRouter,
   ToolRouterOptions,

@@ -40,7 +40,14 @@ import { recover } from './router/recoveries';
 import { structuredCloneJson } from './router-helpers';
 import type { CallToolOptions, ToolOutcome, ToolRouter, ToolRouterOptions, ToolRouterState } from './tool-router-types';
 
-export type { CallToolOptions, ToolOutcome, ToolRouter, ToolRouterOptions, ToolRouterState } from './tool-router-types';
+export type {
+  CallToolOptions,
+  Reconciled,
+  ToolOutcome,
+  ToolRouter,
+  ToolRouterOptions,
+  ToolRouterState,
+} from './tool-router-types';
 export { isEmptyResult, MAX_ARGS_CHARS } from './router-helpers';
 
 const DEFAULT_APPROVAL_TIMEOUT_MS = 24 * 60 * 60 * 1000;
