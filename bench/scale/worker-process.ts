@@ -68,7 +68,10 @@ async function main(): Promise<void> {
   process.exit(0);
 }
 
-main().catch((err: unknown) => {
-  process.stderr.write(`scale worker failed: ${err instanceof Error ? (err.stack ?? err.message) : String(err)}\n`);
-  process.exit(1);
-});
+// Runs only as the forked worker: bench/scale.ts imports this module for SCALE_GOAL.
+if (require.main === module) {
+  main().catch((err: unknown) => {
+    process.stderr.write(`scale worker failed: ${err instanceof Error ? (err.stack ?? err.message) : String(err)}\n`);
+    process.exit(1);
+  });
+}
