@@ -26,6 +26,7 @@ import { ConfigError, loadConfig, parseConfigObject } from '../config/load';
 import type { RecoveryConfig, RecoveryConfigInput } from '../config/schema';
 import type { ToolSpec } from '../recovery/tool-spec';
 import { NO_TELEMETRY, type RecoveryTelemetry } from './telemetry';
+import { RecoveryError } from '../recovery/recovery-error';
 
 export interface RecoveryPluginOptions {
   /** The tools (from `defineTool`). At least one; names unique. */
@@ -64,8 +65,12 @@ export interface RecoveryPluginOptions {
 }
 
 /** A `RecoveryPlugin` option that cannot be used. */
-export class RecoveryPluginOptionsError extends Error {
+export class RecoveryPluginOptionsError extends RecoveryError<'invalid_plugin_options'> {
   override readonly name = 'RecoveryPluginOptionsError';
+  static override readonly codes: readonly string[] = ['invalid_plugin_options'];
+  constructor(message: string) {
+    super('invalid_plugin_options', message);
+  }
 }
 
 export class RecoveryPlugin extends SimplePlugin {

@@ -6,9 +6,10 @@
  * Workflow code should catch it and turn it into an `ApplicationFailure` (a plain Error thrown from workflow
  * code fails the workflow task, which Temporal retries forever).
  *
- * Pure: no I/O; `zod` is the only import.
+ * Pure: no I/O; `zod` (types only) and the base class are the only imports.
  */
 import type { z } from 'zod';
+import { RecoveryError, type CodeOf } from './recovery-error';
 
 /** What kind of bad input it was. A const object plus a type of the same name, never a TS `enum`. */
 export const RecoveryInputErrorCode = {
@@ -23,35 +24,30 @@ export const RecoveryInputErrorCode = {
   /** The operation is not defined in the current state (e.g. spending a budget of a call never started). */
   INVALID_STATE: 'invalid_state',
 } as const;
-export type RecoveryInputErrorCode = (typeof RecoveryInputErrorCode)[keyof typeof RecoveryInputErrorCode];
+export type RecoveryInputErrorCode = CodeOf<typeof RecoveryInputErrorCode>;
 
 /** A path into the offending input: object keys and array indexes, `[]` = the input itself. */
 export type InputPath = readonly (string | number)[];
-
-const BRAND = Symbol.for('recovery-router.RecoveryInputError');
 
 /**
  * Bad input to a public entry point of the core.
  * - `code`: see `RecoveryInputErrorCode`.
  * - `path`: where in the input the problem is, when known (`[]` = the whole value).
  */
-export class RecoveryInputError extends Error {
+export class RecoveryInputError extends RecoveryError<RecoveryInputErrorCode> {
   override readonly name = 'RecoveryInputError';
-  readonly code: RecoveryInputErrorCode;
+  static override readonly codes: readonly string[] = Object.values(RecoveryInputErrorCode);
   readonly path: InputPath;
-  /** Brand for `isRecoveryInputError`, which works across realms (Temporal's sandbox runs in its own V8 context). */
-  readonly [BRAND] = true;
 
   constructor(code: RecoveryInputErrorCode, message: string, options: { path?: InputPath; cause?: unknown } = {}) {
-    super(message, options.cause === undefined ? undefined : { cause: options.cause });
-    this.code = code;
+    super(code, message, options);
     this.path = Object.freeze([...(options.path ?? [])]);
   }
 }
 
 /** True for a `RecoveryInputError`, also one created in another realm, where `instanceof` fails. */
 export function isRecoveryInputError(e: unknown): e is RecoveryInputError {
-  return typeof e === 'object' && e !== null && (e as { [BRAND]?: unknown })[BRAND] === true;
+  return RecoveryInputError.is(e);
 }
 
 /** Renders a path as `$.a[2].b`, the JSONPath-like form used in messages. */

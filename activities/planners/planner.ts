@@ -38,6 +38,7 @@ import {
 
 export { PLANNER_INVALID_DECISION };
 import { failWith } from '../failure-edge';
+import { RecoveryError } from '../../recovery/recovery-error';
 
 /** Something that decides the next step of an agent run: a script, a model. */
 export interface Planner {
@@ -59,14 +60,14 @@ export const MAX_DECISION_EXCERPT_CHARS = 200;
  * `reason` is public (it names the problem, never the key or the endpoint); `received` is the raw answer, of which
  * the activity quotes at most `MAX_DECISION_EXCERPT_CHARS` redacted characters.
  */
-export class PlannerOutputError extends Error {
+export class PlannerOutputError extends RecoveryError<typeof PLANNER_INVALID_DECISION> {
   override readonly name = 'PlannerOutputError';
-  readonly code = PLANNER_INVALID_DECISION;
+  static override readonly codes: readonly string[] = [PLANNER_INVALID_DECISION];
   constructor(
     readonly reason: string,
     readonly received?: unknown,
   ) {
-    super(reason);
+    super(PLANNER_INVALID_DECISION, reason);
   }
 }
 
