@@ -47,6 +47,7 @@ export { RecoveryOperationId, RecoveryStatus, RecoveryTool, SEARCH_ATTRIBUTES } 
 export { RECOVERY_ERROR_BRAND, RecoveryError, isRecoveryError } from './recovery/recovery-error';
 export type { CodeOf } from './recovery/recovery-error';
 export { FailureClass, FailureReason, Phase } from './recovery/failure';
+export { APPLICATION_FAILURE_TYPES, ApplicationFailureType } from './recovery/failure-types';
 export type { FieldIssue, ToolFailure } from './recovery/failure';
 export { RecoveryAction } from './recovery/routes';
 export { TerminalState } from './recovery/records';

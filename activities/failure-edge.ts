@@ -83,7 +83,8 @@ export function failWith(failure: ToolFailure, options: FailOptions): never {
 }
 
 /**
- * The `ApplicationFailure.type`: the provider's business type when a non-transient failure carries a structured code
+ * The `ApplicationFailure.type` (the table of every type: recovery/failure-types.ts): the provider's business type
+ * when a non-transient failure carries a structured code
  * (`422 {"code":"insufficient_funds"}` → `InsufficientFundsError`, case C14: "raise ApplicationFailure with
  * nonRetryable: true and type: 'InsufficientFundsError'"), else the failure class. Retrying stays governed by
  * `nonRetryable` (and a transient failure always keeps its class, which the retry policy's

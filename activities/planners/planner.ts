@@ -39,6 +39,7 @@ import {
 export { PLANNER_INVALID_DECISION };
 import { failWith } from '../failure-edge';
 import { RecoveryError } from '../../recovery/recovery-error';
+import { ApplicationFailureType } from '../../recovery/failure-types';
 
 /** Something that decides the next step of an agent run: a script, a model. */
 export interface Planner {
@@ -51,7 +52,7 @@ export interface Planner {
 }
 
 /** `ApplicationFailure.type` of a `PlannerInput` the activity cannot use (a bug in the calling workflow). */
-export const PLANNER_INVALID_INPUT = 'planner_invalid_input';
+export const PLANNER_INVALID_INPUT = ApplicationFailureType.PLANNER_INVALID_INPUT;
 /** Most characters of a model's answer quoted in a `planner_invalid_decision` message (after redaction). */
 export const MAX_DECISION_EXCERPT_CHARS = 200;
 
