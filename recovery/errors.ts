@@ -85,3 +85,23 @@ export function parseInput<S extends z.ZodType>(
     cause: result.error,
   });
 }
+
+/**
+ * A zod issue of an options object as `<where> <rule>` (the issue's message is the rule), e.g.
+ * `breaker.threshold must be a positive integer (got 0)`. `where` is the option's path cut to `depth(option)`
+ * segments (`tools[2]`, `credentials.crm`), or the option alone in backticks (`` `telemetry` ``); an unknown key is
+ * named by its own path (`breaker.halfOpenAfter`); an issue at the root is its message alone. A rule that starts
+ * with `:` is joined without a space (`tools[0]: \`name\` differs …`).
+ * @param depth how many path segments name an option's subject. @default every segment
+ */
+export function formatOptionIssue(
+  issue: z.core.$ZodIssue,
+  depth: (option: string) => number = () => Number.POSITIVE_INFINITY,
+): string {
+  const full: (string | number)[] = issue.path.map((p) => (typeof p === 'number' ? p : String(p)));
+  if (issue.code === 'unrecognized_keys' && issue.keys[0] !== undefined) full.push(issue.keys[0]);
+  if (full.length === 0) return issue.message;
+  const path = full.slice(0, Math.max(1, depth(String(full[0]))));
+  const where = path.length === 1 ? `\`${String(path[0])}\`` : formatPath(path).slice(2);
+  return issue.message.startsWith(':') ? `${where}${issue.message}` : `${where} ${issue.message}`;
+}
