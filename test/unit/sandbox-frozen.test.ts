@@ -52,9 +52,7 @@ describe('sandbox modules export no zod schema (Temporal freezes preloaded modul
       (id) => id.startsWith(repo) && !id.includes('/node_modules/') && !id.includes('/test/'),
     );
     expect(sandboxModules.length).toBeGreaterThan(20);
-    const found = sandboxModules.flatMap((id) =>
-      schemasReachable(require.cache[id]?.exports, id.slice(repo.length)),
-    );
+    const found = sandboxModules.flatMap((id) => schemasReachable(require.cache[id]?.exports, id.slice(repo.length)));
     expect(found).toEqual([]);
   });
 
