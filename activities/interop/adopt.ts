@@ -45,7 +45,7 @@ export type NeedsApproval = (args: unknown, callId: string) => boolean | Promise
  */
 function adoptedClassifier(...classifiers: (ToolClassifier | undefined)[]): ToolClassifier {
   return (raw, ctx, builtIn) => {
-    if (raw.kind === 'thrown' && raw.error instanceof ApprovalNeededError) {
+    if (raw.kind === 'thrown' && ApprovalNeededError.is(raw.error)) {
       return {
         class: FailureClass.AUTHORIZATION,
         reason: FailureReason.APPROVAL_REQUIRED,

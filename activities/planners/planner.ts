@@ -134,7 +134,7 @@ export function createPlannerActivities(planner: Planner, options: PlannerActivi
     } catch (err) {
       // A cancelled step ends as cancelled (the signal's reason is Temporal's CancelledFailure), not as a failure.
       if (activity.cancellationSignal.aborted) throw activity.cancellationSignal.reason ?? err;
-      if (err instanceof PlannerOutputError) throw invalidDecision(ctx, err.reason, [], err.received, info.attempt);
+      if (PlannerOutputError.is(err)) throw invalidDecision(ctx, err.reason, [], err.received, info.attempt);
       return failWith(classify({ kind: 'thrown', error: err }, ctx), {
         diagnostic: err,
         meta: {},
