@@ -68,7 +68,10 @@ export type { ApprovalActivityOptions } from './activities/approvals';
 export { fetchHistoryJSON, replayHistoryFiles, replayWorkflowsFromServer } from './plugin/replay';
 export type { ReplayOutcome } from './plugin/replay';
 
+export { RECOVERY_ERROR_BRAND, RecoveryError, isRecoveryError } from './recovery/recovery-error';
+export type { CodeOf } from './recovery/recovery-error';
 export { FailureClass, FailureReason, Phase } from './recovery/failure';
+export { APPLICATION_FAILURE_TYPES, ApplicationFailureType } from './recovery/failure-types';
 export type { FieldIssue, ToolFailure } from './recovery/failure';
 export type { ModelFeedback } from './recovery/feedback';
 export { RecoveryAction } from './recovery/routes';

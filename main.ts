@@ -187,7 +187,7 @@ function scriptedPlanner(
   try {
     return createScriptedPlanner({ goals: Object.fromEntries(scenarios.map((s) => [s.goal, s.script])) });
   } catch (err) {
-    if (!(err instanceof ScriptedPolicyError)) throw err;
+    if (!ScriptedPolicyError.is(err)) throw err;
     // The message starts with `policy: goals["<goal>"]…` (fieldPath) when one goal's script is at fault.
     const named = selected.filter(({ scenario }) => {
       const at = `policy: ${fieldPath(['goals', scenario.goal])}`;
@@ -273,6 +273,6 @@ main().then(
   (code) => process.exit(code),
   (err) => {
     process.stderr.write(`${err instanceof Error ? err.message : String(err)}\n`);
-    process.exit(err instanceof ScenarioFileError ? 2 : 1);
+    process.exit(ScenarioFileError.is(err) ? 2 : 1);
   },
 );

@@ -45,7 +45,10 @@ export type {
   UserMessage,
 } from './workflows/definitions';
 export { RecoveryOperationId, RecoveryStatus, RecoveryTool, SEARCH_ATTRIBUTES } from './workflows/search-attributes';
+export { RECOVERY_ERROR_BRAND, RecoveryError, isRecoveryError } from './recovery/recovery-error';
+export type { CodeOf } from './recovery/recovery-error';
 export { FailureClass, FailureReason, Phase } from './recovery/failure';
+export { APPLICATION_FAILURE_TYPES, ApplicationFailureType } from './recovery/failure-types';
 export type { FieldIssue, ToolFailure } from './recovery/failure';
 export { RecoveryAction } from './recovery/routes';
 export { TerminalState } from './recovery/records';

@@ -23,6 +23,9 @@ import {
   handleType,
   type CircuitBreakerPolicy,
 } from 'cockatiel';
+import { z } from 'zod';
+import { formatOptionIssue } from '../recovery/errors';
+import { lazy } from '../recovery/lazy';
 
 export interface BreakerOptions {
   /** Consecutive downstream faults that open the circuit. @default 5 */
@@ -30,6 +33,35 @@ export interface BreakerOptions {
   /** How long the circuit stays open before one trial call, in ms. @default 10_000 */
   halfOpenAfterMs?: number;
 }
+
+/** A value as an error message shows it: bigint, symbol and NaN included, never throwing. */
+function shown(value: unknown): string {
+  if (typeof value === 'string') return JSON.stringify(value);
+  if (typeof value === 'bigint') return `${value}n`;
+  return typeof value === 'symbol' ? value.toString() : String(value);
+}
+
+/**
+ * The rules of `BreakerOptions` (the plugin's `breaker` option): an object with no other keys, `threshold` a safe
+ * integer ≥ 1, `halfOpenAfterMs` a finite number of ms ≥ 0 (zod 4's `z.number()` refuses NaN and ±Infinity).
+ * Each message is the rule, for `formatOptionIssue` to prefix with the field. Built on first use (recovery/lazy.ts).
+ */
+export const breakerOptionsSchema = lazy(() => {
+  const positiveInteger = (iss: { input?: unknown }) => `must be a positive integer (got ${shown(iss.input)})`;
+  const ms = (iss: { input?: unknown }) => `must be a finite number of ms ≥ 0 (got ${shown(iss.input)})`;
+  return z.strictObject(
+    {
+      threshold: z.int({ error: positiveInteger }).min(1, { error: positiveInteger }).optional(),
+      halfOpenAfterMs: z.number({ error: ms }).min(0, { error: ms }).optional(),
+    },
+    {
+      error: (iss) =>
+        iss.code === 'unrecognized_keys'
+          ? 'is not an option (known: threshold, halfOpenAfterMs)'
+          : 'must be an object { threshold?: positive integer, halfOpenAfterMs?: ms ≥ 0 }',
+    },
+  );
+});
 
 /** Thrown through the breaker to count a downstream fault; carries the original outcome. */
 export class DownstreamFault extends Error {
@@ -55,17 +87,21 @@ export class BreakerRegistry {
   private readonly threshold: number;
   private readonly halfOpenAfterMs: number;
 
-  /** @throws RangeError when threshold is not a positive integer or halfOpenAfterMs is negative. */
+  /**
+   * @throws RangeError when `options` fails `breakerOptionsSchema`, naming the field
+   *   (`breaker.threshold must be a positive integer (got 0)`).
+   */
   constructor(
     options: BreakerOptions = {},
     private readonly now: () => number = Date.now,
   ) {
-    this.threshold = options.threshold ?? 5;
-    this.halfOpenAfterMs = options.halfOpenAfterMs ?? 10_000;
-    if (!Number.isInteger(this.threshold) || this.threshold < 1)
-      throw new RangeError('breaker threshold must be a positive integer');
-    if (!Number.isFinite(this.halfOpenAfterMs) || this.halfOpenAfterMs < 0)
-      throw new RangeError('breaker halfOpenAfterMs must be ≥ 0 ms');
+    const parsed = breakerOptionsSchema().safeParse(options);
+    if (!parsed.success) {
+      const issue = parsed.error.issues[0]!;
+      throw new RangeError(formatOptionIssue({ ...issue, path: ['breaker', ...issue.path] } as typeof issue));
+    }
+    this.threshold = parsed.data.threshold ?? 5;
+    this.halfOpenAfterMs = parsed.data.halfOpenAfterMs ?? 10_000;
   }
 
   /**

@@ -11,6 +11,7 @@
  */
 import { classify, type CallContext } from '../recovery/classify';
 import { FailureClass, type ToolFailure } from '../recovery/failure';
+import { RecoveryError } from '../recovery/recovery-error';
 
 export interface CredentialProvider {
   /** The first access token. */
@@ -23,13 +24,14 @@ export interface CredentialProvider {
 }
 
 /** The credential cannot be refreshed; a human must re-authorise (`reauthorize`). */
-export class CredentialRefreshFailed extends Error {
+export class CredentialRefreshFailed extends RecoveryError<'credential_refresh_failed'> {
   override readonly name = 'CredentialRefreshFailed';
+  static override readonly codes: readonly string[] = ['credential_refresh_failed'];
   constructor(
     readonly credential: string,
     cause: unknown,
   ) {
-    super(`credential ${credential} could not be refreshed`, { cause });
+    super('credential_refresh_failed', `credential ${credential} could not be refreshed`, { cause });
   }
 }
 
@@ -37,14 +39,17 @@ export class CredentialRefreshFailed extends Error {
  * The provider failed for now (timeout, network, throttled): the credential is not dead. `failure` is the core's
  * classification of the provider's error (class `transient`; its reason and `retryAfterMs`).
  */
-export class CredentialUnavailable extends Error {
+export class CredentialUnavailable extends RecoveryError<'credential_unavailable'> {
   override readonly name = 'CredentialUnavailable';
+  static override readonly codes: readonly string[] = ['credential_unavailable'];
   constructor(
     readonly credential: string,
     readonly failure: ToolFailure,
     cause: unknown,
   ) {
-    super(`credential ${credential} could not be obtained for now (${failure.reason})`, { cause });
+    super('credential_unavailable', `credential ${credential} could not be obtained for now (${failure.reason})`, {
+      cause,
+    });
   }
 }
 
@@ -63,10 +68,11 @@ function classifyProviderError(id: string, err: unknown): ToolFailure {
 }
 
 /** No provider is registered under that id. */
-export class UnknownCredential extends Error {
+export class UnknownCredential extends RecoveryError<'unknown_credential'> {
   override readonly name = 'UnknownCredential';
+  static override readonly codes: readonly string[] = ['unknown_credential'];
   constructor(readonly credential: string) {
-    super(`no credential provider named ${JSON.stringify(credential)}`);
+    super('unknown_credential', `no credential provider named ${JSON.stringify(credential)}`);
   }
 }
 

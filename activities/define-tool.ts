@@ -7,6 +7,7 @@ import { DIALECTS, type Dialect, type ToolClassifier } from '../recovery/classif
 import { idempotencySchema, toolSpecSchema, type Idempotency, type ToolSpec } from '../recovery/tool-spec';
 import type { PostconditionVerdict } from '../recovery/postcondition';
 import type { ToolContext } from './tool-context';
+import { RecoveryError } from '../recovery/recovery-error';
 
 /** A tool's answer to `lookup(operationId)`: the terminal state of a write (the reconcile route). */
 export type LookupResult<O> =
@@ -114,12 +115,13 @@ export function boundedEcho(value: string, max: number = MAX_ECHOED_CHARS): stri
  * A `defineTool` argument that cannot be used. `tool` is the tool's name as given, bounded by `boundedEcho`
  * (`(not an object)` / `(unnamed)` when there is none); the message names the field and the rule.
  */
-export class ToolDefinitionError extends Error {
+export class ToolDefinitionError extends RecoveryError<'invalid_tool_definition'> {
   override readonly name = 'ToolDefinitionError';
+  static override readonly codes: readonly string[] = ['invalid_tool_definition'];
   readonly tool: string;
   constructor(tool: string, message: string) {
     const shown = boundedEcho(tool);
-    super(`defineTool(${JSON.stringify(shown)}): ${message}`);
+    super('invalid_tool_definition', `defineTool(${JSON.stringify(shown)}): ${message}`);
     this.tool = shown;
   }
 }

@@ -83,9 +83,10 @@ export function failWith(failure: ToolFailure, options: FailOptions): never {
 }
 
 /**
- * The `ApplicationFailure.type`: the provider's business type when a non-transient failure carries a structured code
- * (`422 {"code":"insufficient_funds"}` → an `ApplicationFailure` with `nonRetryable: true` and type
- * `InsufficientFundsError`; docs/DESIGN.md, "The failure record"), else the failure class. Retrying stays governed by
+ * The `ApplicationFailure.type` (the table of every type: recovery/failure-types.ts): the provider's business type
+ * when a non-transient failure carries a structured code (`422 {"code":"insufficient_funds"}` → an
+ * `ApplicationFailure` with `nonRetryable: true` and type `InsufficientFundsError`; docs/DESIGN.md, "The failure
+ * record"), else the failure class. Retrying stays governed by
  * `nonRetryable` (and a transient failure always keeps its class, which the retry policy's
  * `nonRetryableErrorTypes` leaves out); workflow code routes on `details[0]` (the ToolFailure), never on the type.
  */

@@ -5,6 +5,7 @@
  */
 import type { RawOutcome } from '../recovery/classify';
 import type { Idempotency } from '../recovery/tool-spec';
+import { RecoveryError } from '../recovery/recovery-error';
 
 export interface ToolHttpRequest {
   /** @default "GET" */
@@ -34,10 +35,11 @@ export interface ToolHttp {
 }
 
 /** A non-2xx HTTP answer, carried whole to the classifier. */
-export class HttpOutcomeError extends Error {
+export class HttpOutcomeError extends RecoveryError<'http_outcome'> {
   override readonly name = 'HttpOutcomeError';
+  static override readonly codes: readonly string[] = ['http_outcome'];
   constructor(readonly outcome: Extract<RawOutcome, { kind: 'http' }>) {
-    super(`HTTP ${outcome.status}`);
+    super('http_outcome', `HTTP ${outcome.status}`);
   }
 }
 

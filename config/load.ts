@@ -5,6 +5,7 @@
 import { existsSync, readFileSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { RecoveryConfigSchema, type RecoveryConfig, type RecoveryConfigInput } from './schema';
+import { RecoveryError } from '../recovery/recovery-error';
 
 /** The config file's name, looked up in the working directory when no path is given. */
 export const CONFIG_FILE_NAME = 'temporal.config.json';
@@ -15,14 +16,15 @@ export function defaultConfigPath(): string {
 }
 
 /** A config file that cannot be used. `field` is the dotted path of the first wrong field, when there is one. */
-export class ConfigError extends Error {
+export class ConfigError extends RecoveryError<'invalid_config'> {
   override readonly name = 'ConfigError';
+  static override readonly codes: readonly string[] = ['invalid_config'];
   constructor(
     readonly file: string,
     readonly field: string | undefined,
     readonly problems: readonly string[],
   ) {
-    super(`${file}: ${problems.join('; ')}`);
+    super('invalid_config', `${file}: ${problems.join('; ')}`);
   }
 }
 

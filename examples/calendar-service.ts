@@ -24,6 +24,7 @@
 import Database from 'better-sqlite3';
 import { createServer, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
+import { RecoveryError, type CodeOf } from '../recovery/recovery-error';
 
 /** The bookable slots of every day, `HH:MM`, in order (hourly, 09:00 to 16:00 inclusive: 8 slots). */
 export const WORKING_SLOTS: readonly string[] = Object.freeze(
@@ -63,17 +64,12 @@ export const CalendarServiceErrorCode = {
   INVALID_SLOT: 'invalid_slot',
   INVALID_CUSTOMER: 'invalid_customer',
 } as const;
-export type CalendarServiceErrorCode = (typeof CalendarServiceErrorCode)[keyof typeof CalendarServiceErrorCode];
+export type CalendarServiceErrorCode = CodeOf<typeof CalendarServiceErrorCode>;
 
 /** A wrong argument to a `CalendarService` method (the test setup is wrong, not the code under test). */
-export class CalendarServiceError extends Error {
+export class CalendarServiceError extends RecoveryError<CalendarServiceErrorCode> {
   override readonly name = 'CalendarServiceError';
-  constructor(
-    readonly code: CalendarServiceErrorCode,
-    message: string,
-  ) {
-    super(message);
-  }
+  static override readonly codes: readonly string[] = Object.values(CalendarServiceErrorCode);
 }
 
 export interface CalendarService {

@@ -69,7 +69,7 @@ export function calendarTools(baseUrl: string, options: CalendarToolOptions = {}
         const url = `${baseUrl}/calendar/bookings?op_key=${encodeURIComponent(operationId)}`;
         return { state: 'applied', result: (await ctx.http.request({ url, timeoutMs })).body as never };
       } catch (err) {
-        if (err instanceof HttpOutcomeError && err.outcome.status === 404) return { state: 'not_applied' };
+        if (HttpOutcomeError.is(err) && err.outcome.status === 404) return { state: 'not_applied' };
         throw err;
       }
     },

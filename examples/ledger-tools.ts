@@ -21,7 +21,7 @@ async function lookupBy<T>(ctx: ToolContext, url: string): Promise<LookupResult<
   try {
     return { state: 'applied', result: (await ctx.http.request({ url, timeoutMs: 2_000 })).body as T };
   } catch (err) {
-    if (err instanceof HttpOutcomeError && err.outcome.status === 404) {
+    if (HttpOutcomeError.is(err) && err.outcome.status === 404) {
       const seen = (err.outcome.body as { seen?: boolean } | undefined)?.seen === true;
       return seen
         ? { state: 'unknown', detail: 'the request arrived but nothing was committed yet' }

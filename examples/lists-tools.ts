@@ -16,7 +16,7 @@ async function getJson(ctx: ToolContext, url: string): Promise<unknown | undefin
   try {
     return (await ctx.http.request({ url, timeoutMs: 2_000 })).body;
   } catch (err) {
-    if (err instanceof HttpOutcomeError && err.outcome.status === 404) return undefined;
+    if (HttpOutcomeError.is(err) && err.outcome.status === 404) return undefined;
     throw err;
   }
 }

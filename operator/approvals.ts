@@ -15,6 +15,7 @@ import {
 import { approvalDecisionSchema, parseMessage } from '../workflows/messages';
 import { RecoveryTool } from '../workflows/search-attributes';
 import { listWaiting } from './waiting';
+import { RecoveryError } from '../recovery/recovery-error';
 
 /** A workflow with a call that waits for approval, as visibility shows it. */
 export interface ApprovalListing {
@@ -48,8 +49,12 @@ export function pendingApprovals(client: Client, workflowId: string): Promise<Pe
 }
 
 /** A decision that cannot be sent. */
-export class ApprovalError extends Error {
+export class ApprovalError extends RecoveryError<'approval_failed'> {
   override readonly name = 'ApprovalError';
+  static override readonly codes: readonly string[] = ['approval_failed'];
+  constructor(message: string) {
+    super('approval_failed', message);
+  }
 }
 
 /** The decision as `decideApproval` takes it: the signature is computed when a signing key is given. */

@@ -14,6 +14,7 @@ import {
 import { parseMessage, reviewDecisionSchema } from '../workflows/messages';
 import { RecoveryOperationId, RecoveryTool } from '../workflows/search-attributes';
 import { listWaiting } from './waiting';
+import { RecoveryError, type CodeOf } from '../recovery/recovery-error';
 
 /** A write whose outcome stayed unknown and waits for a human, as visibility shows it. */
 export interface ReviewListing {
@@ -56,17 +57,18 @@ export const ReviewErrorCode = {
   /** No reconciliation workflow `reconcile:<operationId>`, or it has ended. */
   NotFound: 'not_found',
 } as const;
-export type ReviewErrorCode = (typeof ReviewErrorCode)[keyof typeof ReviewErrorCode];
+export type ReviewErrorCode = CodeOf<typeof ReviewErrorCode>;
 
 /** A review request that failed; `message` is the reason (for `rejected`, the validator's own words). */
-export class ReviewError extends Error {
+export class ReviewError extends RecoveryError<ReviewErrorCode> {
   override readonly name = 'ReviewError';
+  static override readonly codes: readonly string[] = Object.values(ReviewErrorCode);
   constructor(
-    readonly code: ReviewErrorCode,
+    code: ReviewErrorCode,
     message: string,
     readonly operationId: string,
   ) {
-    super(message);
+    super(code, message);
   }
 }
 

@@ -50,6 +50,7 @@ import {
 } from '../recovery/telemetry';
 import type { RecoverySinks, RunEnded } from '../workflows/telemetry-sinks';
 import type { RecoveryTelemetry } from './telemetry';
+import { RecoveryError } from '../recovery/recovery-error';
 
 /** How an agent run may end (`RunEnded.status`); any other value is counted as `(unknown)`. */
 export const RUN_STATUSES = ['submitted', 'no_submission', 'stopped', 'escalated'] as const;
@@ -84,8 +85,12 @@ export interface RecoveryMetricsOptions {
 }
 
 /** A `RecoveryMetrics` option that cannot be used. */
-export class RecoveryMetricsOptionsError extends Error {
+export class RecoveryMetricsOptionsError extends RecoveryError<'invalid_metrics_options'> {
   override readonly name = 'RecoveryMetricsOptionsError';
+  static override readonly codes: readonly string[] = ['invalid_metrics_options'];
+  constructor(message: string) {
+    super('invalid_metrics_options', message);
+  }
 }
 
 /** A running `/metrics` endpoint. */

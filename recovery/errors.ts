@@ -6,9 +6,10 @@
  * Workflow code should catch it and turn it into an `ApplicationFailure` (a plain Error thrown from workflow
  * code fails the workflow task, which Temporal retries forever).
  *
- * Pure: no I/O; `zod` is the only import.
+ * Pure: no I/O; `zod` (types only) and the base class are the only imports.
  */
 import type { z } from 'zod';
+import { RecoveryError, type CodeOf } from './recovery-error';
 
 /** What kind of bad input it was. A const object plus a type of the same name, never a TS `enum`. */
 export const RecoveryInputErrorCode = {
@@ -23,35 +24,30 @@ export const RecoveryInputErrorCode = {
   /** The operation is not defined in the current state (e.g. spending a budget of a call never started). */
   INVALID_STATE: 'invalid_state',
 } as const;
-export type RecoveryInputErrorCode = (typeof RecoveryInputErrorCode)[keyof typeof RecoveryInputErrorCode];
+export type RecoveryInputErrorCode = CodeOf<typeof RecoveryInputErrorCode>;
 
 /** A path into the offending input: object keys and array indexes, `[]` = the input itself. */
 export type InputPath = readonly (string | number)[];
-
-const BRAND = Symbol.for('recovery-router.RecoveryInputError');
 
 /**
  * Bad input to a public entry point of the core.
  * - `code`: see `RecoveryInputErrorCode`.
  * - `path`: where in the input the problem is, when known (`[]` = the whole value).
  */
-export class RecoveryInputError extends Error {
+export class RecoveryInputError extends RecoveryError<RecoveryInputErrorCode> {
   override readonly name = 'RecoveryInputError';
-  readonly code: RecoveryInputErrorCode;
+  static override readonly codes: readonly string[] = Object.values(RecoveryInputErrorCode);
   readonly path: InputPath;
-  /** Brand for `isRecoveryInputError`, which works across realms (Temporal's sandbox runs in its own V8 context). */
-  readonly [BRAND] = true;
 
   constructor(code: RecoveryInputErrorCode, message: string, options: { path?: InputPath; cause?: unknown } = {}) {
-    super(message, options.cause === undefined ? undefined : { cause: options.cause });
-    this.code = code;
+    super(code, message, options);
     this.path = Object.freeze([...(options.path ?? [])]);
   }
 }
 
 /** True for a `RecoveryInputError`, also one created in another realm, where `instanceof` fails. */
 export function isRecoveryInputError(e: unknown): e is RecoveryInputError {
-  return typeof e === 'object' && e !== null && (e as { [BRAND]?: unknown })[BRAND] === true;
+  return RecoveryInputError.is(e);
 }
 
 /** Renders a path as `$.a[2].b`, the JSONPath-like form used in messages. */
@@ -88,4 +84,24 @@ export function parseInput<S extends z.ZodType>(
     path,
     cause: result.error,
   });
+}
+
+/**
+ * A zod issue of an options object as `<where> <rule>` (the issue's message is the rule), e.g.
+ * `breaker.threshold must be a positive integer (got 0)`. `where` is the option's path cut to `depth(option)`
+ * segments (`tools[2]`, `credentials.crm`), or the option alone in backticks (`` `telemetry` ``); an unknown key is
+ * named by its own path (`breaker.halfOpenAfter`); an issue at the root is its message alone. A rule that starts
+ * with `:` is joined without a space (`tools[0]: \`name\` differs …`).
+ * @param depth how many path segments name an option's subject. @default every segment
+ */
+export function formatOptionIssue(
+  issue: z.core.$ZodIssue,
+  depth: (option: string) => number = () => Number.POSITIVE_INFINITY,
+): string {
+  const full: (string | number)[] = issue.path.map((p) => (typeof p === 'number' ? p : String(p)));
+  if (issue.code === 'unrecognized_keys' && issue.keys[0] !== undefined) full.push(issue.keys[0]);
+  if (full.length === 0) return issue.message;
+  const path = full.slice(0, Math.max(1, depth(String(full[0]))));
+  const where = path.length === 1 ? `\`${String(path[0])}\`` : formatPath(path).slice(2);
+  return issue.message.startsWith(':') ? `${where}${issue.message}` : `${where} ${issue.message}`;
 }

@@ -3,6 +3,8 @@
  * are parameters), so workflow code can import it inside Temporal's sandbox.
  */
 export * from './failure';
+export * from './failure-types';
+export * from './recovery-error';
 export * from './errors';
 export * from './redact';
 export * from './classify';

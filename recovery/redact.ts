@@ -17,6 +17,7 @@
  * Pure: no I/O, no clock.
  */
 import { revealHidden, URL_SOURCE } from './redact-normalize';
+import { RecoveryError } from './recovery-error';
 
 /** Placeholders. Short and bracketed; no rule takes one apart, so a redacted text stays redacted. */
 export const Placeholder = {
@@ -55,11 +56,11 @@ export const REDACT_GROWTH_FACTOR = 3;
 export const REDACT_GROWTH_SLACK = 16;
 
 /** `redact` was given something that is not a string. */
-export class RedactionInputError extends Error {
+export class RedactionInputError extends RecoveryError<'redact_input_not_string'> {
   override readonly name = 'RedactionInputError';
-  readonly code = 'redact_input_not_string' as const;
+  static override readonly codes: readonly string[] = ['redact_input_not_string'];
   constructor(received: string) {
-    super(`redact(text): text must be a string, got ${received}`);
+    super('redact_input_not_string', `redact(text): text must be a string, got ${received}`);
   }
 }
 

@@ -8,10 +8,15 @@
  */
 import { accessSync, constants, statSync } from 'node:fs';
 import { delimiter, join, resolve } from 'node:path';
+import { RecoveryError } from '../recovery/recovery-error';
 
 /** The Temporal CLI could not be found; the message says where it looked and how to install it. */
-export class TemporalCliNotFoundError extends Error {
+export class TemporalCliNotFoundError extends RecoveryError<'temporal_cli_not_found'> {
   override readonly name = 'TemporalCliNotFoundError';
+  static override readonly codes: readonly string[] = ['temporal_cli_not_found'];
+  constructor(message: string) {
+    super('temporal_cli_not_found', message);
+  }
 }
 
 /** How to get a CLI, as the error says it (Temporal docs, "Temporal CLI": install). */

@@ -13,6 +13,7 @@ import { OBSERVATION_KINDS } from './planner-contract';
 import { lazy } from '../recovery/lazy';
 import { toolPlanInputSchema } from './tool-plan';
 import './zod-messages';
+import { ApplicationFailureType } from '../recovery/failure-types';
 
 /** Most user messages waiting for the planner; more are dropped (with a worker log line). */
 export const MAX_PENDING_USER_MESSAGES = 50;
@@ -69,7 +70,7 @@ export function checkInput(goal: unknown, options: unknown, carried: unknown): v
   if (typeof goal !== 'string' || goal.trim() === '' || goal.length > 8_000) {
     throw ApplicationFailure.nonRetryable(
       'agentWorkflow goal: must be a string of 1 to 8000 characters',
-      'invalid_input',
+      ApplicationFailureType.INVALID_INPUT,
     );
   }
   const parsed = agentOptionsSchema().safeParse(options);
@@ -84,6 +85,9 @@ export function checkInput(goal: unknown, options: unknown, carried: unknown): v
     startTurn(carry.data.router.budgets as BudgetLedger);
   } catch (err) {
     if (!isRecoveryInputError(err)) throw err;
-    throw ApplicationFailure.nonRetryable(`agentWorkflow carried.router.budgets: ${err.message}`, 'invalid_input');
+    throw ApplicationFailure.nonRetryable(
+      `agentWorkflow carried.router.budgets: ${err.message}`,
+      ApplicationFailureType.INVALID_INPUT,
+    );
   }
 }

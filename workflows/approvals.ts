@@ -32,6 +32,7 @@ import {
 } from './definitions';
 import { approvalDecisionSchema, parseMessage } from './messages';
 import { RecoveryStatus, RecoveryTool } from './search-attributes';
+import { ApplicationFailureType } from '../recovery/failure-types';
 
 /** A decision the desk accepted. */
 export type AcceptedDecision = ApprovalGrant & { approved: boolean };
@@ -108,7 +109,8 @@ export function createApprovalDesk(options: { timeoutMs: number; searchAttribute
     decideApprovalUpdate,
     async (d: ApprovalDecision) => {
       const result = await confirm(d, 'update');
-      if (typeof result === 'string') throw ApplicationFailure.nonRetryable(result, 'approval_refused');
+      if (typeof result === 'string')
+        throw ApplicationFailure.nonRetryable(result, ApplicationFailureType.APPROVAL_REFUSED);
       return { ...result, callId: d.callId };
     },
     {

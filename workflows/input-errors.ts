@@ -5,6 +5,7 @@
  */
 import { ApplicationFailure } from '@temporalio/workflow';
 import type { z } from 'zod';
+import { ApplicationFailureType } from '../recovery/failure-types';
 
 /**
  * `<prefix><path>: <message><note>`, e.g. `agentWorkflow options.maxTurns: Too small: expected number to be >=1`.
@@ -15,6 +16,6 @@ export function invalidInput(prefix: string, error: z.ZodError, note = '', root 
   const issue = error.issues[0];
   return ApplicationFailure.nonRetryable(
     `${prefix}${issue?.path.join('.') || root}: ${issue?.message ?? 'invalid'}${note}`,
-    'invalid_input',
+    ApplicationFailureType.INVALID_INPUT,
   );
 }

@@ -9,6 +9,7 @@ import { z } from 'zod';
 import type { ModelFeedback } from '../recovery/feedback';
 import type { Capability } from '../recovery/tool-spec';
 import { lazy } from '../recovery/lazy';
+import { ApplicationFailureType } from '../recovery/failure-types';
 
 /**
  * What the planner sees of the run so far: the answer to each tool call it made (a result is data; a failure is the
@@ -23,7 +24,7 @@ export type Observation =
   | { kind: 'decision_rejected'; message: string; turn?: number };
 
 /** `ApplicationFailure.type` of a planner answer that is not a valid decision (activity and workflow alike). */
-export const PLANNER_INVALID_DECISION = 'planner_invalid_decision';
+export const PLANNER_INVALID_DECISION = ApplicationFailureType.PLANNER_INVALID_DECISION;
 
 /** Observation kinds, for input checks. */
 export const OBSERVATION_KINDS = ['tool_result', 'tool_failure', 'user_message', 'decision_rejected'] as const;

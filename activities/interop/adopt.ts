@@ -15,6 +15,7 @@ import type { ToolClassifier } from '../../recovery/classify';
 import { FailureClass, FailureReason } from '../../recovery/failure';
 import { ToolDefinitionError, type ToolDefinition } from '../define-tool';
 import type { ToolContext } from '../tool-context';
+import { RecoveryError } from '../../recovery/recovery-error';
 
 /**
  * What a router tool needs that the framework's tool does not say: `effect` (required), and where they apply
@@ -27,10 +28,11 @@ export type AdoptOptions = Omit<ToolDefinition, 'name' | 'description' | 'input'
 };
 
 /** Thrown by an adopted tool whose `needsApproval` said yes for a call that carries no approval. */
-export class ApprovalNeededError extends Error {
+export class ApprovalNeededError extends RecoveryError<'approval_needed'> {
   override readonly name = 'ApprovalNeededError';
+  static override readonly codes: readonly string[] = ['approval_needed'];
   constructor(readonly tool: string) {
-    super(`${tool}: this call needs a human approval`);
+    super('approval_needed', `${tool}: this call needs a human approval`);
   }
 }
 
@@ -43,7 +45,7 @@ export type NeedsApproval = (args: unknown, callId: string) => boolean | Promise
  */
 function adoptedClassifier(...classifiers: (ToolClassifier | undefined)[]): ToolClassifier {
   return (raw, ctx, builtIn) => {
-    if (raw.kind === 'thrown' && raw.error instanceof ApprovalNeededError) {
+    if (raw.kind === 'thrown' && ApprovalNeededError.is(raw.error)) {
       return {
         class: FailureClass.AUTHORIZATION,
         reason: FailureReason.APPROVAL_REQUIRED,

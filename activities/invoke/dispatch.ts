@@ -91,7 +91,7 @@ async function refreshed(
     return new CallStopped(failure, err, { credentialVersion: version });
   } catch (refreshErr) {
     // The call was refused (401: nothing applied); the refresh failed for now, so it may run again later.
-    if (refreshErr instanceof CredentialUnavailable)
+    if (CredentialUnavailable.is(refreshErr))
       return new CallStopped(providerUnavailable(ctx, refreshErr, Phase.DISPATCH), refreshErr);
     const publicMessage = 'The credential expired and could not be refreshed; a person must re-authorise.';
     return new CallStopped({ ...failure, reason: FailureReason.REFRESH_FAILED, publicMessage }, refreshErr);

@@ -78,10 +78,8 @@ async function credentialFor(
     return await credentials.current(tool.credential);
   } catch (err) {
     // Before anything left: a provider that failed for now is transient and replay-safe for any tool.
-    if (err instanceof CredentialUnavailable)
-      throw new CallStopped(providerUnavailable(ctx, err, Phase.PREFLIGHT), err);
-    const reason =
-      err instanceof CredentialRefreshFailed ? FailureReason.REFRESH_FAILED : FailureReason.CREDENTIAL_MISSING;
+    if (CredentialUnavailable.is(err)) throw new CallStopped(providerUnavailable(ctx, err, Phase.PREFLIGHT), err);
+    const reason = CredentialRefreshFailed.is(err) ? FailureReason.REFRESH_FAILED : FailureReason.CREDENTIAL_MISSING;
     const message = 'The credential for this tool is not available.';
     throw new CallStopped(preflightFailure(ctx, FailureClass.AUTHENTICATION, reason, message), err);
   }

@@ -70,5 +70,5 @@ export function preflightFailure(
 
 /** What a tool threw, classified (an `HttpOutcomeError` carries the HTTP answer), with the tool's own classifier. */
 export function classifyThrown(err: unknown, ctx: CallContext, tool: AnyTool): ToolFailure {
-  return classify(err instanceof HttpOutcomeError ? err.outcome : { kind: 'thrown', error: err }, ctx, tool.classify);
+  return classify(HttpOutcomeError.is(err) ? err.outcome : { kind: 'thrown', error: err }, ctx, tool.classify);
 }

@@ -12,6 +12,8 @@ import { StreamableHTTPError } from '@modelcontextprotocol/sdk/client/streamable
 import { McpError } from '@modelcontextprotocol/sdk/types.js';
 import type { McpHttpAnswer } from './call-scope';
 import { readResultSignals, type ResultSignals } from './result-signals';
+import { isRecoveryError } from '../../recovery/recovery-error';
+import { MCP_RECONNECT_FAILED } from './errors';
 
 /** Where an MCP failure came from. A const object plus a type of the same name. */
 export const McpFailureSource = {
@@ -127,7 +129,7 @@ export class McpCallError extends Error implements McpFailureFacts {
  * `reconnect_failed` row (not sent).
  */
 function httpAnswerOf(error: unknown, http: McpHttpAnswer | undefined): McpHttpAnswer | undefined {
-  if (error instanceof Error && error.name === 'McpReconnectError') {
+  if (isRecoveryError(error, MCP_RECONNECT_FAILED)) {
     const answer = (error as { http?: McpHttpAnswer }).http;
     return answer?.status === 401 || answer?.status === 403 ? answer : undefined;
   }

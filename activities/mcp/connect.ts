@@ -156,7 +156,7 @@ async function openFirst(open: McpOpen, credential: McpCredential | undefined, s
     }
     return 'error' in result ? fail(result.error) : result;
   } catch (err) {
-    return err instanceof McpAdapterError ? Promise.reject(err) : fail(err);
+    return McpAdapterError.is(err) ? Promise.reject(err) : fail(err);
   }
 }
 

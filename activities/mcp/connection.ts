@@ -16,7 +16,8 @@
 import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import type { CredentialBroker } from '../credentials';
 import { CallScope, type McpHttpAnswer } from './call-scope';
-import { McpAdapterError, McpAdapterErrorCode } from './errors';
+import { MCP_RECONNECT_FAILED, McpAdapterError, McpAdapterErrorCode } from './errors';
+import { RecoveryError } from '../../recovery/recovery-error';
 
 /** How the connection talks to its server. */
 export type McpTransportKind = 'stdio' | 'streamable-http' | 'sse';
@@ -32,15 +33,22 @@ export interface McpCredential {
 }
 
 /** Opening a new client for a server that went away failed: the call waiting on it was never sent. */
-export class McpReconnectError extends Error {
+export class McpReconnectError extends RecoveryError<typeof MCP_RECONNECT_FAILED> {
   override readonly name = 'McpReconnectError';
+  static override readonly codes: readonly string[] = [MCP_RECONNECT_FAILED];
   /**
    * The HTTP answer to the new `initialize`, when it was not a 2xx. Not named `outcome`: only a 401/403 of it
    * decides the call's class (call-error.ts); any other failure to reconnect leaves the call not sent.
    */
   readonly http: McpHttpAnswer | undefined;
   constructor(cause: unknown, http: McpHttpAnswer | undefined) {
-    super(`could not reconnect to the MCP server: ${(cause as Error)?.message ?? String(cause)}`, { cause });
+    super(
+      MCP_RECONNECT_FAILED,
+      `could not reconnect to the MCP server: ${(cause as Error)?.message ?? String(cause)}`,
+      {
+        cause,
+      },
+    );
     this.http = http;
   }
 }

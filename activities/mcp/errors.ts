@@ -1,4 +1,5 @@
 /** Errors of the MCP adapter's own entry points (bad options, a server that cannot be started, reached or listed). */
+import { RecoveryError, type CodeOf } from '../../recovery/recovery-error';
 
 /** What went wrong. A const object plus a type of the same name. */
 export const McpAdapterErrorCode = {
@@ -15,16 +16,13 @@ export const McpAdapterErrorCode = {
   /** The connection was closed (`McpConnection.close()`); it opens no new client. */
   CLOSED: 'closed',
 } as const;
-export type McpAdapterErrorCode = (typeof McpAdapterErrorCode)[keyof typeof McpAdapterErrorCode];
+export type McpAdapterErrorCode = CodeOf<typeof McpAdapterErrorCode>;
 
 /** A call of `connectMcp` or `mcpTools` that cannot be carried out; the message names the field or the tool. */
-export class McpAdapterError extends Error {
+export class McpAdapterError extends RecoveryError<McpAdapterErrorCode> {
   override readonly name = 'McpAdapterError';
-  constructor(
-    readonly code: McpAdapterErrorCode,
-    message: string,
-    options?: { cause?: unknown },
-  ) {
-    super(message, options);
-  }
+  static override readonly codes: readonly string[] = Object.values(McpAdapterErrorCode);
 }
+
+/** The `code` of `McpReconnectError` (connection.ts), here so call-error.ts can check it without importing it. */
+export const MCP_RECONNECT_FAILED = 'mcp_reconnect_failed';

@@ -72,7 +72,7 @@ export async function mcpTools(connection: McpConnection | Client, options: McpT
     try {
       return declare(session, tool, { name, downstream, credential }, options);
     } catch (err) {
-      if (!(err instanceof ToolDefinitionError)) throw err;
+      if (!ToolDefinitionError.is(err)) throw err;
       throw new McpAdapterError(
         McpAdapterErrorCode.INVALID_TOOL,
         `mcpTools: the MCP tool "${tool.name}" cannot be declared: ${err.message}`,

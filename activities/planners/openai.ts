@@ -65,6 +65,7 @@ import type { ModelFeedback } from '../../recovery/feedback';
 import type { Observation, PlannerDecision, PlannerInput } from '../../workflows/planner-contract';
 import type { Capability } from '../../recovery/tool-spec';
 import { PlannerOutputError, type Planner } from './planner';
+import { RecoveryError, type CodeOf } from '../../recovery/recovery-error';
 
 /** The name of the built-in terminal tool. */
 export const SUBMIT_TOOL = 'submit';
@@ -107,17 +108,12 @@ export const PlannerConfigErrorCode = {
   MISSING_MODEL: 'missing_model',
   INVALID_OPTION: 'invalid_option',
 } as const;
-export type PlannerConfigErrorCode = (typeof PlannerConfigErrorCode)[keyof typeof PlannerConfigErrorCode];
+export type PlannerConfigErrorCode = CodeOf<typeof PlannerConfigErrorCode>;
 
 /** The planner cannot be configured (or used with these capabilities). The message never holds the key. */
-export class PlannerConfigError extends Error {
+export class PlannerConfigError extends RecoveryError<PlannerConfigErrorCode> {
   override readonly name = 'PlannerConfigError';
-  constructor(
-    readonly code: PlannerConfigErrorCode,
-    message: string,
-  ) {
-    super(message);
-  }
+  static override readonly codes: readonly string[] = Object.values(PlannerConfigErrorCode);
 }
 
 const DEFAULT_TIMEOUT_MS = 120_000;
@@ -126,13 +122,14 @@ const DEFAULT_TIMEOUT_MS = 120_000;
  * The model did not answer within `timeoutMs`. Named `TimeoutError` (as `AbortSignal.timeout()`'s error), so
  * `classify` reads it as a timeout: transient and retryable for a call without side effects.
  */
-export class ModelTimeoutError extends Error {
+export class ModelTimeoutError extends RecoveryError<'model_timeout'> {
   override readonly name = 'TimeoutError';
+  static override readonly codes: readonly string[] = ['model_timeout'];
   constructor(
     readonly timeoutMs: number,
     cause: unknown,
   ) {
-    super(`the model did not answer within ${timeoutMs} ms`, { cause });
+    super('model_timeout', `the model did not answer within ${timeoutMs} ms`, { cause });
   }
 }
 

@@ -38,6 +38,8 @@ import {
 
 export { PLANNER_INVALID_DECISION };
 import { failWith } from '../failure-edge';
+import { RecoveryError } from '../../recovery/recovery-error';
+import { ApplicationFailureType } from '../../recovery/failure-types';
 
 /** Something that decides the next step of an agent run: a script, a model. */
 export interface Planner {
@@ -50,7 +52,7 @@ export interface Planner {
 }
 
 /** `ApplicationFailure.type` of a `PlannerInput` the activity cannot use (a bug in the calling workflow). */
-export const PLANNER_INVALID_INPUT = 'planner_invalid_input';
+export const PLANNER_INVALID_INPUT = ApplicationFailureType.PLANNER_INVALID_INPUT;
 /** Most characters of a model's answer quoted in a `planner_invalid_decision` message (after redaction). */
 export const MAX_DECISION_EXCERPT_CHARS = 200;
 
@@ -59,14 +61,14 @@ export const MAX_DECISION_EXCERPT_CHARS = 200;
  * `reason` is public (it names the problem, never the key or the endpoint); `received` is the raw answer, of which
  * the activity quotes at most `MAX_DECISION_EXCERPT_CHARS` redacted characters.
  */
-export class PlannerOutputError extends Error {
+export class PlannerOutputError extends RecoveryError<typeof PLANNER_INVALID_DECISION> {
   override readonly name = 'PlannerOutputError';
-  readonly code = PLANNER_INVALID_DECISION;
+  static override readonly codes: readonly string[] = [PLANNER_INVALID_DECISION];
   constructor(
     readonly reason: string,
     readonly received?: unknown,
   ) {
-    super(reason);
+    super(PLANNER_INVALID_DECISION, reason);
   }
 }
 
@@ -132,7 +134,7 @@ export function createPlannerActivities(planner: Planner, options: PlannerActivi
     } catch (err) {
       // A cancelled step ends as cancelled (the signal's reason is Temporal's CancelledFailure), not as a failure.
       if (activity.cancellationSignal.aborted) throw activity.cancellationSignal.reason ?? err;
-      if (err instanceof PlannerOutputError) throw invalidDecision(ctx, err.reason, [], err.received, info.attempt);
+      if (PlannerOutputError.is(err)) throw invalidDecision(ctx, err.reason, [], err.received, info.attempt);
       return failWith(classify({ kind: 'thrown', error: err }, ctx), {
         diagnostic: err,
         meta: {},

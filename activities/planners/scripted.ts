@@ -60,6 +60,7 @@ import type { ModelFeedback } from '../../recovery/feedback';
 import { RECOVERY_ACTIONS } from '../../recovery/routes';
 import type { PlannerDecision, PlannerInput } from '../../workflows/planner-contract';
 import type { Planner } from './planner';
+import { RecoveryError, type CodeOf } from '../../recovery/recovery-error';
 
 /** What the scripted planner does after a failure. */
 export const Reaction = {
@@ -134,16 +135,12 @@ export const ScriptedPolicyErrorCode = {
   /** The observations do not answer the calls the script made. */
   OUT_OF_SCRIPT: 'out_of_script',
 } as const;
-export type ScriptedPolicyErrorCode = (typeof ScriptedPolicyErrorCode)[keyof typeof ScriptedPolicyErrorCode];
+export type ScriptedPolicyErrorCode = CodeOf<typeof ScriptedPolicyErrorCode>;
 
-export class ScriptedPolicyError extends Error {
+/** A policy that cannot be used, or a scripted run that cannot go on; `code` says which. */
+export class ScriptedPolicyError extends RecoveryError<ScriptedPolicyErrorCode> {
   override readonly name = 'ScriptedPolicyError';
-  constructor(
-    readonly code: ScriptedPolicyErrorCode,
-    message: string,
-  ) {
-    super(message);
-  }
+  static override readonly codes: readonly string[] = Object.values(ScriptedPolicyErrorCode);
 }
 
 /**

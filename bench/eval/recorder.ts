@@ -35,7 +35,7 @@ export function runIdOf(operationId: string): string {
 
 /** A short, stable signature of what a tool threw: `http 409 slot_taken`, `thrown TypeError UND_ERR_SOCKET`. */
 export function failureSignature(err: unknown): string {
-  if (err instanceof HttpOutcomeError) {
+  if (HttpOutcomeError.is(err)) {
     const code = (err.outcome.body as { code?: unknown } | undefined)?.code;
     return `http ${err.outcome.status}${typeof code === 'string' ? ` ${code}` : ''}`;
   }

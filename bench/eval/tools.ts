@@ -35,7 +35,7 @@ async function lookupBy<T>(ctx: ToolContext, url: string): Promise<LookupResult<
   try {
     return { state: 'applied', result: (await ctx.http.request({ url, timeoutMs: 2_000 })).body as T };
   } catch (err) {
-    if (err instanceof HttpOutcomeError && err.outcome.status === 404) return { state: 'not_applied' };
+    if (HttpOutcomeError.is(err) && err.outcome.status === 404) return { state: 'not_applied' };
     throw err;
   }
 }

@@ -38,6 +38,7 @@ import { ScriptedGoalSchema, fieldPath } from '../../activities/planners/scripte
 import { TerminalState } from '../../recovery/records';
 import { RECOVERY_ACTIONS } from '../../recovery/routes';
 import { AgentStatus } from '../../workflows/agent';
+import { RecoveryError } from '../../recovery/recovery-error';
 
 const ROUTE = /^(GET|POST|PUT|PATCH|DELETE) \/\S*$/;
 
@@ -144,14 +145,15 @@ export const AgentScenarioSchema = z
 export type AgentScenario = z.output<typeof AgentScenarioSchema>;
 
 /** A scenario file the main job cannot use. The message starts with the file and names the field at fault. */
-export class ScenarioFileError extends Error {
+export class ScenarioFileError extends RecoveryError<'invalid_scenario_file'> {
   override readonly name = 'ScenarioFileError';
+  static override readonly codes: readonly string[] = ['invalid_scenario_file'];
   constructor(
     readonly path: string,
     readonly field: string,
     message: string,
   ) {
-    super(`${path}: ${field ? `${field}: ` : ''}${message}`);
+    super('invalid_scenario_file', `${path}: ${field ? `${field}: ` : ''}${message}`);
   }
 }
 

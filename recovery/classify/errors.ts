@@ -2,6 +2,7 @@
  * The typed error `classify` and its helpers throw for input they cannot use.
  * Pure: no I/O.
  */
+import { RecoveryError, type CodeOf } from '../recovery-error';
 
 /** Why a classifier refused its input. A const object plus a type of the same name. */
 export const ClassifyErrorCode = {
@@ -12,23 +13,15 @@ export const ClassifyErrorCode = {
   /** The outcome is a 2xx answer: not a failure, nothing to classify (check with `isFailureOutcome` first). */
   NOT_A_FAILURE: 'not_a_failure',
 } as const;
-export type ClassifyErrorCode = (typeof ClassifyErrorCode)[keyof typeof ClassifyErrorCode];
-
-const BRAND = Symbol.for('recovery-router.ClassifyError');
+export type ClassifyErrorCode = CodeOf<typeof ClassifyErrorCode>;
 
 /** Bad input to a classifier. `code` says which kind (see `ClassifyErrorCode`). */
-export class ClassifyError extends Error {
+export class ClassifyError extends RecoveryError<ClassifyErrorCode> {
   override readonly name = 'ClassifyError';
-  readonly code: ClassifyErrorCode;
-  /** Brand for `isClassifyError`, which works across realms (Temporal's sandbox), where `instanceof` fails. */
-  readonly [BRAND] = true;
-  constructor(code: ClassifyErrorCode, message: string) {
-    super(message);
-    this.code = code;
-  }
+  static override readonly codes: readonly string[] = Object.values(ClassifyErrorCode);
 }
 
 /** True for a `ClassifyError`, also one created in another realm. */
 export function isClassifyError(e: unknown): e is ClassifyError {
-  return typeof e === 'object' && e !== null && (e as { [BRAND]?: unknown })[BRAND] === true;
+  return ClassifyError.is(e);
 }

@@ -10,6 +10,7 @@ import { ApplicationFailure } from '@temporalio/workflow';
 import type { ModelFeedback } from '../../recovery/feedback';
 import type { Capability } from '../../recovery/tool-spec';
 import type { ToolOutcome, ToolRouter } from '../tool-router-types';
+import { ApplicationFailureType } from '../../recovery/failure-types';
 
 /** What the model receives: the value of a success, or the router's feedback for a routed failure. */
 export function toolResultFor(outcome: ToolOutcome): unknown {
@@ -67,7 +68,7 @@ export function exposedCapabilities(router: ToolRouter, include: readonly string
     if (!found) {
       throw ApplicationFailure.nonRetryable(
         `include: ${JSON.stringify(String(name).slice(0, 64))} is not a tool this run may use`,
-        'invalid_input',
+        ApplicationFailureType.INVALID_INPUT,
       );
     }
     return found;

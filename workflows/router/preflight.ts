@@ -14,6 +14,7 @@ import { hashedArgs, MAX_ARGS_CHARS, own } from '../router-helpers';
 import type { CallToolOptions, ToolOutcome } from '../tool-router-types';
 import { capabilities, permitted, versions, type CallScope, type ReadyScope, type RouterContext } from './context';
 import { routed, runtimeFailure } from './outcomes';
+import { ApplicationFailureType } from '../../recovery/failure-types';
 
 /**
  * The scope of a new call. Never reads a non-string `name` as a string: `{ toString: 1 }` makes `String()` and
@@ -28,14 +29,20 @@ export function openCall(ctx: RouterContext, name: unknown, args: unknown, given
   const turn = ctx.st.budgets.turn.index;
   const successKey = `t${turn}:${toolName}`;
   if (options.stepId !== undefined && (typeof options.stepId !== 'string' || options.stepId === '')) {
-    throw ApplicationFailure.nonRetryable('callTool: options.stepId must be a non-empty string', 'invalid_input');
+    throw ApplicationFailure.nonRetryable(
+      'callTool: options.stepId must be a non-empty string',
+      ApplicationFailureType.INVALID_INPUT,
+    );
   }
   const stepId = options.stepId ?? `${successKey}#${own(ctx.st.successes, successKey)}`;
   if (
     options.callId !== undefined &&
     (typeof options.callId !== 'string' || options.callId === '' || options.callId.length > 128)
   ) {
-    throw ApplicationFailure.nonRetryable('callTool: options.callId must be 1 to 128 characters', 'invalid_input');
+    throw ApplicationFailure.nonRetryable(
+      'callTool: options.callId must be 1 to 128 characters',
+      ApplicationFailureType.INVALID_INPUT,
+    );
   }
   const callId = options.callId ?? stepId;
   const { workflowId } = workflowInfo();
