@@ -11,7 +11,7 @@
  */
 import { randomUUID } from 'node:crypto';
 import type { TestWorkflowEnvironment } from '@temporalio/testing';
-import { bundleWorkflowCode, Worker, type WorkflowBundleWithSourceMap } from '@temporalio/worker';
+import { bundleWorkflowCode, DefaultLogger, Worker, type WorkflowBundleWithSourceMap } from '@temporalio/worker';
 import { supportTools } from '../examples/support-tools';
 import { RecoveryPlugin, RECOVERY_PRELOAD_MODULES, RECOVERY_WORKFLOWS_PATH } from '../plugin/recovery-plugin';
 import { activityOptionsFor } from '../recovery/activity-options';
@@ -50,14 +50,8 @@ export const BENCH_BACKOFF: BackoffPolicy = {
   maxRetryAfterMs: 60_000,
 };
 
-const quietLogger = {
-  log: () => undefined,
-  trace: () => undefined,
-  debug: () => undefined,
-  info: () => undefined,
-  warn: () => undefined,
-  error: (message: string, meta?: Record<string, unknown>) => console.error(message, meta),
-};
+/** Bundler output at ERROR level only. */
+const quietLogger = new DefaultLogger('ERROR');
 
 /** Bundles the arms' workflows and creates their workers (not yet running). */
 export async function createArms(env: TestWorkflowEnvironment, serviceUrl: string): Promise<Record<ArmName, Arm>> {

@@ -13,7 +13,7 @@ import { createServer, type AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { Client, Connection } from '@temporalio/client';
-import { bundleWorkflowCode } from '@temporalio/worker';
+import { bundleWorkflowCode, DefaultLogger } from '@temporalio/worker';
 import { toolCatalog } from '../activities/define-tool';
 import { startLedgerService } from '../examples/ledger-service';
 import { ledgerTools } from '../examples/ledger-tools';
@@ -49,14 +49,8 @@ export async function chaos(o: { kills: number; inFlight: number; restarts: numb
   const connection = await Connection.connect({ address: server.address });
   try {
     const bundlePath = join(tmp, 'workflows.js');
-    const quiet = {
-      log: () => undefined,
-      trace: () => undefined,
-      debug: () => undefined,
-      info: () => undefined,
-      warn: () => undefined,
-      error: console.error,
-    };
+    /** Bundler output at ERROR level only. */
+    const quiet = new DefaultLogger('ERROR');
     writeFileSync(
       bundlePath,
       (

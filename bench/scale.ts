@@ -13,7 +13,7 @@ import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { TestWorkflowEnvironment } from '@temporalio/testing';
-import { bundleWorkflowCode } from '@temporalio/worker';
+import { bundleWorkflowCode, DefaultLogger } from '@temporalio/worker';
 import { supportTools } from '../examples/support-tools';
 import { RecoveryPlugin, RECOVERY_PRELOAD_MODULES, RECOVERY_WORKFLOWS_PATH } from '../plugin/recovery-plugin';
 import { temporalBinaries } from '../server/binaries';
@@ -26,14 +26,8 @@ import { percentile } from './stats';
 const RESULTS_FILE = join(__dirname, 'results', 'scale.json');
 const WORKER_SCRIPT = join(__dirname, 'scale', 'worker-process.ts');
 const START_CONCURRENCY = 100;
-const quiet = {
-  log: () => undefined,
-  trace: () => undefined,
-  debug: () => undefined,
-  info: () => undefined,
-  warn: () => undefined,
-  error: console.error,
-};
+/** Bundler output at ERROR level only. */
+const quiet = new DefaultLogger('ERROR');
 
 type Workload = 'bare' | 'toolPlanWorkflow' | 'agentWorkflow';
 interface Measured {

@@ -12,7 +12,7 @@ import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Client, Connection } from '@temporalio/client';
-import { bundleWorkflowCode, NativeConnection, Worker } from '@temporalio/worker';
+import { bundleWorkflowCode, DefaultLogger, NativeConnection, Worker } from '@temporalio/worker';
 import { Pool } from 'pg';
 import { CredentialBroker } from '../../activities/credentials';
 import { toolCatalog, type AnyTool } from '../../activities/define-tool';
@@ -66,14 +66,8 @@ export interface Eval {
   close(): Promise<void>;
 }
 
-const quiet = {
-  log: () => undefined,
-  trace: () => undefined,
-  debug: () => undefined,
-  info: () => undefined,
-  warn: () => undefined,
-  error: (message: string, meta?: Record<string, unknown>) => console.error(message, meta),
-};
+/** Bundler output at ERROR level only. */
+const quiet = new DefaultLogger('ERROR');
 
 type Closer = () => Promise<unknown>;
 

@@ -4,7 +4,13 @@
  * its history.
  */
 import type { TestWorkflowEnvironment } from '@temporalio/testing';
-import { bundleWorkflowCode, Worker, type WorkerOptions, type WorkflowBundleWithSourceMap } from '@temporalio/worker';
+import {
+  bundleWorkflowCode,
+  DefaultLogger,
+  Worker,
+  type WorkerOptions,
+  type WorkflowBundleWithSourceMap,
+} from '@temporalio/worker';
 import { temporal } from '@temporalio/proto';
 import type { AnyTool } from '../../activities/define-tool';
 import {
@@ -37,14 +43,8 @@ export function workflowBundle(): Promise<WorkflowBundleWithSourceMap> {
   return bundle;
 }
 
-const quietBundlerLogger = {
-  log: () => undefined,
-  trace: () => undefined,
-  debug: () => undefined,
-  info: () => undefined,
-  warn: () => undefined,
-  error: (message: string, meta?: Record<string, unknown>) => console.error(message, meta),
-};
+/** Bundler output at ERROR level only. */
+const quietBundlerLogger = new DefaultLogger('ERROR');
 
 export interface Harness {
   plugin: RecoveryPlugin;
