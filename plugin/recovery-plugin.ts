@@ -137,8 +137,7 @@ export class RecoveryPlugin extends SimplePlugin {
   /**
    * Adds the activities and the telemetry sinks (`recoveryTelemetry`, replacing a sink of that name the worker
    * already has; its other sinks are kept); sets `workflowsPath` to the plugin's workflows unless the worker brings
-   * its own. Only a bundle of the plugin's own workflows preloads the router's modules (`RECOVERY_PRELOAD_MODULES`):
-   * see there why a bundle of yours does not by default.
+   * its own; the bundle preloads the router's modules (`RECOVERY_PRELOAD_MODULES`).
    */
   override configureWorker(options: WorkerOptions): WorkerOptions {
     const configured = super.configureWorker(options);
@@ -149,11 +148,10 @@ export class RecoveryPlugin extends SimplePlugin {
 
   /**
    * A bundle built with this plugin (`bundleWorkflowCode({ workflowsPath, plugins: [plugin] })`) preloads the
-   * router's modules when it is the plugin's own workflows (`RECOVERY_WORKFLOWS_PATH`), as such a worker does.
+   * router's modules, as a worker that bundles with the plugin does (`RECOVERY_PRELOAD_MODULES`).
    */
   override configureBundler(options: BundleOptions): BundleOptions {
     const configured = super.configureBundler(options);
-    if (configured.workflowsPath !== RECOVERY_WORKFLOWS_PATH) return configured;
     return { ...configured, preloadModules: withPreload(configured).preloadModules };
   }
 
@@ -170,15 +168,15 @@ export class RecoveryPlugin extends SimplePlugin {
   }
 }
 
-/**
- * `workflowsPath` defaults to the plugin's workflows; a worker of the plugin's own workflows preloads the router's
- * modules. A worker with a `workflowsPath` of its own keeps its `bundlerOptions` as they are.
- */
+/** `workflowsPath` defaults to the plugin's workflows; the bundle preloads the router's modules. */
 function withOwnWorkflows<T extends { workflowsPath?: string; bundlerOptions?: { preloadModules?: string[] } }>(
   options: T,
 ): T {
-  if (options.workflowsPath !== undefined && options.workflowsPath !== RECOVERY_WORKFLOWS_PATH) return options;
-  return { ...options, workflowsPath: RECOVERY_WORKFLOWS_PATH, bundlerOptions: withPreload(options.bundlerOptions) };
+  return {
+    ...options,
+    workflowsPath: options.workflowsPath ?? RECOVERY_WORKFLOWS_PATH,
+    bundlerOptions: withPreload(options.bundlerOptions),
+  };
 }
 
 /**
@@ -189,13 +187,12 @@ function withOwnWorkflows<T extends { workflowsPath?: string; bundlerOptions?: {
  * "Performance"). Absolute paths: a bundle resolves them to the same modules the workflows import through
  * `recovery-router/workflow`.
  *
- * The plugin preloads them only into bundles of its own workflows (`RECOVERY_WORKFLOWS_PATH`). Temporal deep-freezes
- * every preloaded module and what it loads, zod included, and many of zod's string formats reset `lastIndex` on
- * zod's own, then frozen, RegExps (zod 4.1: `email`, `ipv4`, `cidrv4`, `e164`, `guid`, `cuid`, `cuid2`, `ulid`,
- * `nanoid`, `xid`, `ksuid`, `iso.date`, `iso.duration`): such a schema in your workflow code throws "Cannot assign
- * to read only property 'lastIndex'". If your workflow code uses none, preload them in your
- * bundle too: `bundlerOptions: { preloadModules: [...RECOVERY_PRELOAD_MODULES] }` on the worker, or
- * `preloadModules` in `bundleWorkflowCode`.
+ * Temporal deep-freezes every module loaded while preloading. The router loads zod only on first use, inside a
+ * workflow run (recovery/zod-runtime.ts), so zod stays out of the frozen set and your workflow code's zod schemas
+ * (`z.email()` and the other string formats, which write `lastIndex` on zod's RegExps) keep working. If you preload
+ * zod yourself, those formats throw "Cannot assign to read only property 'lastIndex'" in workflow code.
+ * For a bundle you build yourself: `bundleWorkflowCode({ workflowsPath, plugins: [plugin] })`, or
+ * `preloadModules: RECOVERY_PRELOAD_MODULES`.
  */
 export const RECOVERY_PRELOAD_MODULES: readonly string[] = Object.freeze([
   require.resolve('../workflow'),

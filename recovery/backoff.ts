@@ -7,7 +7,7 @@
  * The result becomes Temporal's `ApplicationFailure.nextRetryDelay` at the activity edge.
  * Pure: no clock, no `Math.random()`; randomness is a parameter.
  */
-import { z } from 'zod';
+import type { z } from 'zod';
 import { parseInput, RecoveryInputError, RecoveryInputErrorCode } from './errors';
 import { lazy } from './lazy';
 
@@ -27,7 +27,7 @@ export const MAX_BACKOFF_INTERVAL_MS = 86_400_000;
 export const MAX_RETRY_AFTER_CAP_MS = 604_800_000;
 
 /** The fields of `backoffPolicySchema()`, shared with `backoffOverrideSchema`. */
-const backoffFields = lazy(() => ({
+const backoffFields = lazy((z) => ({
   initialIntervalMs: z
     .number()
     .int()
@@ -66,7 +66,7 @@ const backoffFields = lazy(() => ({
  * Per-tool overrides use `backoffOverrideSchema()`: the same fields, all optional, without the cross-field rule;
  * `nextDelay` checks the merged policy again.
  */
-export const backoffPolicySchema = lazy(() =>
+export const backoffPolicySchema = lazy((z) =>
   z
     .object(backoffFields())
     .strict()
@@ -87,7 +87,7 @@ export type BackoffPolicy = z.output<ReturnType<typeof backoffPolicySchema>>;
  * with its own bounds, no cross-field rule. Built on first use. zod ≥ 4.3 refuses `.partial()` of a refined object
  * (`backoffPolicySchema()`), so this is built from the fields.
  */
-export const backoffOverrideSchema = lazy(() => z.object(backoffFields()).strict().partial());
+export const backoffOverrideSchema = lazy((z) => z.object(backoffFields()).strict().partial());
 
 /** The message of an upper bound: names the field, the bound in ms and in words. */
 function tooBig(field: string, maxMs: number, words: string): string {
@@ -129,7 +129,7 @@ export type NextDelayInput = {
   random: () => number;
 };
 
-const nextDelayInputSchema = lazy(() =>
+const nextDelayInputSchema = lazy((z) =>
   z.object({
     retryNumber: z.number().int().min(1),
     retryAfterMs: z.number().int().min(0).optional(),

@@ -10,11 +10,12 @@
  * carry it across continue-as-new. Every function returns a new ledger and never mutates its input.
  * Pure: no I/O, no clock.
  */
-import { z } from 'zod';
+import type { z } from 'zod';
+import { zod } from './zod-runtime';
 import { parseInput, RecoveryInputError, RecoveryInputErrorCode } from './errors';
 import { lazy } from './lazy';
 
-const count = (def: number) => z.number().int().min(0).default(def);
+const count = (def: number) => zod().number().int().min(0).default(def);
 
 /**
  * Budget limits. Read from `temporal.config.json` (`budgets`); every field is optional there and defaults as below.
@@ -26,7 +27,7 @@ const count = (def: number) => z.number().int().min(0).default(def);
  *   granted: class `capability_missing`) before the run stops; the turn that reaches it ends the run. A call to an
  *   available tool starts the count again. ≥ 1. @default 2 (docs/DESIGN.md, "Budgets and escalation")
  */
-export const budgetPolicySchema = lazy(() =>
+export const budgetPolicySchema = lazy((z) =>
   z
     .object({
       perCallRetries: count(3),
@@ -87,7 +88,7 @@ const BUDGET_OF: Readonly<
   attempt: { budget: 'per_run_attempts', limit: 'perRunAttempts', scope: 'run' },
 });
 
-const callCountersSchema = lazy(() =>
+const callCountersSchema = lazy((z) =>
   z.object({ key: z.string().min(1), retries: z.number().int().min(0), repairs: z.number().int().min(0) }).strict(),
 );
 
@@ -97,7 +98,7 @@ const callCountersSchema = lazy(() =>
  * - `calls`: per-call counters of the current turn, in start order, one entry per call key. A list rather than
  *   a record so that any string is a safe key (`"__proto__"` included) after a JSON round trip.
  */
-export const budgetLedgerSchema = lazy(() =>
+export const budgetLedgerSchema = lazy((z) =>
   z
     .object({
       version: z.literal(1),

@@ -5,7 +5,7 @@
  * two axes (transient vs persistent × infrastructural vs semantic). This module is pure: no I/O, no clock, no
  * randomness, so workflow code may import it inside Temporal's sandbox.
  */
-import { z } from 'zod';
+import type { z } from 'zod';
 import { matching } from './zod-pattern';
 import { lazy } from './lazy';
 
@@ -135,7 +135,7 @@ export const MAX_PUBLIC_MESSAGE_CHARS = 500;
  * "Routes").
  * `path` is the JSON path as segments (`[]` = the whole argument object); `received` is truncated and redacted.
  */
-export const fieldIssueSchema = lazy(() =>
+export const fieldIssueSchema = lazy((z) =>
   z
     .object({
       path: z.array(z.union([z.string(), z.number()])),
@@ -161,7 +161,7 @@ export type FieldIssue = z.infer<ReturnType<typeof fieldIssueSchema>>;
  *   from the structured code, not the JS class name, the business type stays visible in Temporal (docs/DESIGN.md,
  *   "The failure record").
  */
-export const toolFailureSchema = lazy(() =>
+export const toolFailureSchema = lazy((z) =>
   z
     .object({
       tool: z.string().min(1),
@@ -217,7 +217,7 @@ export type ToolFailure = z.infer<ReturnType<typeof toolFailureSchema>>;
  * - `postcondition`: a refused write whose answer may mean the state already holds, or a version conflict
  *   (recovery/postcondition.ts): read the tool's postcondition before routing it.
  */
-export const failureMetaSchema = lazy(() =>
+export const failureMetaSchema = lazy((z) =>
   z
     .object({
       credentialVersion: z.number().int().min(0).optional(),

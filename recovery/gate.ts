@@ -7,7 +7,7 @@
  * evidence are the `ChangeEvidence` union below.
  * Pure: no clock (`nowMs` is a parameter), no I/O.
  */
-import { z } from 'zod';
+import type { z } from 'zod';
 import { matching } from './zod-pattern';
 import { FailureClass, toolFailureSchema } from './failure';
 import type { ToolFailure } from './failure';
@@ -15,7 +15,7 @@ import { parseInput } from './errors';
 import { lazy } from './lazy';
 
 const sha256Hex = lazy(() => matching(/^[0-9a-f]{64}$/, 'must be a lowercase sha256 hex digest (see argsHash)'));
-const timeMs = lazy(() => z.number().int().min(0));
+const timeMs = lazy((z) => z.number().int().min(0));
 
 /**
  * The attempt that failed.
@@ -26,7 +26,7 @@ const timeMs = lazy(() => z.number().int().min(0));
  * - `earliestRetryAtMs`: `endedAtMs` + the backoff delay (`nextDelay(...).delayMs`, which already honours
  *   `Retry-After`); absent when no retry was scheduled. Must not be before `endedAtMs`.
  */
-export const attemptRecordSchema = lazy(() =>
+export const attemptRecordSchema = lazy((z) =>
   z
     .object({
       tool: z.string().min(1),
@@ -55,7 +55,7 @@ export type AttemptRecord = Readonly<{
 }>;
 
 /** The call proposed next. Same meaning of fields as in `AttemptRecord`. */
-export const candidateCallSchema = lazy(() =>
+export const candidateCallSchema = lazy((z) =>
   z
     .object({
       tool: z.string().min(1),
@@ -82,7 +82,7 @@ export type ExternalState = (typeof ExternalState)[keyof typeof ExternalState];
  * - `tool_changed`: `candidate.tool` differs (another tool, endpoint or path).
  * - `state_verified`: a lookup found the previous side effect `not_applied`. Only after `outcome_unknown`.
  */
-export const changeEvidenceSchema = lazy(() =>
+export const changeEvidenceSchema = lazy((z) =>
   z.discriminatedUnion('kind', [
     z.object({ kind: z.literal('time_elapsed') }).strict(),
     z.object({ kind: z.literal('args_changed') }).strict(),

@@ -3,12 +3,12 @@
  * workflow input and history and be imported inside Temporal's sandbox. Built from a `defineTool` definition by
  * `toolSpec()` on the Node side (activities/define-tool.ts).
  */
-import { z } from 'zod';
+import type { z } from 'zod';
 import { matching } from './zod-pattern';
 import { lazy } from './lazy';
 
 /** How a call carries its idempotency key (the operation_id), and whether the receiver deduplicates by it. */
-export const idempotencySchema = lazy(() =>
+export const idempotencySchema = lazy((z) =>
   z.discriminatedUnion('carrier', [
     z.object({ carrier: z.literal('none') }).strict(),
     z
@@ -42,7 +42,7 @@ export const idempotencySchema = lazy(() =>
 );
 export type Idempotency = z.infer<ReturnType<typeof idempotencySchema>>;
 
-export const toolSpecSchema = lazy(() =>
+export const toolSpecSchema = lazy((z) =>
   z
     .object({
       name: matching(/^[a-zA-Z0-9_.-]{1,64}$/, 'tool names are 1-64 characters of [a-zA-Z0-9_.-]'),

@@ -6,10 +6,12 @@
  * (ECMAScript §22.2.7.2 RegExpBuiltinExec), so this refinement works on a frozen one.
  * Pure: no I/O.
  */
-import { z } from 'zod';
+import { zod } from './zod-runtime';
 
 /** @throws TypeError at build time when `re` has the `g` or `y` flag (its `test` would write `lastIndex`). */
 export function matching(re: RegExp, message: string) {
   if (re.global || re.sticky) throw new TypeError('matching(): a pattern with the g or y flag keeps state');
-  return z.string().refine((s) => re.test(s), { message });
+  return zod()
+    .string()
+    .refine((s) => re.test(s), { message });
 }

@@ -4,7 +4,6 @@
  * forever: attack review C1). Sandbox-safe.
  */
 import { ApplicationFailure } from '@temporalio/workflow';
-import { z } from 'zod';
 import { startTurn, type BudgetLedger } from '../recovery/budgets';
 import { isRecoveryInputError } from '../recovery/errors';
 import { MAX_USER_MESSAGE_CHARS } from './definitions';
@@ -12,7 +11,6 @@ import { invalidInput } from './input-errors';
 import { OBSERVATION_KINDS } from './planner-contract';
 import { lazy } from '../recovery/lazy';
 import { toolPlanInputSchema } from './tool-plan';
-import './zod-messages';
 import { ApplicationFailureType } from '../recovery/failure-types';
 
 /** Most user messages waiting for the planner; more are dropped (with a worker log line). */
@@ -22,7 +20,7 @@ export const MAX_PENDING_USER_MESSAGES = 50;
  * The options' shape, checked before anything runs: bad options fail the run cleanly, never the workflow task.
  * Built on first use (recovery/lazy.ts).
  */
-export const agentOptionsSchema = lazy(() =>
+export const agentOptionsSchema = lazy((z) =>
   toolPlanInputSchema()
     .omit({
       calls: true,
@@ -48,7 +46,7 @@ export const agentOptionsSchema = lazy(() =>
 );
 
 /** The shape of a continue-as-new carry; the router state's own fields are checked by the budget ledger. */
-const agentCarrySchema = lazy(() =>
+const agentCarrySchema = lazy((z) =>
   z
     .object({
       router: z.object({ budgets: z.unknown(), records: z.array(z.unknown()) }).passthrough(),

@@ -13,11 +13,10 @@
  * every run unless they are preloaded). Sandbox-safe.
  */
 import type { z as Z } from 'zod';
-import { z } from 'zod';
+import { zod } from '../recovery/zod-runtime';
 import { MAX_USER_MESSAGE_CHARS } from './definitions';
 import { matching } from '../recovery/zod-pattern';
 import { lazy } from '../recovery/lazy';
-import './zod-messages';
 
 /** Longest accepted string per field, in characters. */
 export const MESSAGE_BOUNDS = Object.freeze({
@@ -32,9 +31,9 @@ export const MESSAGE_BOUNDS = Object.freeze({
 /** sha256 hex: the `argsDigest` of a call (recovery/canonical.ts `argsHash`) and the HMAC of a signed approval. */
 const HEX64 = /^[0-9a-f]{64}$/;
 
-const text = (max: number) => z.string().trim().min(1).max(max);
+const text = (max: number) => zod().string().trim().min(1).max(max);
 
-export const approvalDecisionSchema = lazy(() =>
+export const approvalDecisionSchema = lazy((z) =>
   z
     .object({
       callId: text(MESSAGE_BOUNDS.callId),
@@ -47,7 +46,7 @@ export const approvalDecisionSchema = lazy(() =>
     .strict(),
 );
 
-export const reviewDecisionSchema = lazy(() =>
+export const reviewDecisionSchema = lazy((z) =>
   z
     .object({
       operationId: text(MESSAGE_BOUNDS.operationId),
@@ -63,7 +62,7 @@ export const reviewDecisionSchema = lazy(() =>
     }),
 );
 
-export const userMessageSchema = lazy(() =>
+export const userMessageSchema = lazy((z) =>
   z
     .object({
       text: text(MESSAGE_BOUNDS.userMessage),

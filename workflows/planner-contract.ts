@@ -5,7 +5,7 @@
  * Tool output is data, never control: nothing a tool returns can change a retry flag, a budget or a permission.
  * Pure types and a zod schema: sandbox-safe.
  */
-import { z } from 'zod';
+import type { z } from 'zod';
 import type { ModelFeedback } from '../recovery/feedback';
 import type { Capability } from '../recovery/tool-spec';
 import { lazy } from '../recovery/lazy';
@@ -45,7 +45,7 @@ export interface PlannerInput {
  *   `undefined`). A planner that stops without submitting ends the run as `no_submission`, never as success.
  * - `stop`: give up honestly, with a reason for the user.
  */
-export const plannerDecisionSchema = lazy(() =>
+export const plannerDecisionSchema = lazy((z) =>
   z
     .discriminatedUnion('kind', [
       z

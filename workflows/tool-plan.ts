@@ -8,8 +8,6 @@ import type { BudgetPolicy } from '../recovery/budgets';
 import type { RecoveryRecord } from '../recovery/records';
 import type { ToolSpec } from '../recovery/tool-spec';
 import { ApplicationFailure } from '@temporalio/workflow';
-import { z } from 'zod';
-import './zod-messages';
 import { backoffOverrideSchema } from '../recovery/backoff';
 import { budgetOverrideSchema } from '../recovery/budgets';
 import { lazy } from '../recovery/lazy';
@@ -63,7 +61,7 @@ export interface ToolPlanResult {
  * Built on first use (recovery/lazy.ts): a workflow bundle that imports this module without running a plan pays
  * nothing for it.
  */
-export const toolPlanInputSchema = lazy(() =>
+export const toolPlanInputSchema = lazy((z) =>
   z
     .object({
       catalog: z.array(toolSpecSchema()),

@@ -7,7 +7,6 @@
  * string.
  * Pure: no I/O.
  */
-import { z } from 'zod';
 import { DIALECTS, type Dialect } from './dialects/kinds';
 import { ClassifyError, ClassifyErrorCode } from './errors';
 import type { HeadersInput } from './headers';
@@ -49,7 +48,7 @@ export type RawOutcome =
     };
 
 /** The schema `classify` checks a `CallContext` against. */
-export const callContextSchema = lazy(() =>
+export const callContextSchema = lazy((z) =>
   z.object({
     tool: z.string().min(1),
     callId: z.string().min(1),

@@ -12,7 +12,8 @@
  * degrades to its message).
  * Pure: no I/O.
  */
-import { z } from 'zod';
+import type { z } from 'zod';
+import { zod } from '../zod-runtime';
 import { FailureClass, FailureReason, MAX_RECEIVED_CHARS, Phase } from '../failure';
 import type { FieldIssue, ToolFailure } from '../failure';
 import { isSecretKey } from '../redact';
@@ -50,7 +51,7 @@ export interface ZodIssueOptions {
 export function isZodError(error: unknown): error is z.core.$ZodError {
   try {
     // zod's Symbol.hasInstance reads the value's properties: a hostile object may throw.
-    if (error instanceof z.core.$ZodError) return true;
+    if (error instanceof zod().core.$ZodError) return true;
   } catch {
     return false;
   }

@@ -187,19 +187,20 @@ describe('RecoveryPlugin options: planner', () => {
   });
 });
 
-describe("RecoveryPlugin: the router's modules are preloaded into bundles of the plugin's own workflows", () => {
+describe("RecoveryPlugin: the router's modules are preloaded into every bundle it takes part in", () => {
   const plugin = () => new RecoveryPlugin({ tools: tools(), config });
-  test("a worker of the plugin's workflows (none given, or RECOVERY_WORKFLOWS_PATH) preloads them after its own", () => {
+  test("a worker that bundles (its own workflowsPath or the plugin's) gets RECOVERY_PRELOAD_MODULES, after its own", () => {
+    const own = plugin().configureWorker({
+      taskQueue: 'q',
+      workflowsPath: '/app/workflows.js',
+      bundlerOptions: { preloadModules: ['/app/shared.js'] },
+    } as WorkerOptions);
+    expect(own.workflowsPath).toBe('/app/workflows.js');
+    expect(own.bundlerOptions?.preloadModules).toEqual(['/app/shared.js', ...RECOVERY_PRELOAD_MODULES]);
     const dflt = plugin().configureWorker({ taskQueue: 'q' } as WorkerOptions);
     expect(dflt.workflowsPath).toBe(RECOVERY_WORKFLOWS_PATH);
     expect(dflt.bundlerOptions?.preloadModules).toEqual([...RECOVERY_PRELOAD_MODULES]);
-    const named = plugin().configureWorker({
-      taskQueue: 'q',
-      workflowsPath: RECOVERY_WORKFLOWS_PATH,
-      bundlerOptions: { preloadModules: ['/app/shared.js'] },
-    } as WorkerOptions);
-    expect(named.bundlerOptions?.preloadModules).toEqual(['/app/shared.js', ...RECOVERY_PRELOAD_MODULES]);
-    const replay = plugin().configureReplayWorker({} as ReplayWorkerOptions);
+    const replay = plugin().configureReplayWorker({ workflowsPath: '/app/workflows.js' } as ReplayWorkerOptions);
     expect(replay.bundlerOptions?.preloadModules).toEqual([...RECOVERY_PRELOAD_MODULES]);
     expect(
       RECOVERY_PRELOAD_MODULES.map(
@@ -211,23 +212,14 @@ describe("RecoveryPlugin: the router's modules are preloaded into bundles of the
       ),
     ).toEqual(['workflow', 'index']);
   });
-  test("a worker or bundle of the user's own workflows keeps its bundler options (preloading freezes zod for them)", () => {
-    const own = plugin().configureWorker({
-      taskQueue: 'q',
-      workflowsPath: '/app/workflows.js',
-      bundlerOptions: { preloadModules: ['/app/shared.js'] },
-    } as WorkerOptions);
-    expect(own.workflowsPath).toBe('/app/workflows.js');
-    expect(own.bundlerOptions).toEqual({ preloadModules: ['/app/shared.js'] });
-    const bare = plugin().configureWorker({ taskQueue: 'q', workflowsPath: '/app/workflows.js' } as WorkerOptions);
-    expect(bare.bundlerOptions).toBeUndefined();
-    expect(plugin().configureBundler({ workflowsPath: '/w.js' }).preloadModules).toBeUndefined();
-    expect(plugin().configureBundler({ workflowsPath: RECOVERY_WORKFLOWS_PATH }).preloadModules).toEqual([
-      ...RECOVERY_PRELOAD_MODULES,
-    ]);
-  });
-  test('a prebuilt workflowBundle is left as it is', () => {
+  test('a prebuilt workflowBundle is left as it is; a bundle built with the plugin preloads them once', () => {
     const prebuilt = plugin().configureWorker({ taskQueue: 'q', workflowBundle: { code: 'x' } } as WorkerOptions);
     expect(prebuilt.bundlerOptions).toBeUndefined();
+    expect(plugin().configureBundler({ workflowsPath: '/w.js' }).preloadModules).toEqual([...RECOVERY_PRELOAD_MODULES]);
+    const bundled = plugin().configureBundler({
+      workflowsPath: '/w.js',
+      preloadModules: [...RECOVERY_PRELOAD_MODULES],
+    });
+    expect(bundled.preloadModules).toEqual([...RECOVERY_PRELOAD_MODULES]);
   });
 });

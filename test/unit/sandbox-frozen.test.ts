@@ -9,6 +9,8 @@
  * This test loads the sandbox entry points, walks every object reachable from the exports of every module they
  * load (as `deepFreeze` does: own property names and symbols, getters read), and lists any zod schema found.
  */
+import { execFileSync } from 'node:child_process';
+import { join } from 'node:path';
 import { z } from 'zod';
 
 const SANDBOX_ENTRIES = ['../../workflow', '../../workflows'];
@@ -59,5 +61,25 @@ describe('sandbox modules export no zod schema (Temporal freezes preloaded modul
   test('the walk finds a schema where one is exported (the check can fail)', () => {
     const exportsWithSchema = { nested: { list: [z.object({ a: z.string() })] } };
     expect(schemasReachable(exportsWithSchema, 'm')).toEqual(['m.nested.list.0']);
+  });
+});
+
+describe('loading the sandbox modules loads no zod (it would be preloaded, and so frozen, with them)', () => {
+  test('a process that requires workflow.ts and workflows/ has no zod module until a schema is built', () => {
+    const repo = join(__dirname, '..', '..');
+    const script = [
+      "require('./workflow');",
+      "require('./workflows');",
+      "const zodLoaded = () => Object.keys(require.cache).some((k) => k.includes('/node_modules/zod/'));",
+      'const before = zodLoaded();',
+      "require('./recovery/budgets').startRun();",
+      'process.stdout.write(JSON.stringify([before, zodLoaded()]));',
+    ].join('\n');
+    const out = execFileSync(process.execPath, ['-r', 'ts-node/register/transpile-only', '-e', script], {
+      cwd: repo,
+      encoding: 'utf8',
+      env: { ...process.env, TS_NODE_PROJECT: join(repo, 'tsconfig.json') },
+    });
+    expect(JSON.parse(out)).toEqual([false, true]);
   });
 });
