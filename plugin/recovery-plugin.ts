@@ -15,17 +15,25 @@
  */
 import { SimplePlugin } from '@temporalio/plugin';
 import type { BundleOptions, ReplayWorkerOptions, WorkerOptions } from '@temporalio/worker';
-import { approvalKeyBytes } from '../activities/approval-signature';
 import { createApprovalActivities, type ApprovalActivityOptions } from '../activities/approvals';
-import { BreakerRegistry, type BreakerOptions } from '../activities/breaker';
+import { BreakerRegistry, type BreakerOptions, type Breakers } from '../activities/breaker';
 import { CredentialBroker, type CredentialProvider } from '../activities/credentials';
 import { toolCatalog, type AnyTool } from '../activities/define-tool';
 import { createToolActivities } from '../activities/invoke-tool';
 import { createPlannerActivities, type Planner } from '../activities/planners/planner';
+import { SharedBreaker, type SharedBreakerOptions } from '../activities/shared-breaker';
+import {
+  createSharedCredentialActivities,
+  sharedRefresh,
+  type SharedCredentialOptions,
+} from '../activities/shared-credentials';
 import { ConfigError, loadConfig, parseConfigObject } from '../config/load';
 import type { RecoveryConfig, RecoveryConfigInput } from '../config/schema';
 import type { ToolSpec } from '../recovery/tool-spec';
+import { checkOptions, RecoveryPluginOptionsError } from './check-options';
 import { NO_TELEMETRY, type RecoveryTelemetry } from './telemetry';
+
+export { RecoveryPluginOptionsError };
 
 export interface RecoveryPluginOptions {
   /** The tools (from `defineTool`). At least one; names unique. */
@@ -40,9 +48,18 @@ export interface RecoveryPluginOptions {
   config?: RecoveryConfigInput | string;
   /**
    * Circuit-breaker settings, shared by every downstream: `threshold` a positive integer, `halfOpenAfterMs` ≥ 0 ms.
-   * @default { threshold: 5, halfOpenAfterMs: 10_000 }
+   * With `shared: true` the breaker of each downstream is one for every worker of the namespace, kept by Temporal in
+   * the entity workflow `breaker:<downstream>` (README, "Several workers: shared breaker and refresh"); a wait on it
+   * never exceeds `timeoutMs` (default 250 ms), after which the call runs on the worker's local breaker.
+   * @default { threshold: 5, halfOpenAfterMs: 10_000 } (local: one breaker per worker process)
    */
-  breaker?: BreakerOptions;
+  breaker?: BreakerOptions | SharedBreakerOptions;
+  /**
+   * `{ shared: true, key }`: a 401 on any worker refreshes the credential once for the whole namespace, through the
+   * entity workflow `credential:<id>`; the token travels sealed under `key` (the same on every worker, ≥ 32 bytes).
+   * @default local single-flight refresh per worker process
+   */
+  credentialRefresh?: SharedCredentialOptions;
   /**
    * Where recovery records go: a `RecoveryMetrics` (`recovery-router/metrics`, prom-client), shared between plugins
    * or workers to expose one registry, or your own `RecoveryTelemetry`. The plugin registers its tool names with
@@ -63,18 +80,14 @@ export interface RecoveryPluginOptions {
   approvals?: ApprovalActivityOptions;
 }
 
-/** A `RecoveryPlugin` option that cannot be used. */
-export class RecoveryPluginOptionsError extends Error {
-  override readonly name = 'RecoveryPluginOptionsError';
-}
-
 export class RecoveryPlugin extends SimplePlugin {
   /** The validated policy. */
   readonly config: RecoveryConfig;
   /** What workflow code receives: every tool's serializable spec. */
   readonly catalog: ToolSpec[];
   readonly credentials: CredentialBroker;
-  readonly breakers: BreakerRegistry;
+  /** The breakers calls run through: a `BreakerRegistry` (local) or a `SharedBreaker` (`breaker.shared`). */
+  readonly breakers: Breakers;
   /** Where the workflow sinks this plugin registers send recovery records (`options.telemetry`). */
   readonly telemetry: RecoveryTelemetry;
 
@@ -93,7 +106,12 @@ export class RecoveryPlugin extends SimplePlugin {
       options.credentials instanceof CredentialBroker
         ? options.credentials
         : new CredentialBroker(options.credentials ?? {});
-    const breakers = new BreakerRegistry(options.breaker);
+    const breakers = breakersFor(options.breaker, config.taskQueue);
+    const shared = options.credentialRefresh;
+    if (shared) {
+      const taskQueue = shared.taskQueue ?? config.taskQueue;
+      credentials.shareRefreshes(sharedRefresh({ ...shared, taskQueue }).refresh);
+    }
     const telemetry = options.telemetry ?? NO_TELEMETRY;
     telemetry.addTools?.(catalog.map((t) => t.name));
     const activities = {
@@ -107,6 +125,7 @@ export class RecoveryPlugin extends SimplePlugin {
         credentials,
         breakers,
       }),
+      ...(shared ? createSharedCredentialActivities(credentials, shared.key) : {}),
     };
     super({
       name: 'recovery-router',
@@ -205,129 +224,9 @@ function withPreload<T extends { preloadModules?: string[] }>(
 /** The plugin's workflows, used when the worker has neither `workflowsPath` nor `workflowBundle`. */
 export const RECOVERY_WORKFLOWS_PATH = require.resolve('../workflows');
 
-/**
- * Checks the options' shapes before anything is built, so a wrong value fails here with its name rather than deep
- * inside an activity (the attack review: `{ tools: [{ spec: 1 }] }` used to be accepted).
- * @throws RecoveryPluginOptionsError naming the option (`tools[i]`, `credentials.<id>`, `breaker.<field>`, `telemetry`).
- */
-function checkOptions(options: RecoveryPluginOptions): void {
-  if (!isObject(options) || !Array.isArray(options.tools) || options.tools.length === 0) {
-    throw new RecoveryPluginOptionsError(
-      'RecoveryPlugin: `tools` must be a non-empty array of defineTool(...) results',
-    );
-  }
-  options.tools.forEach((t: unknown, i) => {
-    const where = `RecoveryPlugin: tools[${i}]`;
-    if (!isObject(t)) throw new RecoveryPluginOptionsError(`${where} is not a defineTool(...) result`);
-    const spec = (t as { spec?: unknown }).spec as { name?: unknown } | null | undefined;
-    if (!isObject(spec) || typeof spec.name !== 'string') {
-      throw new RecoveryPluginOptionsError(
-        `${where} has no \`spec\` object with a string \`name\`: pass the result of defineTool(...), not its argument`,
-      );
-    }
-    const { name, execute } = t as { name?: unknown; execute?: unknown };
-    if (typeof execute !== 'function') {
-      throw new RecoveryPluginOptionsError(`${where} (${JSON.stringify(spec.name)}) has no \`execute\` function`);
-    }
-    if (name !== spec.name) {
-      throw new RecoveryPluginOptionsError(
-        `${where}: \`name\` (${JSON.stringify(name)}) differs from \`spec.name\` (${JSON.stringify(spec.name)}); do not edit a defineTool(...) result`,
-      );
-    }
-  });
-  checkCredentials(options.credentials);
-  checkBreaker(options.breaker);
-  checkApprovals(options.approvals);
-  const telemetry = options.telemetry as Partial<Record<keyof RecoveryTelemetry, unknown>> | undefined;
-  if (
-    telemetry !== undefined &&
-    (!isObject(telemetry) ||
-      typeof telemetry.sinks !== 'function' ||
-      (telemetry.addTools !== undefined && typeof telemetry.addTools !== 'function'))
-  ) {
-    throw new RecoveryPluginOptionsError(
-      'RecoveryPlugin: `telemetry` must have a sinks() method: a RecoveryMetrics (recovery-router/metrics) or a RecoveryTelemetry',
-    );
-  }
-  const planner = options.planner as { plan?: unknown } | undefined;
-  if (planner !== undefined && (!isObject(planner) || typeof planner.plan !== 'function')) {
-    throw new RecoveryPluginOptionsError(
-      'RecoveryPlugin: `planner` must have a `plan(input)` method (createScriptedPlanner, createOpenAIPlanner)',
-    );
-  }
-}
-
-function checkCredentials(credentials: unknown): void {
-  if (credentials === undefined || credentials instanceof CredentialBroker) return;
-  if (!isObject(credentials) || Array.isArray(credentials)) {
-    throw new RecoveryPluginOptionsError(
-      'RecoveryPlugin: `credentials` must be a CredentialBroker or an object of CredentialProvider by credential id',
-    );
-  }
-  for (const [id, provider] of Object.entries(credentials)) {
-    const p = provider as { initial?: unknown; refresh?: unknown } | null;
-    if (!isObject(p) || typeof p.initial !== 'function' || typeof p.refresh !== 'function') {
-      throw new RecoveryPluginOptionsError(
-        `RecoveryPlugin: credentials.${id} must be a CredentialProvider: an object with initial() and refresh() functions`,
-      );
-    }
-  }
-}
-
-function checkBreaker(breaker: unknown): void {
-  if (breaker === undefined) return;
-  if (!isObject(breaker) || Array.isArray(breaker)) {
-    throw new RecoveryPluginOptionsError(
-      'RecoveryPlugin: `breaker` must be an object { threshold?: positive integer, halfOpenAfterMs?: ms ≥ 0 }',
-    );
-  }
-  const { threshold, halfOpenAfterMs, ...unknown } = breaker as Record<string, unknown>;
-  const extra = Object.keys(unknown);
-  if (extra.length > 0) {
-    throw new RecoveryPluginOptionsError(
-      `RecoveryPlugin: breaker.${extra[0]} is not an option (known: threshold, halfOpenAfterMs)`,
-    );
-  }
-  if (threshold !== undefined && !(Number.isSafeInteger(threshold) && (threshold as number) >= 1)) {
-    throw new RecoveryPluginOptionsError(
-      `RecoveryPlugin: breaker.threshold must be a positive integer (got ${shown(threshold)})`,
-    );
-  }
-  if (
-    halfOpenAfterMs !== undefined &&
-    !(typeof halfOpenAfterMs === 'number' && Number.isFinite(halfOpenAfterMs) && halfOpenAfterMs >= 0)
-  ) {
-    throw new RecoveryPluginOptionsError(
-      `RecoveryPlugin: breaker.halfOpenAfterMs must be a finite number of ms ≥ 0 (got ${shown(halfOpenAfterMs)})`,
-    );
-  }
-}
-
-function checkApprovals(approvals: unknown): void {
-  if (approvals === undefined) return;
-  const key = (approvals as { signingKey?: unknown } | null)?.signingKey;
-  if (!isObject(approvals) || (key !== undefined && typeof key !== 'string' && !(key instanceof Uint8Array))) {
-    throw new RecoveryPluginOptionsError(
-      'RecoveryPlugin: `approvals` must be an object { signingKey?: string | Uint8Array of at least 32 bytes }',
-    );
-  }
-  if (key === undefined) return;
-  try {
-    approvalKeyBytes(key);
-  } catch {
-    throw new RecoveryPluginOptionsError('RecoveryPlugin: approvals.signingKey needs at least 32 bytes');
-  }
-}
-
-function isObject(value: unknown): value is object {
-  return typeof value === 'object' && value !== null;
-}
-
-/** A value as an error message shows it: bigint, symbol and NaN included, never throwing. */
-function shown(value: unknown): string {
-  if (typeof value === 'string') return JSON.stringify(value);
-  if (typeof value === 'bigint') return `${value}n`;
-  return typeof value === 'symbol' ? value.toString() : String(value);
+function breakersFor(options: RecoveryPluginOptions['breaker'], taskQueue: string): Breakers {
+  if (!options || !('shared' in options)) return new BreakerRegistry(options);
+  return new SharedBreaker({ ...options, taskQueue: options.taskQueue ?? taskQueue });
 }
 
 function resolveConfig(config: RecoveryPluginOptions['config']): RecoveryConfig {
