@@ -13,10 +13,13 @@
  * - Open: refused before anything is sent (`CircuitOpen`), from the view, with no wait on the shared state until
  *   the half-open time; then `recovery.breakerProbe` grants the single probe, with a lease, to one worker.
  *
- * Every wait on the entity is bounded by `timeoutMs` (SharedStateChannel); when it runs out — or the entity cannot
- * be reached before the call is sent — the call runs through the worker's local breaker (activities/breaker.ts).
+ * The waits of one call on the entity add up to at most `timeoutMs` (default 250 ms; SharedStateChannel bounds
+ * each); when that runs out — or the entity cannot be reached — before the call is sent, the call runs through the
+ * worker's local breaker (activities/breaker.ts). (A call on a cold circuit may also queue behind this worker's
+ * previous call to the same downstream: that is the downstream's time, the price of the threshold + W bound.)
  * A report that is lost after the call ran is dropped: the call is never run twice. Node-side only.
  */
+import { AsyncLocalStorage } from 'node:async_hooks';
 import { randomUUID } from 'node:crypto';
 import type { Client } from '@temporalio/client';
 import { breakerEntityWorkflow, viewOf, type BreakerEntityInput } from '../workflows/breaker-entity';
@@ -27,9 +30,9 @@ import {
   breakerStateQuery,
   type BreakerView,
   type ProbeAnswer,
-  type SharedCircuitState,
 } from '../workflows/entity-definitions';
 import { BreakerRegistry, CircuitOpen, DownstreamFault, type BreakerOptions, type Breakers } from './breaker';
+import { newView, type View } from './shared-breaker-view';
 import { HOLDER, SharedStateChannel, SharedStateUnavailable, type SharedStateOptions } from './shared-state';
 
 export interface SharedBreakerOptions extends BreakerOptions, SharedStateOptions {
@@ -41,28 +44,12 @@ export interface SharedBreakerOptions extends BreakerOptions, SharedStateOptions
   probeLeaseMs?: number;
 }
 
-interface View {
-  state: SharedCircuitState;
-  consecutiveFailures: number;
-  warm: boolean;
-  /** Local epoch ms until which the circuit is known open (no probe may be asked for before). */
-  openUntilMs: number;
-  /** Local epoch ms of the entity's last answer; 0 = never asked. */
-  fetchedAtMs: number;
-  /** Tail of the one-call-at-a-time chain of a cold or suspect circuit. */
-  gate: Promise<void>;
-  rereading: boolean;
-  /** Outcomes waiting for the report in flight to finish; sent together as the next report. */
-  pending: { outcomes: boolean[]; sent: Promise<void>; settle: () => void } | undefined;
-  flushing: boolean;
-  /** This worker's probe request in flight: concurrent calls share its answer. */
-  probing: Promise<ProbeAnswer> | undefined;
-}
-
 export class SharedBreaker implements Breakers {
   readonly channel: SharedStateChannel;
   private readonly views = new Map<string, View>();
   private readonly cacheMs: number;
+  /** What is left of the running call's wait on the shared state, ms (one budget of `timeoutMs` per call). */
+  private readonly budgets = new AsyncLocalStorage<{ leftMs: number }>();
 
   constructor(
     private readonly options: SharedBreakerOptions & { taskQueue: string },
@@ -82,7 +69,8 @@ export class SharedBreaker implements Breakers {
       return fn();
     };
     try {
-      return await this.route(downstream, this.view(downstream), once);
+      const budget = { leftMs: this.channel.timeoutMs };
+      return await this.budgets.run(budget, () => this.route(downstream, this.view(downstream), once));
     } catch (err) {
       // The shared state failed before the call was sent: run it on local state. After it ran, never again.
       if (err instanceof SharedStateUnavailable && !ran) return this.local.execute(downstream, fn);
@@ -129,12 +117,16 @@ export class SharedBreaker implements Breakers {
       await v.probing.catch(() => undefined);
       return this.route(downstream, v, fn); // the view now says who holds the probe, or that the circuit closed
     }
-    v.probing = this.channel.update(
-      breakerEntityWorkflow,
-      breakerEntityId(downstream),
-      [this.startInput(downstream)],
-      breakerProbeUpdate,
-      [{ holder: HOLDER, requestId: `${HOLDER}:${randomUUID()}` }],
+    v.probing = this.waitShared((ms) =>
+      this.channel.update(
+        breakerEntityWorkflow,
+        breakerEntityId(downstream),
+        [this.startInput(downstream)],
+        breakerProbeUpdate,
+        [{ holder: HOLDER, requestId: `${HOLDER}:${randomUUID()}` }],
+        undefined,
+        ms,
+      ),
     );
     let answer: ProbeAnswer;
     try {
@@ -181,7 +173,8 @@ export class SharedBreaker implements Breakers {
    */
   private async report(downstream: string, v: View, outcome: { ok: boolean; leaseId?: string }): Promise<void> {
     if (outcome.leaseId !== undefined) {
-      await this.send(downstream, v, [outcome.ok], outcome.leaseId);
+      const leaseId = outcome.leaseId;
+      await this.waitShared((ms) => this.send(downstream, v, [outcome.ok], leaseId, ms)).catch(() => undefined);
       return;
     }
     if (!v.pending) {
@@ -191,25 +184,30 @@ export class SharedBreaker implements Breakers {
     }
     const batch = v.pending;
     batch.outcomes.push(outcome.ok);
-    if (!v.flushing) void this.flush(downstream, v);
-    let timer: NodeJS.Timeout | undefined;
-    const bound = new Promise<void>((done) => (timer = setTimeout(done, this.channel.timeoutMs)));
-    await Promise.race([batch.sent, bound]);
-    clearTimeout(timer);
+    // The first send is bounded by this call's budget, so it gives up no later than this call stops waiting.
+    if (!v.flushing) void this.flush(downstream, v, this.budgets.getStore()?.leftMs ?? this.channel.timeoutMs);
+    await this.waitShared(async (ms) => {
+      let timer: NodeJS.Timeout | undefined;
+      const bound = new Promise<void>((done) => (timer = setTimeout(done, ms)));
+      await Promise.race([batch.sent, bound]);
+      clearTimeout(timer);
+    }).catch(() => undefined); // budget spent: the batch still goes, this call does not wait for it
   }
 
-  private async flush(downstream: string, v: View): Promise<void> {
+  private async flush(downstream: string, v: View, firstMs: number): Promise<void> {
     v.flushing = true;
+    let ms: number | undefined = firstMs;
     while (v.pending) {
       const batch = v.pending;
       v.pending = undefined;
-      await this.send(downstream, v, batch.outcomes).catch(() => undefined);
+      await this.send(downstream, v, batch.outcomes, undefined, ms).catch(() => undefined);
+      ms = undefined;
       batch.settle();
     }
     v.flushing = false;
   }
 
-  private async send(downstream: string, v: View, outcomes: boolean[], leaseId?: string): Promise<void> {
+  private async send(downstream: string, v: View, outcomes: boolean[], leaseId?: string, ms?: number): Promise<void> {
     try {
       const view = await this.channel.update(
         breakerEntityWorkflow,
@@ -217,6 +215,8 @@ export class SharedBreaker implements Breakers {
         [this.startInput(downstream)],
         breakerReportUpdate,
         [leaseId === undefined ? { holder: HOLDER, outcomes } : { holder: HOLDER, outcomes, leaseId }],
+        undefined,
+        ms,
       );
       this.apply(v, view);
     } catch (err) {
@@ -226,7 +226,9 @@ export class SharedBreaker implements Breakers {
 
   private async reread(downstream: string, v: View): Promise<void> {
     const id = breakerEntityId(downstream);
-    const state = await this.channel.query(id, (c: Client) => c.workflow.getHandle(id).query(breakerStateQuery));
+    const state = await this.waitShared((ms) =>
+      this.channel.query(id, (c: Client) => c.workflow.getHandle(id).query(breakerStateQuery), ms),
+    );
     if (state) this.apply(v, viewOf(state, Date.now()));
     else v.fetchedAtMs = this.now(); // no entity yet: cold
   }
@@ -234,9 +236,23 @@ export class SharedBreaker implements Breakers {
   private rereadInBackground(downstream: string, v: View): void {
     if (v.rereading) return;
     v.rereading = true;
-    this.reread(downstream, v)
+    this.budgets
+      .exit(() => this.reread(downstream, v)) // in the background: not part of any call's wait
       .catch(() => undefined) // the channel backs off; the view stays as it was
       .finally(() => (v.rereading = false));
+  }
+
+  /** One wait on the shared state, within what is left of the running call's budget (else `timeoutMs`). */
+  private async waitShared<T>(run: (ms: number) => Promise<T>): Promise<T> {
+    const budget = this.budgets.getStore();
+    const ms = budget ? budget.leftMs : this.channel.timeoutMs;
+    if (ms <= 0) throw new SharedStateUnavailable('this call spent its wait on the shared state');
+    const t0 = this.now();
+    try {
+      return await run(ms);
+    } finally {
+      if (budget) budget.leftMs -= this.now() - t0;
+    }
   }
 
   private apply(v: View, view: BreakerView): void {
@@ -249,21 +265,7 @@ export class SharedBreaker implements Breakers {
 
   private view(downstream: string): View {
     let v = this.views.get(downstream);
-    if (!v) {
-      v = {
-        state: 'closed',
-        consecutiveFailures: 0,
-        warm: false,
-        openUntilMs: 0,
-        fetchedAtMs: 0,
-        gate: Promise.resolve(),
-        rereading: false,
-        pending: undefined,
-        flushing: false,
-        probing: undefined,
-      };
-      this.views.set(downstream, v);
-    }
+    if (!v) this.views.set(downstream, (v = newView()));
     return v;
   }
 

@@ -64,7 +64,8 @@ export class SharedStateChannel {
 
   /**
    * Sends `update` to the entity `workflowId`, starting it with `startArgs` if it is not running; resolves with the
-   * update's result within `timeoutMs` (or `waitMs`, for an update that itself waits on work, e.g. a refresh).
+   * update's result within `boundMs` (default `timeoutMs`); an update that itself waits on work (a refresh) is
+   * accepted within `boundMs`, then answers within `waitMs`.
    * @throws SharedStateUnavailable when it did not answer in time or the call failed.
    */
   async update<Ret, Args extends unknown[], W extends Workflow>(
@@ -74,6 +75,7 @@ export class SharedStateChannel {
     update: UpdateDefinition<Ret, Args>,
     args: Args,
     waitMs?: number,
+    boundMs = this.timeoutMs,
   ): Promise<Ret> {
     if (!this.reachable()) throw new SharedStateUnavailable(`shared state for ${workflowId} backing off`);
     const client = this.client();
@@ -84,8 +86,10 @@ export class SharedStateChannel {
       workflowIdConflictPolicy: 'USE_EXISTING',
     });
     if (waitMs === undefined) {
-      return this.bounded(workflowId, () =>
-        client.workflow.executeUpdateWithStart<Workflow, Ret, Args>(update, { args, startWorkflowOperation }),
+      return this.bounded(
+        workflowId,
+        () => client.workflow.executeUpdateWithStart<Workflow, Ret, Args>(update, { args, startWorkflowOperation }),
+        boundMs,
       );
     }
     // Accepted within the bound (the entity is reachable), then its result within `waitMs`.
@@ -105,11 +109,15 @@ export class SharedStateChannel {
   }
 
   /** A query on a running entity, within the bound; undefined when there is no such entity yet. */
-  async query<Ret>(workflowId: string, run: (client: Client) => Promise<Ret>): Promise<Ret | undefined> {
+  async query<Ret>(
+    workflowId: string,
+    run: (client: Client) => Promise<Ret>,
+    boundMs = this.timeoutMs,
+  ): Promise<Ret | undefined> {
     if (!this.reachable()) throw new SharedStateUnavailable(`shared state for ${workflowId} backing off`);
     const client = this.client();
     try {
-      return await this.bounded(workflowId, () => run(client));
+      return await this.bounded(workflowId, () => run(client), boundMs);
     } catch (err) {
       if (err instanceof WorkflowNotFoundError) return undefined;
       throw err;

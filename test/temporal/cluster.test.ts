@@ -39,8 +39,9 @@ let service: ClusterService;
 let cluster: Cluster;
 let tmp: string;
 const taskQueue = uniqueTaskQueue('cluster');
-const downstream = 'status-svc';
-const catalog = () => toolCatalog(clusterTools(service.url).all);
+const ns = uniqueTaskQueue('ns');
+const downstream = `status-svc-${ns}`;
+const catalog = () => toolCatalog(clusterTools(service.url, ns).all);
 
 beforeAll(async () => {
   env = await testEnv();
@@ -53,6 +54,7 @@ beforeAll(async () => {
     address: process.env.TEMPORAL_TEST_ADDRESS!,
     taskQueue,
     serviceUrl: service.url,
+    ns,
     workflowBundlePath: bundlePath,
     // A generous bound on the loaded 2-core CI machine: a fallback to local state here would be a test failure.
     plugin: {
@@ -132,6 +134,6 @@ test('401 storm: 30 calls refused together across 3 workers, one-time refresh to
   expect([...service.crm.okTokens]).toEqual(['at-1']);
   // Each call: the refused activity, then the replay with evidence credential_refreshed and the new token.
   for (const r of results) expect(r.outcomes[0]).toMatchObject({ ok: true, value: { ok: true }, activities: 2 });
-  const state = await env.client.workflow.getHandle(credentialEntityId('crm')).query(credentialStateQuery);
-  expect(state).toMatchObject({ credential: 'crm', version: 2, refreshes: 1, dead: false, refreshing: false });
+  const state = await env.client.workflow.getHandle(credentialEntityId(`crm-${ns}`)).query(credentialStateQuery);
+  expect(state).toMatchObject({ credential: `crm-${ns}`, version: 2, refreshes: 1, dead: false, refreshing: false });
 }, 90_000);
