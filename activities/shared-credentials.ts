@@ -1,11 +1,11 @@
 /**
- * The credential refresh shared by every worker of the namespace (docs/DESIGN.md, "Credentials": shared mode). A
+ * The credential refresh shared by every worker of the namespace (docs/DESIGN.md, "Circuit breaker": shared mode). A
  * 401 on any worker asks the entity `credential:<id>` (workflows/credential-entity.ts) for a version newer than the
  * one refused; the entity runs one refresh for all of them, as the activity `recoveryRefreshCredential` below, and
  * hands every worker the new token, sealed with AES-256-GCM under a key all workers hold (never the token in plain
  * history: Temporal stores activity results and update results as they are).
  *
- * Bounds: the entity must accept the request within `timeoutMs` (default 250 ms), else the broker refreshes
+ * Bounds: the entity must accept the request within `timeoutMs` (default 2 000 ms), else the broker refreshes
  * locally (activities/credentials.ts). Once accepted, the caller waits for the refresh up to `refreshWaitMs`
  * (default: the refresh lease + 2 000 ms) and, if it runs out, gets `CredentialUnavailable` rather than a local
  * refresh: a refresh may be under way, and spending a rotating refresh token twice locks the credential out.
@@ -98,7 +98,9 @@ export function sharedRefresh(options: SharedCredentialOptions & { taskQueue: st
   refresh: SharedRefresh;
   channel: SharedStateChannel;
 } {
-  const channel = new SharedStateChannel(options);
+  // 2 000 ms by default, not 250: falling back to a local refresh spends a rotating refresh token the entity may spend
+  // too, and the first request to a new entity also starts it (measured above 250 ms on a loaded 2-core machine).
+  const channel = new SharedStateChannel({ ...options, timeoutMs: options.timeoutMs ?? 2_000 });
   const refreshLeaseMs = options.refreshLeaseMs ?? 10_000;
   const waitMs = options.refreshWaitMs ?? refreshLeaseMs + 2_000;
   const unavailable = (id: string, reason: string, message: string, retryAfterMs?: number) => {

@@ -56,7 +56,8 @@ export interface RecoveryPluginOptions {
   breaker?: BreakerOptions | SharedBreakerOptions;
   /**
    * `{ shared: true, key }`: a 401 on any worker refreshes the credential once for the whole namespace, through the
-   * entity workflow `credential:<id>`; the token travels sealed under `key` (the same on every worker, ≥ 32 bytes).
+   * entity workflow `credential:<id>`, which must accept it within `timeoutMs` (default 2 000 ms; else a local refresh);
+   * the token travels sealed under `key` (the same on every worker, ≥ 32 bytes).
    * @default local single-flight refresh per worker process
    */
   credentialRefresh?: SharedCredentialOptions;

@@ -1,6 +1,6 @@
 /**
  * `credentialEntityWorkflow`: one refresh per credential for every worker of the namespace (docs/DESIGN.md,
- * "Credentials": shared mode). Workflow id `credential:<id>`; a worker whose call got a 401 sends
+ * "Circuit breaker": shared mode). Workflow id `credential:<id>`; a worker whose call got a 401 sends
  * `recovery.credentialRefresh` with update-with-start (activities/shared-credentials.ts). The entity runs the
  * refresh once, as its own activity (`recoveryRefreshCredential`, on the worker running the entity's task), while every
  * concurrent request waits on that one flight; a request whose stale version is older than the entity's newest

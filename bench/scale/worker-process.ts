@@ -68,7 +68,10 @@ async function main(): Promise<void> {
   process.exit(0);
 }
 
-main().catch((err: unknown) => {
-  process.stderr.write(`scale worker failed: ${err instanceof Error ? (err.stack ?? err.message) : String(err)}\n`);
-  process.exit(1);
-});
+// Only when forked as the worker: bench/scale.ts imports SCALE_GOAL from this module too.
+if (require.main === module) {
+  main().catch((err: unknown) => {
+    process.stderr.write(`scale worker failed: ${err instanceof Error ? (err.stack ?? err.message) : String(err)}\n`);
+    process.exit(1);
+  });
+}

@@ -1,7 +1,7 @@
 /**
  * Shared state that cannot be reached (docs/DESIGN.md, "Circuit breaker": shared mode): calls proceed on the
  * worker's local breaker and local refresh, and no call waits on the shared state longer than the stated bound,
- * `timeoutMs` = 250 ms (the default). Two ways to be unreachable, on the run's dev server:
+ * `timeoutMs` = 250 ms (the breaker's default; the refresh's is 2 000 ms, set to 250 here). Two ways to be unreachable, on the run's dev server:
  * - no worker polls the entities' task queue (the update is never accepted);
  * - the Temporal frontend itself is unreachable (a client of a loopback port that accepts TCP and never answers).
  * After one wait runs out, the shared state is left alone for `backoffMs` (5 000 ms): the next calls wait 0 ms.
@@ -94,7 +94,7 @@ describe.each(unreachable)('%s', (_name, where) => {
     const broker = new CredentialBroker({
       [crm]: { initial: async () => ({ token: 't0' }), refresh: async () => ({ token: `t${++refreshes}` }) },
     });
-    const shared = sharedRefresh({ shared: true, key: 'k'.repeat(32), ...where() });
+    const shared = sharedRefresh({ shared: true, key: 'k'.repeat(32), timeoutMs: BOUND_MS, ...where() });
     broker.shareRefreshes(shared.refresh);
     expect(await broker.current(crm)).toEqual({ token: 't0', version: 1 });
     const r = await timed(() => Promise.all([broker.refresh(crm, 1), broker.refresh(crm, 1)]));

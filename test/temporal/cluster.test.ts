@@ -1,7 +1,7 @@
 /**
  * The shared breaker and the shared credential refresh on a real cluster: W = 3 worker processes
  * (test/fixtures/cluster-worker.ts) on the run's dev server, against a loopback service
- * (test/fixtures/cluster-service.ts). docs/DESIGN.md, "Circuit breaker" and "Credentials" (shared mode).
+ * (test/fixtures/cluster-service.ts). docs/DESIGN.md, "Circuit breaker" (shared mode).
  *
  * - Outage: 200 workflows against a service answering 503: the downstream sees at most threshold + W calls
  *   (here 5 + 3 = 8), not W × (threshold + concurrency); every workflow ends routed as transient.
@@ -15,6 +15,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { TestWorkflowEnvironment } from '@temporalio/testing';
 import { toolCatalog } from '../../activities/define-tool';
+import { fetchHistoryJSON, replayWorkflowsFromServer } from '../../plugin/replay';
 import {
   breakerEntityId,
   breakerStateQuery,
@@ -58,8 +59,15 @@ beforeAll(async () => {
     workflowBundlePath: bundlePath,
     // A generous bound on the loaded 2-core CI machine: a fallback to local state here would be a test failure.
     plugin: {
-      breaker: { shared: true, threshold: THRESHOLD, halfOpenAfterMs: HALF_OPEN_AFTER_MS, timeoutMs: 2_000 },
-      credentialRefresh: { shared: true, key: KEY, timeoutMs: 2_000 },
+      // The entities on a queue of their own (a second Worker per process), so the burst cannot delay them.
+      breaker: {
+        shared: true,
+        threshold: THRESHOLD,
+        halfOpenAfterMs: HALF_OPEN_AFTER_MS,
+        timeoutMs: 2_000,
+        taskQueue: `${taskQueue}-entities`,
+      },
+      credentialRefresh: { shared: true, key: KEY, timeoutMs: 2_000, taskQueue: `${taskQueue}-entities` },
     },
   });
 }, 60_000);
@@ -137,3 +145,15 @@ test('401 storm: 30 calls refused together across 3 workers, one-time refresh to
   const state = await env.client.workflow.getHandle(credentialEntityId(`crm-${ns}`)).query(credentialStateQuery);
   expect(state).toMatchObject({ credential: `crm-${ns}`, version: 2, refreshes: 1, dead: false, refreshing: false });
 }, 90_000);
+
+test("the entities' real histories, written by 3 workers, replay without a determinism error", async () => {
+  const ids = [breakerEntityId(downstream), credentialEntityId(`crm-${ns}`)];
+  const outcomes = await replayWorkflowsFromServer(env.client, ids);
+  expect(outcomes.map((o) => [o.workflowId, o.error?.message])).toEqual(ids.map((id) => [id, undefined]));
+  // `RECORD_ENTITY_HISTORIES=1` keeps them for test/temporal/replay.test.ts (as breaker-entity.json, credential-entity.json).
+  if (process.env.RECORD_ENTITY_HISTORIES === '1') {
+    const dir = join(__dirname, '..', 'histories');
+    writeFileSync(join(dir, 'breaker-entity.json'), await fetchHistoryJSON(env.client, ids[0]!));
+    writeFileSync(join(dir, 'credential-entity.json'), await fetchHistoryJSON(env.client, ids[1]!));
+  }
+}, 60_000);
