@@ -9,6 +9,9 @@
  *   circuit closes; then every call succeeds with one request each.
  * - 401 storm: 30 calls refused together across the workers, one-time refresh tokens: exactly 1 refresh call, and
  *   every call replays with the new token (version 2).
+ * - The entities' histories, written by the 3 workers, replay against the current workflow code.
+ * - SIGKILL of the worker holding the half-open probe (its request hangs): after the lease (3 000 ms here) the
+ *   probe is granted again, once; the circuit closes and every workflow, the killed probe's included, succeeds.
  */
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -33,6 +36,8 @@ const W = 3;
 const THRESHOLD = 5;
 /** Long enough that the 200 outage workflows end before any probe (ms). */
 const HALF_OPEN_AFTER_MS = 10_000;
+/** How long a granted probe may stay unreported before it is granted again (ms). */
+const PROBE_LEASE_MS = 3_000;
 const KEY = 'cluster-test-key-0123456789abcdef-0123456789';
 
 let env: TestWorkflowEnvironment;
@@ -65,6 +70,7 @@ beforeAll(async () => {
         threshold: THRESHOLD,
         halfOpenAfterMs: HALF_OPEN_AFTER_MS,
         timeoutMs: 2_000,
+        probeLeaseMs: PROBE_LEASE_MS,
         taskQueue: `${taskQueue}-entities`,
       },
       credentialRefresh: { shared: true, key: KEY, timeoutMs: 2_000, taskQueue: `${taskQueue}-entities` },
@@ -77,6 +83,21 @@ afterAll(async () => {
   await env?.teardown();
   if (tmp) rmSync(tmp, { recursive: true, force: true });
 });
+
+async function startPlans(n: number): Promise<string[]> {
+  return Promise.all(
+    Array.from({ length: n }, async (_, i) => {
+      const workflowId = uniqueTaskQueue('cluster-kill');
+      const calls = [{ tool: 'service_status', args: { region: `p${i}` } }];
+      await env.client.workflow.start('toolPlanWorkflow', {
+        taskQueue,
+        workflowId,
+        args: [{ catalog: catalog(), calls }],
+      });
+      return workflowId;
+    }),
+  );
+}
 
 async function runPlans(n: number, tool: string, args: (i: number) => object): Promise<ToolPlanResult[]> {
   const ids = await Promise.all(
@@ -157,3 +178,34 @@ test("the entities' real histories, written by 3 workers, replay without a deter
     writeFileSync(join(dir, 'credential-entity.json'), await fetchHistoryJSON(env.client, ids[1]!));
   }
 }, 60_000);
+
+test('SIGKILL of the worker holding the probe: the probe is granted again after its lease, the circuit closes, nothing is stuck', async () => {
+  service.down = true;
+  await runPlans(10, 'service_status', (i) => ({ region: `k${i}` })); // opens the (warm) circuit again
+  const open = await breakerState();
+  expect(open.state).toBe('open');
+  service.down = false;
+  service.hang = true; // the probe's request will get no answer
+  await new Promise((r) => setTimeout(r, Math.max(0, open.reopenAtMs! - Date.now()) + 200));
+  const [hungId] = await startPlans(1);
+  let probe = (await breakerState()).probe;
+  for (let i = 0; !probe && i < 100; i++) {
+    await new Promise((r) => setTimeout(r, 100));
+    probe = (await breakerState()).probe;
+  }
+  const holderPid = Number(probe!.holder.split(':').pop());
+  expect(cluster.pids).toContain(holderPid);
+  cluster.kill(holderPid); // SIGKILL, mid-probe
+  service.hang = false;
+  await new Promise((r) => setTimeout(r, PROBE_LEASE_MS + 200));
+  const after = await Promise.all([
+    env.client.workflow.getHandle(hungId!).result() as Promise<ToolPlanResult>,
+    ...(await startPlans(5)).map((id) => env.client.workflow.getHandle(id).result() as Promise<ToolPlanResult>),
+  ]);
+  for (const r of after) expect(r.outcomes[0]).toMatchObject({ ok: true, value: { up: true } });
+  const closed = await breakerState();
+  expect(closed).toMatchObject({ state: 'closed', consecutiveFailures: 0 });
+  expect(closed.probe).toBeUndefined();
+  expect(closed.totals.leaseExpiries).toBe(1);
+  expect(closed.totals.probesGranted - open.totals.probesGranted).toBe(2);
+}, 80_000);
