@@ -1,8 +1,12 @@
 /**
  * The pure state machine of the shared breaker entity (workflows/breaker-entity.ts) and the sealing of shared
- * credentials (activities/shared-credentials.ts). Times are workflow epoch ms.
+ * credentials (activities/shared-credentials.ts), and the plugin's shared options. Times are workflow epoch ms.
  */
+import { BreakerRegistry } from '../../activities/breaker';
+import { SharedBreaker } from '../../activities/shared-breaker';
 import { seal, unseal } from '../../activities/shared-credentials';
+import { supportTools } from '../../examples/support-tools';
+import { RecoveryPlugin } from '../../plugin/recovery-plugin';
 import { applyReport, grantProbe, viewOf } from '../../workflows/breaker-entity';
 import type { BreakerEntityState } from '../../workflows/entity-definitions';
 
@@ -64,4 +68,41 @@ test('a sealed credential opens only with its key and for its credential id; his
   expect(() => unseal('x'.repeat(32), 'crm', sealed)).toThrow();
   expect(() => unseal(key, 'billing', sealed)).toThrow();
   expect(() => unseal(key, 'crm', 'not-sealed')).toThrow('malformed sealed credential');
+});
+
+describe('RecoveryPlugin: shared options', () => {
+  const tools = () => supportTools('http://127.0.0.1:1').all;
+  const config = { taskQueue: 'plugin-shared' };
+  const refusal = (options: object): string => {
+    try {
+      new RecoveryPlugin({ tools: tools(), config, ...options });
+    } catch (err) {
+      return (err as Error).message;
+    }
+    return 'accepted';
+  };
+
+  test('breaker.shared builds a SharedBreaker on the plugin task queue; local stays the default', () => {
+    expect(new RecoveryPlugin({ tools: tools(), config }).breakers).toBeInstanceOf(BreakerRegistry);
+    const plugin = new RecoveryPlugin({ tools: tools(), config, breaker: { shared: true, threshold: 2 } });
+    expect(plugin.breakers).toBeInstanceOf(SharedBreaker);
+    expect((plugin.breakers as SharedBreaker).channel.timeoutMs).toBe(250);
+  });
+
+  test('wrong shared options are refused naming the field', () => {
+    expect(refusal({ breaker: { shared: true, cacheMs: -1 } })).toBe(
+      'RecoveryPlugin: breaker.cacheMs must be a finite number of ms ≥ 1 (got -1)',
+    );
+    expect(refusal({ breaker: { shared: 'yes' } })).toBe('RecoveryPlugin: breaker.shared must be true (got "yes")');
+    expect(refusal({ breaker: { cacheMs: 5 } })).toBe(
+      'RecoveryPlugin: breaker.cacheMs is not an option (known: threshold, halfOpenAfterMs)',
+    );
+    expect(refusal({ credentialRefresh: { shared: true, key: 'short' } })).toBe(
+      'RecoveryPlugin: credentialRefresh.key needs at least 32 bytes',
+    );
+    expect(refusal({ credentialRefresh: { shared: true, key: 'k'.repeat(32), ttl: 1 } })).toBe(
+      'RecoveryPlugin: credentialRefresh.ttl is not an option (known: shared, client, taskQueue, timeoutMs, backoffMs, key, refreshLeaseMs, refreshWaitMs)',
+    );
+    expect(refusal({ credentialRefresh: { shared: true, key: 'k'.repeat(32) } })).toBe('accepted');
+  });
 });
