@@ -27,7 +27,17 @@ export type { ToolClassifier, ToolClassifierAnswer } from './recovery/classify/o
 export type { Idempotency, ToolSpec } from './recovery/tool-spec';
 export { CredentialBroker, CredentialRefreshFailed, UnknownCredential } from './activities/credentials';
 export type { CredentialProvider } from './activities/credentials';
-export type { BreakerOptions } from './activities/breaker';
+export type { BreakerOptions, Breakers } from './activities/breaker';
+export { SharedBreaker, type SharedBreakerOptions } from './activities/shared-breaker';
+export type { SharedCredentialOptions } from './activities/shared-credentials';
+export {
+  breakerEntityId,
+  breakerStateQuery,
+  credentialEntityId,
+  credentialStateQuery,
+  type BreakerEntityState,
+  type CredentialEntityState,
+} from './workflows/entity-definitions';
 
 export { createPlannerActivities, PlannerOutputError } from './activities/planners/planner';
 export type { Planner, PlannerActivityOptions } from './activities/planners/planner';

@@ -82,7 +82,14 @@ export class CircuitOpen extends Error {
   }
 }
 
-export class BreakerRegistry {
+/** What the tool activity runs calls through: the local `BreakerRegistry` or the shared one (activities/shared-breaker.ts). */
+export interface Breakers {
+  /** @throws CircuitOpen while the circuit is open (nothing was sent). */
+  execute<T>(downstream: string, fn: () => Promise<T>): Promise<T>;
+  state(downstream: string): 'closed' | 'open' | 'half_open' | 'isolated';
+}
+
+export class BreakerRegistry implements Breakers {
   private readonly breakers = new Map<string, { policy: CircuitBreakerPolicy; openedAtMs: number }>();
   private readonly threshold: number;
   private readonly halfOpenAfterMs: number;

@@ -19,8 +19,13 @@ export interface CredentialProvider {
   /**
    * A new access token, spending (and rotating) the refresh material the provider holds.
    * Throw to say the refresh is impossible (e.g. `invalid_grant`): a human must re-authorise.
+   *
+   * Shared refresh (`RecoveryPlugin({ credentialRefresh: { shared: true, key } })`): the refresh may run on any
+   * worker, so rotating refresh material must travel with the token. Return it as `state`; the next refresh, on
+   * whichever worker, receives it as `previous.state` (sealed in between, never in plain history). Without a
+   * `previous` (the first refresh, or local mode) use the material you hold.
    */
-  refresh(): Promise<{ token: string }>;
+  refresh(previous?: { state?: string }): Promise<{ token: string; state?: string }>;
 }
 
 /** The credential cannot be refreshed; a human must re-authorise (`reauthorize`). */
@@ -54,7 +59,7 @@ export class CredentialUnavailable extends RecoveryError<'credential_unavailable
 }
 
 /** The provider's error as the core classifies it: a token fetch is a read, nothing of the tool's was sent. */
-function classifyProviderError(id: string, err: unknown): ToolFailure {
+export function classifyProviderError(id: string, err: unknown): ToolFailure {
   const ctx: CallContext = {
     tool: 'credential-provider',
     callId: `credential:${id}`,
@@ -85,11 +90,31 @@ interface Slot {
   refreshes: number;
 }
 
+/**
+ * A refresh through the cluster-wide entity (activities/shared-credentials.ts): the new token and its version, or
+ * undefined when the shared state cannot be reached (the broker then refreshes locally).
+ */
+export type SharedRefresh = (
+  id: string,
+  staleVersion: number,
+) => Promise<{ token: string; version: number } | undefined>;
+
 export class CredentialBroker {
   private readonly slots = new Map<string, Slot>();
+  private sharedRefresh: SharedRefresh | undefined;
 
   constructor(providers: Record<string, CredentialProvider> = {}) {
     for (const [id, provider] of Object.entries(providers)) this.register(id, provider);
+  }
+
+  /** Refreshes go through the shared entity from now on (set by the plugin in shared mode). */
+  shareRefreshes(refresh: SharedRefresh): void {
+    this.sharedRefresh = refresh;
+  }
+
+  /** The provider registered under `id`. @throws UnknownCredential */
+  providerOf(id: string): CredentialProvider {
+    return this.slot(id).provider;
   }
 
   register(id: string, provider: CredentialProvider): void {
@@ -106,7 +131,7 @@ export class CredentialBroker {
     if (slot.dead) throw slot.dead;
     if (slot.inflight) await slot.inflight;
     if (slot.token === undefined) {
-      await this.singleFlight(slot, id, async () => (await slot.provider.initial()).token);
+      await this.singleFlight(slot, id, async () => ({ token: (await slot.provider.initial()).token }));
     }
     if (slot.dead) throw slot.dead;
     return { token: slot.token as string, version: slot.version };
@@ -124,7 +149,9 @@ export class CredentialBroker {
     if (slot.inflight) await slot.inflight;
     if (slot.dead) throw slot.dead;
     if (slot.version > staleVersion) return slot.version;
-    await this.singleFlight(slot, id, async () => (await slot.provider.refresh()).token);
+    const local = async () => ({ token: (await slot.provider.refresh()).token });
+    const shared = this.sharedRefresh;
+    await this.singleFlight(slot, id, shared ? async () => (await shared(id, slot.version)) ?? local() : local);
     if (slot.dead) throw slot.dead;
     return slot.version;
   }
@@ -146,16 +173,26 @@ export class CredentialBroker {
     return slot;
   }
 
-  private singleFlight(slot: Slot, id: string, obtain: () => Promise<string>): Promise<void> {
+  /** `obtain` gives the token and, from the shared entity, its cluster-wide version (else the next local one). */
+  private singleFlight(
+    slot: Slot,
+    id: string,
+    obtain: () => Promise<{ token: string; version?: number }>,
+  ): Promise<void> {
     if (slot.inflight) return slot.inflight;
     const isRefresh = slot.token !== undefined;
     slot.inflight = (async () => {
       try {
-        const token = await obtain();
+        const { token, version } = await obtain();
         slot.token = token;
-        slot.version += 1;
+        slot.version = version ?? slot.version + 1;
         if (isRefresh) slot.refreshes += 1;
       } catch (err) {
+        if (err instanceof CredentialUnavailable) throw err;
+        if (err instanceof CredentialRefreshFailed) {
+          slot.dead = err;
+          return;
+        }
         const failure = classifyProviderError(id, err);
         if (failure.class === FailureClass.TRANSIENT) throw new CredentialUnavailable(id, failure, err);
         slot.dead = new CredentialRefreshFailed(id, err);

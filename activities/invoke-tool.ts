@@ -17,7 +17,7 @@
 import { Context } from '@temporalio/activity';
 import type { BackoffPolicy } from '../recovery/backoff';
 import type { ApprovalGrant } from '../workflows/definitions';
-import { BreakerRegistry } from './breaker';
+import { BreakerRegistry, type Breakers } from './breaker';
 import { CredentialBroker } from './credentials';
 import type { AnyTool } from './define-tool';
 import { failWith } from './failure-edge';
@@ -62,13 +62,13 @@ export interface ToolActivityDeps {
   /** Per-tool overrides of `backoff` (temporal.config.json `tools.<name>.backoff`). */
   toolBackoff?: Record<string, Partial<BackoffPolicy>>;
   credentials?: CredentialBroker;
-  breakers?: BreakerRegistry;
+  breakers?: Breakers;
 }
 
 /** Builds the activities the plugin registers (a factory with injected dependencies, as Temporal samples build activities). */
 export function createToolActivities(deps: ToolActivityDeps) {
   const byName = new Map(deps.tools.map((t) => [t.name, t]));
-  const breakers = deps.breakers ?? new BreakerRegistry();
+  const breakers: Breakers = deps.breakers ?? new BreakerRegistry();
   const credentials = deps.credentials ?? new CredentialBroker();
   const backoffFor = (tool: string): BackoffPolicy =>
     Object.prototype.hasOwnProperty.call(deps.toolBackoff ?? {}, tool)

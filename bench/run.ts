@@ -4,6 +4,8 @@
  * - `overhead`: the plugin's overhead against a bare activity, four arms (bench/overhead.ts);
  * - `scale`: throughput, p95, RSS and CPU at N ∈ {100, 500, 1000} concurrent workflows (bench/scale.ts);
  * - `chaos`: worker SIGKILLs and server restarts during reconciliations (bench/chaos.ts);
+ * - `cluster`: the shared breaker and credential refresh against per-worker ones, on 3 worker processes
+ *   (bench/cluster.ts). Not run by default: name it with `--only cluster`.
  * - `eval`: the recovery eval — scenarios under the router and two retry baselines, and PALADIN's catalogue
  *   (bench/eval.ts). Not run by default (it takes minutes): name it with `--only eval`.
  * `--quick` runs each in a shorter form.
@@ -13,11 +15,12 @@
 import { DefaultLogger, Runtime } from '@temporalio/worker';
 import { Command, InvalidArgumentError } from 'commander';
 import { chaos } from './chaos';
+import { clusterBench } from './cluster';
 import { evalBench } from './eval';
 import { overhead } from './overhead';
 import { scale } from './scale';
 
-const BENCHMARKS = ['overhead', 'scale', 'chaos', 'eval'] as const;
+const BENCHMARKS = ['overhead', 'scale', 'chaos', 'eval', 'cluster'] as const;
 type BenchName = (typeof BENCHMARKS)[number];
 /** What runs without `--only`. */
 const DEFAULT_BENCHMARKS: readonly BenchName[] = ['overhead', 'scale', 'chaos'];
@@ -93,6 +96,8 @@ function runOne(name: BenchName, o: BenchOptions): Promise<number> {
         restarts: o.quick ? 1 : o.restarts,
         seed: o.seed ?? 16,
       });
+    case 'cluster':
+      return clusterBench({ quick: o.quick });
     case 'eval':
       return evalBench({
         quick: o.quick,

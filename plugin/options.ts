@@ -5,7 +5,8 @@
  *
  * Node side, but the schema is built on first use as in sandbox code (recovery/lazy.ts; docs/DESIGN.md,
  * "Performance"). Each zod message is the rule; `formatOptionIssue` (recovery/errors.ts) prefixes the option's
- * path: `tools[i]`, `credentials.<id>`, `breaker.<field>`, `approvals.signingKey`, `` `telemetry` ``, `` `planner` ``.
+ * path: `tools[i]`, `credentials.<id>`, `breaker.<field>`, `credentialRefresh.<field>`, `approvals.signingKey`,
+ * `` `telemetry` ``, `` `planner` ``.
  */
 import { z } from 'zod';
 import { approvalKeyBytes } from '../activities/approval-signature';
@@ -14,6 +15,7 @@ import { CredentialBroker } from '../activities/credentials';
 import { formatOptionIssue } from '../recovery/errors';
 import { lazy } from '../recovery/lazy';
 import { RecoveryError } from '../recovery/recovery-error';
+import { credentialRefreshOptionsSchema, isSharedBreaker, sharedBreakerOptionsSchema } from './shared-options';
 
 /** A `RecoveryPlugin` option that cannot be used. */
 export class RecoveryPluginOptionsError extends RecoveryError<'invalid_plugin_options'> {
@@ -94,7 +96,21 @@ export const pluginOptionsSchema = lazy(() =>
             .optional(),
         )
         .optional(),
-      breaker: breakerOptionsSchema().optional(),
+      breaker: z
+        .unknown()
+        .superRefine((v, ctx) => {
+          const schema = isSharedBreaker(v) ? sharedBreakerOptionsSchema() : breakerOptionsSchema();
+          const parsed = schema.safeParse(v);
+          if (!parsed.success) for (const issue of parsed.error.issues) ctx.addIssue({ ...issue });
+        })
+        .optional(),
+      credentialRefresh: z
+        .unknown()
+        .superRefine((v, ctx) => {
+          const parsed = credentialRefreshOptionsSchema().safeParse(v);
+          if (!parsed.success) for (const issue of parsed.error.issues) ctx.addIssue({ ...issue });
+        })
+        .optional(),
       approvals: z
         .looseObject(
           { signingKey: signingKey().optional() },

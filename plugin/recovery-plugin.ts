@@ -16,11 +16,17 @@
 import { SimplePlugin } from '@temporalio/plugin';
 import type { BundleOptions, ReplayWorkerOptions, WorkerOptions } from '@temporalio/worker';
 import { createApprovalActivities, type ApprovalActivityOptions } from '../activities/approvals';
-import { BreakerRegistry, type BreakerOptions } from '../activities/breaker';
+import { BreakerRegistry, type BreakerOptions, type Breakers } from '../activities/breaker';
 import { CredentialBroker, type CredentialProvider } from '../activities/credentials';
 import { toolCatalog, type AnyTool } from '../activities/define-tool';
 import { createToolActivities } from '../activities/invoke-tool';
 import { createPlannerActivities, type Planner } from '../activities/planners/planner';
+import { SharedBreaker, type SharedBreakerOptions } from '../activities/shared-breaker';
+import {
+  createSharedCredentialActivities,
+  sharedRefresh,
+  type SharedCredentialOptions,
+} from '../activities/shared-credentials';
 import { ConfigError, loadConfig, parseConfigObject } from '../config/load';
 import type { RecoveryConfig, RecoveryConfigInput } from '../config/schema';
 import type { ToolSpec } from '../recovery/tool-spec';
@@ -40,9 +46,19 @@ export interface RecoveryPluginOptions {
   config?: RecoveryConfigInput | string;
   /**
    * Circuit-breaker settings, shared by every downstream: `threshold` a positive integer, `halfOpenAfterMs` ≥ 0 ms.
-   * @default { threshold: 5, halfOpenAfterMs: 10_000 }
+   * With `shared: true` the breaker of each downstream is one for every worker of the namespace, kept by Temporal in
+   * the entity workflow `breaker:<downstream>` (README, "Several workers: shared breaker and refresh"); a wait on it
+   * never exceeds `timeoutMs` (default 250 ms), after which the call runs on the worker's local breaker.
+   * @default { threshold: 5, halfOpenAfterMs: 10_000 } (local: one breaker per worker process)
    */
-  breaker?: BreakerOptions;
+  breaker?: BreakerOptions | SharedBreakerOptions;
+  /**
+   * `{ shared: true, key }`: a 401 on any worker refreshes the credential once for the whole namespace, through the
+   * entity workflow `credential:<id>`, which must accept it within `timeoutMs` (default 2 000 ms; else a local refresh);
+   * the token travels sealed under `key` (the same on every worker, ≥ 32 bytes).
+   * @default local single-flight refresh per worker process
+   */
+  credentialRefresh?: SharedCredentialOptions;
   /**
    * Where recovery records go: a `RecoveryMetrics` (`recovery-router/metrics`, prom-client), shared between plugins
    * or workers to expose one registry, or your own `RecoveryTelemetry`. The plugin registers its tool names with
@@ -69,7 +85,8 @@ export class RecoveryPlugin extends SimplePlugin {
   /** What workflow code receives: every tool's serializable spec. */
   readonly catalog: ToolSpec[];
   readonly credentials: CredentialBroker;
-  readonly breakers: BreakerRegistry;
+  /** The breakers calls run through: a `BreakerRegistry` (local) or a `SharedBreaker` (`breaker.shared`). */
+  readonly breakers: Breakers;
   /** Where the workflow sinks this plugin registers send recovery records (`options.telemetry`). */
   readonly telemetry: RecoveryTelemetry;
 
@@ -88,7 +105,12 @@ export class RecoveryPlugin extends SimplePlugin {
       options.credentials instanceof CredentialBroker
         ? options.credentials
         : new CredentialBroker(options.credentials ?? {});
-    const breakers = new BreakerRegistry(options.breaker);
+    const breakers = breakersFor(options.breaker, config.taskQueue);
+    const shared = options.credentialRefresh;
+    if (shared) {
+      const taskQueue = shared.taskQueue ?? config.taskQueue;
+      credentials.shareRefreshes(sharedRefresh({ ...shared, taskQueue }).refresh);
+    }
     const telemetry = options.telemetry ?? NO_TELEMETRY;
     telemetry.addTools?.(catalog.map((t) => t.name));
     const activities = {
@@ -102,6 +124,7 @@ export class RecoveryPlugin extends SimplePlugin {
         credentials,
         breakers,
       }),
+      ...(shared ? createSharedCredentialActivities(credentials, shared.key) : {}),
     };
     super({
       name: 'recovery-router',
@@ -208,6 +231,11 @@ function withPreload<T extends { preloadModules?: string[] }>(
 
 /** The plugin's workflows, used when the worker has neither `workflowsPath` nor `workflowBundle`. */
 export const RECOVERY_WORKFLOWS_PATH = require.resolve('../workflows');
+
+function breakersFor(options: RecoveryPluginOptions['breaker'], taskQueue: string): Breakers {
+  if (!options || !('shared' in options)) return new BreakerRegistry(options);
+  return new SharedBreaker({ ...options, taskQueue: options.taskQueue ?? taskQueue });
+}
 
 function resolveConfig(config: RecoveryPluginOptions['config']): RecoveryConfig {
   if (config === undefined || typeof config === 'string') return loadConfig(config);

@@ -2,3 +2,5 @@
 export { toolPlanWorkflow } from './tool-plan';
 export { reconcileOperationWorkflow } from './reconcile';
 export { agentWorkflow } from './agent';
+export { breakerEntityWorkflow } from './breaker-entity';
+export { credentialEntityWorkflow } from './credential-entity';

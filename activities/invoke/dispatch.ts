@@ -12,7 +12,7 @@ import type { CallContext } from '../../recovery/classify';
 import { buildFailure } from '../../recovery/classify/build';
 import { FailureClass, FailureReason, Phase, type ToolFailure } from '../../recovery/failure';
 import type { ApprovalGrant } from '../../workflows/definitions';
-import { CircuitOpen, DownstreamFault, type BreakerRegistry } from '../breaker';
+import { CircuitOpen, DownstreamFault, type Breakers } from '../breaker';
 import { CredentialUnavailable, type CredentialBroker } from '../credentials';
 import { keepHeartbeating } from '../heartbeat';
 import { semanticMeta } from '../postcondition';
@@ -22,7 +22,7 @@ import { providerUnavailable } from './preflight';
 import { CallStopped, classifyThrown } from './stop';
 
 export interface DispatchDeps {
-  breakers: BreakerRegistry;
+  breakers: Breakers;
   credentials: CredentialBroker;
 }
 

@@ -1,0 +1,81 @@
+/**
+ * The shapes of the shared-mode options (README, "Several workers: shared breaker and refresh"): `breaker` with
+ * `shared: true`, and `credentialRefresh`. zod schemas built on first use (recovery/lazy.ts); each message is the
+ * rule, for `formatOptionIssue` (recovery/errors.ts) to prefix with the field, e.g.
+ * `breaker.cacheMs must be a finite number of ms ≥ 1 (got -1)`.
+ */
+import { z } from 'zod';
+import { lazy } from '../recovery/lazy';
+
+/** Options both shared modes take: the entity workflows' client and task queue, and the bounds on waiting, ms. */
+const SHARED_KEYS = ['shared', 'client', 'taskQueue', 'timeoutMs', 'backoffMs'] as const;
+const LOCAL_BREAKER_KEYS = ['threshold', 'halfOpenAfterMs'] as const;
+const SHARED_BREAKER_KEYS = [...LOCAL_BREAKER_KEYS, ...SHARED_KEYS, 'cacheMs', 'probeLeaseMs'] as const;
+const CREDENTIAL_REFRESH_KEYS = [...SHARED_KEYS, 'key', 'refreshLeaseMs', 'refreshWaitMs'] as const;
+
+function shown(v: unknown): string {
+  return typeof v === 'string' ? JSON.stringify(v) : typeof v === 'number' ? String(v) : typeof v;
+}
+
+const msAtLeast = (min: number) => {
+  const error = (iss: { input?: unknown }) => `must be a finite number of ms ≥ ${min} (got ${shown(iss.input)})`;
+  return z.number({ error }).min(min, { error }).optional();
+};
+
+const isObject = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null;
+
+function sharedShape(durations: readonly string[]) {
+  return {
+    shared: z.literal(true, { error: (iss) => `must be true (got ${shown(iss.input)})` }),
+    client: z
+      .custom((c) => isObject(c) && isObject(c.workflow), { error: 'must be a @temporalio/client Client' })
+      .optional(),
+    taskQueue: z
+      .string({ error: 'must be a non-empty string' })
+      .min(1, { error: 'must be a non-empty string' })
+      .optional(),
+    timeoutMs: msAtLeast(1),
+    backoffMs: msAtLeast(1),
+    ...Object.fromEntries(durations.map((d) => [d, msAtLeast(1)])),
+  };
+}
+
+const strictly = <S extends z.core.$ZodLooseShape>(shape: S, known: readonly string[], whole: string) =>
+  z.strictObject(shape, {
+    error: (iss) => (iss.code === 'unrecognized_keys' ? `is not an option (known: ${known.join(', ')})` : whole),
+  });
+
+/** `breaker: { shared: true, threshold?, halfOpenAfterMs?, client?, taskQueue?, timeoutMs?, backoffMs?, cacheMs?, probeLeaseMs? }`. */
+export const sharedBreakerOptionsSchema = lazy(() => {
+  const positiveInteger = (iss: { input?: unknown }) => `must be a positive integer (got ${shown(iss.input)})`;
+  return strictly(
+    {
+      threshold: z.int({ error: positiveInteger }).min(1, { error: positiveInteger }).optional(),
+      halfOpenAfterMs: msAtLeast(0),
+      ...sharedShape(['cacheMs', 'probeLeaseMs']),
+    },
+    SHARED_BREAKER_KEYS,
+    'must be an object { shared: true, threshold?, halfOpenAfterMs?, timeoutMs?, … }',
+  );
+});
+
+/** `credentialRefresh: { shared: true, key: string | Uint8Array of ≥ 32 bytes, … }` (the key seals tokens in history). */
+export const credentialRefreshOptionsSchema = lazy(() => {
+  const KEY = 'needs at least 32 bytes';
+  const bytes = (k: string | Uint8Array) => (typeof k === 'string' ? Buffer.byteLength(k) : k.length);
+  return strictly(
+    {
+      ...sharedShape(['refreshLeaseMs', 'refreshWaitMs']),
+      key: z
+        .union([z.string(), z.instanceof(Uint8Array)], { error: KEY })
+        .refine((k) => bytes(k) >= 32, { error: KEY }),
+    },
+    CREDENTIAL_REFRESH_KEYS,
+    'must be an object { shared: true, key: string | Uint8Array of ≥ 32 bytes }',
+  );
+});
+
+/** `breaker` with `shared` in it is checked as shared, else as local (`breakerOptionsSchema`). */
+export function isSharedBreaker(v: unknown): boolean {
+  return isObject(v) && 'shared' in v;
+}

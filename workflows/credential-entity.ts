@@ -1,0 +1,106 @@
+/**
+ * `credentialEntityWorkflow`: one refresh per credential for every worker of the namespace (docs/DESIGN.md,
+ * "Circuit breaker": shared mode). Workflow id `credential:<id>`; a worker whose call got a 401 sends
+ * `recovery.credentialRefresh` with update-with-start (activities/shared-credentials.ts). The entity runs the
+ * refresh once, as its own activity (`recoveryRefreshCredential`, on the worker running the entity's task), while every
+ * concurrent request waits on that one flight; a request whose stale version is older than the entity's newest
+ * gets the newest at once. The refresh is a local activity (Temporal docs: "Local Activities"). The token travels sealed (AES-256-GCM under the workers' shared key): history holds
+ * ciphertext and a version number, never token material.
+ *
+ * A refresh the provider refuses (`invalid_grant`) marks the credential dead until the entity is reset; one that
+ * failed for now (a timeout, a 503, or the worker running it lost: the activity's start-to-close timeout is the
+ * refresh lease) answers `unavailable`, and the next 401 refreshes again. One attempt per refresh: a rotating refresh
+ * token must not be spent twice by a blind retry. Continues as new after `maxUpdates` updates or when suggested.
+ */
+import {
+  ActivityFailure,
+  allHandlersFinished,
+  ApplicationFailure,
+  condition,
+  continueAsNew,
+  proxyLocalActivities,
+  setHandler,
+  workflowInfo,
+} from '@temporalio/workflow';
+import type { SharedCredentialActivities } from '../activities/shared-credentials';
+import {
+  credentialRefreshUpdate,
+  credentialStateQuery,
+  type CredentialAnswer,
+  type CredentialEntityState,
+} from './entity-definitions';
+
+export interface CredentialEntityInput {
+  credential: string;
+  /** Start-to-close timeout of the refresh activity: how long a lost refresh holds its lease, in ms. @default 10_000 */
+  refreshLeaseMs?: number;
+  /** Updates per run before continue-as-new. @default 500 */
+  maxUpdates?: number;
+  /** Carried over by continue-as-new: the state and the sealed newest token. */
+  carried?: { state: CredentialEntityState; sealed?: string };
+}
+
+export async function credentialEntityWorkflow(input: CredentialEntityInput): Promise<never> {
+  const s: CredentialEntityState = {
+    ...(input.carried?.state ?? { credential: input.credential, version: 1, refreshes: 0, dead: false }),
+    refreshing: false,
+    handled: 0,
+  };
+  let sealed = input.carried?.sealed;
+  let flight: Promise<CredentialAnswer> | undefined;
+  // A local activity: it runs on the worker handling the entity's task, in local-activity slots, so a refresh is
+  // never queued behind the tool calls that wait for it (every activity slot may hold a call refused with a 401).
+  const { recoveryRefreshCredential } = proxyLocalActivities<SharedCredentialActivities>({
+    startToCloseTimeout: input.refreshLeaseMs ?? 10_000,
+    retry: { maximumAttempts: 1 },
+  });
+  const current = (): CredentialAnswer =>
+    sealed === undefined
+      ? { kind: 'unavailable', reason: 'no_token', message: 'no refreshed token yet' }
+      : { kind: 'version', version: s.version, sealed };
+
+  const refreshOnce = async (): Promise<CredentialAnswer> => {
+    s.refreshing = true;
+    try {
+      const r = await recoveryRefreshCredential({ credential: s.credential, version: s.version + 1, sealed });
+      s.version += 1;
+      s.refreshes += 1;
+      sealed = r.sealed;
+      s.lastFailure = undefined;
+      return current();
+    } catch (err) {
+      return failed(err);
+    } finally {
+      s.refreshing = false;
+      flight = undefined;
+    }
+  };
+  const failed = (err: unknown): CredentialAnswer => {
+    const cause = err instanceof ActivityFailure ? err.cause : err;
+    const app = cause instanceof ApplicationFailure ? cause : undefined;
+    const message = app?.message ?? (cause instanceof Error ? cause.message : 'refresh failed');
+    s.lastFailure = message;
+    if (app?.type === 'CredentialRefreshFailed') {
+      s.dead = true;
+      return { kind: 'dead', message };
+    }
+    const detail = (app?.details?.[0] ?? {}) as { reason?: string; retryAfterMs?: number };
+    const reason = detail.reason ?? 'refresh_lost'; // e.g. the worker running it died: its lease ran out
+    return detail.retryAfterMs === undefined
+      ? { kind: 'unavailable', reason, message }
+      : { kind: 'unavailable', reason, retryAfterMs: detail.retryAfterMs, message };
+  };
+
+  setHandler(credentialStateQuery, () => s);
+  setHandler(credentialRefreshUpdate, async (request) => {
+    s.handled += 1;
+    if (s.dead) return { kind: 'dead', message: s.lastFailure ?? 'credential is dead' };
+    if (flight) return flight; // single flight: wait for the refresh under way
+    if (sealed !== undefined && s.version > request.staleVersion) return current();
+    flight = refreshOnce();
+    return flight;
+  });
+  await condition(() => s.handled >= (input.maxUpdates ?? 500) || workflowInfo().continueAsNewSuggested);
+  await condition(allHandlersFinished);
+  return continueAsNew<typeof credentialEntityWorkflow>({ ...input, carried: { state: s, sealed } });
+}
