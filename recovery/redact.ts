@@ -71,17 +71,12 @@ export interface RedactionRule {
   readonly replace: string | ((match: string, ...groups: string[]) => string);
   /**
    * A cheap necessary condition: false only when `pattern` cannot match `text`, because every match contains a
-   * literal or a character `text` lacks; `redact` then skips the rule (same result, less time). `lower` is
-   * `text.toLowerCase()`, for the `i` patterns: they have no `u` flag, so their ASCII letters match only ASCII
-   * letters (ECMA-262 Canonicalize), which `toLowerCase` maps to lower case in place. Absent: the rule always runs.
+   * literal or a character `text` lacks; `redact` then skips the rule (same result, less time). Where `pattern`
+   * has the `i` flag the precheck does too, and neither has `u`: their ASCII letters then match the same
+   * characters (ECMA-262 Canonicalize). Its regular expressions are not global, so they keep no `lastIndex`.
+   * Absent: the rule always runs.
    */
-  readonly mayMatch?: (text: string, lower: string) => boolean;
-}
-
-/** True when `text` contains one of `parts`. */
-function hasAny(text: string, parts: readonly string[]): boolean {
-  for (const part of parts) if (text.includes(part)) return true;
-  return false;
+  readonly mayMatch?: (text: string) => boolean;
 }
 
 const P = Placeholder;
@@ -137,40 +132,18 @@ const SECRET_PAIRS = new Set([
 const SECRET_KEY_SOURCE =
   '[A-Za-z0-9_.-]{0,100}?(?:pass(?:word|wd|phrase|code)?|pwd|pin|otp|secret|token|key|credentials?|cookie|auth(?:orization)?|signature|sig|bearer|jwt|privkey|session[_-]?id)|[A-Za-z0-9_.-]{0,100}?(?:secret|passw(?:or)?d|credential|privkey)[A-Za-z0-9_.-]{1,100}';
 
-/** A word every key matched by `SECRET_KEY_SOURCE` contains (a precheck of the 'secret key-value' rule). */
-const SECRET_KEY_PARTS: readonly string[] = Object.freeze([
-  'pass',
-  'pwd',
-  'pin',
-  'otp',
-  'secret',
-  'token',
-  'key',
-  'credential',
-  'cookie',
-  'auth',
-  'sig',
-  'bearer',
-  'jwt',
-  'session',
-]);
+/**
+ * A word every key matched by `SECRET_KEY_SOURCE` contains (`privkey` has `key`, `signature` has `sig`, `passwd`
+ * has `pass`): the precheck of the 'secret key-value' rule.
+ */
+const SECRET_KEY_HINT = /pass|pwd|pin|otp|secret|token|key|credential|cookie|auth|sig|bearer|jwt|session/i;
 
 /** Credential nouns in prose: `password hunter2`, `token is abc123def456`, `X-Api-Key abcd1234`. */
 const CREDENTIAL_NOUNS =
   'pass(?:word|wd|phrase|code)|pwd|pin|otp|secret|token|api[ _-]?key|access[ _-]?key|secret[ _-]?key|private[ _-]?key|client[ _-]?secret|credentials?|x-api-key|x-auth-token|authorization';
 
-/** A word every noun of `CREDENTIAL_NOUNS` contains (a precheck of the 'credential in prose' rule). */
-const CREDENTIAL_NOUN_PARTS: readonly string[] = Object.freeze([
-  'pass',
-  'pwd',
-  'pin',
-  'otp',
-  'secret',
-  'token',
-  'key',
-  'credential',
-  'authorization',
-]);
+/** A word every noun of `CREDENTIAL_NOUNS` contains: the precheck of the 'credential in prose' rule. */
+const CREDENTIAL_NOUN_HINT = /pass|pwd|pin|otp|secret|token|key|credential|authorization/i;
 
 /** Top-level domains always taken as host names, whatever the labels (so `index.ts`, `amount.value` and `e.g.` survive). */
 const TLDS =
@@ -203,21 +176,26 @@ const HOST_PATH = '(?:\\/[^\\s"\'<>`]*)?';
 const FRAME_LOCATION =
   '(?:[^()\\n]{0,500}\\.[A-Za-z][A-Za-z0-9]{0,9}:\\d+(?::\\d+)?|[^()\\n]{0,500}[A-Za-z/\\\\][^():\\n]{0,200}:\\d+:\\d+|native|index \\d+|<anonymous>|unknown location)';
 
-/** A part of every word of the 'host after a network word' rule (its precheck; `ost` for `Host`, `hostname`). */
-const NETWORK_WORD_PARTS: readonly string[] = Object.freeze([
-  'ECONN',
-  'ETIMEDOUT',
-  'EHOSTUNREACH',
-  'ENETUNREACH',
-  'ENOTFOUND',
-  'EAI_AGAIN',
-  'getaddrinfo',
-  'onnect',
-  'ost',
-  'erver',
-  'pstream',
-  'esolv',
-]);
+/**
+ * True when `text` has `min` characters of `[A-Za-z0-9+/_]` in a row (the precheck of the 'long token' rule,
+ * whose matches begin with such a run).
+ */
+function hasRun(text: string, min: number): boolean {
+  let run = 0;
+  for (let i = 0; i < text.length; i++) {
+    const c = text.charCodeAt(i);
+    const inClass =
+      (c >= 0x61 && c <= 0x7a) ||
+      (c >= 0x41 && c <= 0x5a) ||
+      (c >= 0x30 && c <= 0x39) ||
+      c === 0x2b ||
+      c === 0x2f ||
+      c === 0x5f;
+    run = inClass ? run + 1 : 0;
+    if (run >= min) return true;
+  }
+  return false;
+}
 
 /** `[host]`, or `[url]` when a path follows the host. Trailing sentence punctuation stays outside. */
 function hostOrUrl(path: string | undefined): string {
@@ -310,7 +288,7 @@ export const REDACTION_RULES: readonly RedactionRule[] = Object.freeze([
     pattern: new RegExp(`(^|[\\s,;{])(${CREDENTIAL_HEADERS})[ \\t]*:[^\\r\\n]*`, 'gim'),
     replace: (_m, lead: string, name: string) => `${lead}${name}: ${P.REDACTED}`,
     // Every name in `CREDENTIAL_HEADERS` contains one of these; a `:` follows it.
-    mayMatch: (t, lower) => t.includes(':') && hasAny(lower, ['authorization', 'cookie', 'api-key', '-token']),
+    mayMatch: (t) => t.includes(':') && /authorization|cookie|api-key|-token/i.test(t),
   },
   // URLs whole: host, userinfo (`https://user:pass@host`), path and query secrets.
   { name: 'url', pattern: new RegExp(URL_SOURCE, 'gi'), replace: P.URL, mayMatch: (t) => t.includes('://') },
@@ -343,7 +321,7 @@ export const REDACTION_RULES: readonly RedactionRule[] = Object.freeze([
     name: 'aws access key id',
     pattern: /\b(?:AKIA|ASIA|AGPA|AIDA|AROA|ANPA|ANVA|AIPA)[0-9A-Z]{16}\b/g,
     replace: P.REDACTED,
-    mayMatch: (t) => hasAny(t, ['AKIA', 'ASIA', 'AGPA', 'AIDA', 'AROA', 'ANPA', 'ANVA', 'AIPA']),
+    mayMatch: (t) => /AKIA|ASIA|AGPA|AIDA|AROA|ANPA|ANVA|AIPA/.test(t),
   },
   {
     name: 'google api key',
@@ -384,7 +362,7 @@ export const REDACTION_RULES: readonly RedactionRule[] = Object.freeze([
         (/^basic$/i.test(scheme) && isBasicCredential(token));
       return tokenLike ? `${scheme}${space}${P.REDACTED}${raw.slice(token.length)}` : m;
     },
-    mayMatch: (_t, lower) => hasAny(lower, ['bearer', 'basic', 'digest', 'token', 'negotiate', 'ntlm']),
+    mayMatch: (t) => /bearer|basic|digest|token|negotiate|ntlm/i.test(t),
   },
   // key=value / key: value / "key": "value" where the key names a secret.
   {
@@ -398,9 +376,8 @@ export const REDACTION_RULES: readonly RedactionRule[] = Object.freeze([
       const q = value.startsWith('"') ? '"' : value.startsWith("'") ? "'" : '';
       return `${quote}${key}${quote}${sep}${q}${P.REDACTED}${q}`;
     },
-    // Every key `SECRET_KEY_SOURCE` matches contains one of these words (`privkey` has `key`, `signature` has
-    // `sig`, `passwd` has `pass`); a `=` or `:` follows the key.
-    mayMatch: (t, lower) => (t.includes('=') || t.includes(':')) && hasAny(lower, SECRET_KEY_PARTS),
+    // A `=` or `:` follows the key.
+    mayMatch: (t) => (t.includes('=') || t.includes(':')) && SECRET_KEY_HINT.test(t),
   },
   // Credentials in prose: `with password hunter2`, `token is abc123def456`, `X-Api-Key abcd1234efgh5678`.
   {
@@ -414,7 +391,7 @@ export const REDACTION_RULES: readonly RedactionRule[] = Object.freeze([
       const core = value.replace(/[.,;:!?)]+$/, '');
       return looksLikeSecret(noun, core) ? `${noun}${gap}${P.REDACTED}${value.slice(core.length)}` : m;
     },
-    mayMatch: (t, lower) => (t.includes(' ') || t.includes('\t')) && hasAny(lower, CREDENTIAL_NOUN_PARTS),
+    mayMatch: (t) => (t.includes(' ') || t.includes('\t')) && CREDENTIAL_NOUN_HINT.test(t),
   },
   // Addresses.
   {
@@ -484,7 +461,9 @@ export const REDACTION_RULES: readonly RedactionRule[] = Object.freeze([
         (/-/.test(name) && /[a-z]/.test(name));
       return isHost && !/^\d+$/.test(name) ? `${word}${space}${P.HOST}` : m;
     },
-    mayMatch: (t) => hasAny(t, NETWORK_WORD_PARTS),
+    // A part of every word the pattern starts with (`ost` for `Host`, `hostname`).
+    mayMatch: (t) =>
+      /ECONN|ETIMEDOUT|EHOSTUNREACH|ENETUNREACH|ENOTFOUND|EAI_AGAIN|getaddrinfo|onnect|ost|erver|pstream|esolv/.test(t),
   },
   {
     name: 'hyphenated host with a port',
@@ -496,7 +475,7 @@ export const REDACTION_RULES: readonly RedactionRule[] = Object.freeze([
     name: 'localhost',
     pattern: /\blocalhost(?::\d{1,5})?\b/gi,
     replace: P.HOST,
-    mayMatch: (_t, lower) => lower.includes('localhost'),
+    mayMatch: (t) => /localhost/i.test(t),
   },
   // `user:password@` left before a host or address (no scheme, so the url rule did not take it).
   {
@@ -542,7 +521,7 @@ export const REDACTION_RULES: readonly RedactionRule[] = Object.freeze([
     name: 'long token',
     pattern: /[A-Za-z0-9+/_]{32,}={0,2}/g,
     replace: (m: string) => (/[0-9]/.test(m) && /[A-Za-z]/.test(m) ? P.REDACTED : m),
-    mayMatch: (t) => t.length >= 32,
+    mayMatch: (t) => hasRun(t, 32),
   },
 ] satisfies RedactionRule[]);
 
@@ -614,18 +593,13 @@ export function redact(text: string): string {
  */
 function applyRules(text: string): string {
   let out = text;
-  let lower = text.toLowerCase();
   for (const rule of REDACTION_RULES) {
-    if (rule.mayMatch !== undefined && !rule.mayMatch(out, lower)) continue;
+    if (rule.mayMatch !== undefined && !rule.mayMatch(out)) continue;
     rule.pattern.lastIndex = 0;
-    const next =
+    out =
       typeof rule.replace === 'string'
         ? out.replace(rule.pattern, rule.replace)
         : out.replace(rule.pattern, rule.replace);
-    if (next !== out) {
-      out = next;
-      lower = next.toLowerCase();
-    }
   }
   return out;
 }

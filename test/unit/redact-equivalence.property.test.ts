@@ -142,7 +142,7 @@ describe('redact equals its reference implementation', () => {
           expect(rule.mayMatch).toBeDefined();
           rule.pattern.lastIndex = 0;
           const matches = text.replace(rule.pattern, '\u0000') !== text;
-          if (matches) expect([rule.name, rule.mayMatch?.(text, text.toLowerCase())]).toEqual([rule.name, true]);
+          if (matches) expect([rule.name, rule.mayMatch?.(text)]).toEqual([rule.name, true]);
         }
       }),
       { numRuns: RUNS },
