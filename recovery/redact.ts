@@ -69,6 +69,14 @@ export interface RedactionRule {
   readonly name: string;
   readonly pattern: RegExp;
   readonly replace: string | ((match: string, ...groups: string[]) => string);
+  /**
+   * A cheap necessary condition: false only when `pattern` cannot match `text`, because every match contains a
+   * literal or a character `text` lacks; `redact` then skips the rule (same result, less time). Where `pattern`
+   * has the `i` flag the precheck does too, and neither has `u`: their ASCII letters then match the same
+   * characters (ECMA-262 Canonicalize). Its regular expressions are not global, so they keep no `lastIndex`.
+   * Absent: the rule always runs.
+   */
+  readonly mayMatch?: (text: string) => boolean;
 }
 
 const P = Placeholder;
@@ -124,9 +132,18 @@ const SECRET_PAIRS = new Set([
 const SECRET_KEY_SOURCE =
   '[A-Za-z0-9_.-]{0,100}?(?:pass(?:word|wd|phrase|code)?|pwd|pin|otp|secret|token|key|credentials?|cookie|auth(?:orization)?|signature|sig|bearer|jwt|privkey|session[_-]?id)|[A-Za-z0-9_.-]{0,100}?(?:secret|passw(?:or)?d|credential|privkey)[A-Za-z0-9_.-]{1,100}';
 
+/**
+ * A word every key matched by `SECRET_KEY_SOURCE` contains (`privkey` has `key`, `signature` has `sig`, `passwd`
+ * has `pass`): the precheck of the 'secret key-value' rule.
+ */
+const SECRET_KEY_HINT = /pass|pwd|pin|otp|secret|token|key|credential|cookie|auth|sig|bearer|jwt|session/i;
+
 /** Credential nouns in prose: `password hunter2`, `token is abc123def456`, `X-Api-Key abcd1234`. */
 const CREDENTIAL_NOUNS =
   'pass(?:word|wd|phrase|code)|pwd|pin|otp|secret|token|api[ _-]?key|access[ _-]?key|secret[ _-]?key|private[ _-]?key|client[ _-]?secret|credentials?|x-api-key|x-auth-token|authorization';
+
+/** A word every noun of `CREDENTIAL_NOUNS` contains: the precheck of the 'credential in prose' rule. */
+const CREDENTIAL_NOUN_HINT = /pass|pwd|pin|otp|secret|token|key|credential|authorization/i;
 
 /** Top-level domains always taken as host names, whatever the labels (so `index.ts`, `amount.value` and `e.g.` survive). */
 const TLDS =
@@ -158,6 +175,27 @@ const HOST_PATH = '(?:\\/[^\\s"\'<>`]*)?';
  */
 const FRAME_LOCATION =
   '(?:[^()\\n]{0,500}\\.[A-Za-z][A-Za-z0-9]{0,9}:\\d+(?::\\d+)?|[^()\\n]{0,500}[A-Za-z/\\\\][^():\\n]{0,200}:\\d+:\\d+|native|index \\d+|<anonymous>|unknown location)';
+
+/**
+ * True when `text` has `min` characters of `[A-Za-z0-9+/_]` in a row (the precheck of the 'long token' rule,
+ * whose matches begin with such a run).
+ */
+function hasRun(text: string, min: number): boolean {
+  let run = 0;
+  for (let i = 0; i < text.length; i++) {
+    const c = text.charCodeAt(i);
+    const inClass =
+      (c >= 0x61 && c <= 0x7a) ||
+      (c >= 0x41 && c <= 0x5a) ||
+      (c >= 0x30 && c <= 0x39) ||
+      c === 0x2b ||
+      c === 0x2f ||
+      c === 0x5f;
+    run = inClass ? run + 1 : 0;
+    if (run >= min) return true;
+  }
+  return false;
+}
 
 /** `[host]`, or `[url]` when a path follows the host. Trailing sentence punctuation stays outside. */
 function hostOrUrl(path: string | undefined): string {
@@ -215,14 +253,26 @@ export const REDACTION_RULES: readonly RedactionRule[] = Object.freeze([
       'gm',
     ),
     replace: P.STACK,
+    mayMatch: (t) => t.includes('at '), // every match has `at ` after the indent
   },
-  { name: 'python frame line', pattern: /^[ \t]*File "[^"\n]*", line \d+[^\n]*$/gm, replace: P.STACK },
+  {
+    name: 'python frame line',
+    pattern: /^[ \t]*File "[^"\n]*", line \d+[^\n]*$/gm,
+    replace: P.STACK,
+    mayMatch: (t) => t.includes('File "'),
+  },
   {
     name: 'inline stack frame',
     pattern: new RegExp(`\\bat (?:async |new )?[\\w$.<>[\\] ]{0,200}\\(${FRAME_LOCATION}\\)`, 'g'),
     replace: P.STACK,
+    mayMatch: (t) => t.includes('at ') && t.includes('('),
   },
-  { name: 'consecutive stack placeholders', pattern: /\[stack\](?:\s*\[stack\])+/g, replace: P.STACK },
+  {
+    name: 'consecutive stack placeholders',
+    pattern: /\[stack\](?:\s*\[stack\])+/g,
+    replace: P.STACK,
+    mayMatch: (t) => t.includes('[stack]'),
+  },
   // PEM / OpenSSH / PGP private key blocks, with or without their END line (RFC 7468 §2). Without an END line,
   // whatever could still be base64 or a PEM header after BEGIN goes too: over-redaction rather than a leak.
   {
@@ -230,37 +280,73 @@ export const REDACTION_RULES: readonly RedactionRule[] = Object.freeze([
     pattern:
       /-----BEGIN (?:[A-Z0-9]+ ){0,3}PRIVATE KEY(?: BLOCK)?-----(?:[A-Za-z0-9+/=\s:,.]|-(?!----))*(?:-----END (?:[A-Z0-9]+ ){0,3}PRIVATE KEY(?: BLOCK)?-----)?/g,
     replace: P.REDACTED,
+    mayMatch: (t) => t.includes('-----BEGIN '),
   },
   // Credential header lines, to the end of the line.
   {
     name: 'credential header',
     pattern: new RegExp(`(^|[\\s,;{])(${CREDENTIAL_HEADERS})[ \\t]*:[^\\r\\n]*`, 'gim'),
     replace: (_m, lead: string, name: string) => `${lead}${name}: ${P.REDACTED}`,
+    // Every name in `CREDENTIAL_HEADERS` contains one of these; a `:` follows it.
+    mayMatch: (t) => t.includes(':') && /authorization|cookie|api-key|-token/i.test(t),
   },
   // URLs whole: host, userinfo (`https://user:pass@host`), path and query secrets.
-  { name: 'url', pattern: new RegExp(URL_SOURCE, 'gi'), replace: P.URL },
+  { name: 'url', pattern: new RegExp(URL_SOURCE, 'gi'), replace: P.URL, mayMatch: (t) => t.includes('://') },
   // Token shapes.
-  { name: 'jwt', pattern: /\beyJ[A-Za-z0-9_-]{4,}\.[A-Za-z0-9_-]{4,}\.[A-Za-z0-9_-]*/g, replace: P.REDACTED },
-  { name: 'openai/anthropic-style key', pattern: /\bsk-[A-Za-z0-9_-]{12,}/g, replace: P.REDACTED },
+  {
+    name: 'jwt',
+    pattern: /\beyJ[A-Za-z0-9_-]{4,}\.[A-Za-z0-9_-]{4,}\.[A-Za-z0-9_-]*/g,
+    replace: P.REDACTED,
+    mayMatch: (t) => t.includes('eyJ'),
+  },
+  {
+    name: 'openai/anthropic-style key',
+    pattern: /\bsk-[A-Za-z0-9_-]{12,}/g,
+    replace: P.REDACTED,
+    mayMatch: (t) => t.includes('sk-'),
+  },
   {
     name: 'github token',
     pattern: /\b(?:gh[pousr]_[A-Za-z0-9]{20,}|github_pat_[A-Za-z0-9_]{20,})/g,
     replace: P.REDACTED,
+    mayMatch: (t) => t.includes('gh') || t.includes('github_pat_'),
   },
-  { name: 'slack token', pattern: /\bx(?:ox[abposre]|app)-[A-Za-z0-9-]{8,}/g, replace: P.REDACTED },
+  {
+    name: 'slack token',
+    pattern: /\bx(?:ox[abposre]|app)-[A-Za-z0-9-]{8,}/g,
+    replace: P.REDACTED,
+    mayMatch: (t) => t.includes('xox') || t.includes('xapp-'),
+  },
   {
     name: 'aws access key id',
     pattern: /\b(?:AKIA|ASIA|AGPA|AIDA|AROA|ANPA|ANVA|AIPA)[0-9A-Z]{16}\b/g,
     replace: P.REDACTED,
+    mayMatch: (t) => /AKIA|ASIA|AGPA|AIDA|AROA|ANPA|ANVA|AIPA/.test(t),
   },
-  { name: 'google api key', pattern: /\bAIza[0-9A-Za-z_-]{30,}/g, replace: P.REDACTED },
+  {
+    name: 'google api key',
+    pattern: /\bAIza[0-9A-Za-z_-]{30,}/g,
+    replace: P.REDACTED,
+    mayMatch: (t) => t.includes('AIza'),
+  },
   {
     name: 'google oauth token',
     pattern: /\b(?:ya29\.[0-9A-Za-z_-]{10,}|1\/\/0[0-9A-Za-z_-]{20,})/g,
     replace: P.REDACTED,
+    mayMatch: (t) => t.includes('ya29.') || t.includes('1//0'),
   },
-  { name: 'stripe key', pattern: /\b(?:sk|rk|pk|whsec)_(?:live|test)_[0-9A-Za-z]{8,}/g, replace: P.REDACTED },
-  { name: 'gitlab/npm token', pattern: /\b(?:glpat-[0-9A-Za-z_-]{16,}|npm_[A-Za-z0-9]{30,})/g, replace: P.REDACTED },
+  {
+    name: 'stripe key',
+    pattern: /\b(?:sk|rk|pk|whsec)_(?:live|test)_[0-9A-Za-z]{8,}/g,
+    replace: P.REDACTED,
+    mayMatch: (t) => t.includes('_live_') || t.includes('_test_'),
+  },
+  {
+    name: 'gitlab/npm token',
+    pattern: /\b(?:glpat-[0-9A-Za-z_-]{16,}|npm_[A-Za-z0-9]{30,})/g,
+    replace: P.REDACTED,
+    mayMatch: (t) => t.includes('glpat-') || t.includes('npm_'),
+  },
   {
     // `Bearer x`, `Basic dXNlcjpwYXNz`: a token when ≥ 20 characters, or ≥ 8 with a digit, symbol or an inner
     // capital, or ≥ 16 lower-case letters; after `Basic`, also any base64 that decodes to `user:password`
@@ -276,6 +362,7 @@ export const REDACTION_RULES: readonly RedactionRule[] = Object.freeze([
         (/^basic$/i.test(scheme) && isBasicCredential(token));
       return tokenLike ? `${scheme}${space}${P.REDACTED}${raw.slice(token.length)}` : m;
     },
+    mayMatch: (t) => /bearer|basic|digest|token|negotiate|ntlm/i.test(t),
   },
   // key=value / key: value / "key": "value" where the key names a secret.
   {
@@ -289,6 +376,8 @@ export const REDACTION_RULES: readonly RedactionRule[] = Object.freeze([
       const q = value.startsWith('"') ? '"' : value.startsWith("'") ? "'" : '';
       return `${quote}${key}${quote}${sep}${q}${P.REDACTED}${q}`;
     },
+    // A `=` or `:` follows the key.
+    mayMatch: (t) => (t.includes('=') || t.includes(':')) && SECRET_KEY_HINT.test(t),
   },
   // Credentials in prose: `with password hunter2`, `token is abc123def456`, `X-Api-Key abcd1234efgh5678`.
   {
@@ -302,12 +391,14 @@ export const REDACTION_RULES: readonly RedactionRule[] = Object.freeze([
       const core = value.replace(/[.,;:!?)]+$/, '');
       return looksLikeSecret(noun, core) ? `${noun}${gap}${P.REDACTED}${value.slice(core.length)}` : m;
     },
+    mayMatch: (t) => (t.includes(' ') || t.includes('\t')) && CREDENTIAL_NOUN_HINT.test(t),
   },
   // Addresses.
   {
     name: 'ipv6 bracketed',
     pattern: /\[(?=[0-9A-Fa-f:.]{2,45}\])[0-9A-Fa-f.]*:[0-9A-Fa-f:.]*\](?::\d{1,5})?/g,
     replace: P.IP,
+    mayMatch: (t) => t.includes('[') && t.includes(':') && t.includes(']'),
   },
   {
     // Full, `::`-compressed, IPv4-mapped (`::ffff:10.0.0.1`), with a zone (`fe80::1%eth0`, RFC 6874).
@@ -317,11 +408,14 @@ export const REDACTION_RULES: readonly RedactionRule[] = Object.freeze([
       'g',
     ),
     replace: (m: string) => (/[0-9A-Fa-f]/.test(m) ? P.IP : m),
+    // A match has `::`, or else seven `HEX4:` groups before a last one, so a hex digit, `:` and a hex digit.
+    mayMatch: (t) => t.includes('::') || /[0-9A-Fa-f]:[0-9A-Fa-f]/.test(t),
   },
   {
     name: 'ipv4',
     pattern: /\b(?:(?:25[0-5]|2[0-4]\d|1\d\d|[1-9]?\d)\.){3}(?:25[0-5]|2[0-4]\d|1\d\d|[1-9]?\d)(?::\d{1,5})?\b/g,
     replace: P.IP,
+    mayMatch: (t) => /\d\.\d/.test(t), // an octet, a dot, an octet
   },
   // Host names. Rule: a dotted name is a host when (a) its last label is in `TLDS`; or (b) it has 3+ labels,
   // one of them with a hyphen or a letter-digit mix (`orders-db.prod.acme.in`, `db01.corp.acme.it`), and its
@@ -335,6 +429,7 @@ export const REDACTION_RULES: readonly RedactionRule[] = Object.freeze([
       'gi',
     ),
     replace: (_m: string, path: string) => hostOrUrl(path),
+    mayMatch: (t) => /\.[a-z]/i.test(t), // a label's dot, then a TLD (each starts with a letter)
   },
   {
     name: 'hostname with a hyphen or digit label',
@@ -344,11 +439,13 @@ export const REDACTION_RULES: readonly RedactionRule[] = Object.freeze([
     ),
     replace: (m: string, labels: string, tld: string, path: string) =>
       !NOT_A_TLD.has(tld) && /-|[a-z]{2}\d|\d[a-z]{2}/.test(labels) ? hostOrUrl(path) : m,
+    mayMatch: (t) => /\.[a-z0-9]/.test(t), // a label's dot, then the next label (lower case, no `i` flag)
   },
   {
     name: 'hostname with a port',
     pattern: new RegExp(`(?<![\\w./\\\\\\]-])(?:${LABEL}\\.){1,8}([a-z]{2,24}):\\d{1,5}(?![\\d:])(${HOST_PATH})`, 'g'),
     replace: (m: string, tld: string, path: string) => (NOT_A_TLD.has(tld) ? m : hostOrUrl(path)),
+    mayMatch: (t) => /\.[a-z]/.test(t) && /[a-z]:\d/.test(t), // `.tld`, and the TLD's last letter, `:`, a digit
   },
   {
     name: 'host after a network word',
@@ -364,43 +461,67 @@ export const REDACTION_RULES: readonly RedactionRule[] = Object.freeze([
         (/-/.test(name) && /[a-z]/.test(name));
       return isHost && !/^\d+$/.test(name) ? `${word}${space}${P.HOST}` : m;
     },
+    // A part of every word the pattern starts with (`ost` for `Host`, `hostname`).
+    mayMatch: (t) =>
+      /ECONN|ETIMEDOUT|EHOSTUNREACH|ENETUNREACH|ENOTFOUND|EAI_AGAIN|getaddrinfo|onnect|ost|erver|pstream|esolv/.test(t),
   },
   {
     name: 'hyphenated host with a port',
     pattern: /(?<![\w.\]-])[a-z][a-z0-9]*(?:-[a-z0-9]+)+:\d{2,5}(?![\d:])/g,
     replace: P.HOST,
+    mayMatch: (t) => t.includes('-') && t.includes(':'),
   },
-  { name: 'localhost', pattern: /\blocalhost(?::\d{1,5})?\b/gi, replace: P.HOST },
+  {
+    name: 'localhost',
+    pattern: /\blocalhost(?::\d{1,5})?\b/gi,
+    replace: P.HOST,
+    mayMatch: (t) => /localhost/i.test(t),
+  },
   // `user:password@` left before a host or address (no scheme, so the url rule did not take it).
   {
     name: 'userinfo before a host',
     pattern: /(?<![\w.%+\]-])[\w.%+-]{1,64}:[^\s@/:]{1,256}@(?=\[(?:host|ip|url)\])/g,
     replace: `${P.REDACTED}@`,
+    mayMatch: (t) => t.includes('@['), // `@` then a placeholder
   },
   // File paths.
   {
     name: 'windows path',
     pattern: /\b[A-Za-z]:[\\/](?:(?:Program Files(?: \(x86\))?|[^\\/\s:*?"<>|]+)[\\/])*[^\\/\s:*?"<>|]*(?::\d+)*/g,
     replace: P.PATH,
+    mayMatch: (t) => t.includes(':\\') || t.includes(':/'),
   },
-  { name: 'unc path', pattern: /\\\\[^\\\s]+\\[^\s"'<>|]*/g, replace: P.PATH },
-  { name: 'posix path', pattern: /(?<![\w\])])(?:~|\.{1,2})?\/(?:[\w.@+-]+\/)+[\w.@+-]*(?::\d+)*/g, replace: P.PATH },
+  {
+    name: 'unc path',
+    pattern: /\\\\[^\\\s]+\\[^\s"'<>|]*/g,
+    replace: P.PATH,
+    mayMatch: (t) => t.includes('\\\\'),
+  },
+  {
+    name: 'posix path',
+    pattern: /(?<![\w\])])(?:~|\.{1,2})?\/(?:[\w.@+-]+\/)+[\w.@+-]*(?::\d+)*/g,
+    replace: P.PATH,
+    mayMatch: (t) => t.includes('/'),
+  },
   {
     name: 'posix file',
     pattern: /(?<![\w\])])(?:~|\.{1,2})?\/[\w@+-]+\.[A-Za-z0-9]{1,8}\b(?::\d+)*/g,
     replace: P.PATH,
+    mayMatch: (t) => t.includes('/') && t.includes('.'),
   },
   {
     name: 'relative source path',
     pattern:
       /(?<![\w.@-])[\w.@-]{1,100}(?:\/[\w@-][\w.@-]{0,99}){1,16}\.(?:[cm]?[jt]sx?|py|java|go|rb|rs|php|cs|kt|swift|json|ya?ml|toml|env|pem|key)\b(?::\d+)*/g,
     replace: P.PATH,
+    mayMatch: (t) => t.includes('/') && t.includes('.'),
   },
   // Any long high-entropy blob (hex digests, base64 secrets): 32+ characters mixing letters and digits.
   {
     name: 'long token',
     pattern: /[A-Za-z0-9+/_]{32,}={0,2}/g,
     replace: (m: string) => (/[0-9]/.test(m) && /[A-Za-z]/.test(m) ? P.REDACTED : m),
+    mayMatch: (t) => hasRun(t, 32),
   },
 ] satisfies RedactionRule[]);
 
@@ -466,10 +587,14 @@ export function redact(text: string): string {
   return cut ? `${out}…` : out;
 }
 
-/** One pass: every rule of `REDACTION_RULES`, in order. */
+/**
+ * One pass: every rule of `REDACTION_RULES`, in order; a rule whose `mayMatch` is false for the text as the rules
+ * before it left it is skipped (its pattern cannot match, so it would change nothing).
+ */
 function applyRules(text: string): string {
   let out = text;
   for (const rule of REDACTION_RULES) {
+    if (rule.mayMatch !== undefined && !rule.mayMatch(out)) continue;
     rule.pattern.lastIndex = 0;
     out =
       typeof rule.replace === 'string'
