@@ -16,6 +16,9 @@ export type {
   ToolRouterState,
 } from './workflows/tool-router';
 export { reconcileOperationWorkflow } from './workflows/reconcile';
+// Shared mode's entity workflows (README, "Several workers"): a worker with its own workflowsPath re-exports them.
+export { breakerEntityWorkflow } from './workflows/breaker-entity';
+export { credentialEntityWorkflow } from './workflows/credential-entity';
 export type { ReconcileInput, ReconcileResult } from './workflows/reconcile';
 export { agentWorkflow, AgentStatus } from './workflows/agent';
 export type { AgentCarry, AgentOptions, AgentResult } from './workflows/agent';

@@ -10,6 +10,7 @@
 import { Context } from '@temporalio/activity';
 import { WithStartWorkflowOperation, type Client } from '@temporalio/client';
 import { WorkflowNotFoundError, type UpdateDefinition, type Workflow } from '@temporalio/common';
+import { Runtime } from '@temporalio/worker';
 import { hostname } from 'node:os';
 
 export interface SharedStateOptions {
@@ -147,6 +148,13 @@ export class SharedStateChannel {
       if (err instanceof WorkflowNotFoundError) throw err; // reachable: the entity does not exist yet
       this.fallbacks += 1;
       this.unreachableUntilMs = this.now() + this.backoffMs;
+      // Once per fallback (then shared state is skipped for backoffMs): a silent fallback hides a wiring mistake,
+      // e.g. a worker whose bundle does not export the entity workflows.
+      Runtime.instance().logger.warn('recovery-router: shared state unreachable, calls use local state', {
+        workflowId,
+        backoffMs: this.backoffMs,
+        reason: err instanceof Error ? err.message : String(err),
+      });
       if (err instanceof SharedStateUnavailable) throw err;
       throw new SharedStateUnavailable(`shared state for ${workflowId} failed`, { cause: err });
     } finally {
