@@ -106,3 +106,16 @@ describe('RecoveryPlugin: shared options', () => {
     expect(refusal({ credentialRefresh: { shared: true, key: 'k'.repeat(32) } })).toBe('accepted');
   });
 });
+
+describe('recovery-router/workflow exports the entity workflows', () => {
+  test('a workflows module of its own can re-export them (README, "Several workers")', async () => {
+    const entry = await import('../../workflow');
+    const index = await import('../../workflows');
+    expect([typeof entry.breakerEntityWorkflow, typeof entry.credentialEntityWorkflow]).toEqual([
+      'function',
+      'function',
+    ]);
+    expect(entry.breakerEntityWorkflow).toBe(index.breakerEntityWorkflow);
+    expect(entry.credentialEntityWorkflow).toBe(index.credentialEntityWorkflow);
+  });
+});
