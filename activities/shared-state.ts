@@ -109,7 +109,11 @@ export class SharedStateChannel {
     }
   }
 
-  /** A query on a running entity, within the bound; undefined when there is no such entity yet. */
+  /**
+   * A query on a running entity, within the bound; undefined when there is no such entity, or its latest run is
+   * closed (terminated, failed, timed out): a closed run's state is history, and the next update-with-start starts
+   * a new run (`USE_EXISTING` only joins a running one). One describe before the query.
+   */
   async query<Ret>(
     workflowId: string,
     run: (client: Client) => Promise<Ret>,
@@ -117,8 +121,12 @@ export class SharedStateChannel {
   ): Promise<Ret | undefined> {
     if (!this.reachable()) throw new SharedStateUnavailable(`shared state for ${workflowId} backing off`);
     const client = this.client();
+    const ifRunning = async (): Promise<Ret | undefined> => {
+      const { status } = await client.workflow.getHandle(workflowId).describe();
+      return status.name === 'RUNNING' ? run(client) : undefined;
+    };
     try {
-      return await this.bounded(workflowId, () => run(client), boundMs);
+      return await this.bounded(workflowId, ifRunning, boundMs);
     } catch (err) {
       if (err instanceof WorkflowNotFoundError) return undefined;
       throw err;
