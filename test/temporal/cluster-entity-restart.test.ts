@@ -32,6 +32,12 @@ async function runningRun(id: string, not?: string): Promise<string> {
   throw new Error(`${id}: no running run other than ${not ?? 'none'} after 15 s`);
 }
 
+/** One call to `downstream` through `b` that the downstream fails (a counted fault). */
+const fail = (b: SharedBreaker, downstream: string) =>
+  b.execute(downstream, async () => {
+    throw new DownstreamFault(new Error('HTTP 503'));
+  });
+
 test('a terminated breaker entity: the next failure report starts a new run; no call falls back to local state', async () => {
   const taskQueue = uniqueTaskQueue('entities');
   const downstream = uniqueTaskQueue('svc'); // entity ids are namespace-wide: one per test
@@ -49,18 +55,14 @@ test('a terminated breaker entity: the next failure report starts a new run; no 
     taskQueue,
     timeoutMs: 5_000,
   };
-  const fail = (b: SharedBreaker) =>
-    b.execute(downstream, async () => {
-      throw new DownstreamFault(new Error('HTTP 503'));
-    });
   await worker.runUntil(async () => {
     const first = new SharedBreaker(options);
-    await expect(fail(first)).rejects.toThrow('HTTP 503');
+    await expect(fail(first, downstream)).rejects.toThrow('HTTP 503');
     const firstRun = await runningRun(id);
     await env.client.workflow.getHandle(id).terminate('operator reset');
     // A worker that starts now: its first read finds only the terminated run, so it reads "no entity" and reports.
     const later = new SharedBreaker(options);
-    await expect(fail(later)).rejects.toThrow('HTTP 503');
+    await expect(fail(later, downstream)).rejects.toThrow('HTTP 503');
     const secondRun = await runningRun(id, firstRun);
     expect(secondRun).not.toBe(firstRun);
     expect([first.channel.fallbacks, later.channel.fallbacks]).toEqual([0, 0]);
@@ -100,11 +102,7 @@ test('an entity run that cannot even answer a query (its workers lacked the work
       });
       await env.client.workflow.getHandle(id).terminate('operator reset');
       const breaker = new SharedBreaker(options);
-      await expect(
-        breaker.execute(downstream, async () => {
-          throw new DownstreamFault(new Error('HTTP 503'));
-        }),
-      ).rejects.toThrow('HTTP 503');
+      await expect(fail(breaker, downstream)).rejects.toThrow('HTTP 503');
       const run = await runningRun(id, stale.firstExecutionRunId);
       expect(run).not.toBe(stale.firstExecutionRunId);
       expect(breaker.channel.fallbacks).toBe(0);
