@@ -32,6 +32,16 @@ async function runningRun(id: string, not?: string): Promise<string> {
   throw new Error(`${id}: no running run other than ${not ?? 'none'} after 15 s`);
 }
 
+/** Shared-breaker options on the entities' queue `taskQueue`; a 5 000 ms bound, so no wait runs out on a loaded CI. */
+const sharedOptions = (taskQueue: string) => ({
+  shared: true as const,
+  threshold: 3,
+  halfOpenAfterMs: 60_000,
+  client: env.client,
+  taskQueue,
+  timeoutMs: 5_000,
+});
+
 /** One call to `downstream` through `b` that the downstream fails (a counted fault). */
 const fail = (b: SharedBreaker, downstream: string) =>
   b.execute(downstream, async () => {
@@ -47,14 +57,7 @@ test('a terminated breaker entity: the next failure report starts a new run; no 
     taskQueue,
     workflowsPath: RECOVERY_WORKFLOWS_PATH,
   });
-  const options = {
-    shared: true as const,
-    threshold: 3,
-    halfOpenAfterMs: 60_000,
-    client: env.client,
-    taskQueue,
-    timeoutMs: 5_000,
-  };
+  const options = sharedOptions(taskQueue);
   await worker.runUntil(async () => {
     const first = new SharedBreaker(options);
     await expect(fail(first, downstream)).rejects.toThrow('HTTP 503');
@@ -85,14 +88,7 @@ test('an entity run that cannot even answer a query (its workers lacked the work
     taskQueue: broken,
     workflowsPath: require.resolve('./fixtures/smoke-workflow'),
   });
-  const options = {
-    shared: true as const,
-    threshold: 3,
-    halfOpenAfterMs: 60_000,
-    client: env.client,
-    taskQueue,
-    timeoutMs: 2_000,
-  };
+  const options = sharedOptions(taskQueue);
   await wrong.runUntil(
     good.runUntil(async () => {
       const stale = await env.client.workflow.start('breakerEntityWorkflow', {
