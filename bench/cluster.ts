@@ -16,15 +16,14 @@ import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import type { Client } from '@temporalio/client';
-import { TestWorkflowEnvironment } from '@temporalio/testing';
+import type { TestWorkflowEnvironment } from '@temporalio/testing';
+import { startBenchServer } from './dev-server';
 import { bundleWorkflowCode } from '@temporalio/worker';
 import { toolCatalog } from '../activities/define-tool';
 import { RECOVERY_PRELOAD_MODULES, RECOVERY_WORKFLOWS_PATH } from '../plugin/recovery-plugin';
-import { temporalBinaries } from '../server/binaries';
 import { startCluster } from '../test/fixtures/cluster';
 import { startClusterService, type ClusterService } from '../test/fixtures/cluster-service';
 import { clusterTools } from '../test/fixtures/cluster-tools';
-import { SEARCH_ATTRIBUTES } from '../workflows/search-attributes';
 import type { ToolPlanResult } from '../workflows/tool-plan';
 import { machineFacts } from './report';
 import { percentile } from './stats';
@@ -151,14 +150,7 @@ async function runMode(
 export async function clusterBench(o: { quick: boolean }): Promise<number> {
   const samples = o.quick ? 20 : 50;
   const tmp = mkdtempSync(join(tmpdir(), 'rr-bench-cluster-'));
-  const env = await TestWorkflowEnvironment.createLocal({
-    server: {
-      executable: { type: 'existing-path', path: temporalBinaries().cli },
-      ip: '127.0.0.1',
-      searchAttributes: [...SEARCH_ATTRIBUTES],
-      log: { format: 'pretty', level: 'error' },
-    },
-  });
+  const env = await startBenchServer();
   const service = await startClusterService();
   try {
     const bundle = await bundleWorkflowCode({

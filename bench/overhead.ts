@@ -12,10 +12,10 @@
  */
 import { execFileSync } from 'node:child_process';
 import { join } from 'node:path';
-import { TestWorkflowEnvironment } from '@temporalio/testing';
+import type { TestWorkflowEnvironment } from '@temporalio/testing';
+import { startBenchServer } from './dev-server';
 import { startScriptedService, type ScriptedService } from '../examples/scripted-service';
 import { temporalBinaries } from '../server/binaries';
-import { SEARCH_ATTRIBUTES } from '../workflows/search-attributes';
 import { ARM_NAMES, createArms, type Arm, type ArmName } from './arms';
 import { measure, type Sample } from './measure';
 import {
@@ -60,14 +60,7 @@ export async function overhead({ runs, warmup }: { runs: number; warmup: number 
   const version = execFileSync(cli, ['--version'], { encoding: 'utf8' })
     .trim()
     .replace(/^temporal version /, '');
-  const env = await TestWorkflowEnvironment.createLocal({
-    server: {
-      executable: { type: 'existing-path', path: cli },
-      ip: '127.0.0.1',
-      searchAttributes: [...SEARCH_ATTRIBUTES],
-      log: { format: 'pretty', level: 'error' },
-    },
-  });
+  const env = await startBenchServer();
   let service: ScriptedService | undefined;
   try {
     service = await startScriptedService({});

@@ -12,12 +12,10 @@ import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
-import { TestWorkflowEnvironment } from '@temporalio/testing';
+import { startBenchServer } from './dev-server';
 import { bundleWorkflowCode, DefaultLogger } from '@temporalio/worker';
 import { supportTools } from '../examples/support-tools';
 import { RecoveryPlugin, RECOVERY_PRELOAD_MODULES, RECOVERY_WORKFLOWS_PATH } from '../plugin/recovery-plugin';
-import { temporalBinaries } from '../server/binaries';
-import { SEARCH_ATTRIBUTES } from '../workflows/search-attributes';
 import { INVENTORY } from './scenarios';
 import { machineFacts } from './report';
 import { SCALE_GOAL } from './scale/worker-process';
@@ -117,14 +115,7 @@ async function pool<T>(count: number, limit: number, task: (i: number) => Promis
 export async function scale(o: { quick: boolean }): Promise<number> {
   const ns = o.quick ? [100, 1_000] : [100, 500, 1_000];
   const tmp = mkdtempSync(join(tmpdir(), 'rr-bench-scale-'));
-  const env = await TestWorkflowEnvironment.createLocal({
-    server: {
-      executable: { type: 'existing-path', path: temporalBinaries().cli },
-      ip: '127.0.0.1',
-      searchAttributes: [...SEARCH_ATTRIBUTES],
-      log: { format: 'pretty', level: 'error' },
-    },
-  });
+  const env = await startBenchServer();
   const { url, server } = await inventoryServer();
   const workers: ScaleWorker[] = [];
   try {
