@@ -15,14 +15,8 @@
  */
 import { ApplicationFailure } from '@temporalio/common';
 import { nextDelay, type BackoffPolicy } from '../recovery/backoff';
-import {
-  errorTypeFor,
-  FailureClass,
-  FailureReason,
-  toolFailureSchema,
-  type FailureMeta,
-  type ToolFailure,
-} from '../recovery/failure';
+import { validFailure } from '../recovery/valid-failure';
+import { errorTypeFor, FailureClass, FailureReason, type FailureMeta, type ToolFailure } from '../recovery/failure';
 
 export type { FailureMeta };
 
@@ -43,7 +37,7 @@ export interface FailOptions {
 
 /** Throws the ApplicationFailure for `failure`. @throws always. */
 export function failWith(failure: ToolFailure, options: FailOptions): never {
-  let final = toolFailureSchema().parse(failure);
+  let final = validFailure(failure, 'failWith: failure');
   let nextRetryDelayMs: number | undefined;
   if (final.retryable) {
     const delay = nextDelay({

@@ -7,12 +7,13 @@
  * evidence are the `ChangeEvidence` union below.
  * Pure: no clock (`nowMs` is a parameter), no I/O.
  */
-import type { z } from 'zod';
+import type { z, z as Zod } from 'zod';
 import { matching } from './zod-pattern';
 import { FailureClass, toolFailureSchema } from './failure';
 import type { ToolFailure } from './failure';
 import { parseInput } from './errors';
 import { lazy } from './lazy';
+import { isValidFailure } from './valid-failure';
 
 const sha256Hex = lazy(() => matching(/^[0-9a-f]{64}$/, 'must be a lowercase sha256 hex digest (see argsHash)'));
 const timeMs = lazy((z) => z.number().int().min(0));
@@ -26,14 +27,19 @@ const timeMs = lazy((z) => z.number().int().min(0));
  * - `earliestRetryAtMs`: `endedAtMs` + the backoff delay (`nextDelay(...).delayMs`, which already honours
  *   `Retry-After`); absent when no retry was scheduled. Must not be before `endedAtMs`.
  */
-export const attemptRecordSchema = lazy((z) =>
-  z
+export const attemptRecordSchema = lazy((z) => attemptRecordWith(z, toolFailureSchema()));
+
+/** `attemptRecordSchema()` for a record whose failure is already known valid (recovery/valid-failure.ts). */
+const attemptRecordOfValidFailure = lazy((z) => attemptRecordWith(z, z.custom<ToolFailure>(isValidFailure)));
+
+function attemptRecordWith(z: typeof Zod, failure: Zod.ZodType<ToolFailure>) {
+  return z
     .object({
       tool: z.string().min(1),
       argsHash: sha256Hex(),
       credentialVersion: z.number().int().min(0),
       grantVersion: z.number().int().min(0).optional(),
-      failure: toolFailureSchema(),
+      failure,
       endedAtMs: timeMs(),
       earliestRetryAtMs: timeMs().optional(),
     })
@@ -42,8 +48,18 @@ export const attemptRecordSchema = lazy((z) =>
       if (r.earliestRetryAtMs !== undefined && r.earliestRetryAtMs < r.endedAtMs) {
         ctx.addIssue({ code: 'custom', path: ['earliestRetryAtMs'], message: 'cannot be before endedAtMs' });
       }
-    }),
-);
+    });
+}
+
+/** The schema for `previous`: the cheaper one when its failure is known valid (a getter that throws is not). */
+function previousSchema(previous: unknown) {
+  try {
+    const known = typeof previous === 'object' && previous !== null && isValidFailure(Reflect.get(previous, 'failure'));
+    return known ? attemptRecordOfValidFailure() : attemptRecordSchema();
+  } catch {
+    return attemptRecordSchema();
+  }
+}
 export type AttemptRecord = Readonly<{
   tool: string;
   argsHash: string;
@@ -173,7 +189,7 @@ export function allowNextAttempt(
   evidence: ChangeEvidence | null,
   nowMs: number,
 ): GateDecision {
-  const prev = parseInput(attemptRecordSchema(), previous, 'allowNextAttempt: previous');
+  const prev = parseInput(previousSchema(previous), previous, 'allowNextAttempt: previous');
   const cand = parseInput(candidateCallSchema(), candidate, 'allowNextAttempt: candidate');
   const now = parseInput(timeMs(), nowMs, 'allowNextAttempt: nowMs');
   const ev = evidence === null ? null : parseInput(changeEvidenceSchema(), evidence, 'allowNextAttempt: evidence');

@@ -8,9 +8,10 @@
  * One table, first matching row wins; every class ends with a catch-all row, so the table is total.
  * Pure: no I/O.
  */
-import { FailureClass, FailureReason, toolFailureSchema } from './failure';
+import { FailureClass, FailureReason } from './failure';
 import type { ToolFailure } from './failure';
-import { parseInput, RecoveryInputError, RecoveryInputErrorCode } from './errors';
+import { RecoveryInputError, RecoveryInputErrorCode } from './errors';
+import { validFailure } from './valid-failure';
 
 /** What the runtime does next. A const object plus a type of the same name. */
 export const RecoveryAction = {
@@ -79,7 +80,7 @@ export type Route = Readonly<{ action: RecoveryAction; why: string; row: number 
  * @throws RecoveryInputError `invalid_input` when `failure` fails `toolFailureSchema()`, naming the field.
  */
 export function routeFor(failure: ToolFailure): Route {
-  const f = parseInput(toolFailureSchema(), failure, 'routeFor: failure');
+  const f = validFailure(failure, 'routeFor: failure');
   const row = ROUTES.findIndex((r) => r.class === f.class && holds(r.when, f));
   const match = ROUTES[row];
   if (match === undefined) {

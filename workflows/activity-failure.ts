@@ -27,6 +27,7 @@ import {
   type ToolFailure,
 } from '../recovery/failure';
 import { isReplaySafe, type ToolSpec } from '../recovery/tool-spec';
+import { markValid } from '../recovery/valid-failure';
 
 export interface ActivityFailureFacts {
   failure: ToolFailure;
@@ -44,7 +45,8 @@ export function fromActivityError(
   const cause = err instanceof ActivityFailure ? err.cause : err;
   if (cause instanceof ApplicationFailure) {
     const parsed = toolFailureSchema().safeParse(cause.details?.[0]);
-    if (parsed.success) return { failure: parsed.data, meta: readMeta(cause.details?.[1]) };
+    // Frozen and marked valid: routeFor and the gate read it without parsing it again (recovery/valid-failure.ts).
+    if (parsed.success) return { failure: markValid(parsed.data), meta: readMeta(cause.details?.[1]) };
   }
   if (cause instanceof TimeoutFailure) {
     const replaySafe = isReplaySafe(spec);

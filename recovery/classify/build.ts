@@ -1,6 +1,6 @@
 /**
  * Assembling a `ToolFailure` from a classifier's draft: fills in the call's identity, enforces the contract's
- * invariants, validates against `toolFailureSchema()` and freezes.
+ * invariants, validates against `toolFailureSchema()`, freezes, and marks the result valid (recovery/valid-failure.ts).
  * Pure: no I/O.
  */
 import {
@@ -12,6 +12,7 @@ import {
   toolFailureSchema,
 } from '../failure';
 import { redact } from '../redact';
+import { markValid } from '../valid-failure';
 import type { FieldIssue, ToolFailure } from '../failure';
 import type { CallContext } from './context';
 import { finishPublicMessage } from './text';
@@ -33,17 +34,6 @@ export interface FailureDraft {
 
 /** The identity fields every failure carries (a `CallContext` is one). */
 export type FailureIdentity = Pick<CallContext, 'tool' | 'callId' | 'diagnosticRef'>;
-
-function deepFreeze(f: ToolFailure): ToolFailure {
-  if (f.issues) {
-    for (const i of f.issues) {
-      Object.freeze(i.path);
-      Object.freeze(i);
-    }
-    Object.freeze(f.issues);
-  }
-  return Object.freeze(f);
-}
 
 /**
  * A frozen, valid `ToolFailure`. Enforces the contract (recovery/failure.ts): `retryable` only when transient and
@@ -74,8 +64,8 @@ export function buildFailure(id: FailureIdentity, d: FailureDraft): ToolFailure 
     if (ERROR_CODE_PATTERN.test(code)) candidate.code = code;
   }
   const parsed = toolFailureSchema().safeParse(candidate);
-  if (parsed.success) return deepFreeze(candidate);
-  return deepFreeze({
+  if (parsed.success) return markValid(candidate);
+  return markValid({
     tool: id.tool,
     callId: id.callId,
     class: FailureClass.UNRECOVERABLE,
