@@ -167,6 +167,10 @@ export function startRun(policy: Partial<BudgetPolicy> = {}): BudgetLedger {
  */
 export function startTurn(ledger: BudgetLedger, options: { keepCalls?: boolean } = {}): BudgetLedger {
   const l = readLedger(ledger, 'startTurn');
+  // The next index must stay a safe integer, as the schema requires of every ledger.
+  if (l.turn.index >= Number.MAX_SAFE_INTEGER) {
+    throw new RecoveryInputError(RecoveryInputErrorCode.INVALID_STATE, 'startTurn: the turn index is exhausted');
+  }
   return freezeLedger({
     ...l,
     turn: { index: l.turn.index + 1, replans: 0 },
@@ -257,8 +261,18 @@ export function restoreLedger(json: unknown): BudgetLedger {
   return readLedger(json, 'restoreLedger');
 }
 
-/** Validates every ledger handed in: it may have come from JSON or been built by hand. */
+/**
+ * Ledgers this module built (`freezeLedger`): deeply frozen and valid by construction, so they are not parsed again
+ * (docs/DESIGN.md, "Performance"). A `WeakSet` of identities: the same answer on replay, nothing kept alive.
+ */
+const BUILT = new WeakSet<object>();
+
+/**
+ * Validates every ledger handed in that this module did not build: it may have come from JSON (continue-as-new) or
+ * been built by hand.
+ */
 function readLedger(ledger: unknown, fn: string): BudgetLedger {
+  if (typeof ledger === 'object' && ledger !== null && BUILT.has(ledger)) return ledger as BudgetLedger;
   return freezeLedger(parseInput(budgetLedgerSchema(), ledger, `${fn}: ledger`));
 }
 
@@ -276,13 +290,19 @@ function noTurn(fn: string): RecoveryInputError {
   return new RecoveryInputError(RecoveryInputErrorCode.INVALID_STATE, `${fn}: no turn is open; call startTurn first`);
 }
 
-/** A new, deeply frozen ledger from plain parts (copies every level, so no input is shared or mutated). */
+/**
+ * A new, deeply frozen ledger from plain parts (copies every level, so no input is shared or mutated), remembered as
+ * built here. Only for parts that are valid: a parsed ledger, or one this module changed by the rules above (counters
+ * below their limits, a new non-empty unique key, the next turn index).
+ */
 function freezeLedger(l: BudgetLedger): BudgetLedger {
-  return Object.freeze({
-    version: 1,
+  const built = Object.freeze({
+    version: 1 as const,
     policy: Object.freeze({ ...l.policy }),
     run: Object.freeze({ ...l.run }),
     turn: Object.freeze({ ...l.turn }),
     calls: Object.freeze(l.calls.map((c) => Object.freeze({ ...c }))),
   });
+  BUILT.add(built);
+  return built;
 }

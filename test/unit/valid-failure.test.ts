@@ -7,7 +7,7 @@ import { classify, type CallContext } from '../../recovery/classify';
 import { argsHash } from '../../recovery/canonical';
 import { RecoveryInputError } from '../../recovery/errors';
 import { FAILURE_CLASSES, toolFailureSchema, type ToolFailure } from '../../recovery/failure';
-import { allowNextAttempt, type ChangeEvidence } from '../../recovery/gate';
+import { allowNextAttempt, attemptRecordSchema, type ChangeEvidence } from '../../recovery/gate';
 import { routeFor } from '../../recovery/routes';
 import { isValidFailure, markValid, validFailure } from '../../recovery/valid-failure';
 
@@ -45,6 +45,25 @@ describe('validFailure', () => {
     expect(() => {
       (f as { class: string }).class = 'transient';
     }).toThrow(TypeError);
+  });
+
+  it('routeFor and the gate do not parse a built failure again; a plain copy is parsed', () => {
+    const f = built();
+    const parse = jest.spyOn(toolFailureSchema(), 'safeParse');
+    const parseRecord = jest.spyOn(attemptRecordSchema(), 'safeParse');
+    try {
+      routeFor(f);
+      const record = { tool: CTX.tool, argsHash: HASH, credentialVersion: 0, failure: f, endedAtMs: 1_000 };
+      const cand = { tool: CTX.tool, argsHash: HASH, credentialVersion: 1 };
+      allowNextAttempt(record, cand, null, 2_000);
+      expect([parse.mock.calls.length, parseRecord.mock.calls.length]).toEqual([0, 0]);
+      routeFor(copy(f));
+      allowNextAttempt({ ...record, failure: copy(f) }, cand, null, 2_000);
+      expect([parse.mock.calls.length, parseRecord.mock.calls.length]).toEqual([1, 1]);
+    } finally {
+      parse.mockRestore();
+      parseRecord.mockRestore();
+    }
   });
 
   it('parses a plain copy: an equal, new, frozen value, then known valid', () => {
