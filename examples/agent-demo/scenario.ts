@@ -14,9 +14,9 @@
  * }
  * ```
  *
- * - `script`: a scripted planner goal (activities/planners/scripted.ts documents it). In any string of `script` and
- *   `expect.result`, `{{files}}` is replaced by the folder the filesystem MCP server may read, `{{outside}}` by a
- *   folder it may not.
+ * - `script`: a scripted planner goal (activities/planners/scripted-policy.ts documents it). In any string of
+ *   `script` and `expect.result`, `{{files}}` is replaced by the folder the filesystem MCP server may read,
+ *   `{{outside}}` by a folder it may not.
  * - `tools`: the tool names offered to this run (@default every demo tool); `grantedScopes` (@default `[]`).
  * - `arrange`: `service` scripts the support service (route `"GET /inventory"` → replies, as
  *   examples/scripted-service.ts); `ledgerFaults` queues faults of the refund/e-mail service
