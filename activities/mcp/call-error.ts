@@ -12,7 +12,7 @@ import { StreamableHTTPError } from '@modelcontextprotocol/sdk/client/streamable
 import { McpError } from '@modelcontextprotocol/sdk/types.js';
 import type { McpHttpAnswer } from './call-scope';
 import { readResultSignals, type ResultSignals } from './result-signals';
-import { isRecoveryError } from '../../recovery/recovery-error';
+import { isRecoveryError, RecoveryError } from '../../recovery/recovery-error';
 import { MCP_RECONNECT_FAILED } from './errors';
 
 /** Where an MCP failure came from. A const object plus a type of the same name. */
@@ -30,11 +30,14 @@ export type McpFailureSource = (typeof McpFailureSource)[keyof typeof McpFailure
 /** The SDK prefixes `McpError` messages, and McpServer copies them into `isError` results, as `MCP error <code>: `. */
 const CODE_PREFIX = /^MCP error (-?\d{1,6}):\s*/;
 
+/** The `code` of every `McpCallError` (the JSON-RPC number is its `rpcCode`). */
+export const MCP_CALL_FAILED = 'mcp_call_failed';
+
 /** The facts of one failed MCP tool call. */
 export interface McpFailureFacts {
   readonly source: McpFailureSource;
   /** The JSON-RPC error code: `McpError.code`, or the `MCP error <code>:` at the head of an `isError` text. */
-  readonly code: number | undefined;
+  readonly rpcCode: number | undefined;
   /** The server's or the SDK's words without the code prefix. Unredacted: the operator log's, not the model's. */
   readonly detail: string;
   /** `name` of the thrown error (`McpError`, `ZodError`, `Error`, …); undefined for an `isError` result. */
@@ -45,11 +48,15 @@ export interface McpFailureFacts {
   readonly outcome: McpHttpAnswer | undefined;
 }
 
-/** A failed MCP tool call, thrown by the tools `mcpTools` builds. */
-export class McpCallError extends Error implements McpFailureFacts {
+/**
+ * A failed MCP tool call, thrown by the tools `mcpTools` builds. A `RecoveryError` (docs/DESIGN.md, "Errors") whose
+ * `code` is always `'mcp_call_failed'`; the JSON-RPC error code is `rpcCode`.
+ */
+export class McpCallError extends RecoveryError<typeof MCP_CALL_FAILED> implements McpFailureFacts {
   override readonly name = 'McpCallError';
+  static override readonly codes: readonly string[] = [MCP_CALL_FAILED];
   readonly source: McpFailureSource;
-  readonly code: number | undefined;
+  readonly rpcCode: number | undefined;
   readonly detail: string;
   readonly errorName: string | undefined;
   readonly signals: ResultSignals;
@@ -59,14 +66,15 @@ export class McpCallError extends Error implements McpFailureFacts {
     /** The tool's name on the MCP server (without a prefix). */
     readonly mcpTool: string,
     facts: McpFailureFacts,
-    options?: { cause?: unknown },
+    options: { cause?: unknown } = {},
   ) {
     super(
-      `MCP tool "${mcpTool}" failed (${facts.source}${facts.code === undefined ? '' : ` ${facts.code}`}): ${facts.detail}`,
+      MCP_CALL_FAILED,
+      `MCP tool "${mcpTool}" failed (${facts.source}${facts.rpcCode === undefined ? '' : ` ${facts.rpcCode}`}): ${facts.detail}`,
       options,
     );
     this.source = facts.source;
-    this.code = facts.code;
+    this.rpcCode = facts.rpcCode;
     this.detail = facts.detail;
     this.errorName = facts.errorName;
     this.signals = facts.signals;
@@ -86,10 +94,10 @@ export class McpCallError extends Error implements McpFailureFacts {
       )
       .filter((t): t is string => typeof t === 'string')
       .join('\n');
-    const { code, detail } = splitCode(text === '' ? '(the error result has no text)' : text);
+    const { rpcCode, detail } = splitCode(text === '' ? '(the error result has no text)' : text);
     return new McpCallError(mcpTool, {
       source: McpFailureSource.RESULT,
-      code,
+      rpcCode,
       detail,
       errorName: undefined,
       signals: readResultSignals(record.structuredContent, text),
@@ -112,7 +120,7 @@ export class McpCallError extends Error implements McpFailureFacts {
       mcpTool,
       {
         source: McpFailureSource.THROWN,
-        code: fromSdk ? (error as McpError).code : undefined,
+        rpcCode: fromSdk ? (error as McpError).code : undefined,
         detail: fromSdk ? split.detail : message,
         errorName,
         signals: {},
@@ -140,19 +148,12 @@ function httpAnswerOf(error: unknown, http: McpHttpAnswer | undefined): McpHttpA
   return sse && Number(sse[1]) === http.status ? http : undefined;
 }
 
-/** True for an `McpCallError` (by class, or by name and fields when it crossed a module copy). */
+/** True for an `McpCallError`, also one made in another realm or module copy (its brand and code: `McpCallError.is`). */
 export function isMcpCallError(value: unknown): value is McpCallError {
-  if (value instanceof McpCallError) return true;
-  if (typeof value !== 'object' || value === null) return false;
-  const v = value as Partial<McpCallError>;
-  return (
-    v.name === 'McpCallError' &&
-    (v.source === McpFailureSource.RESULT || v.source === McpFailureSource.THROWN) &&
-    typeof v.detail === 'string'
-  );
+  return McpCallError.is(value);
 }
 
-function splitCode(text: string): { code: number | undefined; detail: string } {
+function splitCode(text: string): { rpcCode: number | undefined; detail: string } {
   const m = CODE_PREFIX.exec(text);
-  return m ? { code: Number(m[1]), detail: text.slice(m[0].length) } : { code: undefined, detail: text };
+  return m ? { rpcCode: Number(m[1]), detail: text.slice(m[0].length) } : { rpcCode: undefined, detail: text };
 }

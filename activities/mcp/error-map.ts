@@ -61,7 +61,7 @@ export function matchMcpRule(facts: McpFailureFacts, server: McpServerCodes = {}
 function structural(r: McpErrorRule, facts: McpFailureFacts): boolean {
   return (
     (r.source === undefined || r.source === facts.source) &&
-    (r.codes === undefined || (facts.code !== undefined && r.codes.includes(facts.code))) &&
+    (r.codes === undefined || (facts.rpcCode !== undefined && r.codes.includes(facts.rpcCode))) &&
     (r.errorName === undefined || r.errorName === facts.errorName)
   );
 }

@@ -27,291 +27,33 @@
  */
 import { FailureClass, FailureReason, Phase } from '../failure';
 import type { ToolFailure } from '../failure';
-import { readBodyFacts, serverDetail, type BodyFacts } from './body';
+import { readBodyFacts } from './body';
 import { buildFailure, type FailureDraft } from './build';
 import type { CallContext } from './context';
 import { ClassifyError, ClassifyErrorCode } from './errors';
-import { headerValues } from './headers';
-import { readRateLimit, type RateLimitSignals } from './rate-limit';
+import {
+  forbidden,
+  invalidArguments,
+  notProcessed,
+  QUOTA_EXHAUSTED_CODES,
+  RATE_LIMIT_CODES,
+  rateLimited,
+  rejected,
+  serverError,
+  unauthorized,
+  type HttpFacts,
+} from './http-drafts';
+import { NOT_PERFORMED_TEXT, ruleForStatus, type HttpRule } from './http-status';
+import { readRateLimit } from './rate-limit';
 import { retryAfterMsFromHeaders } from './retry-after';
-import { MAX_SERVER_DETAIL_CHARS, summarizeIssues } from './text';
-import { issuesNamedIn } from './named-fields';
-import { saysAlready } from '../postcondition';
 
-/** How a status is handled. A const object plus a type of the same name. */
-export const HttpRule = {
-  BAD_REQUEST: 'bad_request',
-  UNAUTHORIZED: 'unauthorized',
-  FORBIDDEN: 'forbidden',
-  NOT_FOUND: 'not_found',
-  GONE: 'gone',
-  CONFLICT: 'conflict',
-  PRECONDITION_FAILED: 'precondition_failed',
-  UNPROCESSABLE: 'unprocessable',
-  TOO_LARGE: 'too_large',
-  NOT_PROCESSED: 'not_processed',
-  RATE_LIMITED: 'rate_limited',
-  LEGAL_BLOCK: 'legal_block',
-  PROTOCOL_BUG: 'protocol_bug',
-  CLIENT_ERROR: 'client_error',
-  UNAVAILABLE: 'unavailable',
-  NOT_IMPLEMENTED: 'not_implemented',
-  NOT_PERFORMED: 'not_performed',
-  SERVER_ERROR: 'server_error',
-} as const;
-export type HttpRule = (typeof HttpRule)[keyof typeof HttpRule];
-
-const H = HttpRule;
-
-/** Status → rule. A status not listed falls to its family: 4xx `client_error`, 5xx `server_error`. */
-export const STATUS_RULES: Readonly<Record<number, HttpRule>> = Object.freeze({
-  400: H.BAD_REQUEST,
-  401: H.UNAUTHORIZED,
-  403: H.FORBIDDEN,
-  404: H.NOT_FOUND,
-  405: H.PROTOCOL_BUG, // the adapter used a method the endpoint does not allow
-  406: H.PROTOCOL_BUG, // the adapter's Accept cannot be served
-  408: H.NOT_PROCESSED, // RFC 9110 §15.5.9: the server timed out waiting for the request
-  409: H.CONFLICT,
-  410: H.GONE,
-  411: H.PROTOCOL_BUG, // Length Required
-  412: H.PRECONDITION_FAILED,
-  413: H.TOO_LARGE, // the arguments are too large: a smaller call can pass
-  414: H.TOO_LARGE,
-  415: H.PROTOCOL_BUG, // the adapter sent a media type the endpoint does not take
-  421: H.NOT_PROCESSED, // RFC 9110 §15.5.20: Misdirected Request; may be retried on a new connection, any method
-  422: H.UNPROCESSABLE,
-  425: H.NOT_PROCESSED, // RFC 8470 §5.2: Too Early, the request was not processed
-  428: H.PRECONDITION_FAILED, // RFC 6585 §3: Precondition Required
-  429: H.RATE_LIMITED,
-  431: H.TOO_LARGE,
-  451: H.LEGAL_BLOCK, // RFC 7725: unavailable for legal reasons
-  500: H.SERVER_ERROR,
-  501: H.NOT_IMPLEMENTED, // the operation is not supported: time will not change that
-  502: H.SERVER_ERROR,
-  503: H.UNAVAILABLE, // RFC 9110 §15.6.4: not processed, temporarily overloaded or down
-  504: H.SERVER_ERROR,
-  505: H.PROTOCOL_BUG, // RFC 9110 §15.6.6: the HTTP version the client used is not supported
-  507: H.NOT_PERFORMED, // RFC 4918 §11.5: Insufficient Storage; the method could not be performed, nothing stored
-  508: H.NOT_PERFORMED, // RFC 5842 §7.2: Loop Detected; the server terminated the whole operation
-  510: H.PROTOCOL_BUG, // RFC 2774 §7: Not Extended; the request lacks a mandatory extension
-  511: H.NOT_PERFORMED, // RFC 6585 §6: Network Authentication Required; a captive portal, the origin never saw it
-  529: H.UNAVAILABLE, // Anthropic API docs, "Errors": overloaded_error, temporarily overloaded
-  530: H.NOT_PERFORMED, // Cloudflare docs, "Error 530" (with a 1xxx error): the origin could not be reached
-});
-
-/** What a `not_performed` status means, in the model's words. */
-const NOT_PERFORMED_TEXT: Readonly<Record<number, string>> = Object.freeze({
-  507: 'the server has no storage left for this request; nothing was stored, and it must not be repeated until an operator acts',
-  508: 'the server detected a loop and stopped the whole operation',
-  511: 'the network requires a sign-in before any request reaches the service',
-  530: 'the service could not be reached behind its proxy',
-});
-
-/** Body codes that mean "rate limited" whatever the status (lower case). */
-const RATE_LIMIT_CODES: ReadonlySet<string> = new Set([
-  'rate_limited',
-  'rate_limit_exceeded',
-  'ratelimitexceeded',
-  'rate_limit',
-  'too_many_requests',
-  'throttled',
-  'throttling',
-  'throttlingexception',
-  'slowdown',
-  'slow_down',
-  'requestlimitexceeded',
-  'secondary_rate_limit',
-]);
-/** Body codes on a 403 that are an explicit policy deny (lower case). */
-const POLICY_DENY_CODES: ReadonlySet<string> = new Set([
-  'policy_denied',
-  'denied_by_policy',
-  'policy_violation',
-  'blocked_by_policy',
-  'access_denied_by_policy',
-  'policy_deny',
-]);
-/** Body codes on a 401 that mean the credential expired or was revoked (lower case). */
-const EXPIRED_TOKEN_CODES: ReadonlySet<string> = new Set(['invalid_token', 'token_expired', 'expired_token']);
-/** A 429 whose body says the account is out of quota (billing), not out of rate: waiting does not help. */
-const QUOTA_EXHAUSTED_CODES: ReadonlySet<string> = new Set(['insufficient_quota', 'billing_hard_limit_reached']);
-
-/** The rule for a status: its row in `STATUS_RULES`, else its family's. */
-export function ruleForStatus(status: number): HttpRule {
-  return STATUS_RULES[status] ?? (status >= 500 ? H.SERVER_ERROR : H.CLIENT_ERROR);
-}
-
-interface Facts {
-  status: number;
-  headers: unknown;
-  body: BodyFacts;
-  ctx: CallContext;
-  retryAfterMs: number | undefined;
-  rateLimit: RateLimitSignals;
-}
-
-/** `" Server said: …"` when the body has words of its own. */
-function said(f: Facts): string {
-  const detail = serverDetail(f.body, MAX_SERVER_DETAIL_CHARS);
-  return detail === undefined ? '' : ` Server said: "${detail}".`;
-}
-
-function rejected(f: Facts, cls: FailureClass, reason: FailureReason, what: string): FailureDraft {
-  return {
-    class: cls,
-    reason,
-    phase: Phase.DISPATCH,
-    retryable: false,
-    replaySafe: true,
-    status: f.status,
-    publicMessage: `${f.ctx.tool}: HTTP ${f.status}, ${what}.${said(f)}`,
-  };
-}
-
-function rateLimited(f: Facts): FailureDraft {
-  const delayMs = f.retryAfterMs ?? f.rateLimit.resetMs;
-  const draft: FailureDraft = {
-    class: FailureClass.TRANSIENT,
-    reason: FailureReason.RATE_LIMITED,
-    phase: Phase.DISPATCH,
-    retryable: true,
-    replaySafe: true,
-    status: f.status,
-    publicMessage: `${f.ctx.tool}: HTTP ${f.status}, rate limited${delayMs === undefined ? '' : `; retry after ${delayMs} ms`}.${said(f)}`,
-  };
-  if (delayMs !== undefined) draft.retryAfterMs = delayMs;
-  return draft;
-}
-
-function isRateLimitedByHeadersOrBody(f: Facts): boolean {
-  return (
-    f.retryAfterMs !== undefined ||
-    f.rateLimit.exhausted ||
-    (f.body.code !== undefined && RATE_LIMIT_CODES.has(f.body.code))
-  );
-}
-
-function invalidArguments(f: Facts, fallback: () => FailureDraft): FailureDraft {
-  let issues = f.body.fieldIssues;
-  // A plain message that names an input field is about that field, unless it says the state already holds.
-  if (issues.length === 0 && !saysAlready(f.body.message, f.ctx.alreadyPhrases)) {
-    issues = issuesNamedIn(f.body.message, f.ctx.inputFields ?? []);
-  }
-  if (issues.length === 0) return fallback();
-  const n = issues.length;
-  return {
-    class: FailureClass.INVALID_ARGUMENTS,
-    reason: FailureReason.SCHEMA,
-    phase: Phase.DISPATCH,
-    retryable: false,
-    replaySafe: true,
-    status: f.status,
-    issues,
-    publicMessage: `${f.ctx.tool}: HTTP ${f.status}, ${n} invalid argument${n === 1 ? '' : 's'}: ${summarizeIssues(issues)}.`,
-  };
-}
-
-function unauthorized(f: Facts): FailureDraft {
-  const challenge = headerValues(f.headers, 'www-authenticate').join(', ');
-  const expired =
-    /\berror\s*=\s*"?invalid_token\b/i.test(challenge) ||
-    (f.body.code !== undefined && EXPIRED_TOKEN_CODES.has(f.body.code));
-  return expired
-    ? rejected(
-        f,
-        FailureClass.AUTHENTICATION,
-        FailureReason.CREDENTIAL_EXPIRED,
-        'the credential is expired or revoked; it must be refreshed',
-      )
-    : rejected(
-        f,
-        FailureClass.AUTHENTICATION,
-        FailureReason.CREDENTIAL_MISSING,
-        'the request was not authenticated; a valid credential is needed',
-      );
-}
-
-function forbidden(f: Facts): FailureDraft {
-  if (isRateLimitedByHeadersOrBody(f)) return rateLimited(f);
-  if (f.body.code !== undefined && POLICY_DENY_CODES.has(f.body.code)) {
-    return rejected(
-      f,
-      FailureClass.AUTHORIZATION,
-      FailureReason.POLICY_DENIED,
-      'denied by policy; do not try to work around it',
-    );
-  }
-  if (f.ctx.approvalCanLift) {
-    return rejected(
-      f,
-      FailureClass.AUTHORIZATION,
-      FailureReason.APPROVAL_REQUIRED,
-      'not allowed without a human approval',
-    );
-  }
-  return rejected(f, FailureClass.AUTHORIZATION, FailureReason.FORBIDDEN, 'the caller is not allowed to do this');
-}
-
-function notProcessed(f: Facts, reason: FailureReason, what: string): FailureDraft {
-  const draft: FailureDraft = {
-    class: FailureClass.TRANSIENT,
-    reason,
-    phase: Phase.DISPATCH,
-    retryable: true,
-    replaySafe: true,
-    status: f.status,
-    publicMessage: `${f.ctx.tool}: HTTP ${f.status}, ${what}; the request was not processed${
-      f.retryAfterMs === undefined ? '' : `; retry after ${f.retryAfterMs} ms`
-    }.${said(f)}`,
-  };
-  if (f.retryAfterMs !== undefined) draft.retryAfterMs = f.retryAfterMs;
-  return draft;
-}
-
-/** 500, 502, 504 and unlisted 5xx: the request reached the server, which may have acted on it. */
-function serverError(f: Facts): FailureDraft {
-  const reason = f.status === 504 ? FailureReason.TIMEOUT : FailureReason.UNAVAILABLE;
-  const write = f.ctx.effect === 'write';
-  const base = { reason, status: f.status } as const;
-  let draft: FailureDraft;
-  if (!write) {
-    draft = {
-      ...base,
-      class: FailureClass.TRANSIENT,
-      phase: Phase.DISPATCH,
-      retryable: true,
-      replaySafe: true,
-      publicMessage: `${f.ctx.tool}: HTTP ${f.status}, server error; the read can be retried.${said(f)}`,
-    };
-  } else if (f.ctx.deduplicates) {
-    draft = {
-      ...base,
-      class: FailureClass.TRANSIENT,
-      phase: Phase.COMMIT_UNKNOWN,
-      retryable: true,
-      replaySafe: true,
-      publicMessage: `${f.ctx.tool}: HTTP ${f.status}, server error after the write was sent; the service deduplicates it, so it can be retried with the same idempotency key.${said(f)}`,
-    };
-  } else {
-    draft = {
-      ...base,
-      class: FailureClass.OUTCOME_UNKNOWN,
-      phase: Phase.COMMIT_UNKNOWN,
-      retryable: false,
-      replaySafe: false,
-      publicMessage: `${f.ctx.tool}: HTTP ${f.status}, server error after the write was sent; it may or may not have been applied. Check its status before any new attempt.${said(f)}`,
-    };
-  }
-  if (f.retryAfterMs !== undefined) draft.retryAfterMs = f.retryAfterMs;
-  return draft;
-}
+export { HttpRule, ruleForStatus, STATUS_RULES } from './http-status';
 
 const C = FailureClass;
 const R = FailureReason;
 
 /** Rule → draft. One function per rule. */
-const RULES: Readonly<Record<HttpRule, (f: Facts) => FailureDraft>> = Object.freeze({
+const RULES: Readonly<Record<HttpRule, (f: HttpFacts) => FailureDraft>> = Object.freeze({
   bad_request: (f) =>
     invalidArguments(f, () => rejected(f, C.INVALID_ARGUMENTS, R.SCHEMA, 'the arguments were rejected as invalid')),
   unauthorized,
@@ -394,7 +136,7 @@ export function classifyHttp(status: number, headers: unknown, body: unknown, ct
       publicMessage: `${ctx.tool}: the tool returned ${shown}, which it does not handle.`,
     });
   }
-  const facts: Facts = {
+  const facts: HttpFacts = {
     status,
     headers,
     body: readBodyFacts(body),

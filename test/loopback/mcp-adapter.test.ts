@@ -138,7 +138,8 @@ test('a missing file → isError "ENOENT" → semantic_rejection/not_found, repl
   expect(a.ok ? undefined : a.thrown).toMatchObject({
     name: 'McpCallError',
     source: 'result',
-    code: undefined,
+    code: 'mcp_call_failed',
+    rpcCode: undefined,
     detail: `ENOENT: no such file or directory, open '${join(root, 'missing.txt')}'`,
   });
 });
@@ -182,7 +183,7 @@ test("bad params the server sees (preflight bypassed) → its -32602 'Input vali
   expect(f.publicMessage).toBe(
     'fs_read_text_file: the MCP server rejected the arguments: Input validation error: Invalid arguments for tool read_text_file: Invalid input: expected string, received number at path',
   );
-  expect(a.ok ? undefined : a.thrown).toMatchObject({ source: 'result', code: -32602 });
+  expect(a.ok ? undefined : a.thrown).toMatchObject({ source: 'result', code: 'mcp_call_failed', rpcCode: -32602 });
   expect(routeFor(f).action).toBe('repair');
 });
 

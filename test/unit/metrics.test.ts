@@ -258,4 +258,24 @@ describe('RecoveryMetrics options', () => {
       ),
     );
   });
+  test.each([
+    [null, 'RecoveryMetrics: options must be an object'],
+    [
+      { maxTrackedWorkflow: 3 },
+      'RecoveryMetrics: maxTrackedWorkflow is not an option (known: tools, maxTrackedWorkflows, timeToReplanBucketsMs, callDurationBucketsMs)',
+    ],
+    [{ maxTrackedWorkflows: '5' }, 'RecoveryMetrics: maxTrackedWorkflows must be a positive integer (got "5")'],
+    [{ maxTrackedWorkflows: 1.5 }, 'RecoveryMetrics: maxTrackedWorkflows must be a positive integer (got 1.5)'],
+    [
+      { callDurationBucketsMs: [1, Infinity] },
+      'RecoveryMetrics: callDurationBucketsMs must be a non-empty list of finite numbers ≥ 0 ms in ascending order',
+    ],
+    [
+      { callDurationBucketsMs: [] },
+      'RecoveryMetrics: callDurationBucketsMs must be a non-empty list of finite numbers ≥ 0 ms in ascending order',
+    ],
+    [{ tools: 'search' }, 'RecoveryMetrics: tools must be a list of tool names'],
+  ])('options %j are refused: %s', (options, message) => {
+    expect(() => new RecoveryMetrics(options as never)).toThrow(new RecoveryMetricsOptionsError(message));
+  });
 });

@@ -10,6 +10,7 @@ import { CredentialRefreshFailed, CredentialUnavailable, UnknownCredential } fro
 import { ToolDefinitionError } from '../../activities/define-tool';
 import { HttpOutcomeError } from '../../activities/http';
 import { ApprovalNeededError } from '../../activities/interop/adopt';
+import { isMcpCallError, McpCallError } from '../../activities/mcp/call-error';
 import { McpReconnectError } from '../../activities/mcp/connection';
 import { McpAdapterError } from '../../activities/mcp/errors';
 import { ModelTimeoutError, PlannerConfigError } from '../../activities/planners/openai';
@@ -52,6 +53,7 @@ const cases: [RecoveryError, string, string][] = [
   [new ToolDefinitionError('t', 'm'), 'ToolDefinitionError', 'invalid_tool_definition'],
   [new McpReconnectError(new Error('refused'), undefined), 'McpReconnectError', 'mcp_reconnect_failed'],
   [new McpAdapterError('closed', 'm'), 'McpAdapterError', 'closed'],
+  [McpCallError.fromThrown('read_file', new Error('EPIPE')), 'McpCallError', 'mcp_call_failed'],
   [new CredentialRefreshFailed('crm', new Error('x')), 'CredentialRefreshFailed', 'credential_refresh_failed'],
   [
     new CredentialUnavailable('crm', { reason: 'timeout' } as ToolFailure, undefined),
@@ -106,7 +108,7 @@ describe('every error class is a RecoveryError with its code and name', () => {
 });
 
 /**
- * Loads recovery/<file>.ts into a new V8 context, as a CommonJS module transpiled by TypeScript; `modules` answer
+ * Loads recovery/<file>.ts (or `../activities/…`) into a new V8 context, as a CommonJS module transpiled by TypeScript; `modules` answer
  * its relative imports. The classes it defines are that realm's, not this one's.
  */
 function loadInRealm(context: object, file: string, modules: Record<string, unknown> = {}): Record<string, unknown> {
@@ -155,6 +157,39 @@ describe('the guard works across V8 realms, where instanceof fails', () => {
     const local = new RecoveryInputError('not_json', 'm');
     expect([guard(local), guard(local, 'not_json'), foreignIsInput(local)]).toEqual([true, true, true]);
     expect(foreignIsInput(new ClassifyError('invalid_outcome', 'm'))).toBe(false);
+  });
+
+  test('an McpCallError made in another realm is recognised by McpCallError.is and isMcpCallError', () => {
+    const Foreign = loadInRealm(realm, '../activities/mcp/call-error.ts', {
+      '@modelcontextprotocol/sdk/client/auth.js': { UnauthorizedError: class {} },
+      '@modelcontextprotocol/sdk/client/streamableHttp.js': { StreamableHTTPError: class {} },
+      '@modelcontextprotocol/sdk/types.js': { McpError: class {} },
+      './result-signals': jest.requireActual('../../activities/mcp/result-signals'),
+      '../../recovery/recovery-error': base,
+      './errors': { MCP_RECONNECT_FAILED: 'mcp_reconnect_failed' },
+    }).McpCallError as typeof McpCallError;
+    const text = 'MCP error -32602: Invalid arguments';
+    const e = Foreign.fromResult('read_file', { content: [{ type: 'text', text }], isError: true });
+    expect([e instanceof Error, e instanceof RecoveryError, e instanceof McpCallError]).toEqual([false, false, false]);
+    expect([
+      McpCallError.is(e),
+      isMcpCallError(e),
+      isRecoveryError(e, 'mcp_call_failed'),
+      McpAdapterError.is(e),
+    ]).toEqual([true, true, true, false]);
+    expect([e.name, e.code, e.rpcCode, e.source, e.detail]).toEqual([
+      'McpCallError',
+      'mcp_call_failed',
+      -32602,
+      'result',
+      'Invalid arguments',
+    ]);
+    // The other realm's guard recognises this realm's error; a look-alike without the brand is refused.
+    expect((base.isRecoveryError as typeof isRecoveryError)(McpCallError.fromResult('t', {}), 'mcp_call_failed')).toBe(
+      true,
+    );
+    const lookalike = Object.assign(new Error('m'), { name: 'McpCallError', source: 'result', detail: 'd' });
+    expect([isMcpCallError(lookalike), McpCallError.is(lookalike)]).toEqual([false, false]);
   });
 
   test('a plain object branded in another realm with Symbol.for is recognised too (the registry is shared)', () => {

@@ -64,6 +64,54 @@ describe('sandbox modules export no zod schema (Temporal freezes preloaded modul
   });
 });
 
+/**
+ * Where Temporal's `deepFreeze` would freeze a global or sticky RegExp: it walks as `schemasReachable` does but stops
+ * at an object that is already frozen. `replace`, `exec` and `test` write such a RegExp's `lastIndex`, which
+ * throws once it is frozen ("Cannot assign to read only property 'lastIndex'").
+ */
+function statefulRegExpsFrozen(root: unknown, from: string): string[] {
+  const found: string[] = [];
+  const seen = new WeakSet<object>();
+  const walk = (value: unknown, path: string): void => {
+    if (value === null || (typeof value !== 'object' && typeof value !== 'function')) return;
+    if (seen.has(value as object) || Object.isFrozen(value)) return;
+    seen.add(value as object);
+    if (value instanceof RegExp && (value.global || value.sticky)) found.push(path);
+    if (typeof value !== 'object') return;
+    for (const key of [...Object.getOwnPropertyNames(value), ...Object.getOwnPropertySymbols(value)]) {
+      let child: unknown;
+      try {
+        child = (value as Record<PropertyKey, unknown>)[key];
+      } catch {
+        continue;
+      }
+      walk(child, `${path}.${String(key)}`);
+    }
+  };
+  walk(root, from);
+  return found;
+}
+
+describe('sandbox modules export no global RegExp that the freeze would reach', () => {
+  test('every global or sticky RegExp reachable from their exports sits behind an already frozen object', () => {
+    // eslint-disable-next-line @typescript-eslint/no-require-imports -- loads the entry points for their module graph
+    for (const entry of SANDBOX_ENTRIES) require(entry);
+    const repo = require.resolve('../../workflow').replace(/workflow\.(ts|js)$/, '');
+    const sandboxModules = Object.keys(require.cache).filter(
+      (id) => id.startsWith(repo) && !id.includes('/node_modules/') && !id.includes('/test/'),
+    );
+    const found = sandboxModules.flatMap((id) =>
+      statefulRegExpsFrozen(require.cache[id]?.exports, id.slice(repo.length)),
+    );
+    expect(found).toEqual([]);
+  });
+
+  test('the walk finds a global RegExp in an unfrozen export, and not behind a frozen one (the check can fail)', () => {
+    expect(statefulRegExpsFrozen({ rules: [{ pattern: /a/g }, { pattern: /b/ }] }, 'm')).toEqual(['m.rules.0.pattern']);
+    expect(statefulRegExpsFrozen({ rules: Object.freeze([{ pattern: /a/g }]) }, 'm')).toEqual([]);
+  });
+});
+
 describe('loading the sandbox modules loads no zod (it would be preloaded, and so frozen, with them)', () => {
   test('a process that requires workflow.ts and workflows/ has no zod module until a schema is built', () => {
     const repo = join(__dirname, '..', '..');

@@ -1,0 +1,195 @@
+/**
+ * The policy of the scripted planner (scripted.ts): its schema, its errors, and how it is parsed and read from a
+ * file.
+ *
+ * ## The policy format
+ *
+ * ```json
+ * {
+ *   "goals": {
+ *     "Book a 30-minute call with Ada tomorrow": {
+ *       "on": { "repair": "fix_fields", "replan": "next_alternative", "escalate": "stop" },
+ *       "steps": [
+ *         { "id": "find", "tool": "find_contact", "args": { "name": "Ada" } },
+ *         {
+ *           "id": "book",
+ *           "tool": "book_slot",
+ *           "args": { "start": "10:00", "minutes": "30" },
+ *           "fixes": [{ "minutes": 30 }],
+ *           "alternatives": [{ "tool": "book_slot", "args": { "start": "11:00", "minutes": 30 } }],
+ *           "on": { "authorization": "stop" }
+ *         }
+ *       ],
+ *       "submit": { "resultFrom": "book" }
+ *     }
+ *   }
+ * }
+ * ```
+ *
+ * - `goals`: the exact goal text → its script. A goal the policy does not know fails the planner step loudly.
+ * - `steps`: run in order, one call per turn; a step is done when its call returns a result.
+ *   - `id` (optional, `[A-Za-z0-9_.-]{1,64}`, unique in the goal; @default `step-<n>`, 1-based) names the step in
+ *     call ids (`<id>#<k>`, k = the step's k-th call) and in `resultFrom`.
+ *   - `tool`, `args` (any JSON; @default `{}`): the call.
+ *   - `fixes` (@default `[]`): for `fix_fields`, the n-th repair shallow-merges fixes[0..n-1] into the call's
+ *     top-level args, in order (so fixes accumulate).
+ *   - `alternatives` (@default `[]`): other calls `{ tool, args, fixes? }` for `next_alternative`, in order; each
+ *     starts with its own args and fixes.
+ *   - `on`: reactions for this step; they override the goal's.
+ * - `on`: failure feedback → reaction. Keys are a failure class (`semantic_rejection`, `invalid_arguments`, ...) or
+ *   a recovery action (`repair`, `replan`, `reject`, `escalate`, `stop`, ...); a class key wins over an action key,
+ *   a step's map over the goal's, and anything unnamed is `stop`. Reactions:
+ *   - `fix_fields`: the same call with the next fix merged in (no fix left → stop);
+ *   - `next_alternative`: the next alternative call (none left → stop);
+ *   - `retry_same`: the identical call again (the router's Change-before-Retry gate decides; useful in tests);
+ *   - `skip`: leave the step without a result and go on;
+ *   - `stop`: give up with a reason that quotes the failure's public message.
+ * - `submit`: after the last step, `{ "result": <JSON> }` submits that value; `{ "resultFrom": "<step id>" }`
+ *   submits the value of that step's result (a skipped step has none: the planner stops instead).
+ */
+import { readFile } from 'node:fs/promises';
+import { z } from 'zod';
+import { FAILURE_CLASSES } from '../../recovery/failure';
+import { RECOVERY_ACTIONS } from '../../recovery/routes';
+import { RecoveryError, type CodeOf } from '../../recovery/recovery-error';
+
+/** What the scripted planner does after a failure. */
+export const Reaction = {
+  FIX_FIELDS: 'fix_fields',
+  NEXT_ALTERNATIVE: 'next_alternative',
+  RETRY_SAME: 'retry_same',
+  SKIP: 'skip',
+  STOP: 'stop',
+} as const;
+export type Reaction = (typeof Reaction)[keyof typeof Reaction];
+
+const ReactionSchema = z.enum(Object.values(Reaction) as [Reaction, ...Reaction[]]);
+const OnSchema = z.partialRecord(z.enum([...FAILURE_CLASSES, ...RECOVERY_ACTIONS]), ReactionSchema);
+const ArgsPatchSchema = z.record(z.string(), z.json());
+const callShape = {
+  tool: z.string().min(1),
+  args: z.json().default({}),
+  fixes: z.array(ArgsPatchSchema).default([]),
+};
+const CallSchema = z.object(callShape).strict();
+const StepSchema = z
+  .object({
+    ...callShape,
+    id: z
+      .string()
+      .regex(/^[A-Za-z0-9_.-]{1,64}$/, 'step ids are 1-64 characters of [A-Za-z0-9_.-]')
+      .optional(),
+    alternatives: z.array(CallSchema).default([]),
+    on: OnSchema.default({}),
+  })
+  .strict();
+/** One goal's script (the value under `goals[<goal>]`). */
+export const ScriptedGoalSchema = z
+  .object({
+    on: OnSchema.default({}),
+    steps: z.array(StepSchema),
+    submit: z.union([z.object({ result: z.json() }).strict(), z.object({ resultFrom: z.string().min(1) }).strict()]),
+  })
+  .strict()
+  .superRefine((goal, ctx) => {
+    const ids = goal.steps.map((s, i) => s.id ?? defaultStepId(i));
+    ids.forEach((id, i) => {
+      if (ids.indexOf(id) !== i)
+        ctx.addIssue({ code: 'custom', path: ['steps', i, 'id'], message: `duplicate step id "${id}"` });
+    });
+    if ('resultFrom' in goal.submit && !ids.includes(goal.submit.resultFrom)) {
+      ctx.addIssue({
+        code: 'custom',
+        path: ['submit', 'resultFrom'],
+        message: `no step has the id "${goal.submit.resultFrom}" (steps: ${ids.join(', ') || 'none'})`,
+      });
+    }
+  });
+
+/** The policy schema (zod 4). `ScriptedPolicy` is its parsed form, defaults filled in. */
+export const ScriptedPolicySchema = z.object({ goals: z.record(z.string().min(1), ScriptedGoalSchema) }).strict();
+export type ScriptedPolicy = z.output<typeof ScriptedPolicySchema>;
+export type Goal = ScriptedPolicy['goals'][string];
+export type Step = Goal['steps'][number];
+export type Call = z.output<typeof CallSchema>;
+
+/** Why a policy or a scripted run cannot go on. */
+export const ScriptedPolicyErrorCode = {
+  /** The policy file cannot be read. */
+  UNREADABLE: 'policy_unreadable',
+  /** The policy file is not JSON. */
+  NOT_JSON: 'policy_not_json',
+  /** The policy fails its schema; the message names the field. */
+  INVALID: 'policy_invalid',
+  /** The planner was asked about a goal the policy does not script. */
+  UNKNOWN_GOAL: 'unknown_goal',
+  /** The observations do not answer the calls the script made. */
+  OUT_OF_SCRIPT: 'out_of_script',
+} as const;
+export type ScriptedPolicyErrorCode = CodeOf<typeof ScriptedPolicyErrorCode>;
+
+/** A policy that cannot be used, or a scripted run that cannot go on; `code` says which. */
+export class ScriptedPolicyError extends RecoveryError<ScriptedPolicyErrorCode> {
+  override readonly name = 'ScriptedPolicyError';
+  static override readonly codes: readonly string[] = Object.values(ScriptedPolicyErrorCode);
+}
+
+/**
+ * Validates a policy value.
+ * @param source names the policy in messages (a file path). @default "policy"
+ * @throws ScriptedPolicyError `policy_invalid`, e.g. `policy.json: goals["Refund O-1"].steps[0].tool: Invalid
+ *   input: expected string, received undefined`.
+ */
+export function parseScriptedPolicy(value: unknown, source = 'policy'): ScriptedPolicy {
+  const parsed = ScriptedPolicySchema.safeParse(value);
+  if (parsed.success) return parsed.data;
+  const issue = parsed.error.issues[0];
+  throw new ScriptedPolicyError(
+    ScriptedPolicyErrorCode.INVALID,
+    `${source}: ${fieldPath(issue?.path ?? [])}: ${issue?.message ?? 'invalid value'}`,
+  );
+}
+
+/**
+ * Reads and validates a policy file (UTF-8 JSON).
+ * @throws ScriptedPolicyError `policy_unreadable` / `policy_not_json` / `policy_invalid`; each message starts with
+ *   the path.
+ */
+export async function loadScriptedPolicy(path: string): Promise<ScriptedPolicy> {
+  let text: string;
+  try {
+    text = await readFile(path, 'utf8');
+  } catch (err) {
+    const code = (err as { code?: unknown }).code;
+    throw new ScriptedPolicyError(
+      ScriptedPolicyErrorCode.UNREADABLE,
+      `${path}: cannot read the policy file${typeof code === 'string' ? ` (${code})` : ''}`,
+    );
+  }
+  let value: unknown;
+  try {
+    value = JSON.parse(text);
+  } catch (err) {
+    throw new ScriptedPolicyError(ScriptedPolicyErrorCode.NOT_JSON, `${path}: not JSON (${(err as Error).message})`);
+  }
+  return parseScriptedPolicy(value, path);
+}
+
+/** `goals["Refund O-1"].steps[0].tool`: a zod issue path as it reads in JSON. */
+export function fieldPath(path: readonly PropertyKey[]): string {
+  if (path.length === 0) return '(root)';
+  return path
+    .map((p, i) =>
+      typeof p === 'number'
+        ? `[${p}]`
+        : typeof p === 'string' && /^[A-Za-z_$][A-Za-z0-9_$]*$/.test(p)
+          ? `${i === 0 ? '' : '.'}${p}`
+          : `[${JSON.stringify(String(p))}]`,
+    )
+    .join('');
+}
+
+/** The id of a step without one: `step-<n>`, n 1-based. */
+export function defaultStepId(index: number): string {
+  return `step-${index + 1}`;
+}

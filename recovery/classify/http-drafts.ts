@@ -1,0 +1,210 @@
+/**
+ * The drafts of classify/http.ts's rules: one function per kind of answer (rejected, rate limited, not processed,
+ * a server error on a read or a write, …), and the body codes some of them look for. Sources as in
+ * classify/http.ts. Pure: `ctx.nowMs` is the clock (already read into `retryAfterMs` and `rateLimit`).
+ */
+import { FailureClass, FailureReason, Phase } from '../failure';
+import { serverDetail, type BodyFacts } from './body';
+import type { FailureDraft } from './build';
+import type { CallContext } from './context';
+import { headerValues } from './headers';
+import type { RateLimitSignals } from './rate-limit';
+import { MAX_SERVER_DETAIL_CHARS, summarizeIssues } from './text';
+import { issuesNamedIn } from './named-fields';
+import { saysAlready } from '../postcondition';
+
+/** Body codes that mean "rate limited" whatever the status (lower case). */
+export const RATE_LIMIT_CODES: ReadonlySet<string> = new Set([
+  'rate_limited',
+  'rate_limit_exceeded',
+  'ratelimitexceeded',
+  'rate_limit',
+  'too_many_requests',
+  'throttled',
+  'throttling',
+  'throttlingexception',
+  'slowdown',
+  'slow_down',
+  'requestlimitexceeded',
+  'secondary_rate_limit',
+]);
+/** Body codes on a 403 that are an explicit policy deny (lower case). */
+const POLICY_DENY_CODES: ReadonlySet<string> = new Set([
+  'policy_denied',
+  'denied_by_policy',
+  'policy_violation',
+  'blocked_by_policy',
+  'access_denied_by_policy',
+  'policy_deny',
+]);
+/** Body codes on a 401 that mean the credential expired or was revoked (lower case). */
+const EXPIRED_TOKEN_CODES: ReadonlySet<string> = new Set(['invalid_token', 'token_expired', 'expired_token']);
+
+/** A 429 whose body says the account is out of quota (billing), not out of rate: waiting does not help. */
+export const QUOTA_EXHAUSTED_CODES: ReadonlySet<string> = new Set(['insufficient_quota', 'billing_hard_limit_reached']);
+
+/** What a rule reads: the answer, the call, and the retry signals read from the headers. */
+export interface HttpFacts {
+  status: number;
+  headers: unknown;
+  body: BodyFacts;
+  ctx: CallContext;
+  retryAfterMs: number | undefined;
+  rateLimit: RateLimitSignals;
+}
+
+/** `" Server said: …"` when the body has words of its own. */
+function said(f: HttpFacts): string {
+  const detail = serverDetail(f.body, MAX_SERVER_DETAIL_CHARS);
+  return detail === undefined ? '' : ` Server said: "${detail}".`;
+}
+
+export function rejected(f: HttpFacts, cls: FailureClass, reason: FailureReason, what: string): FailureDraft {
+  return {
+    class: cls,
+    reason,
+    phase: Phase.DISPATCH,
+    retryable: false,
+    replaySafe: true,
+    status: f.status,
+    publicMessage: `${f.ctx.tool}: HTTP ${f.status}, ${what}.${said(f)}`,
+  };
+}
+
+export function rateLimited(f: HttpFacts): FailureDraft {
+  const delayMs = f.retryAfterMs ?? f.rateLimit.resetMs;
+  const draft: FailureDraft = {
+    class: FailureClass.TRANSIENT,
+    reason: FailureReason.RATE_LIMITED,
+    phase: Phase.DISPATCH,
+    retryable: true,
+    replaySafe: true,
+    status: f.status,
+    publicMessage: `${f.ctx.tool}: HTTP ${f.status}, rate limited${delayMs === undefined ? '' : `; retry after ${delayMs} ms`}.${said(f)}`,
+  };
+  if (delayMs !== undefined) draft.retryAfterMs = delayMs;
+  return draft;
+}
+
+function isRateLimitedByHeadersOrBody(f: HttpFacts): boolean {
+  return (
+    f.retryAfterMs !== undefined ||
+    f.rateLimit.exhausted ||
+    (f.body.code !== undefined && RATE_LIMIT_CODES.has(f.body.code))
+  );
+}
+
+export function invalidArguments(f: HttpFacts, fallback: () => FailureDraft): FailureDraft {
+  let issues = f.body.fieldIssues;
+  // A plain message that names an input field is about that field, unless it says the state already holds.
+  if (issues.length === 0 && !saysAlready(f.body.message, f.ctx.alreadyPhrases)) {
+    issues = issuesNamedIn(f.body.message, f.ctx.inputFields ?? []);
+  }
+  if (issues.length === 0) return fallback();
+  const n = issues.length;
+  return {
+    class: FailureClass.INVALID_ARGUMENTS,
+    reason: FailureReason.SCHEMA,
+    phase: Phase.DISPATCH,
+    retryable: false,
+    replaySafe: true,
+    status: f.status,
+    issues,
+    publicMessage: `${f.ctx.tool}: HTTP ${f.status}, ${n} invalid argument${n === 1 ? '' : 's'}: ${summarizeIssues(issues)}.`,
+  };
+}
+
+export function unauthorized(f: HttpFacts): FailureDraft {
+  const challenge = headerValues(f.headers, 'www-authenticate').join(', ');
+  const expired =
+    /\berror\s*=\s*"?invalid_token\b/i.test(challenge) ||
+    (f.body.code !== undefined && EXPIRED_TOKEN_CODES.has(f.body.code));
+  return expired
+    ? rejected(
+        f,
+        FailureClass.AUTHENTICATION,
+        FailureReason.CREDENTIAL_EXPIRED,
+        'the credential is expired or revoked; it must be refreshed',
+      )
+    : rejected(
+        f,
+        FailureClass.AUTHENTICATION,
+        FailureReason.CREDENTIAL_MISSING,
+        'the request was not authenticated; a valid credential is needed',
+      );
+}
+
+export function forbidden(f: HttpFacts): FailureDraft {
+  if (isRateLimitedByHeadersOrBody(f)) return rateLimited(f);
+  if (f.body.code !== undefined && POLICY_DENY_CODES.has(f.body.code)) {
+    return rejected(
+      f,
+      FailureClass.AUTHORIZATION,
+      FailureReason.POLICY_DENIED,
+      'denied by policy; do not try to work around it',
+    );
+  }
+  if (f.ctx.approvalCanLift) {
+    return rejected(
+      f,
+      FailureClass.AUTHORIZATION,
+      FailureReason.APPROVAL_REQUIRED,
+      'not allowed without a human approval',
+    );
+  }
+  return rejected(f, FailureClass.AUTHORIZATION, FailureReason.FORBIDDEN, 'the caller is not allowed to do this');
+}
+
+export function notProcessed(f: HttpFacts, reason: FailureReason, what: string): FailureDraft {
+  const draft: FailureDraft = {
+    class: FailureClass.TRANSIENT,
+    reason,
+    phase: Phase.DISPATCH,
+    retryable: true,
+    replaySafe: true,
+    status: f.status,
+    publicMessage: `${f.ctx.tool}: HTTP ${f.status}, ${what}; the request was not processed${
+      f.retryAfterMs === undefined ? '' : `; retry after ${f.retryAfterMs} ms`
+    }.${said(f)}`,
+  };
+  if (f.retryAfterMs !== undefined) draft.retryAfterMs = f.retryAfterMs;
+  return draft;
+}
+
+/** 500, 502, 504 and unlisted 5xx: the request reached the server, which may have acted on it. */
+export function serverError(f: HttpFacts): FailureDraft {
+  const reason = f.status === 504 ? FailureReason.TIMEOUT : FailureReason.UNAVAILABLE;
+  const write = f.ctx.effect === 'write';
+  const base = { reason, status: f.status } as const;
+  let draft: FailureDraft;
+  if (!write) {
+    draft = {
+      ...base,
+      class: FailureClass.TRANSIENT,
+      phase: Phase.DISPATCH,
+      retryable: true,
+      replaySafe: true,
+      publicMessage: `${f.ctx.tool}: HTTP ${f.status}, server error; the read can be retried.${said(f)}`,
+    };
+  } else if (f.ctx.deduplicates) {
+    draft = {
+      ...base,
+      class: FailureClass.TRANSIENT,
+      phase: Phase.COMMIT_UNKNOWN,
+      retryable: true,
+      replaySafe: true,
+      publicMessage: `${f.ctx.tool}: HTTP ${f.status}, server error after the write was sent; the service deduplicates it, so it can be retried with the same idempotency key.${said(f)}`,
+    };
+  } else {
+    draft = {
+      ...base,
+      class: FailureClass.OUTCOME_UNKNOWN,
+      phase: Phase.COMMIT_UNKNOWN,
+      retryable: false,
+      replaySafe: false,
+      publicMessage: `${f.ctx.tool}: HTTP ${f.status}, server error after the write was sent; it may or may not have been applied. Check its status before any new attempt.${said(f)}`,
+    };
+  }
+  if (f.retryAfterMs !== undefined) draft.retryAfterMs = f.retryAfterMs;
+  return draft;
+}
