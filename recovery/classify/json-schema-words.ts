@@ -1,0 +1,122 @@
+/**
+ * A JSON Schema in words, for the `expected` of a field issue: "positive integer", "string of 1–80 characters",
+ * "ISO date", "one of usd|eur", "array of string", "string or null". Reads through ./json-schema.ts (refs,
+ * alternatives, bounded depth; never throws) and words numbers, formats and patterns with ./schema-words.ts.
+ * Keywords: JSON Schema 2020-12 Validation §6 (`type`, `enum`, `const`, bounds, lengths, `pattern`), §7 (`format`);
+ * Core §10.2–10.3 (`anyOf`, `oneOf`, `allOf`, `not`, `items`, `prefixItems`).
+ * Pure: no I/O.
+ */
+import {
+  MAX_DEPTH,
+  branches,
+  isInformative,
+  isNullType,
+  list,
+  literalsOf,
+  patternsOf,
+  resolve,
+  typesOf,
+} from './json-schema';
+import { FORMAT_WORDS, describeNumber, literalWord, patternWords, type NumberBounds } from './schema-words';
+import { isObjectLike, ownKeys, readNumber, readProp, readString } from './safe';
+
+function describeString(n: unknown, root: unknown): string {
+  const format = readString(n, 'format');
+  const known = format !== undefined ? FORMAT_WORDS[format] : undefined;
+  let base = known ?? 'string';
+  // A known format's own pattern (zod emits both) adds nothing to its name.
+  const parts = known !== undefined ? [] : patternsOf(n, root).map(patternWords);
+  const min = readNumber(n, 'minLength');
+  const max = readNumber(n, 'maxLength');
+  if (min !== undefined && min === max) parts.push(`of exactly ${min} characters`);
+  else if (min === 1 && max === undefined && base === 'string' && parts.length === 0) base = 'non-empty string';
+  else if (min !== undefined && max !== undefined) parts.push(`of ${min}–${max} characters`);
+  else if (min !== undefined) parts.push(`of at least ${min} characters`);
+  else if (max !== undefined) parts.push(`of at most ${max} characters`);
+  return [base, ...parts].join(' ');
+}
+
+function describeArray(n: unknown, root: unknown, depth: number): string {
+  const prefix = list(n, 'prefixItems');
+  const items = readProp(n, 'items');
+  if (prefix.length > 0) {
+    const words = prefix.map((p) => describeSchema(p, root, depth + 1));
+    if (isObjectLike(items)) words.push(`…${describeSchema(items, root, depth + 1)}`);
+    return `[${words.join(', ')}]`;
+  }
+  const noun = `array of ${isObjectLike(items) ? describeSchema(items, root, depth + 1) : 'any value'}`;
+  const min = readNumber(n, 'minItems');
+  const max = readNumber(n, 'maxItems');
+  if (min !== undefined && min === max) return `${noun} with exactly ${min} items`;
+  if (min === 1 && max === undefined) return `non-empty ${noun}`;
+  if (min !== undefined && max !== undefined) return `${noun} with ${min}–${max} items`;
+  if (min !== undefined) return `${noun} with at least ${min} items`;
+  if (max !== undefined) return `${noun} with at most ${max} items`;
+  return noun;
+}
+
+function oneOfWords(values: readonly unknown[]): string {
+  const words = [...new Set(values.map(literalWord))];
+  return words.length === 1 ? `exactly ${words[0]}` : `one of ${words.join('|')}`;
+}
+
+function describeAlternatives(alternatives: readonly unknown[], root: unknown, depth: number): string {
+  const nonNull = alternatives.filter((b) => !isNullType(resolve(b, root)));
+  const orNull = nonNull.length < alternatives.length ? ' or null' : '';
+  const literals = nonNull.map((b) => literalsOf(resolve(b, root)));
+  if (nonNull.length > 0 && literals.every((l) => l !== undefined)) return `${oneOfWords(literals.flat())}${orNull}`;
+  const words = [...new Set(nonNull.map((b) => describeSchema(b, root, depth + 1)))];
+  const text = words.length > 4 ? `${words.slice(0, 4).join(' or ')} or …` : words.join(' or ');
+  return `${text || 'null'}${orNull}`;
+}
+
+function describeType(type: string, n: unknown, root: unknown, depth: number): string {
+  switch (type) {
+    case 'string':
+      return describeString(n, root);
+    case 'number':
+    case 'integer': {
+      const bounds: NumberBounds = {};
+      for (const k of ['minimum', 'maximum', 'exclusiveMinimum', 'exclusiveMaximum', 'multipleOf'] as const) {
+        const v = readNumber(n, k);
+        if (v !== undefined) bounds[k] = v;
+      }
+      return describeNumber(bounds, type === 'integer');
+    }
+    case 'array':
+      return describeArray(n, root, depth);
+    default:
+      return type;
+  }
+}
+
+/**
+ * A JSON Schema in words: "positive integer", "string of 3–5 characters", "ISO date", "one of usd|eur",
+ * "array of string", "string or null", "object". A schema that accepts anything is "any value"; `false` (or
+ * `not: {}`, zod's `z.never()`) is "no value (remove this key)"; `undefined` or a broken ref is "a valid value".
+ * @param root the document `$ref`s resolve in (default: `node`).
+ * @param depth recursion guard (internal).
+ */
+export function describeSchema(node: unknown, root: unknown = node, depth = 0): string {
+  const n = resolve(node, root);
+  if (depth > MAX_DEPTH || n === undefined) return 'a valid value';
+  if (n === false || (isObjectLike(readProp(n, 'not')) && ownKeys(readProp(n, 'not')).length === 0)) {
+    return 'no value (remove this key)';
+  }
+  if (!isInformative(n, root)) return 'any value';
+  const literals = literalsOf(n);
+  if (literals !== undefined) return oneOfWords(literals);
+  const alternatives = branches(n);
+  if (alternatives.length > 0) return describeAlternatives(alternatives, root, depth);
+  const types = typesOf(n);
+  if (types.length > 0) {
+    const words = types.filter((t) => t !== 'null').map((t) => describeType(t, n, root, depth));
+    return types.includes('null')
+      ? `${words.join(' or ') || 'null'}${words.length > 0 ? ' or null' : ''}`
+      : words.join(' or ');
+  }
+  if (readProp(n, 'properties') !== undefined || readProp(n, 'additionalProperties') !== undefined) return 'object';
+  const members = list(n, 'allOf');
+  if (members.length > 0) return [...new Set(members.map((m) => describeSchema(m, root, depth + 1)))].join(' and ');
+  return 'a valid value';
+}
