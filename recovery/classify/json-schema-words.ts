@@ -8,6 +8,8 @@
  */
 import {
   MAX_DEPTH,
+  MAX_VISITS,
+  type Budget,
   branches,
   isInformative,
   isNullType,
@@ -36,15 +38,15 @@ function describeString(n: unknown, root: unknown): string {
   return [base, ...parts].join(' ');
 }
 
-function describeArray(n: unknown, root: unknown, depth: number): string {
+function describeArray(n: unknown, root: unknown, w: Walk): string {
   const prefix = list(n, 'prefixItems');
   const items = readProp(n, 'items');
   if (prefix.length > 0) {
-    const words = prefix.map((p) => describeSchema(p, root, depth + 1));
-    if (isObjectLike(items)) words.push(`…${describeSchema(items, root, depth + 1)}`);
+    const words = prefix.map((p) => wordsOf(p, root, deeper(w)));
+    if (isObjectLike(items)) words.push(`…${wordsOf(items, root, deeper(w))}`);
     return `[${words.join(', ')}]`;
   }
-  const noun = `array of ${isObjectLike(items) ? describeSchema(items, root, depth + 1) : 'any value'}`;
+  const noun = `array of ${isObjectLike(items) ? wordsOf(items, root, deeper(w)) : 'any value'}`;
   const min = readNumber(n, 'minItems');
   const max = readNumber(n, 'maxItems');
   if (min !== undefined && min === max) return `${noun} with exactly ${min} items`;
@@ -60,17 +62,17 @@ function oneOfWords(values: readonly unknown[]): string {
   return words.length === 1 ? `exactly ${words[0]}` : `one of ${words.join('|')}`;
 }
 
-function describeAlternatives(alternatives: readonly unknown[], root: unknown, depth: number): string {
+function describeAlternatives(alternatives: readonly unknown[], root: unknown, w: Walk): string {
   const nonNull = alternatives.filter((b) => !isNullType(resolve(b, root)));
   const orNull = nonNull.length < alternatives.length ? ' or null' : '';
   const literals = nonNull.map((b) => literalsOf(resolve(b, root)));
   if (nonNull.length > 0 && literals.every((l) => l !== undefined)) return `${oneOfWords(literals.flat())}${orNull}`;
-  const words = [...new Set(nonNull.map((b) => describeSchema(b, root, depth + 1)))];
+  const words = [...new Set(nonNull.map((b) => wordsOf(b, root, deeper(w))))];
   const text = words.length > 4 ? `${words.slice(0, 4).join(' or ')} or …` : words.join(' or ');
   return `${text || 'null'}${orNull}`;
 }
 
-function describeType(type: string, n: unknown, root: unknown, depth: number): string {
+function describeType(type: string, n: unknown, root: unknown, w: Walk): string {
   switch (type) {
     case 'string':
       return describeString(n, root);
@@ -84,7 +86,7 @@ function describeType(type: string, n: unknown, root: unknown, depth: number): s
       return describeNumber(bounds, type === 'integer');
     }
     case 'array':
-      return describeArray(n, root, depth);
+      return describeArray(n, root, w);
     default:
       return type;
   }
@@ -95,11 +97,22 @@ function describeType(type: string, n: unknown, root: unknown, depth: number): s
  * "array of string", "string or null", "object". A schema that accepts anything is "any value"; `false` (or
  * `not: {}`, zod's `z.never()`) is "no value (remove this key)"; `undefined` or a broken ref is "a valid value".
  * @param root the document `$ref`s resolve in (default: `node`).
- * @param depth recursion guard (internal).
  */
-export function describeSchema(node: unknown, root: unknown = node, depth = 0): string {
+export function describeSchema(node: unknown, root: unknown = node): string {
+  return wordsOf(node, root, { depth: 0, budget: { left: MAX_VISITS } }) || 'a valid value';
+}
+
+/** Where a description is: its depth, and the visits left to the whole walk. */
+interface Walk {
+  depth: number;
+  budget: Budget;
+}
+
+const deeper = (w: Walk): Walk => ({ depth: w.depth + 1, budget: w.budget });
+
+function wordsOf(node: unknown, root: unknown, w: Walk): string {
   const n = resolve(node, root);
-  if (depth > MAX_DEPTH || n === undefined) return 'a valid value';
+  if (w.depth > MAX_DEPTH || --w.budget.left < 0 || n === undefined) return 'a valid value';
   if (n === false || (isObjectLike(readProp(n, 'not')) && ownKeys(readProp(n, 'not')).length === 0)) {
     return 'no value (remove this key)';
   }
@@ -107,16 +120,16 @@ export function describeSchema(node: unknown, root: unknown = node, depth = 0): 
   const literals = literalsOf(n);
   if (literals !== undefined) return oneOfWords(literals);
   const alternatives = branches(n);
-  if (alternatives.length > 0) return describeAlternatives(alternatives, root, depth);
+  if (alternatives.length > 0) return describeAlternatives(alternatives, root, w);
   const types = typesOf(n);
   if (types.length > 0) {
-    const words = types.filter((t) => t !== 'null').map((t) => describeType(t, n, root, depth));
+    const words = types.filter((t) => t !== 'null').map((t) => describeType(t, n, root, w));
     return types.includes('null')
       ? `${words.join(' or ') || 'null'}${words.length > 0 ? ' or null' : ''}`
       : words.join(' or ');
   }
   if (readProp(n, 'properties') !== undefined || readProp(n, 'additionalProperties') !== undefined) return 'object';
   const members = list(n, 'allOf');
-  if (members.length > 0) return [...new Set(members.map((m) => describeSchema(m, root, depth + 1)))].join(' and ');
+  if (members.length > 0) return [...new Set(members.map((m) => wordsOf(m, root, deeper(w))))].join(' and ');
   return 'a valid value';
 }

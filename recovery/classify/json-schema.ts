@@ -16,6 +16,13 @@ import { patternPrefix } from './schema-words';
 import { asArray, hasOwn, isObjectLike, ownKeys, readProp, readString } from './safe';
 
 export const MAX_DEPTH = 8;
+/** Most nodes one walk visits: alternatives that refer back to the root cannot make a walk exponential. */
+export const MAX_VISITS = 256;
+
+/** What is left of a walk's `MAX_VISITS`, shared by its recursive calls. */
+export interface Budget {
+  left: number;
+}
 const MAX_REF_HOPS = 16;
 const MAX_BRANCHES = 16;
 
@@ -55,8 +62,8 @@ export function branches(node: unknown): readonly unknown[] {
 /** The node's `type` as a list (`"string"` → `["string"]`). */
 export function typesOf(node: unknown): string[] {
   const t = readProp(node, 'type');
-  if (typeof t === 'string') return [t];
-  return (asArray(t) ?? []).filter((x): x is string => typeof x === 'string');
+  if (typeof t === 'string') return t === '' ? [] : [t];
+  return (asArray(t) ?? []).filter((x): x is string => typeof x === 'string' && x !== '');
 }
 
 /** Keywords that say nothing about the value (annotations); a schema with only these accepts anything. */
@@ -91,51 +98,51 @@ export function isInformative(node: unknown, root: unknown = node): boolean {
  * one `anyOf`), or `undefined` when the path leaves the schema. Refs in the result resolve against `root`.
  */
 export function schemaAt(root: unknown, path: readonly PropertyKey[]): unknown {
-  return at(root, root, path, 0);
+  return at(root, root, path, { left: MAX_VISITS });
 }
 
-function at(node: unknown, root: unknown, path: readonly PropertyKey[], depth: number): unknown {
+function at(node: unknown, root: unknown, path: readonly PropertyKey[], budget: Budget): unknown {
+  if (--budget.left < 0) return undefined;
   const n = resolve(node, root);
-  if (path.length === 0 || depth > 32 || n === undefined) return n;
+  if (path.length === 0 || n === undefined) return n;
   const alternatives = branches(n);
   if (alternatives.length > 0) {
-    const hits = alternatives.map((b) => at(b, root, path, depth + 1)).filter((h) => h !== undefined);
-    const own = step(n, root, path, depth);
+    const hits = alternatives.map((b) => at(b, root, path, budget)).filter((h) => h !== undefined);
+    const own = step(n, root, path, budget);
     if (own !== undefined) hits.unshift(own);
     return hits.length <= 1 ? hits[0] : { anyOf: hits };
   }
   for (const member of list(n, 'allOf')) {
-    const hit = at(member, root, path, depth + 1);
+    const hit = at(member, root, path, budget);
     if (hit !== undefined) return hit;
   }
-  return step(n, root, path, depth);
+  return step(n, root, path, budget);
 }
 
 /** One step down from `n` itself (no alternatives). */
-function step(n: unknown, root: unknown, path: readonly PropertyKey[], depth: number): unknown {
+function step(n: unknown, root: unknown, path: readonly PropertyKey[], budget: Budget): unknown {
   const [head, ...rest] = path;
   if (typeof head === 'string') {
     const properties = readProp(n, 'properties');
-    if (hasOwn(properties, head)) return at(readProp(properties, head), root, rest, depth + 1);
+    if (hasOwn(properties, head)) return at(readProp(properties, head), root, rest, budget);
     const extra = readProp(n, 'additionalProperties');
-    return isObjectLike(extra) || extra === true ? at(extra === true ? {} : extra, root, rest, depth + 1) : undefined;
+    return isObjectLike(extra) || extra === true ? at(extra === true ? {} : extra, root, rest, budget) : undefined;
   }
   if (typeof head === 'number') {
     const prefix = list(n, 'prefixItems');
     const items = readProp(n, 'items');
-    if (head < prefix.length) return at(prefix[head], root, rest, depth + 1);
-    return isObjectLike(items) ? at(items, root, rest, depth + 1) : undefined;
+    if (head < prefix.length) return at(prefix[head], root, rest, budget);
+    return isObjectLike(items) ? at(items, root, rest, budget) : undefined;
   }
   return undefined;
 }
 
 /** The declared keys of an object schema (through refs, `allOf` and alternatives), in declaration order. */
-export function objectKeys(node: unknown, root: unknown = node, depth = 0): string[] {
+export function objectKeys(node: unknown, root: unknown = node, budget: Budget = { left: MAX_VISITS }): string[] {
+  if (--budget.left < 0) return [];
   const n = resolve(node, root);
-  if (depth > MAX_DEPTH) return [];
   const keys = new Set(ownKeys(readProp(n, 'properties')));
-  for (const sub of [...list(n, 'allOf'), ...branches(n)])
-    for (const k of objectKeys(sub, root, depth + 1)) keys.add(k);
+  for (const sub of [...list(n, 'allOf'), ...branches(n)]) for (const k of objectKeys(sub, root, budget)) keys.add(k);
   return [...keys];
 }
 
