@@ -149,7 +149,10 @@ const SUGGESTION_RULES: readonly Rule[] = [
   },
   // A choice of values: name them ("use one of circle|square"), not "change kind to a one of …".
   (f) => (/^(one of|exactly) /.test(f.expected) ? `use ${f.expected}` : undefined),
-  (f) => `change ${pathLabel(f.e.path)} to a ${f.expected}`.replace(/ a (?=[aeiou])/i, ' an '),
+  (f) =>
+    f.expected === 'a valid value'
+      ? `change ${pathLabel(f.e.path)} to a valid value`
+      : `change ${pathLabel(f.e.path)} to a ${f.expected}`.replace(/ a (?=[aeiou])/i, ' an '),
 ];
 
 /** The suggestion for one problem: the answer of the first rule of `SUGGESTION_RULES` that has one. */
