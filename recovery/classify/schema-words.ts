@@ -14,6 +14,8 @@ export const FORMAT_WORDS: Readonly<Record<string, string>> = Object.freeze({
   email: 'email address',
   uri: 'URL',
   uuid: 'UUID',
+  /** zod's `z.guid()`, written as `format: uuid` with a looser pattern (recognised by ./zod-format-patterns.ts). */
+  guid: 'GUID',
   date: 'ISO date',
   'date-time': 'ISO datetime',
   time: 'ISO time',
@@ -45,9 +47,8 @@ export const FORMAT_EXAMPLES: Readonly<Record<string, string>> = Object.freeze({
   time: 'HH:MM:SS',
 });
 
-/** zod's format name → JSON Schema's, where they differ (zod `json-schema-processors`, `formatMap`). */
+/** zod's format name → JSON Schema's, where they differ (zod `json-schema-processors`, `formatMap`; `guid` keeps its own word). */
 const ZOD_FORMATS: Readonly<Record<string, string>> = Object.freeze({
-  guid: 'uuid',
   url: 'uri',
   datetime: 'date-time',
   json_string: 'json-string',

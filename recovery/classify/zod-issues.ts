@@ -59,7 +59,11 @@ export function entriesOf(error: unknown): Entry[] {
 }
 
 /** zod's `expected` / `origin` type names in words, where they differ. */
-const TYPE_WORDS: Readonly<Record<string, string>> = Object.freeze({ int: 'integer', nan: 'number' });
+const TYPE_WORDS: Readonly<Record<string, string>> = Object.freeze({
+  int: 'integer',
+  bigint: 'integer',
+  nan: 'number',
+});
 
 function regexSource(pattern: unknown): string | undefined {
   if (typeof pattern !== 'string') return undefined;

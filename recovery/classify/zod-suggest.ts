@@ -152,7 +152,7 @@ const SUGGESTION_RULES: readonly Rule[] = [
   (f) =>
     f.expected === 'a valid value'
       ? `change ${pathLabel(f.e.path)} to a valid value`
-      : `change ${pathLabel(f.e.path)} to a ${f.expected}`.replace(/ a (?=[aeiou])/i, ' an '),
+      : `change ${pathLabel(f.e.path)} to a ${f.expected}`.replace(/ a (?=[aeiou]|[AEIO])/, ' an '),
 ];
 
 /** The suggestion for one problem: the answer of the first rule of `SUGGESTION_RULES` that has one. */
