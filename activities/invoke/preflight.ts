@@ -36,7 +36,10 @@ export async function preflight(
   }
   const parsed = tool.input.safeParse(inv.args);
   if (!parsed.success)
-    throw new CallStopped(classifyZodError(parsed.error, ctx, { input: inv.args, schema: tool.input }), parsed.error);
+    throw new CallStopped(
+      classifyZodError(parsed.error, ctx, { input: inv.args, jsonSchema: tool.spec.inputSchema }),
+      parsed.error,
+    );
   // The idempotency key travels in a field when the tool says so; the model never supplies it (operation_id).
   const args =
     tool.idempotency.carrier === 'field' && typeof parsed.data === 'object' && parsed.data !== null

@@ -6,8 +6,9 @@
  * subset that catches what a planner gets wrong most often: `type` (one or a list of `string`, `number`,
  * `integer`, `boolean`, `null`, `array`, `object`), `properties` with `required` (nested), `additionalProperties:
  * false`, `items` (one schema), `enum` and `const` of primitives, and `description` (kept, so the planner's
- * JSON Schema still explains each field). Everything else (`anyOf`/`oneOf`/`allOf`, `$ref`, `pattern`,
- * `minimum`, `format`, tuple `items`, …) is accepted as is at that node: the server validates the rest and its
+ * JSON Schema still explains each field). `format`, `pattern` and the numeric bounds are kept as
+ * metadata, not checked (see `KEPT_KEYWORDS`). Everything else (`anyOf`/`oneOf`/`allOf`, `$ref`, tuple `items`,
+ * …) is accepted as is at that node: the server validates the rest and its
  * own answer (MCP "Input validation errors", an `isError` result or JSON-RPC -32602) is mapped to
  * `invalid_arguments` by error-map.ts. Objects keep keys the schema does not name (JSON Schema's default)
  * unless it says `additionalProperties: false`.
@@ -109,7 +110,35 @@ function objectNode(schema: Json, depth: number): z.ZodType<Record<string, unkno
   return schema.additionalProperties === false ? z.strictObject(shape) : z.looseObject(shape);
 }
 
+/**
+ * Keywords kept as the node's metadata (zod `.meta()`, which `z.toJSONSchema` writes back into the node): the
+ * tool's spec, so what a planner reads and what field issues word `expected` from (recovery/classify/json-schema.ts),
+ * says what the server's schema says — "email address", "integer between 1 and 50" — although only the subset
+ * above is checked here. Values: strings for `description`, `format`, `pattern`; finite numbers for the rest.
+ */
+const KEPT_KEYWORDS: Readonly<Record<string, 'string' | 'number'>> = Object.freeze({
+  description: 'string',
+  format: 'string',
+  pattern: 'string',
+  minimum: 'number',
+  maximum: 'number',
+  exclusiveMinimum: 'number',
+  exclusiveMaximum: 'number',
+  multipleOf: 'number',
+  minLength: 'number',
+  maxLength: 'number',
+  minItems: 'number',
+  maxItems: 'number',
+});
+
 function withDescription<T extends z.ZodType>(node: T, schema: unknown): T {
-  const description = isRecord(schema) ? schema.description : undefined;
-  return typeof description === 'string' && description.trim() !== '' ? node.describe(description) : node;
+  if (!isRecord(schema)) return node;
+  const meta: Record<string, string | number> = {};
+  for (const [key, type] of Object.entries(KEPT_KEYWORDS)) {
+    const value = schema[key];
+    if (type === 'string' && typeof value === 'string' && value.trim() !== '' && value.length <= 2_000)
+      meta[key] = value;
+    if (type === 'number' && typeof value === 'number' && Number.isFinite(value)) meta[key] = value;
+  }
+  return Object.keys(meta).length > 0 ? (node.meta(meta) as T) : node;
 }

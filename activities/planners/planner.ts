@@ -153,8 +153,9 @@ export function createPlannerActivities(planner: Planner, options: PlannerActivi
     throw invalidDecision(
       ctx,
       `${where}: ${first?.message ?? 'invalid value'}`,
-      // Without `input`: issues name the received type, so no model text beyond the excerpt leaves.
-      fieldIssuesFromZod(parsed.error),
+      // Without `input`: issues name the received type, so no model text beyond the excerpt leaves. With the
+      // schema (read through its JSON Schema, once): `kind` expects "one of tool_calls|submit|stop".
+      fieldIssuesFromZod(parsed.error, { schema: plannerDecisionSchema() }),
       answer,
       info.attempt,
     );

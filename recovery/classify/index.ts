@@ -3,7 +3,7 @@
  *
  * Entry points:
  * - `classify(raw, ctx, toolClassifier?)` for an HTTP answer or anything thrown;
- * - `classifyZodError(error, ctx, { input, schema })` for arguments that fail their schema (preflight);
+ * - `classifyZodError(error, ctx, { input, jsonSchema })` for arguments that fail their schema (preflight);
  * - `classifyInvalidResult({ error | invariant, received }, ctx)` and `validateResult(schema, body, ctx)` for
  *   results that came back unusable (postcheck).
  * Pure (no I/O, no clock: `ctx.nowMs`), so workflow code may import it inside Temporal's sandbox.
@@ -45,7 +45,8 @@ export {
   type DialectRow,
 } from './dialects';
 export { classifyZodError, fieldIssuesFromZod, isZodError, MAX_ZOD_FIELD_ISSUES, type ZodIssueOptions } from './zod';
-export { describeSchema, schemaAt } from './zod-describe';
+export { schemaAt } from './json-schema';
+export { describeSchema } from './json-schema-words';
 export {
   classifyInvalidResult,
   isBlank,

@@ -61,7 +61,10 @@ async function dispatch(t: AnyTool, args: unknown): Promise<Answer> {
 async function invoke(t: AnyTool, args: unknown): Promise<Answer> {
   const parsed = t.input.safeParse(args);
   if (!parsed.success) {
-    return { ok: false, failure: classifyZodError(parsed.error, callContext(t), { input: args, schema: t.input }) };
+    return {
+      ok: false,
+      failure: classifyZodError(parsed.error, callContext(t), { input: args, jsonSchema: t.spec.inputSchema }),
+    };
   }
   return dispatch(t, parsed.data);
 }
@@ -170,10 +173,19 @@ test('a write inside the folder → applied: the server answers and the file hol
 test('bad params → invalid_arguments in preflight from the MCP input schema, nothing dispatched', async () => {
   const f = failureOf(await invoke(tool('fs_read_text_file'), { path: 42 }));
   expect(f).toMatchObject({ class: 'invalid_arguments', reason: 'schema', phase: 'preflight', replaySafe: true });
-  expect(f.issues).toEqual([expect.objectContaining({ path: ['path'], received: '42' })]);
+  expect(f.issues).toEqual([
+    { path: ['path'], expected: 'string', received: '42', suggestion: 'change path to a string' },
+  ]);
   expect(routeFor(f).action).toBe('repair');
   const missing = failureOf(await invoke(tool('fs_read_text_file'), {}));
-  expect(missing.issues).toEqual([expect.objectContaining({ path: ['path'], received: 'missing' })]);
+  expect(missing.issues).toEqual([
+    { path: ['path'], expected: 'string', received: 'missing', suggestion: 'add path (string)' },
+  ]);
+  // The words come from the tool's JSON Schema: `head` is the server's "number" (a wrong key is named too).
+  const typo = failureOf(await invoke(tool('fs_read_text_file'), { path: 'note.txt', head: '3' }));
+  expect(typo.issues).toEqual([
+    { path: ['head'], expected: 'number', received: '"3"', suggestion: 'send 3 as a number, without quotes' },
+  ]);
 });
 
 test("bad params the server sees (preflight bypassed) → its -32602 'Input validation error' → invalid_arguments", async () => {

@@ -11,6 +11,7 @@ import {
   describeSchema,
   fieldIssuesFromZod,
   MAX_ZOD_FIELD_ISSUES,
+  schemaAt,
 } from '../../recovery/classify';
 import { fieldIssueSchema, MAX_RECEIVED_CHARS, toolFailureSchema } from '../../recovery/failure';
 import { ctxOf } from './classify-helpers';
@@ -247,7 +248,9 @@ describe('fieldIssuesFromZod: expected, received and suggestions', () => {
   });
 });
 
-describe('describeSchema', () => {
+describe('describeSchema (over JSON Schema)', () => {
+  const json = (schema: z.ZodType) => z.toJSONSchema(schema, { io: 'input', unrepresentable: 'any' });
+
   it.each([
     [z.string().regex(/^cus_/), 'string matching ^cus_'],
     [z.number().int().positive(), 'positive integer'],
@@ -259,29 +262,196 @@ describe('describeSchema', () => {
     [z.iso.date(), 'ISO date'],
     [z.iso.datetime(), 'ISO datetime'],
     [z.email(), 'email address'],
+    [z.email().regex(/corp\.com$/), 'email address matching corp\\.com$'],
+    [z.guid(), 'GUID'],
+    [z.uuid(), 'UUID'],
+    [z.templateLiteral(['a', z.number()]), 'string matching ^a-?\\d+(?:\\.\\d+)?$'],
     [z.string().min(1), 'non-empty string'],
     [z.string().min(3).max(5), 'string of 3–5 characters'],
+    [z.string().length(4), 'string of exactly 4 characters'],
     [z.string().startsWith('cus_'), 'string starting with cus_'],
+    [z.string().endsWith('.pdf'), 'string ending with .pdf'],
+    [z.string().includes('a.b'), 'string containing a.b'],
     [z.array(z.string()).min(1), 'non-empty array of string'],
     [z.string().optional(), 'string'],
     [z.string().nullable(), 'string or null'],
     [z.literal('x'), 'exactly x'],
     [z.boolean(), 'boolean'],
+    [z.tuple([z.string(), z.number()]), '[string, number]'],
+    [z.union([z.literal('a'), z.literal('b')]), 'one of a|b'],
+    [z.never(), 'no value (remove this key)'],
+    [z.bigint(), 'any value'],
   ] as [z.ZodType, string][])('describeSchema: %# → "%s"', (schema, words) => {
+    expect(describeSchema(json(schema))).toBe(words);
+  });
+
+  // A JSON Schema given directly, as an MCP server sends it: no zod schema behind it.
+  it.each([
+    [{ type: 'string', minLength: 1, maxLength: 80 }, 'string of 1–80 characters'],
+    [{ type: 'string', format: 'date-time' }, 'ISO datetime'],
+    [{ type: 'string', format: 'uri' }, 'URL'],
+    [{ type: ['integer', 'null'], minimum: 1 }, 'integer >= 1 or null'],
+    [{ anyOf: [{ type: 'number', exclusiveMinimum: 0 }, { type: 'null' }] }, 'positive number or null'],
+    [{ enum: ['a', 'b'] }, 'one of a|b'],
+    [{ const: 3 }, 'exactly 3'],
+    [
+      { $ref: '#/$defs/id', $defs: { id: { type: 'string', pattern: '^ord-[0-9]+$' } } },
+      'string matching ^ord-[0-9]+$',
+    ],
+    [{ $ref: '#' }, 'a valid value'],
+    [{ $ref: '#/$defs/missing' }, 'a valid value'],
+    [{ type: 'array', prefixItems: [{ type: 'string' }], items: { type: 'boolean' } }, '[string, …boolean]'],
+    [{ type: 'object', additionalProperties: { type: 'number' } }, 'object'],
+    [false, 'no value (remove this key)'],
+    [{ description: 'anything' }, 'any value'],
+    [undefined, 'a valid value'],
+  ] as [unknown, string][])('describeSchema of a JSON Schema given directly: %# → "%s"', (schema, words) => {
     expect(describeSchema(schema)).toBe(words);
   });
 
-  // zod 4.6 no longer fills the constraint bag for its own checks; the words come from the checks' defs.
-  it.each([
-    [z.number().int().min(1).max(10), 'integer between 1 and 10'],
-    [z.number().int().positive().max(100), 'positive integer <= 100'],
-    [z.string().min(3).max(5), 'string of 3–5 characters'],
-    [z.string().length(4), 'string of exactly 4 characters'],
-    [z.array(z.string()).min(1), 'non-empty array of string'],
-  ] as [z.ZodType, string][])('describeSchema without zod’s constraint bag: %# → "%s"', (schema, words) => {
-    const bag = schema._zod.bag as Record<string, unknown>;
-    for (const key of Object.keys(bag)) delete bag[key];
-    expect(describeSchema(schema)).toBe(words);
+  it('describeSchema / schemaAt: a schema whose every read throws reads as nothing, never throws', () => {
+    const hostile = new Proxy(
+      {},
+      {
+        get: () => {
+          throw new Error('boom');
+        },
+        ownKeys: () => {
+          throw new Error('boom');
+        },
+      },
+    );
+    expect(describeSchema(hostile)).toBe('any value');
+    expect(schemaAt(hostile, ['a', 0])).toBeUndefined();
+  });
+
+  it('schemaAt: through $ref into $defs, nullable anyOf, prefixItems, additionalProperties and a merged union', () => {
+    const Node: z.ZodType = z.lazy(() => z.object({ v: z.number().int().positive(), next: Node.optional() }));
+    const schema = json(
+      z.object({
+        root: Node,
+        note: z.object({ due: z.iso.date() }).nullable(),
+        point: z.tuple([z.number(), z.string().min(2)]),
+        tags: z.record(z.string(), z.boolean()),
+        shape: z.discriminatedUnion('kind', [
+          z.object({ kind: z.literal('circle'), r: z.number() }),
+          z.object({ kind: z.literal('square'), side: z.number() }),
+        ]),
+      }),
+    );
+    const words = (path: (string | number)[]) => describeSchema(schemaAt(schema, path), schema);
+    expect(words(['root', 'next', 'next', 'v'])).toBe('positive integer');
+    expect(words(['note', 'due'])).toBe('ISO date');
+    expect(words(['point', 1])).toBe('string of at least 2 characters');
+    expect(words(['tags', 'anything'])).toBe('boolean');
+    expect(words(['shape', 'kind'])).toBe('one of circle|square');
+    expect(words(['shape', 'side'])).toBe('number');
+    expect(schemaAt(schema, ['point', 2])).toBeUndefined();
+    expect(schemaAt(schema, ['nope'])).toBeUndefined();
+  });
+});
+
+describe('fieldIssuesFromZod: the JSON Schema', () => {
+  it('fieldIssuesFromZod: a record value, a nullable object, a tuple item and a $ref through the JSON Schema', () => {
+    const Node: z.ZodType = z.lazy(() => z.object({ v: z.number().int().positive(), next: Node.optional() }));
+    const schema = z.object({
+      tags: z.record(z.string(), z.number().int().positive()),
+      note: z.object({ due: z.iso.date() }).nullable(),
+      point: z.tuple([z.number(), z.string().min(2)]),
+      root: Node,
+    });
+    const input = { tags: { a: 'x' }, note: { due: '01/10/2026' }, point: [1, 'a'], root: { v: 1, next: { v: 'x' } } };
+    expect(fieldIssuesFromZod(fail(schema, input), { input, schema })).toEqual([
+      {
+        path: ['tags', 'a'],
+        expected: 'positive integer',
+        received: '"x"',
+        suggestion: 'change tags.a to a positive integer',
+      },
+      {
+        path: ['note', 'due'],
+        expected: 'ISO date',
+        received: '"01/10/2026"',
+        suggestion: 'use the format YYYY-MM-DD',
+      },
+      {
+        path: ['point', 1],
+        expected: 'string of at least 2 characters',
+        received: '"a"',
+        suggestion: 'change point[1] to a string of at least 2 characters',
+      },
+      {
+        path: ['root', 'next', 'v'],
+        expected: 'positive integer',
+        received: '"x"',
+        suggestion: 'change root.next.v to a positive integer',
+      },
+    ]);
+  });
+
+  it('fieldIssuesFromZod: a discriminated union with an unknown tag → the tags in words', () => {
+    const shape = z.discriminatedUnion('kind', [
+      z.object({ kind: z.literal('circle'), r: z.number() }),
+      z.object({ kind: z.literal('square'), side: z.number() }),
+    ]);
+    const schema = z.object({ shape });
+    const input = { shape: { kind: 'triangle' } };
+    expect(fieldIssuesFromZod(fail(schema, input), { input, schema })).toEqual([
+      {
+        path: ['shape', 'kind'],
+        expected: 'one of circle|square',
+        received: '"triangle"',
+        suggestion: 'use one of circle|square',
+      },
+    ]);
+  });
+
+  it('fieldIssuesFromZod: a JSON Schema given directly (an MCP tool’s) gives expected in full and the known keys', () => {
+    const jsonSchema = {
+      type: 'object',
+      properties: {
+        email: { type: 'string', format: 'email' },
+        count: { type: 'integer', minimum: 1, maximum: 50 },
+        since: { type: 'string', format: 'date' },
+      },
+      required: ['email', 'count', 'since'],
+      additionalProperties: false,
+    };
+    // What the MCP adapter checks (activities/mcp/json-schema.ts): types, required keys, no other keys.
+    const checked = z.strictObject({ email: z.string(), count: z.int(), since: z.string() });
+    const input = { email: 7, counts: 3 };
+    expect(fieldIssuesFromZod(fail(checked, input), { input, jsonSchema })).toEqual([
+      { path: ['email'], expected: 'email address', received: '7', suggestion: 'change email to an email address' },
+      {
+        path: ['count'],
+        expected: 'integer between 1 and 50',
+        received: 'missing',
+        suggestion: 'rename counts to count (integer between 1 and 50)',
+      },
+      { path: ['since'], expected: 'ISO date', received: 'missing', suggestion: 'add since (ISO date, YYYY-MM-DD)' },
+      {
+        path: ['counts'],
+        expected: 'a known key (email|count|since)',
+        received: '3',
+        suggestion: 'did you mean count?',
+      },
+    ]);
+  });
+
+  it('fieldIssuesFromZod: a zod schema is read through its JSON Schema (input side of a transform)', () => {
+    const schema = z.object({ n: z.number().int().positive() }).transform((o) => o.n);
+    const input = { n: 'x' };
+    expect(fieldIssuesFromZod(fail(schema, input), { input, schema })).toEqual([
+      { path: ['n'], expected: 'positive integer', received: '"x"', suggestion: 'change n to a positive integer' },
+    ]);
+  });
+
+  it('fieldIssuesFromZod: a `schema` without a JSON form (not a zod schema) falls back to the issues alone', () => {
+    const input = { n: 'x' };
+    const error = fail(z.object({ n: z.number().int().positive() }), input);
+    expect(fieldIssuesFromZod(error, { input, schema: { not: 'a zod schema' } })).toEqual([
+      { path: ['n'], expected: 'number', received: '"x"', suggestion: 'change n to a number' },
+    ]);
   });
 });
 

@@ -3,9 +3,13 @@
  * always returns a frozen ToolFailure that validates. No workers, no servers.
  */
 import fc from 'fast-check';
+import { z } from 'zod';
 import {
   classify,
+  describeSchema,
   fieldIssuesFromZod,
+  MAX_ZOD_FIELD_ISSUES,
+  schemaAt,
   type CallContext,
   type RawOutcome,
   type ToolClassifier,
@@ -223,6 +227,119 @@ describe('classify: properties', () => {
         for (const i of out) expect(fieldIssueSchema().safeParse(i).success).toBe(true);
         const thrown = classify({ kind: 'thrown', error: { name: 'ZodError', issues } }, ctxOf());
         expect(toolFailureSchema().safeParse(thrown).success).toBe(true);
+      }),
+      { numRuns: 1000 },
+    );
+  });
+
+  // Generated zod schemas (nested objects, arrays, tuples, records, unions, optional/nullable, recursion) and
+  // inputs near them: the JSON Schema reader never throws, and every zod issue path gets one field issue.
+  const KEYS = ['a', 'b', 'c'] as const;
+  const leaf: fc.Arbitrary<z.ZodType> = fc.constantFrom<z.ZodType>(
+    z.string(),
+    z.string().min(2).max(4),
+    z.string().regex(/^ab/),
+    z.string().startsWith('x_'),
+    z.email(),
+    z.iso.date(),
+    z.number(),
+    z.number().int().positive(),
+    z.number().min(-1).max(1),
+    z.boolean(),
+    z.enum(['a', 'b']),
+    z.literal('x'),
+    z.null(),
+    z.bigint(),
+    z.lazy(() => z.object({ v: z.number(), next: z.array(z.string()).optional() })),
+  );
+  const { schema: zodSchema } = fc.letrec<{ schema: z.ZodType }>((tie) => ({
+    schema: fc.oneof(
+      { depthSize: 'small', withCrossShrink: true },
+      leaf,
+      fc
+        .tuple(fc.subarray([...KEYS]), fc.array(tie('schema'), { minLength: 3, maxLength: 3 }), fc.boolean())
+        .map(([keys, subs, strict]) => {
+          const shape = Object.fromEntries(keys.map((k, i) => [k, subs[i]!]));
+          return strict ? z.strictObject(shape) : z.object(shape);
+        }),
+      tie('schema').map((s) => z.array(s).max(2)),
+      fc.tuple(tie('schema'), tie('schema')).map(([x, y]) => z.tuple([x, y])),
+      tie('schema').map((s) => z.record(z.string(), s)),
+      tie('schema').map((s) => s.optional()),
+      tie('schema').map((s) => s.nullable()),
+      fc.tuple(tie('schema'), tie('schema')).map(([x, y]) => z.union([x, y])),
+    ),
+  }));
+  const nearInput: fc.Arbitrary<unknown> = fc.letrec<{ v: unknown }>((tie) => ({
+    v: fc.oneof(
+      { depthSize: 'small' },
+      fc.jsonValue({ maxDepth: 1 }),
+      fc.dictionary(fc.constantFrom('a', 'b', 'c', 'd'), tie('v'), { maxKeys: 4 }),
+      fc.array(tie('v'), { maxLength: 3 }),
+    ),
+  })).v;
+  const pathsOf = (error: z.ZodError): Set<string> =>
+    new Set(
+      error.issues.flatMap((i) =>
+        i.code === 'unrecognized_keys' ? i.keys.map((k) => JSON.stringify([...i.path, k])) : [JSON.stringify(i.path)],
+      ),
+    );
+
+  it('fieldIssuesFromZod: generated zod schemas and inputs → one field issue per zod issue path, jsonSchema = schema', () => {
+    fc.assert(
+      fc.property(zodSchema, nearInput, (schema, input) => {
+        const parsed = schema.safeParse(input);
+        if (parsed.success) return;
+        const out = fieldIssuesFromZod(parsed.error, { input, schema });
+        for (const i of out) expect(fieldIssueSchema().safeParse(i).success).toBe(true);
+        const expected = pathsOf(parsed.error);
+        if (expected.size <= MAX_ZOD_FIELD_ISSUES) {
+          expect(new Set(out.map((i) => JSON.stringify(i.path)))).toEqual(expected);
+        }
+        const jsonSchema = z.toJSONSchema(schema, { io: 'input', unrepresentable: 'any' });
+        expect(fieldIssuesFromZod(parsed.error, { input, jsonSchema })).toEqual(out);
+        for (const i of parsed.error.issues) {
+          expect(typeof describeSchema(schemaAt(jsonSchema, i.path), jsonSchema)).toBe('string');
+        }
+      }),
+      { numRuns: 500 },
+    );
+  });
+
+  it('describeSchema / schemaAt: any JSON value (refs, cycles, hostile objects) as the schema → words, never a throw', () => {
+    const node = fc.oneof(
+      fc.jsonValue({ maxDepth: 3 }),
+      fc.record({ $ref: fc.constantFrom('#', '#/$defs/a', '#/$defs/b', '#/nope', 'http://x') }),
+      fc.record({ anyOf: fc.array(fc.record({ $ref: fc.constantFrom('#', '#/$defs/a') }), { maxLength: 3 }) }),
+    );
+    const doc = fc.record(
+      {
+        type: fc.anything(),
+        properties: fc.dictionary(fc.constantFrom('a', 'b'), node),
+        items: node,
+        $defs: fc.record({ a: node, b: node }),
+        anyOf: fc.array(node, { maxLength: 3 }),
+        allOf: fc.array(node, { maxLength: 2 }),
+        prefixItems: fc.anything(),
+        pattern: fc.anything(),
+        enum: fc.anything(),
+      },
+      { requiredKeys: [] },
+    );
+    const path = fc.array(fc.oneof(fc.constantFrom('a', 'b'), fc.nat(3)), { maxLength: 5 });
+    fc.assert(
+      fc.property(doc, path, fc.boolean(), (root, p, trap) => {
+        // A hostile getter where the reader looks first: every read of it throws.
+        if (trap) {
+          Object.defineProperty(root, 'items', {
+            get: () => {
+              throw new Error('get');
+            },
+          });
+        }
+        const words = describeSchema(schemaAt(root, p), root);
+        expect(typeof words).toBe('string');
+        expect(words.length).toBeGreaterThan(0);
       }),
       { numRuns: 1000 },
     );

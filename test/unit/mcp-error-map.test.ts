@@ -26,7 +26,7 @@ import {
   type McpHttpAnswer,
 } from '../../activities/mcp';
 import { MAX_HINT_MS, retryHintInText, statusInText } from '../../activities/mcp/result-signals';
-import { classify, type CallContext } from '../../recovery/classify';
+import { classify, fieldIssuesFromZod, type CallContext } from '../../recovery/classify';
 
 const ctx = (effect: 'read' | 'write'): CallContext => ({
   tool: 'srv_tool',
@@ -192,6 +192,50 @@ test('zodFromInputSchema: type, required, enum, items, additionalProperties: fal
     properties: { path: { type: 'string', description: 'the path' }, mode: { enum: ['a', 'b'] } },
     required: ['path'],
   });
+});
+
+test('zodFromInputSchema: format, pattern and bounds stay in the JSON Schema (unchecked), so field issues word them', () => {
+  const server = {
+    type: 'object',
+    properties: {
+      email: { type: 'string', format: 'email', description: 'who' },
+      count: { type: 'integer', minimum: 1, maximum: 50 },
+      id: { type: 'string', pattern: '^ord-[0-9]+$', minLength: 5 },
+      bogus: { type: 'string', format: 7, minimum: Number.NaN },
+    },
+    required: ['email', 'count', 'id'],
+    additionalProperties: false,
+  };
+  const s = zodFromInputSchema(server);
+  // Checked as before: types and required keys only; the server checks the rest.
+  expect(s.safeParse({ email: 'not-an-email', count: 99, id: 'x' }).success).toBe(true);
+  const jsonSchema = z.toJSONSchema(s, { io: 'input', unrepresentable: 'any' });
+  expect(jsonSchema).toMatchObject({
+    properties: {
+      email: { type: 'string', format: 'email', description: 'who' },
+      count: { type: 'integer', minimum: 1, maximum: 50 },
+      id: { type: 'string', pattern: '^ord-[0-9]+$', minLength: 5 },
+      bogus: { type: 'string' },
+    },
+  });
+  expect((jsonSchema.properties as Record<string, object>).bogus).toEqual({ type: 'string' });
+  const input = { email: 1, id: 42 };
+  const parsed = s.safeParse(input);
+  expect(parsed.success ? [] : fieldIssuesFromZod(parsed.error, { input, jsonSchema })).toEqual([
+    { path: ['email'], expected: 'email address', received: '1', suggestion: 'change email to an email address' },
+    {
+      path: ['count'],
+      expected: 'integer between 1 and 50',
+      received: 'missing',
+      suggestion: 'add count (integer between 1 and 50)',
+    },
+    {
+      path: ['id'],
+      expected: 'string matching ^ord-[0-9]+$ of at least 5 characters',
+      received: '42',
+      suggestion: 'change id to a string matching ^ord-[0-9]+$ of at least 5 characters',
+    },
+  ]);
 });
 
 test('zodFromInputSchema: a schema without properties (or not an object) accepts any object, and only objects', () => {

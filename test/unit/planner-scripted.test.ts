@@ -371,9 +371,29 @@ describe('planner activity: the answer check', () => {
         replaySafe: true,
         publicMessage: failure.message,
         diagnosticRef: 'test/plan-7/1', // MockActivityEnvironment's workflowId is "test"
-        issues: [expect.objectContaining({ path: ['calls'] })],
+        issues: [
+          {
+            path: ['calls'],
+            expected: 'non-empty array of object',
+            received: 'not reported',
+            suggestion: 'change calls to a non-empty array of object',
+          },
+        ],
       },
       { attempt: 1 },
+    ]);
+  });
+
+  it('a decision of an unknown kind → the kinds in words, from the decision schema', async () => {
+    const bad: Planner = { plan: () => Promise.resolve({ kind: 'answer' } as never) };
+    const failure = await failureOf(run(bad, input([])));
+    expect((failure.details?.[0] as { issues?: unknown }).issues).toEqual([
+      {
+        path: ['kind'],
+        expected: 'one of tool_calls|submit|stop',
+        received: 'not reported',
+        suggestion: 'use one of tool_calls|submit|stop',
+      },
     ]);
   });
 
