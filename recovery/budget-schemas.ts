@@ -1,0 +1,93 @@
+/**
+ * The budget policy and ledger shapes (recovery/budgets.ts spends them): schemas built on first use (recovery/lazy.ts),
+ * the design's defaults, and the ledger type. Pure: no I/O.
+ */
+import type { z } from 'zod';
+import { zod } from './zod-runtime';
+import { lazy } from './lazy';
+
+const count = (def: number) => zod().number().int().min(0).default(def);
+
+/**
+ * Budget limits. Read from `temporal.config.json` (`budgets`); every field is optional there and defaults as below.
+ * - `perCallRetries`: retries of one call after transient failures (the first attempt is not a retry). @default 3
+ * - `perTurnReplans`: replans in one turn (capability missing, semantic rejection, exhausted repairs). @default 2
+ * - `perCallRepairs`: repairs of one call's arguments after `invalid_arguments`. @default 2
+ * - `perRunAttempts`: tool dispatches in the whole run, first attempts and retries alike. ≥ 1. @default 50
+ * - `consecutiveUnknownToolTurns`: turns in a row in which the model named a tool it cannot use (unknown, or not
+ *   granted: class `capability_missing`) before the run stops; the turn that reaches it ends the run. A call to an
+ *   available tool starts the count again. ≥ 1. @default 2 (docs/DESIGN.md, "Budgets and escalation")
+ */
+export const budgetPolicySchema = lazy((z) =>
+  z
+    .object({
+      perCallRetries: count(3),
+      perTurnReplans: count(2),
+      perCallRepairs: count(2),
+      perRunAttempts: z.number().int().min(1).default(50),
+      consecutiveUnknownToolTurns: z.number().int().min(1).default(2),
+    })
+    .strict(),
+);
+export type BudgetPolicy = z.output<ReturnType<typeof budgetPolicySchema>>;
+
+/** A partial budget policy (a per-tool override, `temporal.config.json` `tools.<name>.budgets`). Built on first use. */
+export const budgetOverrideSchema = lazy(() => budgetPolicySchema().partial());
+
+/**
+ * The design's defaults: 3 retries per call, 2 replans per turn, 2 repairs per call, 50 attempts per run, and 2
+ * unknown-tool turns in a row.
+ */
+export const DEFAULT_BUDGET_POLICY: Readonly<BudgetPolicy> = Object.freeze({
+  perCallRetries: 3,
+  perTurnReplans: 2,
+  perCallRepairs: 2,
+  perRunAttempts: 50,
+  consecutiveUnknownToolTurns: 2,
+});
+
+const callCountersSchema = lazy((z) =>
+  z.object({ key: z.string().min(1), retries: z.number().int().min(0), repairs: z.number().int().min(0) }).strict(),
+);
+
+/**
+ * The ledger's shape, for restoring one from JSON (`restoreLedger`).
+ * - `turn.index`: 0 before the first `startTurn`, then 1, 2, ...
+ * - `calls`: per-call counters of the current turn, in start order, one entry per call key. A list rather than
+ *   a record so that any string is a safe key (`"__proto__"` included) after a JSON round trip.
+ */
+export const budgetLedgerSchema = lazy((z) =>
+  z
+    .object({
+      version: z.literal(1),
+      policy: budgetPolicySchema(),
+      run: z.object({ attempts: z.number().int().min(0) }).strict(),
+      turn: z.object({ index: z.number().int().min(0), replans: z.number().int().min(0) }).strict(),
+      calls: z.array(callCountersSchema()),
+    })
+    .strict()
+    .superRefine((l, ctx) => {
+      const seen = new Set<string>();
+      l.calls.forEach((c, i) => {
+        if (seen.has(c.key))
+          ctx.addIssue({
+            code: 'custom',
+            path: ['calls', i, 'key'],
+            message: `duplicate call key ${JSON.stringify(c.key)}`,
+          });
+        seen.add(c.key);
+      });
+    }),
+);
+
+/** Counters of one call. */
+export type CallCounters = Readonly<{ key: string; retries: number; repairs: number }>;
+
+/** An immutable budget ledger. Plain JSON: carry it across continue-as-new and `restoreLedger` it. */
+export type BudgetLedger = Readonly<{
+  version: 1;
+  policy: Readonly<BudgetPolicy>;
+  run: Readonly<{ attempts: number }>;
+  turn: Readonly<{ index: number; replans: number }>;
+  calls: readonly CallCounters[];
+}>;
