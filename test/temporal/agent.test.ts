@@ -149,6 +149,12 @@ test('planner → tools → observations → submit: a 409 is fed back, the plan
   // Each record is one structured line of Temporal's workflow logger, with every field of the record.
   const recordLines = logs.filter((l) => l.message === 'recovery record');
   expect(recordLines.map((l) => l.attrs)).toEqual(result.records.map((r) => expect.objectContaining(r)));
+  // A first-attempt success is a DEBUG line; the 409 that was replanned is INFO.
+  expect(recordLines.map((l) => [l.attrs.tool, l.level])).toEqual([
+    ['check_inventory', 'debug'],
+    ['book_slot', 'info'],
+    ['book_slot', 'debug'],
+  ]);
   expect(recordLines[1]!.attrs).toMatchObject({
     workflowId,
     tool: 'book_slot',

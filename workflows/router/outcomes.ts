@@ -41,7 +41,8 @@ const TERMINAL_OF_ACTION: Readonly<Partial<Record<RecoveryAction, TerminalState>
 
 /**
  * Writes the call's recovery record: kept in state (query `recovery.records`), logged through Temporal's workflow
- * logger (one structured line; not during replay), and handed to the telemetry sink (metrics).
+ * logger (one structured line, not during replay: DEBUG for a success at the first attempt, INFO otherwise), and
+ * handed to the telemetry sink (metrics).
  */
 export function writeRecord(
   ctx: RouterContext,
@@ -71,7 +72,9 @@ export function writeRecord(
     r.replanAfter = scope.afterReplan.class;
   }
   ctx.st.records.push(r);
-  log.info('recovery record', { ...r, ...(exhausted ? { exhausted } : {}) });
+  // A first-attempt success is DEBUG, as Temporal's own per-workflow lines are; a failure or a recovery is INFO.
+  const line = failure === undefined && action === undefined ? log.debug : log.info;
+  line('recovery record', { ...r, ...(exhausted ? { exhausted } : {}) });
   telemetry.record(r);
   if (action === RecoveryAction.REPLAN || action === RecoveryAction.REJECT) {
     ctx.st.pendingReplan = { atMs: Date.now(), class: r.class ?? FailureClass.UNRECOVERABLE };
