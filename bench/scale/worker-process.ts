@@ -2,13 +2,15 @@
  * One worker of the scale benchmark in its own process, so its CPU time and resident memory are its own
  * (bench/scale.ts forks it with `-r ts-node/register`). Environment:
  * - `TEMPORAL_ADDRESS`, `TASK_QUEUE`, `SERVICE_URL`, `WORKFLOW_BUNDLE` (a prebuilt bundle's code path);
- * - `ARM`: `bare` (the plain activity of bench/activities.ts) or `plugin` (RecoveryPlugin with `check_inventory`
- *   and a scripted planner for `agentWorkflow`).
+ * - `ARM`: `bare` (the plain activity of bench/activities.ts and the planner activity, for bench/workflows.ts) or
+ *   `plugin` (RecoveryPlugin with `check_inventory`); both with the same scripted planner, behind the planner
+ *   activity of activities/planners/planner.ts (the plugin registers it itself).
  * IPC: on `{ type: 'report' }` it answers `{ type: 'report', cpuMs, peakRssMiB }` (since the last report: CPU in ms,
  * the highest RSS sampled every 100 ms, in MiB); on `{ type: 'stop' }` it shuts down. It sends `{ type: 'ready' }`
  * once it polls.
  */
 import { DefaultLogger, NativeConnection, Runtime, Worker } from '@temporalio/worker';
+import { createPlannerActivities } from '../../activities/planners/planner';
 import { createScriptedPlanner } from '../../activities/planners/scripted';
 import { supportTools } from '../../examples/support-tools';
 import { RecoveryPlugin } from '../../plugin/recovery-plugin';
@@ -39,7 +41,12 @@ async function main(): Promise<void> {
   });
   const worker =
     env('ARM') === 'bare'
-      ? await Worker.create({ connection, taskQueue, workflowBundle, activities: createBaselineActivities(serviceUrl) })
+      ? await Worker.create({
+          connection,
+          taskQueue,
+          workflowBundle,
+          activities: { ...createBaselineActivities(serviceUrl), ...createPlannerActivities(planner) },
+        })
       : await Worker.create({
           connection,
           taskQueue,
