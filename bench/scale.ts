@@ -1,10 +1,12 @@
 /**
- * `npm run bench -- --only scale [--quick]`: throughput at many concurrent agents. For N concurrent one-call
- * workflows — a bare one-activity workflow, `toolPlanWorkflow` with one `check_inventory` call, and `agentWorkflow`
- * with a scripted planner that makes that call and submits — on one worker each, in a process of its own
- * (bench/scale/worker-process.ts): runs/s, p95 end to end (client start → result), the worker's peak RSS and its CPU
- * time per call. Arms run in turn at each N, bare first. Writes bench/results/scale.json (one row per N and
- * workflow, each against bare at the same N) and prints the table. Never gated: these machines are noisy.
+ * `npm run bench -- --only scale [--quick]`: throughput at many concurrent agents. For N concurrent runs of each
+ * workflow — `toolPlanWorkflow` with one `check_inventory` call against `bareActivityWorkflow` (one plain activity),
+ * and `agentWorkflow` with a scripted planner that makes that call and submits against `bareAgentWorkflow` (the same
+ * planner activity and loop, a plain activity for the call; bench/workflows.ts) — on one worker per arm (bare or
+ * plugin), each in a process of its own (bench/scale/worker-process.ts): runs/s, p95 end to end (client start →
+ * result), the worker's peak RSS and its CPU time per call. Arms run in turn at each N, each baseline just before
+ * its subject. Writes bench/results/scale.json (one row per N and subject, bench/scale/rows.ts) and prints the
+ * table. Never gated: these machines are noisy.
  */
 import { fork, type ChildProcess } from 'node:child_process';
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
@@ -15,40 +17,20 @@ import { dirname, join } from 'node:path';
 import { startBenchServer } from './dev-server';
 import { bundleWorkflowCode, DefaultLogger } from '@temporalio/worker';
 import { supportTools } from '../examples/support-tools';
+import { permittedCapabilities } from '../recovery/tool-spec';
 import { RecoveryPlugin, RECOVERY_PRELOAD_MODULES, RECOVERY_WORKFLOWS_PATH } from '../plugin/recovery-plugin';
 import { INVENTORY } from './scenarios';
 import { machineFacts } from './report';
 import { SCALE_GOAL } from './scale/worker-process';
 import { percentile } from './stats';
+import { formatScale, scaleRow, type Measured, type ScaleRow, type Workload } from './scale/rows';
+import type { BareAgentOptions } from './workflows';
 
 const RESULTS_FILE = join(__dirname, 'results', 'scale.json');
 const WORKER_SCRIPT = join(__dirname, 'scale', 'worker-process.ts');
 const START_CONCURRENCY = 100;
 /** Bundler output at ERROR level only. */
 const quiet = new DefaultLogger('ERROR');
-
-type Workload = 'bare' | 'toolPlanWorkflow' | 'agentWorkflow';
-interface Measured {
-  runsPerSec: number;
-  p95Ms: number;
-  peakRssMiB: number;
-  cpuMsPerCall: number;
-}
-export interface ScaleRow {
-  n: number;
-  workflow: Exclude<Workload, 'bare'>;
-  runsPerSec: number;
-  bareRunsPerSec: number;
-  throughputRatio: number;
-  p95Ms: number;
-  bareP95Ms: number;
-  rssMiB: number;
-  bareRssMiB: number;
-  rssRatio: number;
-  cpuMsPerCall: number;
-  bareCpuMsPerCall: number;
-  cpuRatio: number;
-}
 
 interface ScaleWorker {
   child: ChildProcess;
@@ -136,24 +118,37 @@ export async function scale(o: { quick: boolean }): Promise<number> {
     workers.push(plugin);
     const defaults = new RecoveryPlugin({ tools: [supportTools(url).checkInventory] }).workflowDefaults();
 
-    const start = (w: Workload, id: string) => {
-      const taskQueue = w === 'bare' ? bare.taskQueue : plugin.taskQueue;
-      const args =
-        w === 'bare'
-          ? [
-              {
-                sku: 'SKU-1',
-                startToCloseTimeoutMs: 5_000,
-                retry: { maximumAttempts: 4, initialInterval: 50, backoffCoefficient: 2, maximumInterval: 1_000 },
-              },
-            ]
-          : w === 'toolPlanWorkflow'
-            ? [{ ...defaults, calls: [{ tool: 'check_inventory', args: { sku: 'SKU-1' } }] }]
-            : [SCALE_GOAL, { ...defaults, searchAttributes: false }];
-      return env.client.workflow.start(w === 'bare' ? 'bareActivityWorkflow' : w, { taskQueue, workflowId: id, args });
+    const tool = {
+      startToCloseTimeoutMs: 5_000,
+      retry: { maximumAttempts: 4, initialInterval: 50, backoffCoefficient: 2, maximumInterval: 1_000 },
     };
+    // agentWorkflow's planner defaults (workflows/agent.ts) and the capabilities it shows (no scopes granted).
+    const bareAgent: BareAgentOptions = {
+      capabilities: permittedCapabilities(defaults.catalog, []),
+      planner: { startToCloseTimeoutMs: 150_000, heartbeatTimeoutMs: 10_000, maximumAttempts: 4 },
+      tool,
+    };
+    const isBare = (w: Workload) => w === 'bareActivityWorkflow' || w === 'bareAgentWorkflow';
+    const argsOf = (w: Workload): unknown[] => {
+      switch (w) {
+        case 'bareActivityWorkflow':
+          return [{ sku: 'SKU-1', ...tool }];
+        case 'bareAgentWorkflow':
+          return [SCALE_GOAL, bareAgent];
+        case 'toolPlanWorkflow':
+          return [{ ...defaults, calls: [{ tool: 'check_inventory', args: { sku: 'SKU-1' } }] }];
+        case 'agentWorkflow':
+          return [SCALE_GOAL, { ...defaults, searchAttributes: false }];
+      }
+    };
+    const start = (w: Workload, id: string) =>
+      env.client.workflow.start(w, {
+        taskQueue: isBare(w) ? bare.taskQueue : plugin.taskQueue,
+        workflowId: id,
+        args: argsOf(w),
+      });
     const run = async (w: Workload, n: number, tag: string): Promise<Measured> => {
-      const worker = w === 'bare' ? bare : plugin;
+      const worker = isBare(w) ? bare : plugin;
       await worker.report(); // resets the worker's CPU and peak RSS
       const startedAt = performance.now();
       const latencies = await pool(n, START_CONCURRENCY, async (i) => {
@@ -171,15 +166,14 @@ export async function scale(o: { quick: boolean }): Promise<number> {
         cpuMsPerCall: usage.cpuMs / n,
       };
     };
-    for (const w of ['bare', 'toolPlanWorkflow', 'agentWorkflow'] as const) await run(w, 50, 'warmup');
+    const arms = ['bareActivityWorkflow', 'toolPlanWorkflow', 'bareAgentWorkflow', 'agentWorkflow'] as const;
+    for (const w of arms) await run(w, 50, 'warmup');
 
     const rows: ScaleRow[] = [];
     for (const n of ns) {
-      const b = await run('bare', n, 'm');
-      for (const w of ['toolPlanWorkflow', 'agentWorkflow'] as const) {
-        const s = await run(w, n, 'm');
-        rows.push(row(n, w, s, b));
-      }
+      const measured = {} as Record<Workload, Measured>;
+      for (const w of arms) measured[w] = await run(w, n, 'm');
+      rows.push(scaleRow(n, 'toolPlanWorkflow', measured), scaleRow(n, 'agentWorkflow', measured));
     }
     const out = { benchmark: 'scale', date: new Date().toISOString(), machine: machineFacts(), quick: o.quick, rows };
     mkdirSync(dirname(RESULTS_FILE), { recursive: true });
@@ -193,53 +187,4 @@ export async function scale(o: { quick: boolean }): Promise<number> {
     await env.teardown();
     rmSync(tmp, { recursive: true, force: true });
   }
-}
-
-const r2 = (x: number) => Math.round(x * 100) / 100;
-
-function row(n: number, workflow: ScaleRow['workflow'], s: Measured, b: Measured): ScaleRow {
-  return {
-    n,
-    workflow,
-    runsPerSec: r2(s.runsPerSec),
-    bareRunsPerSec: r2(b.runsPerSec),
-    throughputRatio: r2(s.runsPerSec / b.runsPerSec),
-    p95Ms: r2(s.p95Ms),
-    bareP95Ms: r2(b.p95Ms),
-    rssMiB: r2(s.peakRssMiB),
-    bareRssMiB: r2(b.peakRssMiB),
-    rssRatio: r2(s.peakRssMiB / b.peakRssMiB),
-    cpuMsPerCall: r2(s.cpuMsPerCall),
-    bareCpuMsPerCall: r2(b.cpuMsPerCall),
-    cpuRatio: r2(s.cpuMsPerCall / b.cpuMsPerCall),
-  };
-}
-
-export function formatScale(rows: readonly ScaleRow[]): string {
-  const head = [
-    'N',
-    'workflow',
-    'runs/s (bare)',
-    'throughput',
-    'p95 ms (bare)',
-    'RSS MiB (bare)',
-    'CPU ms/call (bare)',
-  ];
-  const lines = rows.map((r) => [
-    String(r.n),
-    r.workflow,
-    `${r.runsPerSec} (${r.bareRunsPerSec})`,
-    `×${r.throughputRatio}`,
-    `${r.p95Ms} (${r.bareP95Ms})`,
-    `${r.rssMiB} (${r.bareRssMiB})`,
-    `${r.cpuMsPerCall} (${r.bareCpuMsPerCall})`,
-  ]);
-  const widths = head.map((h, i) => Math.max(h.length, ...lines.map((l) => l[i]!.length)));
-  const fmt = (cells: string[]) => cells.map((c, i) => c.padEnd(widths[i]!)).join('  ');
-  return [
-    'scale (one worker per arm, N concurrent one-call workflows)',
-    fmt(head),
-    fmt(widths.map((w) => '-'.repeat(w))),
-    ...lines.map(fmt),
-  ].join('\n');
 }

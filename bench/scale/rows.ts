@@ -1,0 +1,107 @@
+/**
+ * The scale benchmark's rows and table (bench/scale.ts), pure so they can be tested. Each subject is held to its
+ * own baseline at the same N: `toolPlanWorkflow` (one router call) to `bareActivityWorkflow` (one plain activity),
+ * `agentWorkflow` (planner → router call → planner → submit) to `bareAgentWorkflow` (the same loop, plain
+ * activities). Agent rows also keep the ratio against the one-activity workflow that earlier runs reported.
+ */
+
+/** The workflows the scale benchmark measures. */
+export type Workload = 'bareActivityWorkflow' | 'bareAgentWorkflow' | 'toolPlanWorkflow' | 'agentWorkflow';
+export type Subject = 'toolPlanWorkflow' | 'agentWorkflow';
+export type Baseline = 'bareActivityWorkflow' | 'bareAgentWorkflow';
+
+/** Each subject's baseline. */
+export const BASELINE_OF: Readonly<Record<Subject, Baseline>> = {
+  toolPlanWorkflow: 'bareActivityWorkflow',
+  agentWorkflow: 'bareAgentWorkflow',
+};
+
+/** One arm at one N. */
+export interface Measured {
+  runsPerSec: number;
+  /** End to end (client start → result), in ms. */
+  p95Ms: number;
+  peakRssMiB: number;
+  /** Worker process CPU (user + system) per run, in ms. */
+  cpuMsPerCall: number;
+}
+
+/** One row of bench/results/scale.json; the `bare*` fields are the row's `baseline`. */
+export interface ScaleRow {
+  n: number;
+  workflow: Subject;
+  baseline: Baseline;
+  runsPerSec: number;
+  bareRunsPerSec: number;
+  /** runs/s against the baseline's. */
+  throughputRatio: number;
+  /** runs/s against `bareActivityWorkflow`'s (what `throughputRatio` was before the agent had its own baseline). */
+  throughputRatioVsOneActivity: number;
+  p95Ms: number;
+  bareP95Ms: number;
+  rssMiB: number;
+  bareRssMiB: number;
+  rssRatio: number;
+  cpuMsPerCall: number;
+  bareCpuMsPerCall: number;
+  cpuRatio: number;
+}
+
+const r2 = (x: number) => Math.round(x * 100) / 100;
+
+/** The row of `workflow` at `n`, from every arm measured at that N. */
+export function scaleRow(n: number, workflow: Subject, measured: Readonly<Record<Workload, Measured>>): ScaleRow {
+  const baseline = BASELINE_OF[workflow];
+  const s = measured[workflow];
+  const b = measured[baseline];
+  return {
+    n,
+    workflow,
+    baseline,
+    runsPerSec: r2(s.runsPerSec),
+    bareRunsPerSec: r2(b.runsPerSec),
+    throughputRatio: r2(s.runsPerSec / b.runsPerSec),
+    throughputRatioVsOneActivity: r2(s.runsPerSec / measured.bareActivityWorkflow.runsPerSec),
+    p95Ms: r2(s.p95Ms),
+    bareP95Ms: r2(b.p95Ms),
+    rssMiB: r2(s.peakRssMiB),
+    bareRssMiB: r2(b.peakRssMiB),
+    rssRatio: r2(s.peakRssMiB / b.peakRssMiB),
+    cpuMsPerCall: r2(s.cpuMsPerCall),
+    bareCpuMsPerCall: r2(b.cpuMsPerCall),
+    cpuRatio: r2(s.cpuMsPerCall / b.cpuMsPerCall),
+  };
+}
+
+export function formatScale(rows: readonly ScaleRow[]): string {
+  const head = [
+    'N',
+    'workflow',
+    'baseline',
+    'runs/s (bare)',
+    'throughput',
+    'vs 1 activity',
+    'p95 ms (bare)',
+    'RSS MiB (bare)',
+    'CPU ms/call (bare)',
+  ];
+  const lines = rows.map((r) => [
+    String(r.n),
+    r.workflow,
+    r.baseline,
+    `${r.runsPerSec} (${r.bareRunsPerSec})`,
+    `×${r.throughputRatio}`,
+    `×${r.throughputRatioVsOneActivity}`,
+    `${r.p95Ms} (${r.bareP95Ms})`,
+    `${r.rssMiB} (${r.bareRssMiB})`,
+    `${r.cpuMsPerCall} (${r.bareCpuMsPerCall})`,
+  ]);
+  const widths = head.map((h, i) => Math.max(h.length, ...lines.map((l) => l[i]!.length)));
+  const fmt = (cells: string[]) => cells.map((c, i) => c.padEnd(widths[i]!)).join('  ');
+  return [
+    'scale (one worker per arm, N concurrent runs; each workflow against its baseline)',
+    fmt(head),
+    fmt(widths.map((w) => '-'.repeat(w))),
+    ...lines.map(fmt),
+  ].join('\n');
+}
