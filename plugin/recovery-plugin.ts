@@ -27,6 +27,7 @@ import {
   sharedRefresh,
   type SharedCredentialOptions,
 } from '../activities/shared-credentials';
+import type { SharedStateChannel } from '../activities/shared-state';
 import { ConfigError, loadConfig, parseConfigObject } from '../config/load';
 import type { RecoveryConfig, RecoveryConfigInput } from '../config/schema';
 import type { ToolSpec } from '../recovery/tool-spec';
@@ -89,6 +90,8 @@ export class RecoveryPlugin extends SimplePlugin {
   readonly breakers: Breakers;
   /** Where the workflow sinks this plugin registers send recovery records (`options.telemetry`). */
   readonly telemetry: RecoveryTelemetry;
+  /** With `credentialRefresh.shared`: how refreshes reach `credential:<id>` (its `fallbacks` count local refreshes). */
+  readonly refreshChannel: SharedStateChannel | undefined;
 
   /**
    * @throws RecoveryPluginOptionsError when `tools` is empty or an entry is not a `defineTool` result (the message
@@ -107,10 +110,8 @@ export class RecoveryPlugin extends SimplePlugin {
         : new CredentialBroker(options.credentials ?? {});
     const breakers = breakersFor(options.breaker, config.taskQueue);
     const shared = options.credentialRefresh;
-    if (shared) {
-      const taskQueue = shared.taskQueue ?? config.taskQueue;
-      credentials.shareRefreshes(sharedRefresh({ ...shared, taskQueue }).refresh);
-    }
+    const refreshing = shared && sharedRefresh({ ...shared, taskQueue: shared.taskQueue ?? config.taskQueue });
+    if (refreshing) credentials.shareRefreshes(refreshing.refresh);
     const telemetry = options.telemetry ?? NO_TELEMETRY;
     telemetry.addTools?.(catalog.map((t) => t.name));
     const activities = {
@@ -135,6 +136,7 @@ export class RecoveryPlugin extends SimplePlugin {
     this.credentials = credentials;
     this.breakers = breakers;
     this.telemetry = telemetry;
+    this.refreshChannel = refreshing ? refreshing.channel : undefined;
   }
 
   /**
