@@ -104,9 +104,7 @@ export function sharedRefresh(options: SharedCredentialOptions & { taskQueue: st
   refresh: SharedRefresh;
   channel: SharedStateChannel;
 } {
-  // 2 000 ms by default, not 250: falling back to a local refresh spends a rotating refresh token the entity may spend
-  // too, and the first request to a new entity also starts it (measured above 250 ms on a loaded 2-core machine).
-  const channel = new SharedStateChannel({ ...options, timeoutMs: options.timeoutMs ?? 2_000 });
+  const channel = new SharedStateChannel(options); // timeoutMs: 2 000 ms by default, as the breaker's
   const refreshLeaseMs = options.refreshLeaseMs ?? 10_000;
   const waitMs = options.refreshWaitMs ?? refreshLeaseMs + 5_000;
   const unavailable = (id: string, reason: string, message: string, retryAfterMs?: number) => {

@@ -86,7 +86,7 @@ describe('RecoveryPlugin: shared options', () => {
     expect(new RecoveryPlugin({ tools: tools(), config }).breakers).toBeInstanceOf(BreakerRegistry);
     const plugin = new RecoveryPlugin({ tools: tools(), config, breaker: { shared: true, threshold: 2 } });
     expect(plugin.breakers).toBeInstanceOf(SharedBreaker);
-    expect((plugin.breakers as SharedBreaker).channel.timeoutMs).toBe(250);
+    expect((plugin.breakers as SharedBreaker).channel.timeoutMs).toBe(2_000);
   });
 
   test('wrong shared options are refused naming the field', () => {
