@@ -122,11 +122,13 @@ export class CredentialBroker {
   }
 
   /**
-   * The current token and its version (1 after the first acquisition).
+   * The current token and its version (1 after the first acquisition). With `atLeast` (the version a call replays
+   * with after a refresh, maybe on another worker) and a shared refresh, a worker holding an older version first
+   * adopts the cluster's newest: the entity answers it without a refresh, since it is newer than this one's.
    * @throws UnknownCredential; CredentialRefreshFailed while the credential is dead; CredentialUnavailable when
    *   the provider failed for now (the credential stays alive).
    */
-  async current(id: string): Promise<{ token: string; version: number }> {
+  async current(id: string, atLeast?: number): Promise<{ token: string; version: number }> {
     const slot = this.slot(id);
     if (slot.dead) throw slot.dead;
     if (slot.inflight) await slot.inflight;
@@ -134,6 +136,7 @@ export class CredentialBroker {
       await this.singleFlight(slot, id, async () => ({ token: (await slot.provider.initial()).token }));
     }
     if (slot.dead) throw slot.dead;
+    if (this.sharedRefresh && atLeast !== undefined && slot.version < atLeast) await this.refresh(id, slot.version);
     return { token: slot.token as string, version: slot.version };
   }
 

@@ -44,6 +44,11 @@ export interface ToolInvocation {
    * @default true
    */
   refreshOnAuthFailure?: boolean;
+  /**
+   * The credential version the replay after a refresh must use (the one the refresh returned, maybe on another
+   * worker): with a shared refresh, a worker holding an older one adopts the cluster's newest before the call.
+   */
+  credentialVersion?: number;
 }
 
 /** Result of the `invokeTool` activity. */

@@ -13,7 +13,7 @@
  * - Open: refused before anything is sent (`CircuitOpen`), from the view, with no wait on the shared state until
  *   the half-open time; then `recovery.breakerProbe` grants the single probe, with a lease, to one worker.
  *
- * The waits of one call on the entity add up to at most `timeoutMs` (default 250 ms; SharedStateChannel bounds
+ * The waits of one call on the entity add up to at most `timeoutMs` (default 2 000 ms; SharedStateChannel bounds
  * each); when that runs out — or the entity cannot be reached — before the call is sent, the call runs through the
  * worker's local breaker (activities/breaker.ts). (A call on a cold circuit may also queue behind this worker's
  * previous call to the same downstream: that is the downstream's time, the price of the threshold + W bound.)

@@ -7,13 +7,13 @@
  *
  * Bounds: the entity must accept the request within `timeoutMs` (default 2 000 ms), else the broker refreshes
  * locally (activities/credentials.ts). Once accepted, the caller waits for the refresh up to `refreshWaitMs`
- * (default: the refresh lease + 2 000 ms) and, if it runs out, gets `CredentialUnavailable` rather than a local
+ * (default: the refresh lease + 5 000 ms) and, if it runs out, gets `CredentialUnavailable` rather than a local
  * refresh: a refresh may be under way, and spending a rotating refresh token twice locks the credential out.
  * Node-side only.
  */
 import { createCipheriv, createDecipheriv, createHash, randomBytes } from 'node:crypto';
 import { ApplicationFailure } from '@temporalio/common';
-import { FailureClass } from '../recovery/failure';
+import { FailureClass, FailureReason } from '../recovery/failure';
 import { credentialEntityWorkflow } from '../workflows/credential-entity';
 import { credentialEntityId, credentialRefreshUpdate } from '../workflows/entity-definitions';
 import {
@@ -30,9 +30,15 @@ export interface SharedCredentialOptions extends SharedStateOptions {
   shared: true;
   /** Seals tokens in history (AES-256-GCM; the SHA-256 of this key): the same on every worker, ≥ 32 bytes. */
   key: string | Uint8Array;
-  /** The refresh activity's start-to-close timeout: how long a lost refresh holds its lease, in ms. @default 10_000 */
+  /**
+   * The refresh activity's schedule-to-close timeout: how long a refresh whose worker died holds its lease before
+   * the next 401 may refresh again, in ms. @default 10_000
+   */
   refreshLeaseMs?: number;
-  /** Longest wait for an accepted refresh's result, in ms. @default refreshLeaseMs + 2_000 */
+  /**
+   * Longest wait for an accepted refresh's result, in ms: its lease, then the entity's next workflow task (a dead
+   * worker's sticky queue, 1 000 ms, and a replay elsewhere). @default refreshLeaseMs + 5_000
+   */
   refreshWaitMs?: number;
 }
 
@@ -98,17 +104,14 @@ export function sharedRefresh(options: SharedCredentialOptions & { taskQueue: st
   refresh: SharedRefresh;
   channel: SharedStateChannel;
 } {
-  // 2 000 ms by default, not 250: falling back to a local refresh spends a rotating refresh token the entity may spend
-  // too, and the first request to a new entity also starts it (measured above 250 ms on a loaded 2-core machine).
-  const channel = new SharedStateChannel({ ...options, timeoutMs: options.timeoutMs ?? 2_000 });
+  const channel = new SharedStateChannel(options); // timeoutMs: 2 000 ms by default, as the breaker's
   const refreshLeaseMs = options.refreshLeaseMs ?? 10_000;
-  const waitMs = options.refreshWaitMs ?? refreshLeaseMs + 2_000;
+  const waitMs = options.refreshWaitMs ?? refreshLeaseMs + 5_000;
   const unavailable = (id: string, reason: string, message: string, retryAfterMs?: number) => {
     const failure = { ...classifyProviderError(id, new Error(message)), class: FailureClass.TRANSIENT };
-    const withReason = {
-      ...failure,
-      reason: (reason === 'no_token' ? 'unavailable' : reason) as typeof failure.reason,
-    };
+    // Only a FailureReason reaches the tool failure: any other (an entity of another version) reads `unavailable`.
+    const known = (Object.values(FailureReason) as string[]).includes(reason);
+    const withReason = { ...failure, reason: (known ? reason : 'unavailable') as typeof failure.reason };
     return new CredentialUnavailable(
       id,
       retryAfterMs === undefined ? withReason : { ...withReason, retryAfterMs },

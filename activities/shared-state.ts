@@ -21,7 +21,11 @@ export interface SharedStateOptions {
   client?: Client;
   /** Task queue of the entity workflows. @default the plugin's task queue */
   taskQueue?: string;
-  /** Longest wait on the shared state in one call before falling back to local state, in ms. @default 250 */
+  /**
+   * Longest wait on the shared state in one call before falling back to local state, in ms. @default 2_000:
+   * measured in the cluster bench (README, "Several workers"), an update round trip on a loaded 2-core machine
+   * often passed 250 ms (7 fallbacks in one run, 40 outage calls instead of 7); at 2 000 ms, 0 fallbacks.
+   */
   timeoutMs?: number;
   /** After a wait ran out, how long calls use local state without trying the shared one, in ms. @default 5_000 */
   backoffMs?: number;
@@ -40,6 +44,17 @@ export class SharedStateUnavailable extends Error {
   }
 }
 
+/**
+ * The entities' workflow task timeout, ms (Temporal's default is 10 000). An entity's task does no I/O (its refresh
+ * is an activity), so it ends in milliseconds; when the worker holding one dies (SIGKILL), every update to that
+ * entity waits this long to be accepted, and one not accepted within `timeoutMs` falls back to local state
+ * (test/temporal/cluster-refresh-kill.test.ts). Set when the entity starts; continue-as-new keeps it.
+ */
+export const ENTITY_WORKFLOW_TASK_TIMEOUT_MS = 2_000;
+
+/** The default bound on one call's waits on the shared state, ms (`SharedStateOptions.timeoutMs`). */
+export const DEFAULT_SHARED_TIMEOUT_MS = 2_000;
+
 /** Who reports: shown in the entity's state (`worker@host:pid`). */
 export const HOLDER = `worker@${hostname()}:${process.pid}`;
 
@@ -54,8 +69,13 @@ export class SharedStateChannel {
     private readonly options: SharedStateOptions & { taskQueue: string },
     private readonly now: () => number = Date.now,
   ) {
-    this.timeoutMs = options.timeoutMs ?? 250;
+    this.timeoutMs = options.timeoutMs ?? DEFAULT_SHARED_TIMEOUT_MS;
     this.backoffMs = options.backoffMs ?? 5_000;
+  }
+
+  /** The entities' task queue (where update-with-start starts an entity). */
+  get taskQueue(): string {
+    return this.options.taskQueue;
   }
 
   /** False while a recent wait ran out: calls go straight to local state. */
@@ -85,6 +105,7 @@ export class SharedStateChannel {
       taskQueue: this.options.taskQueue,
       args: startArgs as unknown[],
       workflowIdConflictPolicy: 'USE_EXISTING',
+      workflowTaskTimeout: ENTITY_WORKFLOW_TASK_TIMEOUT_MS,
     });
     if (waitMs === undefined) {
       return this.bounded(
@@ -101,8 +122,11 @@ export class SharedStateChannel {
         waitForStage: 'ACCEPTED',
       }),
     );
+    // Accepted: the entity is reachable, so a late result does not send later calls to local state (no backoff):
+    // a local refresh would spend a rotating refresh token the entity may be spending (a refresh whose worker died
+    // answers only after its lease and the sticky queue's timeout; test/temporal/cluster-refresh-kill.test.ts).
     try {
-      return await this.bounded(workflowId, () => handle.result(), waitMs);
+      return await within(workflowId, handle.result(), waitMs);
     } catch (err) {
       const message = err instanceof Error ? err.message : String(err);
       throw new SharedStateUnavailable(`accepted, then: ${message}`, { cause: err }, true);
@@ -141,17 +165,10 @@ export class SharedStateChannel {
     }
   }
 
-  /** `run()` within `ms` (default `timeoutMs`); a late answer is dropped. */
+  /** `run()` within `ms` (default `timeoutMs`); a late answer is dropped; a failure backs off for `backoffMs`. */
   private async bounded<T>(workflowId: string, run: () => Promise<T>, ms = this.timeoutMs): Promise<T> {
-    let timer: NodeJS.Timeout | undefined;
-    const late = new Promise<never>((_, reject) => {
-      timer = setTimeout(
-        () => reject(new SharedStateUnavailable(`shared state for ${workflowId} did not answer in ${ms} ms`)),
-        ms,
-      );
-    });
     try {
-      return await Promise.race([run(), late]);
+      return await within(workflowId, run(), ms);
     } catch (err) {
       if (err instanceof WorkflowNotFoundError) throw err; // reachable: the entity does not exist yet
       this.fallbacks += 1;
@@ -165,8 +182,25 @@ export class SharedStateChannel {
       });
       if (err instanceof SharedStateUnavailable) throw err;
       throw new SharedStateUnavailable(`shared state for ${workflowId} failed`, { cause: err });
-    } finally {
-      clearTimeout(timer);
     }
+  }
+}
+
+/**
+ * `answer` within `ms`.
+ * @throws SharedStateUnavailable when it did not settle in time; its own error when it rejected.
+ */
+async function within<T>(workflowId: string, answer: Promise<T>, ms: number): Promise<T> {
+  let timer: NodeJS.Timeout | undefined;
+  const late = new Promise<never>((_, reject) => {
+    timer = setTimeout(
+      () => reject(new SharedStateUnavailable(`shared state for ${workflowId} did not answer in ${ms} ms`)),
+      ms,
+    );
+  });
+  try {
+    return await Promise.race([answer, late]);
+  } finally {
+    clearTimeout(timer);
   }
 }

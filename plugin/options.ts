@@ -15,7 +15,13 @@ import { CredentialBroker } from '../activities/credentials';
 import { formatOptionIssue } from '../recovery/errors';
 import { lazy } from '../recovery/lazy';
 import { RecoveryError } from '../recovery/recovery-error';
-import { credentialRefreshOptionsSchema, isSharedBreaker, sharedBreakerOptionsSchema } from './shared-options';
+import {
+  credentialRefreshOptionsSchema,
+  isShared,
+  localRefreshOptionsSchema,
+  localRest,
+  sharedBreakerOptionsSchema,
+} from './shared-options';
 
 /** A `RecoveryPlugin` option that cannot be used. */
 export class RecoveryPluginOptionsError extends RecoveryError<'invalid_plugin_options'> {
@@ -30,6 +36,7 @@ const TOOLS = 'must be a non-empty array of defineTool(...) results';
 const NO_SPEC = 'has no `spec` object with a string `name`: pass the result of defineTool(...), not its argument';
 const PROVIDER = 'must be a CredentialProvider: an object with initial() and refresh() functions';
 const TELEMETRY = 'must have a sinks() method: a RecoveryMetrics (recovery-router/metrics) or a RecoveryTelemetry';
+const ENTITY_WORKER = 'must be true, false or { workflowBundle } (a bundle that exports the entity workflows)';
 const PLANNER = 'must have a `plan(input)` method (createScriptedPlanner, createOpenAIPlanner)';
 
 /** A function, whatever its signature (zod 4's `z.function()` is not a schema of a value). */
@@ -99,17 +106,21 @@ export const pluginOptionsSchema = lazy(() =>
       breaker: z
         .unknown()
         .superRefine((v, ctx) => {
-          const schema = isSharedBreaker(v) ? sharedBreakerOptionsSchema() : breakerOptionsSchema();
-          const parsed = schema.safeParse(v);
+          const schema = isShared(v) ? sharedBreakerOptionsSchema() : breakerOptionsSchema();
+          const parsed = schema.safeParse(localRest(v));
           if (!parsed.success) for (const issue of parsed.error.issues) ctx.addIssue({ ...issue });
         })
         .optional(),
       credentialRefresh: z
         .unknown()
         .superRefine((v, ctx) => {
-          const parsed = credentialRefreshOptionsSchema().safeParse(v);
+          const schema = isShared(v) ? credentialRefreshOptionsSchema() : localRefreshOptionsSchema();
+          const parsed = schema.safeParse(localRest(v));
           if (!parsed.success) for (const issue of parsed.error.issues) ctx.addIssue({ ...issue });
         })
+        .optional(),
+      entityWorker: z
+        .union([z.boolean(), z.looseObject({ workflowBundle: z.looseObject({}) })], { error: ENTITY_WORKER })
         .optional(),
       approvals: z
         .looseObject(
@@ -127,7 +138,7 @@ export const pluginOptionsSchema = lazy(() =>
 );
 
 /** How many path segments name an option's subject: a tool by its index, a provider by its id, a field by name. */
-const SUBJECT_DEPTH: Readonly<Record<string, number>> = { telemetry: 1, planner: 1 };
+const SUBJECT_DEPTH: Readonly<Record<string, number>> = { telemetry: 1, planner: 1, entityWorker: 1 };
 
 /**
  * Checks the options' shapes.

@@ -14,7 +14,13 @@
  * workers get the same sinks, which never run during replay.
  */
 import { SimplePlugin } from '@temporalio/plugin';
-import type { BundleOptions, ReplayWorkerOptions, WorkerOptions } from '@temporalio/worker';
+import type {
+  BundleOptions,
+  ReplayWorkerOptions,
+  Worker,
+  WorkerOptions,
+  WorkflowBundleOption,
+} from '@temporalio/worker';
 import { createApprovalActivities, type ApprovalActivityOptions } from '../activities/approvals';
 import { BreakerRegistry, type BreakerOptions, type Breakers } from '../activities/breaker';
 import { CredentialBroker, type CredentialProvider } from '../activities/credentials';
@@ -27,9 +33,12 @@ import {
   sharedRefresh,
   type SharedCredentialOptions,
 } from '../activities/shared-credentials';
+import type { SharedStateChannel } from '../activities/shared-state';
 import { ConfigError, loadConfig, parseConfigObject } from '../config/load';
 import type { RecoveryConfig, RecoveryConfigInput } from '../config/schema';
 import type { ToolSpec } from '../recovery/tool-spec';
+import { runWithEntityWorkers, type EntityWorkerOptions } from './entity-worker';
+import { entityTaskQueueOf, entityWorkersFor, sharedBreakerOf, sharedRefreshOf } from './shared-mode';
 import { checkOptions, RecoveryPluginOptionsError } from './options';
 import { NO_TELEMETRY, type RecoveryTelemetry } from './telemetry';
 
@@ -48,17 +57,25 @@ export interface RecoveryPluginOptions {
    * Circuit-breaker settings, shared by every downstream: `threshold` a positive integer, `halfOpenAfterMs` ≥ 0 ms.
    * With `shared: true` the breaker of each downstream is one for every worker of the namespace, kept by Temporal in
    * the entity workflow `breaker:<downstream>` (README, "Several workers: shared breaker and refresh"); a wait on it
-   * never exceeds `timeoutMs` (default 250 ms), after which the call runs on the worker's local breaker.
+   * never exceeds `timeoutMs` (default 2 000 ms, measured: README "Several workers"), after which the call runs on the worker's local breaker.
    * @default { threshold: 5, halfOpenAfterMs: 10_000 } (local: one breaker per worker process)
    */
-  breaker?: BreakerOptions | SharedBreakerOptions;
+  breaker?: BreakerOptions | SharedBreakerOptions | (BreakerOptions & { shared: false });
   /**
    * `{ shared: true, key }`: a 401 on any worker refreshes the credential once for the whole namespace, through the
    * entity workflow `credential:<id>`, which must accept it within `timeoutMs` (default 2 000 ms; else a local refresh);
    * the token travels sealed under `key` (the same on every worker, ≥ 32 bytes).
    * @default local single-flight refresh per worker process
    */
-  credentialRefresh?: SharedCredentialOptions;
+  credentialRefresh?: SharedCredentialOptions | { shared: false };
+  /**
+   * The Worker of the entities' task queue (`breaker.taskQueue`, `credentialRefresh.taskQueue`): in shared mode the
+   * plugin runs one alongside each Worker it is used in (same connection and namespace, the entity workflows only;
+   * plugin/entity-worker.ts), unless that queue is the Worker's own. `{ workflowBundle }`: a prebuilt bundle that
+   * exports the entity workflows, instead of bundling them when the Worker starts. `false`: run it yourself.
+   * @default true
+   */
+  entityWorker?: boolean | { workflowBundle: WorkflowBundleOption };
   /**
    * Where recovery records go: a `RecoveryMetrics` (`recovery-router/metrics`, prom-client), shared between plugins
    * or workers to expose one registry, or your own `RecoveryTelemetry`. The plugin registers its tool names with
@@ -89,6 +106,9 @@ export class RecoveryPlugin extends SimplePlugin {
   readonly breakers: Breakers;
   /** Where the workflow sinks this plugin registers send recovery records (`options.telemetry`). */
   readonly telemetry: RecoveryTelemetry;
+  /** With `credentialRefresh.shared`: how refreshes reach `credential:<id>` (its `fallbacks` count local refreshes). */
+  readonly refreshChannel: SharedStateChannel | undefined;
+  private readonly entityWorkers: EntityWorkerOptions | undefined;
 
   /**
    * @throws RecoveryPluginOptionsError when `tools` is empty or an entry is not a `defineTool` result (the message
@@ -105,12 +125,13 @@ export class RecoveryPlugin extends SimplePlugin {
       options.credentials instanceof CredentialBroker
         ? options.credentials
         : new CredentialBroker(options.credentials ?? {});
-    const breakers = breakersFor(options.breaker, config.taskQueue);
-    const shared = options.credentialRefresh;
-    if (shared) {
-      const taskQueue = shared.taskQueue ?? config.taskQueue;
-      credentials.shareRefreshes(sharedRefresh({ ...shared, taskQueue }).refresh);
-    }
+    const breakers = breakersFor(options, config.taskQueue);
+    const shared = sharedRefreshOf(options);
+    const refreshing =
+      shared && sharedRefresh({ ...shared, taskQueue: shared.taskQueue ?? entityTaskQueueOf(config.taskQueue) });
+    if (refreshing) credentials.shareRefreshes(refreshing.refresh);
+    // The activity the credential entity runs its refresh as (on the entities' queue, and on this one).
+    const entityActivities = shared ? createSharedCredentialActivities(credentials, shared.key) : {};
     const telemetry = options.telemetry ?? NO_TELEMETRY;
     telemetry.addTools?.(catalog.map((t) => t.name));
     const activities = {
@@ -124,7 +145,7 @@ export class RecoveryPlugin extends SimplePlugin {
         credentials,
         breakers,
       }),
-      ...(shared ? createSharedCredentialActivities(credentials, shared.key) : {}),
+      ...entityActivities,
     };
     super({
       name: 'recovery-router',
@@ -135,6 +156,18 @@ export class RecoveryPlugin extends SimplePlugin {
     this.credentials = credentials;
     this.breakers = breakers;
     this.telemetry = telemetry;
+    this.refreshChannel = refreshing ? refreshing.channel : undefined;
+    this.entityWorkers = entityWorkersFor(options, config.taskQueue, entityActivities);
+  }
+
+  /**
+   * Runs the Worker and, in shared mode, the Worker of the entities' task queue beside it (`entityWorker`); they
+   * stop together, and the first error is thrown (plugin/entity-worker.ts).
+   */
+  override runWorker(worker: Worker, next: (w: Worker) => Promise<void>): Promise<void> {
+    const entities = this.entityWorkers;
+    if (!entities) return super.runWorker(worker, next);
+    return super.runWorker(worker, (w) => runWithEntityWorkers(w, next, entities));
   }
 
   /**
@@ -232,9 +265,11 @@ function withPreload<T extends { preloadModules?: string[] }>(
 /** The plugin's workflows, used when the worker has neither `workflowsPath` nor `workflowBundle`. */
 export const RECOVERY_WORKFLOWS_PATH = require.resolve('../workflows');
 
-function breakersFor(options: RecoveryPluginOptions['breaker'], taskQueue: string): Breakers {
-  if (!options || !('shared' in options)) return new BreakerRegistry(options);
-  return new SharedBreaker({ ...options, taskQueue: options.taskQueue ?? taskQueue });
+function breakersFor(options: RecoveryPluginOptions, taskQueue: string): Breakers {
+  const shared = sharedBreakerOf(options);
+  if (shared) return new SharedBreaker({ ...shared, taskQueue: shared.taskQueue ?? entityTaskQueueOf(taskQueue) });
+  const local = options.breaker;
+  return new BreakerRegistry(local && { threshold: local.threshold, halfOpenAfterMs: local.halfOpenAfterMs });
 }
 
 function resolveConfig(config: RecoveryPluginOptions['config']): RecoveryConfig {

@@ -1,6 +1,6 @@
 /**
  * The shapes of the shared-mode options (README, "Several workers: shared breaker and refresh"): `breaker` with
- * `shared: true`, and `credentialRefresh`. zod schemas built on first use (recovery/lazy.ts); each message is the
+ * `shared: true`, and `credentialRefresh`; `shared: false` is local mode, checked as the local options. zod schemas built on first use (recovery/lazy.ts); each message is the
  * rule, for `formatOptionIssue` (recovery/errors.ts) to prefix with the field, e.g.
  * `breaker.cacheMs must be a finite number of ms ≥ 1 (got -1)`.
  */
@@ -26,7 +26,7 @@ const isObject = (v: unknown): v is Record<string, unknown> => typeof v === 'obj
 
 function sharedShape(durations: readonly string[]) {
   return {
-    shared: z.literal(true, { error: (iss) => `must be true (got ${shown(iss.input)})` }),
+    shared: z.literal(true, { error: (iss) => `must be true or false (got ${shown(iss.input)})` }),
     client: z
       .custom((c) => isObject(c) && isObject(c.workflow), { error: 'must be a @temporalio/client Client' })
       .optional(),
@@ -75,7 +75,19 @@ export const credentialRefreshOptionsSchema = lazy(() => {
   );
 });
 
-/** `breaker` with `shared` in it is checked as shared, else as local (`breakerOptionsSchema`). */
-export function isSharedBreaker(v: unknown): boolean {
-  return isObject(v) && 'shared' in v;
+/** `breaker` or `credentialRefresh` with `shared` in it, other than `false`, is checked as shared, else as local. */
+export function isShared(v: unknown): boolean {
+  return isObject(v) && 'shared' in v && v.shared !== false;
 }
+
+/** `{ shared: false, …rest }` (local mode, said out loud) as its rest, to be checked as local options. */
+export function localRest(v: unknown): unknown {
+  if (!isObject(v) || v.shared !== false) return v;
+  const { shared: _local, ...rest } = v;
+  return rest;
+}
+
+/** `credentialRefresh: { shared: false }`: the local refresh; nothing else is an option then. */
+export const localRefreshOptionsSchema = lazy(() =>
+  strictly({}, ['shared'], 'must be an object { shared: true, key, … } or { shared: false }'),
+);

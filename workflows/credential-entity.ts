@@ -4,8 +4,15 @@
  * `recovery.credentialRefresh` with update-with-start (activities/shared-credentials.ts). The entity runs the
  * refresh once, as its own activity (`recoveryRefreshCredential`, on the worker running the entity's task), while every
  * concurrent request waits on that one flight; a request whose stale version is older than the entity's newest
- * gets the newest at once. The refresh is a local activity (Temporal docs: "Local Activities"). The token travels sealed (AES-256-GCM under the workers' shared key): history holds
+ * gets the newest at once. The token travels sealed (AES-256-GCM under the workers' shared key): history holds
  * ciphertext and a version number, never token material.
+ *
+ * The refresh is an activity on the entity's own task queue, with a schedule-to-close timeout of `refreshLeaseMs`:
+ * its lease. Not a local activity (as runs recorded before the patch `recovery-refresh-activity` used): a workflow
+ * task that waits on a local activity is completed only when it ends (Temporal docs: "Local Activities"), so the
+ * updates it carries were not accepted while the token endpoint was slow, every caller fell back to a local refresh
+ * and spent the rotating refresh token again (test/temporal/cluster-refresh-kill.test.ts: 3 rotations, not 1), and a
+ * worker killed mid-refresh held them until the workflow task timed out.
  *
  * A refresh the provider refuses (`invalid_grant`) marks the credential dead until the entity is reset; one that
  * failed for now (a timeout, a 503, or the worker running it lost: the activity's start-to-close timeout is the
@@ -18,6 +25,8 @@ import {
   ApplicationFailure,
   condition,
   continueAsNew,
+  patched,
+  proxyActivities,
   proxyLocalActivities,
   setHandler,
   workflowInfo,
@@ -32,7 +41,7 @@ import {
 
 export interface CredentialEntityInput {
   credential: string;
-  /** Start-to-close timeout of the refresh activity: how long a lost refresh holds its lease, in ms. @default 10_000 */
+  /** Schedule-to-close timeout of the refresh activity: how long a lost refresh holds its lease, in ms. @default 10_000 */
   refreshLeaseMs?: number;
   /** Updates per run before continue-as-new. @default 500 */
   maxUpdates?: number;
@@ -48,12 +57,20 @@ export async function credentialEntityWorkflow(input: CredentialEntityInput): Pr
   };
   let sealed = input.carried?.sealed;
   let flight: Promise<CredentialAnswer> | undefined;
-  // A local activity: it runs on the worker handling the entity's task, in local-activity slots, so a refresh is
-  // never queued behind the tool calls that wait for it (every activity slot may hold a call refused with a 401).
-  const { recoveryRefreshCredential } = proxyLocalActivities<SharedCredentialActivities>({
-    startToCloseTimeout: input.refreshLeaseMs ?? 10_000,
+  const leaseMs = input.refreshLeaseMs ?? 10_000;
+  // On the entity's task queue (the workflow's): not queued behind tool calls that wait for it, when the entities
+  // have a queue of their own (the plugin's default, README "Several workers").
+  const asActivity = proxyActivities<SharedCredentialActivities>({
+    scheduleToCloseTimeout: leaseMs,
     retry: { maximumAttempts: 1 },
   });
+  // Runs recorded before the patch refreshed as a local activity; they replay that way.
+  const asLocalActivity = proxyLocalActivities<SharedCredentialActivities>({
+    startToCloseTimeout: leaseMs,
+    retry: { maximumAttempts: 1 },
+  });
+  const recoveryRefreshCredential: SharedCredentialActivities['recoveryRefreshCredential'] = (args) =>
+    (patched('recovery-refresh-activity') ? asActivity : asLocalActivity).recoveryRefreshCredential(args);
   const current = (): CredentialAnswer =>
     sealed === undefined
       ? { kind: 'unavailable', reason: 'no_token', message: 'no refreshed token yet' }
@@ -85,7 +102,9 @@ export async function credentialEntityWorkflow(input: CredentialEntityInput): Pr
       return { kind: 'dead', message };
     }
     const detail = (app?.details?.[0] ?? {}) as { reason?: string; retryAfterMs?: number };
-    const reason = detail.reason ?? 'refresh_lost'; // e.g. the worker running it died: its lease ran out
+    // No details: the activity timed out, e.g. the worker running it died and its lease ran out. A FailureReason
+    // (recovery/failure.ts), as every reason the workers turn into a tool failure must be.
+    const reason = detail.reason ?? 'timeout';
     return detail.retryAfterMs === undefined
       ? { kind: 'unavailable', reason, message }
       : { kind: 'unavailable', reason, retryAfterMs: detail.retryAfterMs, message };

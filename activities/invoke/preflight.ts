@@ -23,7 +23,7 @@ export interface Prepared {
 /** @throws CallStopped when the call cannot be dispatched. */
 export async function preflight(
   tool: AnyTool | undefined,
-  inv: { tool: string; args: unknown; operationId: string },
+  inv: { tool: string; args: unknown; operationId: string; credentialVersion?: number },
   ctx: CallContext,
   credentials: CredentialBroker,
 ): Promise<Prepared> {
@@ -46,7 +46,7 @@ export async function preflight(
       ? { ...parsed.data, [tool.idempotency.name]: inv.operationId }
       : parsed.data;
   await checkRules(tool, args, ctx);
-  return { tool, args, credential: await credentialFor(tool, ctx, credentials) };
+  return { tool, args, credential: await credentialFor(tool, ctx, credentials, inv.credentialVersion) };
 }
 
 /** Business invariants checked by trusted code (`validate.before`): a violation names its field. */
@@ -75,10 +75,11 @@ async function credentialFor(
   tool: AnyTool,
   ctx: CallContext,
   credentials: CredentialBroker,
+  atLeast: number | undefined,
 ): Promise<Prepared['credential']> {
   if (!tool.credential) return undefined;
   try {
-    return await credentials.current(tool.credential);
+    return await credentials.current(tool.credential, atLeast);
   } catch (err) {
     // Before anything left: a provider that failed for now is transient and replay-safe for any tool.
     if (CredentialUnavailable.is(err)) throw new CallStopped(providerUnavailable(ctx, err, Phase.PREFLIGHT), err);

@@ -158,7 +158,7 @@ test('401 storm: 30 calls refused together across 3 workers, one-time refresh to
   const results = await runPlans(30, 'crm_read', (i) => ({ id: `c${i}` }));
   process.stdout.write(`cluster 401 storm: ${service.token.calls} refresh calls, ${service.crm.refused} 401s\n`);
   expect(service.crm.refused).toBe(30);
-  expect(service.token).toEqual({ calls: 1, rotations: 1, refused: 0 });
+  expect(service.token).toEqual({ calls: 1, rotations: 1, refused: 0, heldPids: [] });
   expect(service.crm.ok).toBe(30);
   expect([...service.crm.okTokens]).toEqual(['at-1']);
   // Each call: the refused activity, then the replay with evidence credential_refreshed and the new token.

@@ -82,18 +82,20 @@ describe('RecoveryPlugin: shared options', () => {
     return 'accepted';
   };
 
-  test('breaker.shared builds a SharedBreaker on the plugin task queue; local stays the default', () => {
+  test('breaker.shared builds a SharedBreaker, its entities on a queue of their own; local stays the default', () => {
     expect(new RecoveryPlugin({ tools: tools(), config }).breakers).toBeInstanceOf(BreakerRegistry);
     const plugin = new RecoveryPlugin({ tools: tools(), config, breaker: { shared: true, threshold: 2 } });
     expect(plugin.breakers).toBeInstanceOf(SharedBreaker);
-    expect((plugin.breakers as SharedBreaker).channel.timeoutMs).toBe(250);
+    expect((plugin.breakers as SharedBreaker).channel.timeoutMs).toBe(2_000);
   });
 
   test('wrong shared options are refused naming the field', () => {
     expect(refusal({ breaker: { shared: true, cacheMs: -1 } })).toBe(
       'RecoveryPlugin: breaker.cacheMs must be a finite number of ms ≥ 1 (got -1)',
     );
-    expect(refusal({ breaker: { shared: 'yes' } })).toBe('RecoveryPlugin: breaker.shared must be true (got "yes")');
+    expect(refusal({ breaker: { shared: 'yes' } })).toBe(
+      'RecoveryPlugin: breaker.shared must be true or false (got "yes")',
+    );
     expect(refusal({ breaker: { cacheMs: 5 } })).toBe(
       'RecoveryPlugin: breaker.cacheMs is not an option (known: threshold, halfOpenAfterMs)',
     );
@@ -104,6 +106,48 @@ describe('RecoveryPlugin: shared options', () => {
       'RecoveryPlugin: credentialRefresh.ttl is not an option (known: shared, client, taskQueue, timeoutMs, backoffMs, key, refreshLeaseMs, refreshWaitMs)',
     );
     expect(refusal({ credentialRefresh: { shared: true, key: 'k'.repeat(32) } })).toBe('accepted');
+    expect(refusal({ entityWorker: 'yes' })).toBe(
+      'RecoveryPlugin: `entityWorker` must be true, false or { workflowBundle } (a bundle that exports the entity workflows)',
+    );
+    expect(refusal({ entityWorker: false })).toBe('accepted');
+  });
+
+  test('shared: false is local mode, checked as the local options', () => {
+    const plugin = new RecoveryPlugin({
+      tools: tools(),
+      config,
+      breaker: { shared: false, threshold: 2 },
+      credentialRefresh: { shared: false },
+    });
+    expect(plugin.breakers).toBeInstanceOf(BreakerRegistry);
+    expect(plugin.refreshChannel).toBeUndefined();
+    expect(refusal({ breaker: { shared: false, cacheMs: 5 } })).toBe(
+      'RecoveryPlugin: breaker.cacheMs is not an option (known: threshold, halfOpenAfterMs)',
+    );
+    expect(refusal({ breaker: { shared: false, threshold: 0 } })).toBe(
+      'RecoveryPlugin: breaker.threshold must be a positive integer (got 0)',
+    );
+    expect(refusal({ credentialRefresh: { shared: false, key: 'k'.repeat(32) } })).toBe(
+      'RecoveryPlugin: credentialRefresh.key is not an option (known: shared)',
+    );
+  });
+
+  test('in shared mode the entities default to the queue `<taskQueue>-entities`', () => {
+    const key = 'k'.repeat(32);
+    const plugin = new RecoveryPlugin({
+      tools: tools(),
+      config,
+      breaker: { shared: true },
+      credentialRefresh: { shared: true, key },
+    });
+    expect((plugin.breakers as SharedBreaker).channel.taskQueue).toBe('plugin-shared-entities');
+    expect(plugin.refreshChannel?.taskQueue).toBe('plugin-shared-entities');
+    const named = new RecoveryPlugin({
+      tools: tools(),
+      config,
+      credentialRefresh: { shared: true, key, taskQueue: 'e' },
+    });
+    expect(named.refreshChannel?.taskQueue).toBe('e');
   });
 });
 

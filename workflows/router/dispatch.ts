@@ -40,7 +40,8 @@ export async function dispatch(
       callId: scope.callId,
       operationId: scope.operationId,
       ...(scope.approval ? { approval: scope.approval } : {}),
-      ...(scope.reauthed ? { refreshOnAuthFailure: false } : {}),
+      // The replay after a refresh: with the refreshed version, which the worker that runs it may not hold yet.
+      ...(scope.reauthed ? { refreshOnAuthFailure: false, credentialVersion: used.credentialVersion } : {}),
     });
     countAttempts(ctx, scope, result.attempt, result.credentialVersion);
     // Temporal retried this activity: only transient, replay-safe failures are retried server-side.
