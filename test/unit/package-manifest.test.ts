@@ -3,8 +3,9 @@
  * install is the package and its required peers; every entry point is built; every peer is tested at the version
  * the repository pins. No build, no install (test/temporal/consumer.test.ts does those).
  */
+import { execFileSync } from 'node:child_process';
 import { readFileSync } from 'node:fs';
-import { join } from 'node:path';
+import { dirname, join, relative } from 'node:path';
 
 const ROOT = join(__dirname, '..', '..');
 const pkg = JSON.parse(readFileSync(join(ROOT, 'package.json'), 'utf8')) as {
@@ -69,6 +70,23 @@ test('every entry point and the bin are built by tsconfig.build.json, with types
   }
   expect(build.files).toContain(pkg.bin['recovery-router']!.replace(/^\.\/dist\//, '').replace(/\.js$/, '.ts'));
   expect(pkg.files.every((f) => f.startsWith('dist/'))).toBe(true);
+});
+
+test('every module library code names by require.resolve (a workflowsPath, a preload) is built too', () => {
+  // Such a module is not imported, so tsc does not follow it from the entry points: it must be listed.
+  const files = execFileSync('git', ['ls-files', '*.ts'], { cwd: ROOT, encoding: 'utf8' })
+    .split('\n')
+    .filter((f) => f !== '' && !/^(test|bench|notes|examples|scripts)\//.test(f));
+  const resolved = files.flatMap((f) =>
+    [...readFileSync(join(ROOT, f), 'utf8').matchAll(/require\.resolve\('(\.{1,2}\/[^']+)'\)/g)].map((m) =>
+      relative(ROOT, join(ROOT, dirname(f), m[1]!)),
+    ),
+  );
+  expect(resolved.length).toBeGreaterThanOrEqual(3);
+  for (const target of new Set(resolved)) {
+    const candidates = [`${target}.ts`, `${target}/index.ts`];
+    expect([target, candidates.some((c) => build.files.includes(c))]).toEqual([target, true]);
+  }
 });
 
 test('@temporalio peers share one range; every peer is pinned in devDependencies at a version of its range', () => {
