@@ -21,14 +21,7 @@
  * Started by the router as a child whose workflow id is `reconcile:<operationId>`, so one operation has one
  * reconciliation. Sets the search attributes RecoveryStatus / RecoveryTool / RecoveryOperationId.
  */
-import {
-  condition,
-  isCancellation,
-  log,
-  proxyActivities,
-  setHandler,
-  upsertSearchAttributes,
-} from '@temporalio/workflow';
+import { condition, isCancellation, proxyActivities, upsertSearchAttributes } from '@temporalio/workflow';
 import type { createToolActivities } from '../activities/invoke-tool';
 import type { LookupAnswer } from '../activities/lookup-operation';
 import { activityOptionsFor } from '../recovery/activity-options';
@@ -38,16 +31,9 @@ import type { ToolFailure } from '../recovery/failure';
 import { publicObservedState } from '../recovery/observed-state';
 import { isReplaySafe, type ToolSpec } from '../recovery/tool-spec';
 import { fromActivityError } from './activity-failure';
-import {
-  decideReviewUpdate,
-  reviewCaseQuery,
-  reviewDecisionSignal,
-  type LookupRecord,
-  type ReviewCase,
-  type ReviewDecision,
-} from './definitions';
-import { parseMessage, reviewDecisionSchema, type Parsed } from './messages';
+import type { LookupRecord, ReviewCase, ReviewDecision } from './definitions';
 import { lookupRounds, type Tally } from './reconcile-lookups';
+import { registerReview } from './reconcile-review';
 import { verifyCall } from './router/verify';
 import { RecoveryOperationId, RecoveryStatus, RecoveryTool } from './search-attributes';
 
@@ -237,50 +223,6 @@ export async function reconcileOperationWorkflow(input: ReconcileInput): Promise
         : 'The replay, too, ended with an unknown outcome.',
     );
   }
-}
-
-/** Registers the review query, signal and update. `accept` takes a decision that passed every check. */
-function registerReview(
-  input: ReconcileInput,
-  caseView: ReviewCase,
-  tally: Tally,
-  replayBudget: number,
-  accept: (d: ReviewDecision) => void,
-): void {
-  const check = (raw: unknown, via: string): Parsed<ReviewDecision> => {
-    const parsed = parseMessage(reviewDecisionSchema(), raw, via);
-    if (!parsed.ok) return parsed;
-    const d = parsed.value;
-    const refuse = (why: string) => ({ ok: false as const, why });
-    if (caseView.status !== 'awaiting_review') return refuse(`operation ${input.operationId} is not awaiting review`);
-    if (d.operationId !== input.operationId)
-      return refuse(`this workflow reviews ${input.operationId}, not ${d.operationId.slice(0, 200)}`);
-    if (d.decision === 'replay' && tally.replays >= replayBudget)
-      return refuse(
-        `the replay budget of this operation is spent (${tally.replays} of ${replayBudget}): mark it applied or abandon it`,
-      );
-    return parsed;
-  };
-  setHandler(reviewCaseQuery, () => ({ ...caseView, replays: tally.replays }));
-  setHandler(reviewDecisionSignal, (raw: unknown) => {
-    const checked = check(raw, 'recovery.reviewDecision');
-    if (checked.ok) accept(checked.value);
-    else log.warn('review decision ignored', { why: checked.why });
-  });
-  setHandler(
-    decideReviewUpdate,
-    (raw: ReviewDecision) => {
-      const checked = check(raw, 'recovery.decideReview');
-      if (checked.ok) accept(checked.value);
-      return { ...caseView, replays: tally.replays };
-    },
-    {
-      validator: (raw: unknown) => {
-        const checked = check(raw, 'recovery.decideReview');
-        if (!checked.ok) throw new Error(checked.why);
-      },
-    },
-  );
 }
 
 function endStatus(result: ReconcileResult): string {
