@@ -18,9 +18,11 @@ import type { Planner } from './activities/planners/planner';
 import { createOpenAIPlanner } from './activities/planners/openai';
 import { createScriptedPlanner, fieldPath, ScriptedPolicyError } from './activities/planners/scripted';
 import { loadConfig } from './config/load';
-import { resolveConnection } from './config/connection';
+import type { RecoveryConfig } from './config/schema';
+import { resolveConnection, type ConnectionTarget } from './config/connection';
 import { builtInScenarios } from './examples/agent-demo/builtin';
-import { startDemoFixtures } from './examples/agent-demo/fixtures';
+import { startDemoFixtures, type DemoFixtures } from './examples/agent-demo/fixtures';
+import { printTable, printTelemetry } from './examples/agent-demo/print';
 import { runScenario, type ScenarioReport } from './examples/agent-demo/run';
 import {
   checkScenarios,
@@ -31,8 +33,8 @@ import {
 } from './examples/agent-demo/scenario';
 import { RecoveryMetrics } from './plugin/metrics';
 import { RecoveryPlugin } from './plugin/recovery-plugin';
-import { summarizeRecords, type RecoverySummary } from './recovery/telemetry';
-import { ensureEmbeddedServer } from './server/dev-server';
+import { summarizeRecords } from './recovery/telemetry';
+import { ensureEmbeddedServer, type EmbeddedServer } from './server/dev-server';
 
 interface Options {
   config?: string;
@@ -46,7 +48,57 @@ interface Options {
 }
 
 async function main(): Promise<number> {
-  const opts = new Command()
+  const opts = parseOptions(process.argv);
+  Runtime.install({ logger: new DefaultLogger(opts.verbose ? 'INFO' : 'ERROR') });
+
+  const builtIn = builtInScenarios();
+  if (opts.list) {
+    for (const { scenario } of builtIn) console.log(`${scenario.name.padEnd(30)} ${scenario.description}`);
+    return 0;
+  }
+  const selected = select(opts.scenario, builtIn);
+  const config = loadConfig(opts.config);
+  const target = resolveConnection(config);
+
+  // Everything that can refuse the input runs before a server is started (the services, the tool check, the
+  // planner): a bad scenario file or a missing OPENAI_* variable fails fast.
+  const fixtures = await startDemoFixtures();
+  let run: { reports: ScenarioReport[]; telemetryText: string } = { reports: [], telemetryText: '' };
+  let server: EmbeddedServer | undefined;
+  try {
+    const tools = fixtures.tools.map((t) => t.spec.name);
+    checkScenarios(selected, tools);
+    const scenarios = selected.map(({ scenario }) => ({
+      ...scenario,
+      script: withPlaceholders(scenario.script, fixtures.folders),
+    }));
+    const planner: Planner = opts.planner === 'openai' ? createOpenAIPlanner() : scriptedPlanner(scenarios, selected);
+
+    server = target.embedded ? await ensureEmbeddedServer(config.embeddedServer) : undefined;
+    const uiUrl = server?.uiUrl ?? (target.embedded ? 'http://127.0.0.1:8233' : undefined);
+    console.log(
+      server?.started
+        ? `Started the embedded Temporal dev server at ${server.address}`
+        : `Using the Temporal server at ${target.connectionOptions.address} (namespace ${target.namespace})`,
+    );
+    if (uiUrl) console.log(`Temporal Web UI: ${uiUrl}/namespaces/${target.namespace}/workflows`);
+    run = await runOnWorker({ opts, config, target, fixtures, planner, scenarios, uiUrl });
+  } finally {
+    await fixtures.close();
+    await server?.stop();
+  }
+  if (server?.started) {
+    console.log(
+      'The dev server this job started is stopped; `npm run server` serves these runs again (state is kept in the ' +
+        "embedded server's database file) and the Web UI links above work while it runs.",
+    );
+  }
+  return finish(opts, run.reports, run.telemetryText);
+}
+
+/** The command line (`process.argv`). Exits the process for `--help` and for an option commander refuses. */
+function parseOptions(argv: string[]): Options {
+  return new Command()
     .name('recovery-router')
     .description('Runs the support-agent scenarios on Temporal and reports how every tool failure was routed.')
     .option('--config <path>', 'temporal.config.json to use')
@@ -65,98 +117,75 @@ async function main(): Promise<number> {
       return n;
     })
     .option('--verbose', "show the worker's logs (tool failure diagnostics included)")
-    .parse(process.argv)
+    .parse(argv)
     .opts<Options>();
-  Runtime.install({ logger: new DefaultLogger(opts.verbose ? 'INFO' : 'ERROR') });
+}
 
-  const builtIn = builtInScenarios();
-  if (opts.list) {
-    for (const { scenario } of builtIn) console.log(`${scenario.name.padEnd(30)} ${scenario.description}`);
-    return 0;
-  }
-  const selected = select(opts.scenario, builtIn);
-  const config = loadConfig(opts.config);
-  const target = resolveConnection(config);
-
-  // Everything that can refuse the input runs before a server is started (the services, the tool check, the
-  // planner): a bad scenario file or a missing OPENAI_* variable fails fast.
-  const fixtures = await startDemoFixtures();
+/**
+ * Connects to `target`, runs every scenario in order on a worker with the RecoveryPlugin, printing each one's
+ * progress and end, and closes the connections. Returns the reports and the run's metrics (Prometheus text).
+ */
+async function runOnWorker(job: {
+  opts: Options;
+  config: RecoveryConfig;
+  target: ConnectionTarget;
+  fixtures: DemoFixtures;
+  planner: Planner;
+  scenarios: AgentScenario[];
+  uiUrl: string | undefined;
+}): Promise<{ reports: ScenarioReport[]; telemetryText: string }> {
+  const { opts, config, target, fixtures, planner, scenarios, uiUrl } = job;
+  const nativeConnection = await NativeConnection.connect(target.connectionOptions);
+  const connection = await Connection.connect(target.connectionOptions);
+  const client = new Client({ connection, namespace: target.namespace });
+  // A task queue of its own, so the demo never hands work to (or takes work from) your workers.
+  const metrics = new RecoveryMetrics();
+  const plugin = new RecoveryPlugin({
+    tools: fixtures.tools,
+    planner,
+    config: { ...config, taskQueue: `${config.taskQueue}-main-job` },
+    telemetry: metrics,
+  });
+  const metricsServer = opts.metricsPort !== undefined ? await metrics.serve(opts.metricsPort) : undefined;
+  if (metricsServer) console.log(`Prometheus metrics: ${metricsServer.url}`);
+  const worker = await Worker.create({
+    connection: nativeConnection,
+    namespace: target.namespace,
+    taskQueue: plugin.config.taskQueue,
+    plugins: [plugin],
+  });
   const reports: ScenarioReport[] = [];
-  let telemetryText = '';
-  let server: Awaited<ReturnType<typeof ensureEmbeddedServer>> | undefined;
-  try {
-    const tools = fixtures.tools.map((t) => t.spec.name);
-    checkScenarios(selected, tools);
-    const scenarios = selected.map(({ scenario }) => ({
-      ...scenario,
-      script: withPlaceholders(scenario.script, fixtures.folders),
-    }));
-    const planner: Planner = opts.planner === 'openai' ? createOpenAIPlanner() : scriptedPlanner(scenarios, selected);
+  await worker.runUntil(async () => {
+    for (const [i, scenario] of scenarios.entries()) {
+      console.log(
+        `\n▶ [${i + 1}/${scenarios.length}] ${scenario.name}${scenario.description ? `: ${scenario.description}` : ''}`,
+      );
+      const report = await runScenario(scenario, {
+        client,
+        plugin,
+        fixtures,
+        searchAttributes: target.embedded,
+        progress: (line) => console.log(`    ${line}`),
+      });
+      reports.push(report);
+      const a = report.actual;
+      console.log(
+        `  ${report.passed ? '✓' : '✗'} ${a.status}${a.reason ? ` (${a.reason})` : ''} after ${a.turns} turn(s)` +
+          (uiUrl
+            ? `\n    ${uiUrl}/namespaces/${target.namespace}/workflows/${encodeURIComponent(report.workflowId)}`
+            : ''),
+      );
+    }
+  });
+  const telemetryText = await metrics.text();
+  await metricsServer?.close();
+  await connection.close();
+  await nativeConnection.close();
+  return { reports, telemetryText };
+}
 
-    server = target.embedded ? await ensureEmbeddedServer(config.embeddedServer) : undefined;
-    const uiUrl = server?.uiUrl ?? (target.embedded ? 'http://127.0.0.1:8233' : undefined);
-    console.log(
-      server?.started
-        ? `Started the embedded Temporal dev server at ${server.address}`
-        : `Using the Temporal server at ${target.connectionOptions.address} (namespace ${target.namespace})`,
-    );
-    if (uiUrl) console.log(`Temporal Web UI: ${uiUrl}/namespaces/${target.namespace}/workflows`);
-    const nativeConnection = await NativeConnection.connect(target.connectionOptions);
-    const connection = await Connection.connect(target.connectionOptions);
-    const client = new Client({ connection, namespace: target.namespace });
-    // A task queue of its own, so the demo never hands work to (or takes work from) your workers.
-    const metrics = new RecoveryMetrics();
-    const plugin = new RecoveryPlugin({
-      tools: fixtures.tools,
-      planner,
-      config: { ...config, taskQueue: `${config.taskQueue}-main-job` },
-      telemetry: metrics,
-    });
-    const metricsServer = opts.metricsPort !== undefined ? await metrics.serve(opts.metricsPort) : undefined;
-    if (metricsServer) console.log(`Prometheus metrics: ${metricsServer.url}`);
-    const worker = await Worker.create({
-      connection: nativeConnection,
-      namespace: target.namespace,
-      taskQueue: plugin.config.taskQueue,
-      plugins: [plugin],
-    });
-    await worker.runUntil(async () => {
-      for (const [i, scenario] of scenarios.entries()) {
-        console.log(
-          `\n▶ [${i + 1}/${scenarios.length}] ${scenario.name}${scenario.description ? `: ${scenario.description}` : ''}`,
-        );
-        const report = await runScenario(scenario, {
-          client,
-          plugin,
-          fixtures,
-          searchAttributes: target.embedded,
-          progress: (line) => console.log(`    ${line}`),
-        });
-        reports.push(report);
-        const a = report.actual;
-        console.log(
-          `  ${report.passed ? '✓' : '✗'} ${a.status}${a.reason ? ` (${a.reason})` : ''} after ${a.turns} turn(s)` +
-            (uiUrl
-              ? `\n    ${uiUrl}/namespaces/${target.namespace}/workflows/${encodeURIComponent(report.workflowId)}`
-              : ''),
-        );
-      }
-    });
-    telemetryText = await metrics.text();
-    await metricsServer?.close();
-    await connection.close();
-    await nativeConnection.close();
-  } finally {
-    await fixtures.close();
-    await server?.stop();
-  }
-  if (server?.started) {
-    console.log(
-      'The dev server this job started is stopped; `npm run server` serves these runs again (state is kept in the ' +
-        "embedded server's database file) and the Web UI links above work while it runs.",
-    );
-  }
-
+/** Prints the table and telemetry, writes `--metrics` and `--report`, lists failures. @returns the exit code. */
+function finish(opts: Options, reports: ScenarioReport[], telemetryText: string): number {
   printTable(reports);
   printTelemetry(summarizeRecords(reports.flatMap((r) => r.records)), reports);
   if (opts.metrics) {
@@ -214,59 +243,6 @@ function select(
       `no built-in scenario has this name and no such file exists (built-in: ${builtIn.map((b) => b.scenario.name).join(', ')})`,
     );
   });
-}
-
-/** One row per recovery record: the tool call, how it failed, what the router did, and how it ended. */
-function printTable(reports: ScenarioReport[]): void {
-  const rows = reports.flatMap((r) =>
-    (r.records.length ? r.records : [undefined]).map((rec, i) => [
-      i === 0 ? r.name : '',
-      rec ? String(rec.turn) : '',
-      rec?.tool.slice(0, 28) ?? '(no tool call)',
-      rec?.class ?? '',
-      rec?.action ?? (rec?.terminal === 'succeeded' ? 'ok' : ''),
-      rec?.evidence ?? '',
-      rec ? String(rec.attempts) : '',
-      rec?.terminal ?? '',
-      i === 0 ? `${r.actual.status}${r.passed ? '' : ' (UNEXPECTED)'}` : '',
-    ]),
-  );
-  const header = ['scenario', 'turn', 'tool', 'class', 'action', 'evidence', 'attempts', 'terminal state', 'run'];
-  const widths = header.map((h, c) => Math.max(h.length, ...rows.map((row) => row[c]!.length)));
-  const line = (cells: string[]) =>
-    cells
-      .map((cell, c) => cell.padEnd(widths[c]!))
-      .join('  ')
-      .trimEnd();
-  console.log(`\n${line(header)}\n${widths.map((w) => '-'.repeat(w)).join('  ')}`);
-  for (const row of rows) console.log(line(row));
-  console.log('');
-}
-
-/** The run's telemetry: the dashboard numbers of docs/DESIGN.md, "Telemetry", from every scenario's records. */
-function printTelemetry(summary: RecoverySummary, reports: ScenarioReport[]): void {
-  const pct = (x: number | null) => (x === null ? 'n/a' : `${Math.round(x * 100)} %`);
-  const byClass = Object.entries(summary.replans.byClass)
-    .map(([c, n]) => `${c} ${n}`)
-    .join(', ');
-  const turns = reports.reduce((n, r) => n + r.actual.turns, 0);
-  const retries = Object.entries(summary.retryBudget)
-    .filter(([, b]) => b.retriesUsed > 0)
-    .map(([tool, b]) => `${tool} ${b.retriesUsed} in ${b.dispatched} call(s)`)
-    .join(', ');
-  console.log('Telemetry');
-  console.log(`  replans: ${summary.replans.total} in ${turns} planner turns (${byClass || 'none'})`);
-  console.log(
-    `  time to replan: ${summary.timeToReplanMs.count ? `mean ${Math.round(summary.timeToReplanMs.meanMs)} ms, max ${summary.timeToReplanMs.maxMs} ms` : 'n/a'}`,
-  );
-  console.log(`  retry budget used: ${retries || 'none'}`);
-  console.log(
-    `  retry then succeed: ${summary.retryThenSucceed.succeeded}/${summary.retryThenSucceed.needed} (${pct(summary.retryThenSucceed.rate)})`,
-  );
-  console.log(
-    `  escalations: ${summary.escalations.count}${summary.escalations.count ? ` (${summary.escalations.calls.map((e) => `${e.tool}: ${e.class}`).join(', ')})` : ''}`,
-  );
-  console.log('');
 }
 
 main().then(

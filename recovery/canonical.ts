@@ -73,27 +73,9 @@ function write(
   key: string,
   isToJSONResult: boolean,
 ): string | undefined {
-  switch (typeof value) {
-    case 'string':
-      return JSON.stringify(value.normalize('NFC'));
-    case 'boolean':
-      return value ? 'true' : 'false';
-    case 'number':
-      if (!Number.isFinite(value)) throw notJson(path, `is ${String(value)}; JSON has no NaN or Infinity`);
-      return JSON.stringify(value);
-    case 'undefined':
-      return undefined;
-    case 'bigint':
-      throw notJson(path, 'is a bigint; JSON cannot carry it (send it as a string)');
-    case 'symbol':
-      throw notJson(path, 'is a symbol; JSON cannot carry it');
-    case 'function':
-      throw notJson(path, 'is a function; JSON cannot carry it');
-    case 'object':
-      break;
-  }
+  if (typeof value !== 'object') return writeScalar(value, path);
   if (value === null) return 'null';
-  const obj = value as object;
+  const obj = value;
 
   // As JSON.stringify (ECMA-262 SerializeJSONProperty): call toJSON once; its result's own toJSON is not called.
   const toJSON = guard(path, 'reading it', () => (obj as { toJSON?: unknown }).toJSON);
@@ -112,50 +94,78 @@ function write(
 
   ancestors.add(obj);
   try {
-    if (guard(path, 'Array.isArray', () => Array.isArray(obj))) {
-      const arr = obj as unknown[];
-      const length = guard(path, 'its length', () => arr.length);
-      const parts: string[] = [];
-      for (let i = 0; i < length; i++) {
-        const item = guard([...path, i], 'its getter', () => arr[i]);
-        parts.push(write(item, [...path, i], ancestors, String(i), false) ?? 'null');
-      }
-      return `[${parts.join(',')}]`;
-    }
-    if (!guard(path, 'its prototype', () => isPlainObject(obj))) {
-      const name = guard(
-        path,
-        'its constructor',
-        () => (obj as { constructor?: { name?: unknown } }).constructor?.name,
-      );
-      throw notJson(
-        path,
-        `is a ${typeof name === 'string' && name !== '' ? name : 'non-plain object'}; only plain objects, arrays and values with toJSON are accepted (JSON would change or drop its content)`,
-      );
-    }
-    const symbols = guard(path, 'its keys', () =>
-      Object.getOwnPropertySymbols(obj).filter((s) => Object.prototype.propertyIsEnumerable.call(obj, s)),
-    );
-    if (symbols.length > 0) throw notJson(path, `has a symbol key (${String(symbols[0])}); JSON cannot carry it`);
-
-    const entries = new Map<string, string>();
-    for (const rawKey of guard(path, 'its keys', () => Object.keys(obj))) {
-      const childPath = [...path, rawKey];
-      const child = guard(childPath, 'its getter', () => (obj as Record<string, unknown>)[rawKey]);
-      const text = write(child, childPath, ancestors, rawKey, false);
-      if (text === undefined) continue;
-      const k = rawKey.normalize('NFC');
-      if (entries.has(k)) {
-        throw notJson(childPath, `is the same key as another key of its object after Unicode NFC normalisation`);
-      }
-      entries.set(k, text);
-    }
-    // RFC 8785 §3.2.3: sort by UTF-16 code units, which is what the default Array#sort comparison does.
-    const keys = [...entries.keys()].sort();
-    return `{${keys.map((k) => `${JSON.stringify(k)}:${entries.get(k) as string}`).join(',')}}`;
+    return guard(path, 'Array.isArray', () => Array.isArray(obj))
+      ? writeArray(obj as unknown[], path, ancestors)
+      : writePlainObject(obj, path, ancestors);
   } finally {
     ancestors.delete(obj);
   }
+}
+
+/** The text of a value that is not an object (`typeof` other than `'object'`); `undefined` for `undefined`. */
+function writeScalar(value: unknown, path: (string | number)[]): string | undefined {
+  switch (typeof value) {
+    case 'string':
+      return JSON.stringify(value.normalize('NFC'));
+    case 'boolean':
+      return value ? 'true' : 'false';
+    case 'number':
+      if (!Number.isFinite(value)) throw notJson(path, `is ${String(value)}; JSON has no NaN or Infinity`);
+      return JSON.stringify(value);
+    case 'bigint':
+      throw notJson(path, 'is a bigint; JSON cannot carry it (send it as a string)');
+    case 'symbol':
+      throw notJson(path, 'is a symbol; JSON cannot carry it');
+    case 'function':
+      throw notJson(path, 'is a function; JSON cannot carry it');
+    default:
+      return undefined; // 'undefined'
+  }
+}
+
+/** `[a,b,…]`: each slot written at `path` + index; `undefined` and holes become `null`, as in JSON.stringify. */
+function writeArray(arr: unknown[], path: (string | number)[], ancestors: Set<object>): string {
+  const length = guard(path, 'its length', () => arr.length);
+  const parts: string[] = [];
+  for (let i = 0; i < length; i++) {
+    const item = guard([...path, i], 'its getter', () => arr[i]);
+    parts.push(write(item, [...path, i], ancestors, String(i), false) ?? 'null');
+  }
+  return `[${parts.join(',')}]`;
+}
+
+/**
+ * `{"k":v,…}` of a plain object: NFC keys sorted by UTF-16 code units, `undefined` members left out.
+ * @throws RecoveryInputError `not_json` for a non-plain object, a symbol key, or two keys equal after NFC.
+ */
+function writePlainObject(obj: object, path: (string | number)[], ancestors: Set<object>): string {
+  if (!guard(path, 'its prototype', () => isPlainObject(obj))) {
+    const name = guard(path, 'its constructor', () => (obj as { constructor?: { name?: unknown } }).constructor?.name);
+    throw notJson(
+      path,
+      `is a ${typeof name === 'string' && name !== '' ? name : 'non-plain object'}; only plain objects, arrays and values with toJSON are accepted (JSON would change or drop its content)`,
+    );
+  }
+  const symbols = guard(path, 'its keys', () =>
+    Object.getOwnPropertySymbols(obj).filter((s) => Object.prototype.propertyIsEnumerable.call(obj, s)),
+  );
+  if (symbols.length > 0) throw notJson(path, `has a symbol key (${String(symbols[0])}); JSON cannot carry it`);
+
+  const entries = new Map<string, string>();
+  for (const rawKey of guard(path, 'its keys', () => Object.keys(obj))) {
+    const childPath = [...path, rawKey];
+    const child = guard(childPath, 'its getter', () => (obj as Record<string, unknown>)[rawKey]);
+    const text = write(child, childPath, ancestors, rawKey, false);
+    if (text === undefined) continue;
+    const k = rawKey.normalize('NFC');
+    if (entries.has(k)) {
+      throw notJson(childPath, `is the same key as another key of its object after Unicode NFC normalisation`);
+    }
+    entries.set(k, text);
+  }
+  // RFC 8785 §3.2.3: sort by UTF-16 code units, which is what the default Array#sort comparison does.
+  const keys = [...entries.keys()].sort();
+  return `{${keys.map((k) => `${JSON.stringify(k)}:${entries.get(k) as string}`).join(',')}}`;
 }
 
 /** A plain object from any realm: `{}`-made or `Object.create(null)`, not a class instance, Map, Date, boxed primitive. */

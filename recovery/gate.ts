@@ -4,117 +4,24 @@
  *
  * Source: docs/DESIGN.md, "The Change-before-Retry gate": no identical re-execution without new evidence — new
  * arguments, a new credential or grant, another tool path, elapsed time or a verified external state. Its kinds of
- * evidence are the `ChangeEvidence` union below.
+ * evidence are the `ChangeEvidence` union (recovery/gate-records.ts, re-exported here).
  * Pure: no clock (`nowMs` is a parameter), no I/O.
  */
-import type { z, z as Zod } from 'zod';
-import { matching } from './zod-pattern';
-import { FailureClass, toolFailureSchema } from './failure';
-import type { ToolFailure } from './failure';
+import { FailureClass } from './failure';
 import { parseInput } from './errors';
-import { lazy } from './lazy';
-import { isValidFailure } from './valid-failure';
+import {
+  candidateCallSchema,
+  changeEvidenceSchema,
+  previousSchema,
+  timeMs,
+  type AttemptRecord,
+  type CandidateCall,
+  type ChangeEvidence,
+  type EvidenceKind,
+} from './gate-records';
 
-const sha256Hex = lazy(() => matching(/^[0-9a-f]{64}$/, 'must be a lowercase sha256 hex digest (see argsHash)'));
-const timeMs = lazy((z) => z.number().int().min(0));
-
-/**
- * The attempt that failed.
- * - `argsHash`: `argsHash(args)` of its arguments (recovery/canonical.ts).
- * - `credentialVersion`: version of the credential it ran with, integer ≥ 0; a refresh bumps it.
- * - `grantVersion`: approvals granted for this exact call (tool + argsHash) when it ran, integer ≥ 0; absent = 0.
- * - `endedAtMs`: when it ended, ms since the epoch (workflow time).
- * - `earliestRetryAtMs`: `endedAtMs` + the backoff delay (`nextDelay(...).delayMs`, which already honours
- *   `Retry-After`); absent when no retry was scheduled. Must not be before `endedAtMs`.
- */
-export const attemptRecordSchema = lazy((z) => attemptRecordWith(z, toolFailureSchema()));
-
-/** `attemptRecordSchema()` for a record whose failure is already known valid (recovery/valid-failure.ts). */
-const attemptRecordOfValidFailure = lazy((z) => attemptRecordWith(z, z.custom<ToolFailure>(isValidFailure)));
-
-function attemptRecordWith(z: typeof Zod, failure: Zod.ZodType<ToolFailure>) {
-  return z
-    .object({
-      tool: z.string().min(1),
-      argsHash: sha256Hex(),
-      credentialVersion: z.number().int().min(0),
-      grantVersion: z.number().int().min(0).optional(),
-      failure,
-      endedAtMs: timeMs(),
-      earliestRetryAtMs: timeMs().optional(),
-    })
-    .strict()
-    .superRefine((r, ctx) => {
-      if (r.earliestRetryAtMs !== undefined && r.earliestRetryAtMs < r.endedAtMs) {
-        ctx.addIssue({ code: 'custom', path: ['earliestRetryAtMs'], message: 'cannot be before endedAtMs' });
-      }
-    });
-}
-
-/** The schema for `previous`: the cheaper one when its failure is known valid (a getter that throws is not). */
-function previousSchema(previous: unknown) {
-  try {
-    const known = typeof previous === 'object' && previous !== null && isValidFailure(Reflect.get(previous, 'failure'));
-    return known ? attemptRecordOfValidFailure() : attemptRecordSchema();
-  } catch {
-    return attemptRecordSchema();
-  }
-}
-export type AttemptRecord = Readonly<{
-  tool: string;
-  argsHash: string;
-  credentialVersion: number;
-  grantVersion?: number | undefined;
-  failure: ToolFailure;
-  endedAtMs: number;
-  earliestRetryAtMs?: number | undefined;
-}>;
-
-/** The call proposed next. Same meaning of fields as in `AttemptRecord`. */
-export const candidateCallSchema = lazy((z) =>
-  z
-    .object({
-      tool: z.string().min(1),
-      argsHash: sha256Hex(),
-      credentialVersion: z.number().int().min(0),
-      grantVersion: z.number().int().min(0).optional(),
-    })
-    .strict(),
-);
-export type CandidateCall = Readonly<z.output<ReturnType<typeof candidateCallSchema>>>;
-
-/** The external state a reconcile lookup found for the previous attempt's side effect. */
-export const ExternalState = { APPLIED: 'applied', NOT_APPLIED: 'not_applied', UNKNOWN: 'unknown' } as const;
-export type ExternalState = (typeof ExternalState)[keyof typeof ExternalState];
-
-/**
- * What the recoverer claims has changed (docs/DESIGN.md, "The Change-before-Retry gate"). The gate verifies each
- * claim:
- * - `time_elapsed`: the backoff is over. Only after a retryable `transient` failure, once `nowMs ≥ earliestRetryAtMs`.
- * - `args_changed`: `candidate.argsHash` differs from the previous one.
- * - `credential_refreshed`: `candidate.credentialVersion` is greater. Only after `authentication` or `authorization`.
- * - `approval_granted`: `candidate.grantVersion` is greater: a person approved this exact call. Only after
- *   `authorization` (a 403 that approval can lift; docs/DESIGN.md, "Routes").
- * - `tool_changed`: `candidate.tool` differs (another tool, endpoint or path).
- * - `state_verified`: a lookup found the previous side effect `not_applied`. Only after `outcome_unknown`.
- */
-export const changeEvidenceSchema = lazy((z) =>
-  z.discriminatedUnion('kind', [
-    z.object({ kind: z.literal('time_elapsed') }).strict(),
-    z.object({ kind: z.literal('args_changed') }).strict(),
-    z.object({ kind: z.literal('credential_refreshed') }).strict(),
-    z.object({ kind: z.literal('approval_granted') }).strict(),
-    z.object({ kind: z.literal('tool_changed') }).strict(),
-    z
-      .object({
-        kind: z.literal('state_verified'),
-        externalState: z.enum([ExternalState.APPLIED, ExternalState.NOT_APPLIED, ExternalState.UNKNOWN]),
-      })
-      .strict(),
-  ]),
-);
-export type ChangeEvidence = Readonly<z.output<ReturnType<typeof changeEvidenceSchema>>>;
-export type EvidenceKind = ChangeEvidence['kind'];
+export { attemptRecordSchema, candidateCallSchema, changeEvidenceSchema, ExternalState } from './gate-records';
+export type { AttemptRecord, CandidateCall, ChangeEvidence, EvidenceKind } from './gate-records';
 
 /**
  * Failure classes after which each kind of evidence means something. One table.
@@ -147,9 +54,9 @@ export const GateRefusal = {
   /** args_changed, but the hash is the same. */
   ARGS_UNCHANGED: 'args_unchanged',
   /** credential_refreshed, but the version is not greater. */
+  CREDENTIAL_NOT_NEWER: 'credential_not_newer',
   /** approval_granted, but no newer grant exists for this call. */
   NO_NEW_GRANT: 'no_new_grant',
-  CREDENTIAL_NOT_NEWER: 'credential_not_newer',
   /** tool_changed, but it is the same tool. */
   TOOL_UNCHANGED: 'tool_unchanged',
   /** state_verified found the side effect applied: return the first result, do not run it again. */
@@ -209,80 +116,92 @@ export function allowNextAttempt(
       `Refused ${tool}: ${ev.kind} does not answer a failure of class ${cls} (it applies after ${applies.join(' or ')}).`,
     );
   }
+  // The row's type ties `ev` to its kind; TypeScript cannot follow that through the index, hence the cast.
+  const check = EVIDENCE_CHECKS[ev.kind] as EvidenceCheck<EvidenceKind>;
+  return check({ prev, cand, ev, now, tool });
+}
 
-  switch (ev.kind) {
-    case 'time_elapsed': {
-      if (!prev.failure.retryable) {
-        return refuse(
-          'not_retryable',
-          `Refused ${tool}: the transient failure (${prev.failure.reason}) is not retryable, so waiting does not make a replay safe.`,
-        );
-      }
-      if (prev.earliestRetryAtMs === undefined) {
-        return refuse(
-          'backoff_not_scheduled',
-          `Refused ${tool}: time_elapsed needs a scheduled backoff, but the previous attempt has no earliestRetryAtMs.`,
-        );
-      }
-      // Retry-After is a floor even if the record's schedule forgot it (RFC 9110 §10.2.3; docs/DESIGN.md, "Routes").
-      const dueMs = Math.max(prev.earliestRetryAtMs, prev.endedAtMs + (prev.failure.retryAfterMs ?? 0));
-      if (now < dueMs) {
-        return refuse(
-          'too_early',
-          `Refused ${tool}: the next attempt is allowed at ${dueMs} ms and it is ${now} ms (${dueMs - now} ms early).`,
-        );
-      }
-      return allow(
-        ev,
-        `Allowed ${tool}: the backoff after the transient failure ended at ${dueMs} ms (now ${now} ms).`,
+/** What an evidence check sees: the parsed records, `now` (ms since the epoch), `tool` JSON-quoted for messages. */
+type CheckInput = Readonly<{ prev: AttemptRecord; cand: CandidateCall; now: number; tool: string }>;
+/** One evidence check, run once `EVIDENCE_APPLIES_AFTER` has passed: evidence `ev` of kind `K` → the decision. */
+type EvidenceCheck<K extends EvidenceKind> = (
+  c: CheckInput & { ev: Extract<ChangeEvidence, { kind: K }> },
+) => GateDecision;
+
+/**
+ * How the gate verifies each kind of evidence against the records: kind → check. One table (docs/DESIGN.md, "The
+ * Change-before-Retry gate").
+ */
+const EVIDENCE_CHECKS: { readonly [K in EvidenceKind]: EvidenceCheck<K> } = Object.freeze({
+  time_elapsed: ({ prev, ev, now, tool }) => {
+    if (!prev.failure.retryable) {
+      return refuse(
+        'not_retryable',
+        `Refused ${tool}: the transient failure (${prev.failure.reason}) is not retryable, so waiting does not make a replay safe.`,
       );
     }
-    case 'args_changed':
-      return cand.argsHash !== prev.argsHash
-        ? allow(
-            ev,
-            `Allowed ${tool}: the canonical arguments changed (hash ${short(prev.argsHash)} → ${short(cand.argsHash)}).`,
-          )
-        : refuse(
-            'args_unchanged',
-            `Refused ${tool}: args_changed was claimed but the canonical arguments hash is unchanged (${short(cand.argsHash)}).`,
-          );
-    case 'credential_refreshed':
-      return cand.credentialVersion > prev.credentialVersion
-        ? allow(
-            ev,
-            `Allowed ${tool}: the credential version rose from ${prev.credentialVersion} to ${cand.credentialVersion}.`,
-          )
-        : refuse(
-            'credential_not_newer',
-            `Refused ${tool}: credential_refreshed was claimed but version ${cand.credentialVersion} is not newer than ${prev.credentialVersion}.`,
-          );
-    case 'approval_granted': {
-      const before = prev.grantVersion ?? 0;
-      const granted = cand.grantVersion ?? 0;
-      return granted > before
-        ? allow(ev, `Allowed ${tool}: a person approved this exact call (grant ${before} → ${granted}).`)
-        : refuse('no_new_grant', `Refused ${tool}: approval_granted was claimed but no new grant exists (${granted}).`);
+    if (prev.earliestRetryAtMs === undefined) {
+      return refuse(
+        'backoff_not_scheduled',
+        `Refused ${tool}: time_elapsed needs a scheduled backoff, but the previous attempt has no earliestRetryAtMs.`,
+      );
     }
-    case 'tool_changed':
-      return cand.tool !== prev.tool
-        ? allow(ev, `Allowed ${tool}: the tool changed from ${JSON.stringify(prev.tool)}.`)
-        : refuse('tool_unchanged', `Refused ${tool}: tool_changed was claimed but it is the same tool.`);
-    case 'state_verified':
-      if (ev.externalState === 'not_applied') {
-        return allow(ev, `Allowed ${tool}: a lookup verified that the previous attempt was not applied.`);
-      }
-      return ev.externalState === 'applied'
-        ? refuse(
-            'already_applied',
-            `Refused ${tool}: a lookup found the previous attempt applied; return its result instead of running it again.`,
-          )
-        : refuse(
-            'state_unknown',
-            `Refused ${tool}: a lookup could not tell whether the previous attempt was applied; it needs human review.`,
-          );
-  }
-}
+    // Retry-After is a floor even if the record's schedule forgot it (RFC 9110 §10.2.3; docs/DESIGN.md, "Routes").
+    const dueMs = Math.max(prev.earliestRetryAtMs, prev.endedAtMs + (prev.failure.retryAfterMs ?? 0));
+    if (now < dueMs) {
+      return refuse(
+        'too_early',
+        `Refused ${tool}: the next attempt is allowed at ${dueMs} ms and it is ${now} ms (${dueMs - now} ms early).`,
+      );
+    }
+    return allow(ev, `Allowed ${tool}: the backoff after the transient failure ended at ${dueMs} ms (now ${now} ms).`);
+  },
+  args_changed: ({ prev, cand, ev, tool }) =>
+    cand.argsHash !== prev.argsHash
+      ? allow(
+          ev,
+          `Allowed ${tool}: the canonical arguments changed (hash ${short(prev.argsHash)} → ${short(cand.argsHash)}).`,
+        )
+      : refuse(
+          'args_unchanged',
+          `Refused ${tool}: args_changed was claimed but the canonical arguments hash is unchanged (${short(cand.argsHash)}).`,
+        ),
+  credential_refreshed: ({ prev, cand, ev, tool }) =>
+    cand.credentialVersion > prev.credentialVersion
+      ? allow(
+          ev,
+          `Allowed ${tool}: the credential version rose from ${prev.credentialVersion} to ${cand.credentialVersion}.`,
+        )
+      : refuse(
+          'credential_not_newer',
+          `Refused ${tool}: credential_refreshed was claimed but version ${cand.credentialVersion} is not newer than ${prev.credentialVersion}.`,
+        ),
+  approval_granted: ({ prev, cand, ev, tool }) => {
+    const before = prev.grantVersion ?? 0;
+    const granted = cand.grantVersion ?? 0;
+    return granted > before
+      ? allow(ev, `Allowed ${tool}: a person approved this exact call (grant ${before} → ${granted}).`)
+      : refuse('no_new_grant', `Refused ${tool}: approval_granted was claimed but no new grant exists (${granted}).`);
+  },
+  tool_changed: ({ prev, cand, ev, tool }) =>
+    cand.tool !== prev.tool
+      ? allow(ev, `Allowed ${tool}: the tool changed from ${JSON.stringify(prev.tool)}.`)
+      : refuse('tool_unchanged', `Refused ${tool}: tool_changed was claimed but it is the same tool.`),
+  state_verified: ({ ev, tool }) => {
+    if (ev.externalState === 'not_applied') {
+      return allow(ev, `Allowed ${tool}: a lookup verified that the previous attempt was not applied.`);
+    }
+    return ev.externalState === 'applied'
+      ? refuse(
+          'already_applied',
+          `Refused ${tool}: a lookup found the previous attempt applied; return its result instead of running it again.`,
+        )
+      : refuse(
+          'state_unknown',
+          `Refused ${tool}: a lookup could not tell whether the previous attempt was applied; it needs human review.`,
+        );
+  },
+});
 
 function allow(evidence: ChangeEvidence, message: string): GateDecision {
   return Object.freeze({ allowed: true, evidence: Object.freeze({ ...evidence }), message });

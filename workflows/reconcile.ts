@@ -21,14 +21,7 @@
  * Started by the router as a child whose workflow id is `reconcile:<operationId>`, so one operation has one
  * reconciliation. Sets the search attributes RecoveryStatus / RecoveryTool / RecoveryOperationId.
  */
-import {
-  condition,
-  isCancellation,
-  log,
-  proxyActivities,
-  setHandler,
-  upsertSearchAttributes,
-} from '@temporalio/workflow';
+import { condition, isCancellation, proxyActivities, upsertSearchAttributes } from '@temporalio/workflow';
 import type { createToolActivities } from '../activities/invoke-tool';
 import type { LookupAnswer } from '../activities/lookup-operation';
 import { activityOptionsFor } from '../recovery/activity-options';
@@ -38,16 +31,9 @@ import type { ToolFailure } from '../recovery/failure';
 import { publicObservedState } from '../recovery/observed-state';
 import { isReplaySafe, type ToolSpec } from '../recovery/tool-spec';
 import { fromActivityError } from './activity-failure';
-import {
-  decideReviewUpdate,
-  reviewCaseQuery,
-  reviewDecisionSignal,
-  type LookupRecord,
-  type ReviewCase,
-  type ReviewDecision,
-} from './definitions';
-import { parseMessage, reviewDecisionSchema, type Parsed } from './messages';
-import { lookupRounds, type Tally } from './reconcile-lookups';
+import type { LookupRecord, ReviewCase, ReviewDecision } from './definitions';
+import { lookupRounds, type LookupRounds, type Tally } from './reconcile-lookups';
+import { registerReview } from './reconcile-review';
 import { verifyCall } from './router/verify';
 import { RecoveryOperationId, RecoveryStatus, RecoveryTool } from './search-attributes';
 
@@ -104,6 +90,36 @@ type ReplayOutcome =
   | { kind: 'failed'; failure: ToolFailure };
 
 export async function reconcileOperationWorkflow(input: ReconcileInput): Promise<ReconcileResult> {
+  const run = startRun(input);
+  // 0. The postcondition first: when the state the write asks for holds already, nothing is looked up or replayed.
+  const verified = input.spec.hasVerify ? await verifyFirst(run) : undefined;
+  if (verified) return verified;
+  // 1. Look the terminal state up, within the lookup budget; replay after `not_applied`, within the replay budget.
+  const settled = await lookUpOrReplay(run);
+  if (settled) return settled;
+  // 2. Human review.
+  return review(run);
+}
+
+/** One reconciliation's state, shared by its phases. */
+interface Run {
+  input: ReconcileInput;
+  tally: Tally;
+  replayBudget: number;
+  /** What the `recovery.reviewCase` query shows. */
+  caseView: ReviewCase;
+  /** The accepted review decision not yet acted on (set by the review handlers, taken by `review`). */
+  inbox: { decision?: ReviewDecision | undefined };
+  looked: LookupRounds;
+  replayOnce: () => Promise<ReplayOutcome>;
+  /** Sets RecoveryStatus, when search attributes are on. */
+  status: (value: string) => void;
+  /** Marks the case done, sets its end status and returns `result`. */
+  done: (result: ReconcileResult) => ReconcileResult;
+}
+
+/** The case view, the search attributes, the review handlers and the activities, in this order. */
+function startRun(input: ReconcileInput): Run {
   const tally: Tally = { replays: 0, lookups: [] };
   const replayBudget = input.replayBudget ?? 1;
   const caseView: ReviewCase = {
@@ -127,9 +143,20 @@ export async function reconcileOperationWorkflow(input: ReconcileInput): Promise
       { key: RecoveryOperationId, value: input.operationId },
     ]);
   }
-  let decision: ReviewDecision | undefined;
-  registerReview(input, caseView, tally, replayBudget, (d) => (decision ??= d));
+  const inbox: Run['inbox'] = {};
+  registerReview(input, caseView, tally, replayBudget, (d) => (inbox.decision ??= d));
+  const replayOnce = replayer(input, tally);
+  const looked = lookupRounds(input, tally);
+  const done = (result: ReconcileResult): ReconcileResult => {
+    caseView.status = 'done';
+    status(endStatus(result));
+    return result;
+  };
+  return { input, tally, replayBudget, caseView, inbox, looked, replayOnce, status, done };
+}
 
+/** One replay with the same operation_id per call, counted in `tally.replays` unless it was not sent. */
+function replayer(input: ReconcileInput, tally: Tally): () => Promise<ReplayOutcome> {
   const { invokeTool } = proxyActivities<ToolActivities>({
     ...activityOptionsFor(input.spec, DEFAULT_BUDGET_POLICY, {
       initialIntervalMs: 1000,
@@ -138,7 +165,7 @@ export async function reconcileOperationWorkflow(input: ReconcileInput): Promise
     }),
     retry: { maximumAttempts: 1 },
   });
-  const replayOnce = async (): Promise<ReplayOutcome> => {
+  return async (): Promise<ReplayOutcome> => {
     tally.replays += 1;
     try {
       const r = await invokeTool({
@@ -159,29 +186,19 @@ export async function reconcileOperationWorkflow(input: ReconcileInput): Promise
       return isDuplicateKey(failure) ? { kind: 'duplicate_key' } : { kind: 'failed', failure };
     }
   };
-  const looked = lookupRounds(input, tally);
+}
 
-  const done = (result: ReconcileResult): ReconcileResult => {
-    caseView.status = 'done';
-    status(endStatus(result));
-    return result;
-  };
-  /** After a duplicate-key answer: the write landed if a lookup finds it now. */
-  const confirmLanded = async (via: 'replay' | 'review_replay'): Promise<ReconcileResult | undefined> => {
-    const answer = await looked.poll();
-    return answer?.state === 'applied' ? { ...tally, state: 'applied', value: answer.result, via } : undefined;
-  };
+/** Phase 0: `applied` via `verify` when the postcondition holds already; otherwise `undefined`. */
+async function verifyFirst({ input, tally, done }: Run): Promise<ReconcileResult | undefined> {
+  const answer = await verifyCall(input);
+  if (answer.verdict !== 'holds') return undefined;
+  const value = { alreadySatisfied: true, ...(answer.state === undefined ? {} : { state: answer.state }) };
+  return done({ ...tally, state: 'applied', value, via: 'verify' });
+}
 
-  // 0. The postcondition first: when the state the write asks for holds already, nothing is looked up or replayed.
-  if (input.spec.hasVerify) {
-    const answer = await verifyCall(input);
-    if (answer.verdict === 'holds') {
-      const value = { alreadySatisfied: true, ...(answer.state === undefined ? {} : { state: answer.state }) };
-      return done({ ...tally, state: 'applied', value, via: 'verify' });
-    }
-  }
-
-  // 1. Look the terminal state up, within the lookup budget; replay after `not_applied`, within the replay budget.
+/** Phase 1: lookups and replays within their budgets; `undefined` when the outcome is still open (to review). */
+async function lookUpOrReplay(run: Run): Promise<ReconcileResult | undefined> {
+  const { input, tally, replayBudget, looked, replayOnce, done } = run;
   if (input.spec.hasLookup) {
     for (let i = 0; i < looked.budget; i++) {
       const answer = await looked.next();
@@ -200,21 +217,19 @@ export async function reconcileOperationWorkflow(input: ReconcileInput): Promise
     if (replayed.kind === 'applied') return done({ ...tally, state: 'applied', value: replayed.value, via: 'replay' });
     if (replayed.kind === 'failed') return done({ ...tally, state: 'replay_failed', failure: replayed.failure });
   }
+  return undefined;
+}
 
-  // 2. Human review.
-  const awaitReview = (message?: string) => {
-    caseView.status = 'awaiting_review';
-    caseView.awaitingSinceMs ??= Date.now();
-    if (message) caseView.message = message;
-    status('AwaitingReview');
-  };
-  awaitReview();
+/** Phase 2: wait for review decisions until one ends the case or the review times out. */
+async function review(run: Run): Promise<ReconcileResult> {
+  const { input, tally, caseView, inbox, replayOnce, done } = run;
+  awaitReview(run);
   const deadline = Date.now() + (input.reviewTimeoutMs ?? DEFAULT_REVIEW_TIMEOUT_MS);
   for (;;) {
-    const arrived = await condition(() => decision !== undefined, Math.max(0, deadline - Date.now()));
-    if (!arrived || decision === undefined) return done({ ...tally, state: 'review_timed_out' });
-    const d: ReviewDecision = decision;
-    decision = undefined;
+    const arrived = await condition(() => inbox.decision !== undefined, Math.max(0, deadline - Date.now()));
+    if (!arrived || inbox.decision === undefined) return done({ ...tally, state: 'review_timed_out' });
+    const d: ReviewDecision = inbox.decision;
+    inbox.decision = undefined;
     if (d.decision === 'mark_applied')
       return done({ ...tally, state: 'marked_applied', resultRef: d.resultRef ?? '', by: d.by, reason: d.reason });
     if (d.decision === 'abandon') return done({ ...tally, state: 'abandoned', by: d.by, reason: d.reason });
@@ -224,14 +239,16 @@ export async function reconcileOperationWorkflow(input: ReconcileInput): Promise
       return done({ ...tally, state: 'applied', value: replayed.value, via: 'review_replay' });
     if (replayed.kind === 'failed') return done({ ...tally, state: 'replay_failed', failure: replayed.failure });
     if (replayed.kind === 'duplicate_key') {
-      const landed = input.spec.hasLookup ? await confirmLanded('review_replay') : undefined;
+      const landed = input.spec.hasLookup ? await confirmLanded(run, 'review_replay') : undefined;
       if (landed) return done(landed);
       awaitReview(
+        run,
         'The replay was refused because its idempotency key already exists: the write has most likely been applied. Mark it applied with its result reference.',
       );
       continue;
     }
     awaitReview(
+      run,
       replayed.kind === 'not_sent'
         ? 'The replay could not be sent (the service refused it before anything was applied); it may be tried again.'
         : 'The replay, too, ended with an unknown outcome.',
@@ -239,48 +256,21 @@ export async function reconcileOperationWorkflow(input: ReconcileInput): Promise
   }
 }
 
-/** Registers the review query, signal and update. `accept` takes a decision that passed every check. */
-function registerReview(
-  input: ReconcileInput,
-  caseView: ReviewCase,
-  tally: Tally,
-  replayBudget: number,
-  accept: (d: ReviewDecision) => void,
-): void {
-  const check = (raw: unknown, via: string): Parsed<ReviewDecision> => {
-    const parsed = parseMessage(reviewDecisionSchema(), raw, via);
-    if (!parsed.ok) return parsed;
-    const d = parsed.value;
-    const refuse = (why: string) => ({ ok: false as const, why });
-    if (caseView.status !== 'awaiting_review') return refuse(`operation ${input.operationId} is not awaiting review`);
-    if (d.operationId !== input.operationId)
-      return refuse(`this workflow reviews ${input.operationId}, not ${d.operationId.slice(0, 200)}`);
-    if (d.decision === 'replay' && tally.replays >= replayBudget)
-      return refuse(
-        `the replay budget of this operation is spent (${tally.replays} of ${replayBudget}): mark it applied or abandon it`,
-      );
-    return parsed;
-  };
-  setHandler(reviewCaseQuery, () => ({ ...caseView, replays: tally.replays }));
-  setHandler(reviewDecisionSignal, (raw: unknown) => {
-    const checked = check(raw, 'recovery.reviewDecision');
-    if (checked.ok) accept(checked.value);
-    else log.warn('review decision ignored', { why: checked.why });
-  });
-  setHandler(
-    decideReviewUpdate,
-    (raw: ReviewDecision) => {
-      const checked = check(raw, 'recovery.decideReview');
-      if (checked.ok) accept(checked.value);
-      return { ...caseView, replays: tally.replays };
-    },
-    {
-      validator: (raw: unknown) => {
-        const checked = check(raw, 'recovery.decideReview');
-        if (!checked.ok) throw new Error(checked.why);
-      },
-    },
-  );
+/** The case awaits review (since the first time it did), with `message` when given. */
+function awaitReview({ caseView, status }: Run, message?: string): void {
+  caseView.status = 'awaiting_review';
+  caseView.awaitingSinceMs ??= Date.now();
+  if (message) caseView.message = message;
+  status('AwaitingReview');
+}
+
+/** After a duplicate-key answer: the write landed if a lookup finds it now. */
+async function confirmLanded(
+  { tally, looked }: Run,
+  via: 'replay' | 'review_replay',
+): Promise<ReconcileResult | undefined> {
+  const answer = await looked.poll();
+  return answer?.state === 'applied' ? { ...tally, state: 'applied', value: answer.result, via } : undefined;
 }
 
 function endStatus(result: ReconcileResult): string {

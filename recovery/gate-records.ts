@@ -1,0 +1,112 @@
+/**
+ * The records the Change-before-Retry gate reads (recovery/gate.ts decides on them): the failed attempt, the
+ * candidate call and the claimed change of evidence. Schemas are built on first use (recovery/lazy.ts). Pure: no I/O.
+ */
+import type { z, z as Zod } from 'zod';
+import { matching } from './zod-pattern';
+import { toolFailureSchema } from './failure';
+import type { ToolFailure } from './failure';
+import { lazy } from './lazy';
+import { isValidFailure } from './valid-failure';
+
+const sha256Hex = lazy(() => matching(/^[0-9a-f]{64}$/, 'must be a lowercase sha256 hex digest (see argsHash)'));
+/** A time in ms since the epoch, integer ≥ 0. */
+export const timeMs = lazy((z) => z.number().int().min(0));
+
+/**
+ * The attempt that failed.
+ * - `argsHash`: `argsHash(args)` of its arguments (recovery/canonical.ts).
+ * - `credentialVersion`: version of the credential it ran with, integer ≥ 0; a refresh bumps it.
+ * - `grantVersion`: approvals granted for this exact call (tool + argsHash) when it ran, integer ≥ 0; absent = 0.
+ * - `endedAtMs`: when it ended, ms since the epoch (workflow time).
+ * - `earliestRetryAtMs`: `endedAtMs` + the backoff delay (`nextDelay(...).delayMs`, which already honours
+ *   `Retry-After`); absent when no retry was scheduled. Must not be before `endedAtMs`.
+ */
+export const attemptRecordSchema = lazy((z) => attemptRecordWith(z, toolFailureSchema()));
+
+/** `attemptRecordSchema()` for a record whose failure is already known valid (recovery/valid-failure.ts). */
+const attemptRecordOfValidFailure = lazy((z) => attemptRecordWith(z, z.custom<ToolFailure>(isValidFailure)));
+
+function attemptRecordWith(z: typeof Zod, failure: Zod.ZodType<ToolFailure>) {
+  return z
+    .object({
+      tool: z.string().min(1),
+      argsHash: sha256Hex(),
+      credentialVersion: z.number().int().min(0),
+      grantVersion: z.number().int().min(0).optional(),
+      failure,
+      endedAtMs: timeMs(),
+      earliestRetryAtMs: timeMs().optional(),
+    })
+    .strict()
+    .superRefine((r, ctx) => {
+      if (r.earliestRetryAtMs !== undefined && r.earliestRetryAtMs < r.endedAtMs) {
+        ctx.addIssue({ code: 'custom', path: ['earliestRetryAtMs'], message: 'cannot be before endedAtMs' });
+      }
+    });
+}
+
+/** The schema for `previous`: the cheaper one when its failure is known valid (a getter that throws is not). */
+export function previousSchema(previous: unknown) {
+  try {
+    const known = typeof previous === 'object' && previous !== null && isValidFailure(Reflect.get(previous, 'failure'));
+    return known ? attemptRecordOfValidFailure() : attemptRecordSchema();
+  } catch {
+    return attemptRecordSchema();
+  }
+}
+export type AttemptRecord = Readonly<{
+  tool: string;
+  argsHash: string;
+  credentialVersion: number;
+  grantVersion?: number | undefined;
+  failure: ToolFailure;
+  endedAtMs: number;
+  earliestRetryAtMs?: number | undefined;
+}>;
+
+/** The call proposed next. Same meaning of fields as in `AttemptRecord`. */
+export const candidateCallSchema = lazy((z) =>
+  z
+    .object({
+      tool: z.string().min(1),
+      argsHash: sha256Hex(),
+      credentialVersion: z.number().int().min(0),
+      grantVersion: z.number().int().min(0).optional(),
+    })
+    .strict(),
+);
+export type CandidateCall = Readonly<z.output<ReturnType<typeof candidateCallSchema>>>;
+
+/** The external state a reconcile lookup found for the previous attempt's side effect. */
+export const ExternalState = { APPLIED: 'applied', NOT_APPLIED: 'not_applied', UNKNOWN: 'unknown' } as const;
+export type ExternalState = (typeof ExternalState)[keyof typeof ExternalState];
+
+/**
+ * What the recoverer claims has changed (docs/DESIGN.md, "The Change-before-Retry gate"). The gate verifies each
+ * claim:
+ * - `time_elapsed`: the backoff is over. Only after a retryable `transient` failure, once `nowMs ≥ earliestRetryAtMs`.
+ * - `args_changed`: `candidate.argsHash` differs from the previous one.
+ * - `credential_refreshed`: `candidate.credentialVersion` is greater. Only after `authentication` or `authorization`.
+ * - `approval_granted`: `candidate.grantVersion` is greater: a person approved this exact call. Only after
+ *   `authorization` (a 403 that approval can lift; docs/DESIGN.md, "Routes").
+ * - `tool_changed`: `candidate.tool` differs (another tool, endpoint or path).
+ * - `state_verified`: a lookup found the previous side effect `not_applied`. Only after `outcome_unknown`.
+ */
+export const changeEvidenceSchema = lazy((z) =>
+  z.discriminatedUnion('kind', [
+    z.object({ kind: z.literal('time_elapsed') }).strict(),
+    z.object({ kind: z.literal('args_changed') }).strict(),
+    z.object({ kind: z.literal('credential_refreshed') }).strict(),
+    z.object({ kind: z.literal('approval_granted') }).strict(),
+    z.object({ kind: z.literal('tool_changed') }).strict(),
+    z
+      .object({
+        kind: z.literal('state_verified'),
+        externalState: z.enum([ExternalState.APPLIED, ExternalState.NOT_APPLIED, ExternalState.UNKNOWN]),
+      })
+      .strict(),
+  ]),
+);
+export type ChangeEvidence = Readonly<z.output<ReturnType<typeof changeEvidenceSchema>>>;
+export type EvidenceKind = ChangeEvidence['kind'];
