@@ -9,7 +9,7 @@
  */
 import { zod } from '../zod-runtime';
 import { FORMAT_WORDS, jsonFormatOf } from './schema-words';
-import { asArray, readProp, readString, renderValue } from './safe';
+import { asArray, ownEntry, readProp, readString, renderValue } from './safe';
 
 /** At most this many field issues are reported for one call. */
 export const MAX_ZOD_FIELD_ISSUES = 25;
@@ -79,7 +79,7 @@ function formatWords(issue: unknown): string {
   if (format === 'starts_with') return `string starting with ${literal(readProp(issue, 'prefix'))}`;
   if (format === 'ends_with') return `string ending with ${literal(readProp(issue, 'suffix'))}`;
   if (format === 'includes') return `string containing ${literal(readProp(issue, 'includes'))}`;
-  return FORMAT_WORDS[jsonFormatOf(format)] ?? `${format} string`;
+  return ownEntry(FORMAT_WORDS, jsonFormatOf(format)) ?? `${format} string`;
 }
 
 function sizeWords(issue: unknown, small: boolean): string {
@@ -121,7 +121,7 @@ function valuesWords(issue: unknown): string {
 const EXPECTED_BY_CODE: Readonly<Record<string, (issue: unknown) => string>> = Object.freeze({
   invalid_type: (issue) => {
     const exp = readString(issue, 'expected') ?? 'a valid value';
-    return TYPE_WORDS[exp] ?? exp;
+    return ownEntry(TYPE_WORDS, exp) ?? exp;
   },
   invalid_value: valuesWords,
   invalid_format: formatWords,
@@ -133,7 +133,7 @@ const EXPECTED_BY_CODE: Readonly<Record<string, (issue: unknown) => string>> = O
 
 /** What a zod issue says was expected, in words, when the schema is not known. */
 export function expectedFromIssue(issue: unknown): string {
-  const words = EXPECTED_BY_CODE[readString(issue, 'code') ?? '']?.(issue);
+  const words = ownEntry(EXPECTED_BY_CODE, readString(issue, 'code') ?? '')?.(issue);
   if (words !== undefined) return words;
   const message = readString(issue, 'message');
   return message !== undefined && message.trim() !== '' ? message : 'a valid value';

@@ -8,7 +8,7 @@
  */
 import { FORMAT_EXAMPLES, jsonFormatOf } from './schema-words';
 import { isInteger, isNumeric, requiredPrefix, stringFormat } from './json-schema';
-import { asArray, readProp, readString, renderValue } from './safe';
+import { asArray, ownEntry, readProp, readString, renderValue } from './safe';
 import { closestKey, enumHint, numbersIn } from './suggest';
 import { pathLabel } from './text';
 import { isMissing, knownKeysOf, parentOf, pathKey, presentAt, subAt, type Scope } from './zod-fields';
@@ -68,7 +68,7 @@ function formatMask(f: Facts): string | undefined {
   const issueFormat = readString(f.e.issue, 'format');
   const format =
     (sub === undefined ? undefined : stringFormat(sub, f.scope.json)) ?? (issueFormat && jsonFormatOf(issueFormat));
-  return format ? FORMAT_EXAMPLES[format] : undefined;
+  return format ? ownEntry(FORMAT_EXAMPLES, format) : undefined;
 }
 
 const stringValues = (issue: unknown): string[] =>
