@@ -43,10 +43,17 @@ function toSegment(p: unknown): Seg {
   }
 }
 
-/** The problems of a zod error, in zod's order: one per issue, one per unrecognized key. */
+/** Most problems read from one error (`MAX_ZOD_FIELD_ISSUES` are reported; the rest only help suggestions). */
+const MAX_ENTRIES = 4 * MAX_ZOD_FIELD_ISSUES;
+
+/**
+ * The problems of a zod error, in zod's order: one per issue, one per unrecognized key; at most `MAX_ENTRIES`
+ * (suggestions compare each problem with its siblings).
+ */
 export function entriesOf(error: unknown): Entry[] {
   const entries: Entry[] = [];
-  for (const issue of (asArray(readProp(error, 'issues')) ?? []).slice(0, 4 * MAX_ZOD_FIELD_ISSUES)) {
+  for (const issue of (asArray(readProp(error, 'issues')) ?? []).slice(0, MAX_ENTRIES)) {
+    if (entries.length >= MAX_ENTRIES) break;
     const path = toPath(readProp(issue, 'path'));
     const code = readString(issue, 'code') ?? 'custom';
     if (code === 'unrecognized_keys') {
@@ -55,7 +62,7 @@ export function entriesOf(error: unknown): Entry[] {
       }
     } else entries.push({ path, code, issue });
   }
-  return entries;
+  return entries.slice(0, MAX_ENTRIES);
 }
 
 /** zod's `expected` / `origin` type names in words, where they differ. */
