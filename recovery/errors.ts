@@ -66,7 +66,8 @@ export function formatPath(path: InputPath): string {
  * e.g. `nextDelay: policy.jitterRatio: Too big: expected number to be <=1`.
  *
  * @param label where the value came from, as the caller names it (`'allowNextAttempt: previous'`).
- * @throws RecoveryInputError with `code` (default `invalid_input`) and the first issue's `path`.
+ * @throws RecoveryInputError with `code` (default `invalid_input`) and the first issue's `path`; also when reading
+ *   `value` throws (a getter, a Proxy: message `<label>: cannot be read (reading it threw)`, path `[]`).
  */
 export function parseInput<S extends z.ZodType>(
   schema: S,
@@ -74,7 +75,14 @@ export function parseInput<S extends z.ZodType>(
   label: string,
   code: RecoveryInputErrorCode = RecoveryInputErrorCode.INVALID_INPUT,
 ): z.output<S> {
-  const result = schema.safeParse(value);
+  let result: z.ZodSafeParseResult<z.output<S>>;
+  try {
+    result = schema.safeParse(value);
+  } catch (cause) {
+    // zod reads the value as it is: a getter or Proxy trap that throws escapes safeParse. Refused like any bad value;
+    // its own message (which may name a path or a host) stays in `cause`, out of the message.
+    throw new RecoveryInputError(code, `${label}: cannot be read (reading it threw)`, { path: [], cause });
+  }
   if (result.success) return result.data;
   const issue = result.error.issues[0];
   const path: (string | number)[] = (issue?.path ?? []).map((p) => (typeof p === 'number' ? p : String(p)));

@@ -8,7 +8,7 @@
  * `Symbol.for('recovery-router.error')` (the global symbol registry is shared by every realm of an agent:
  * ECMAScript, "Symbol.for"), which `isRecoveryError` and the classes' static `is` check instead of the prototype.
  *
- * Pure and sandbox-safe: no imports.
+ * Total: a value whose reads throw (a Proxy, a getter) is not one. Pure and sandbox-safe: no imports.
  */
 
 /** The brand every `RecoveryError` carries, `true`. Registered, so the same symbol in every realm. */
@@ -24,10 +24,19 @@ export type CodeOf<T extends Readonly<Record<string, string>>> = T[keyof T];
  */
 export function isRecoveryError(e: unknown, code?: string | readonly string[]): e is RecoveryError {
   if (typeof e !== 'object' || e === null) return false;
-  const branded = e as { [RECOVERY_ERROR_BRAND]?: unknown; code?: unknown };
-  if (branded[RECOVERY_ERROR_BRAND] !== true || typeof branded.code !== 'string') return false;
+  let brand: unknown;
+  let own: unknown;
+  try {
+    // Anything may be thrown: a Proxy, a revoked one or a getter that throws is not a RecoveryError.
+    const branded = e as { [RECOVERY_ERROR_BRAND]?: unknown; code?: unknown };
+    brand = branded[RECOVERY_ERROR_BRAND];
+    own = branded.code;
+  } catch {
+    return false;
+  }
+  if (brand !== true || typeof own !== 'string') return false;
   if (code === undefined) return true;
-  return typeof code === 'string' ? branded.code === code : code.includes(branded.code);
+  return typeof code === 'string' ? own === code : code.includes(own);
 }
 
 /**

@@ -34,19 +34,30 @@ const isPrimitive = (v: unknown): v is string | number | boolean | null =>
  * @param schema the tool's `inputSchema` (untrusted JSON from the server; never throws on it).
  */
 export function zodFromInputSchema(schema: unknown): z.ZodType<Record<string, unknown>> {
-  if (!isRecord(schema) || !isRecord(schema.properties)) {
-    return withDescription(z.record(z.string(), z.unknown()), schema);
+  try {
+    if (!isRecord(schema) || !isRecord(schema.properties)) {
+      return withDescription(z.record(z.string(), z.unknown()), schema);
+    }
+    return objectNode(schema, 0);
+  } catch {
+    // A schema object whose reads throw (a getter, a Proxy: interop callers pass objects, not JSON text) accepts
+    // any object, as one without `properties` does; the server checks the rest.
+    return z.record(z.string(), z.unknown());
   }
-  return objectNode(schema, 0);
 }
 
 /**
  * The zod schema for one JSON Schema node (see the module docs for the subset checked).
- * @param schema any JSON value; a non-object (or a boolean schema) accepts anything.
+ * @param schema any JSON value; a non-object (or a boolean schema) accepts anything. Never throws.
  */
 export function zodFromJsonSchema(schema: unknown, depth = 0): z.ZodType {
   if (!isRecord(schema) || depth > MAX_SCHEMA_DEPTH) return z.unknown();
-  return withDescription(bareNode(schema, depth), schema);
+  if (depth > 0) return withDescription(bareNode(schema, depth), schema);
+  try {
+    return withDescription(bareNode(schema, depth), schema);
+  } catch {
+    return z.unknown(); // reads that throw: see zodFromInputSchema
+  }
 }
 
 function bareNode(schema: Json, depth: number): z.ZodType {

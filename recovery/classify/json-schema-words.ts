@@ -21,18 +21,18 @@ import {
 } from './json-schema';
 import { FORMAT_WORDS, describeNumber, literalWord, patternWords, type NumberBounds } from './schema-words';
 import { formatOfPattern } from './zod-format-patterns';
-import { isObjectLike, ownKeys, readNumber, readProp, readString } from './safe';
+import { isObjectLike, ownEntry, ownKeys, readNumber, readProp, readString } from './safe';
 
 function describeString(n: unknown, root: unknown): string {
   const format = readString(n, 'format');
-  const known = format !== undefined ? FORMAT_WORDS[format] : undefined;
+  const known = format !== undefined ? ownEntry(FORMAT_WORDS, format) : undefined;
   let base = known ?? 'string';
   const parts: string[] = [];
   const own = readString(n, 'pattern');
   for (const p of patternsOf(n, root)) {
     // A format's own regex (zod writes it beside `format`, or alone under `allOf`) is named by the format; it
     // names the exact format (`guid` under JSON Schema's `uuid`).
-    const word = FORMAT_WORDS[formatOfPattern(p) ?? ''];
+    const word = ownEntry(FORMAT_WORDS, formatOfPattern(p) ?? '');
     if (word !== undefined) base = word;
     else if (known === undefined || p !== own) parts.push(patternWords(p));
   }

@@ -63,6 +63,14 @@ export function hasOwn(value: unknown, key: string | number): boolean {
 }
 
 /**
+ * `table[key]` when `key` is the table's own entry, else `undefined`: a key from outside (a schema's `format`, an
+ * issue's `code`) named `constructor`, `toString` or `__proto__` is not found in Object.prototype.
+ */
+export function ownEntry<T>(table: Readonly<Record<string, T>>, key: string): T | undefined {
+  return Object.prototype.hasOwnProperty.call(table, key) ? table[key] : undefined;
+}
+
+/**
  * A short JSON-like rendering of any value, for `received` excerpts: strings quoted, numbers and booleans bare,
  * `bigint` as `12n`, objects as JSON (or `[object]` when JSON cannot render them). Never throws.
  * `maxChars` bounds the work on huge values; the caller truncates for display.

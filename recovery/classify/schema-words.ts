@@ -8,6 +8,7 @@
  * names zod's format (`datetime`, `url`, `guid`): `jsonFormatOf` maps it with zod's own table.
  * Pure: no I/O.
  */
+import { ownEntry } from './safe';
 
 /** Format names (JSON Schema `format`) in words. */
 export const FORMAT_WORDS: Readonly<Record<string, string>> = Object.freeze({
@@ -56,7 +57,7 @@ const ZOD_FORMATS: Readonly<Record<string, string>> = Object.freeze({
 
 /** The JSON Schema `format` for a format named by a zod issue (`datetime` → `date-time`). */
 export function jsonFormatOf(zodFormat: string): string {
-  return ZOD_FORMATS[zodFormat] ?? zodFormat;
+  return ownEntry(ZOD_FORMATS, zodFormat) ?? zodFormat;
 }
 
 /** `"usd"` → usd; other literals rendered as JSON. Never throws. */

@@ -10,6 +10,17 @@
 const MAX_COMPARE_CHARS = 64;
 
 /**
+ * Most candidate keys one call's suggestions compare (`closestKey`, `enumHint`), shared through a `Budget`: a
+ * schema with 10,000 keys and an error with thousands of unknown ones cannot make suggestions cost minutes.
+ */
+export const MAX_KEY_COMPARISONS = 2_000;
+
+/** Comparisons left to a call's suggestions; each candidate key `closestKey` looks at spends one. */
+export interface CompareBudget {
+  left: number;
+}
+
+/**
  * Edit distance with adjacent transpositions (optimal string alignment, "Damerau-Levenshtein"): insert, delete,
  * substitute and swap two neighbours each cost 1, so the typo `eru` is 1 from `eur`.
  * @returns the distance, or `Infinity` when either string is longer than 64 characters.
@@ -37,12 +48,21 @@ const norm = (s: string): string => s.toLowerCase().replace(/[\s_-]/g, '');
  * ignoring case, `_` and `-` (`amount_cents` → `amountCents`); one a prefix of the other, at least 3 characters
  * (`amount` → `amountCents`); edit distance ≤ a third of the shorter length (`curency` → `currency`).
  * Ties go to the earlier key in `known` (callers list missing keys first).
+ * @param budget comparisons left (one per candidate looked at); when spent, the best so far is the answer.
  */
-export function closestKey(unknown: string, known: readonly string[]): string | undefined {
+export function closestKey(
+  unknown: string,
+  known: readonly string[],
+  budget: CompareBudget = { left: MAX_KEY_COMPARISONS },
+): string | undefined {
   const u = norm(unknown);
   if (u === '') return undefined;
   let best: { key: string; score: number } | undefined;
   for (const key of known) {
+    if (--budget.left < 0) {
+      budget.left = 0;
+      break;
+    }
     const k = norm(key);
     if (k === '' || key === unknown) continue;
     let score: number;
@@ -50,8 +70,10 @@ export function closestKey(unknown: string, known: readonly string[]): string | 
     else if (Math.min(k.length, u.length) >= 3 && (k.startsWith(u) || u.startsWith(k)))
       score = 1 + Math.abs(k.length - u.length) / 100;
     else {
-      const d = editDistance(u, k);
-      score = d <= Math.max(1, Math.floor(Math.min(u.length, k.length) / 3)) ? 2 + d : Infinity;
+      const limit = Math.max(1, Math.floor(Math.min(u.length, k.length) / 3));
+      // The distance is at least the difference in length: no table needed to rule such a key out.
+      const d = Math.abs(u.length - k.length) > limit ? Infinity : editDistance(u, k);
+      score = d <= limit ? 2 + d : Infinity;
     }
     if (score < (best?.score ?? Infinity)) best = { key, score };
   }
@@ -62,7 +84,11 @@ export function closestKey(unknown: string, known: readonly string[]): string | 
  * A hint for a string that is not one of `allowed`: a case fix ("use lowercase 'usd'", "use uppercase 'USD'",
  * "use 'Usd'"), else the closest value ("did you mean 'eur'?"), else `undefined`.
  */
-export function enumHint(received: string, allowed: readonly string[]): string | undefined {
+export function enumHint(
+  received: string,
+  allowed: readonly string[],
+  budget: CompareBudget = { left: MAX_KEY_COMPARISONS },
+): string | undefined {
   const sameLetters = allowed.find((a) => a.toLowerCase() === received.toLowerCase());
   if (sameLetters !== undefined) {
     if (sameLetters === sameLetters.toLowerCase()) return `use lowercase '${sameLetters}'`;
@@ -71,7 +97,7 @@ export function enumHint(received: string, allowed: readonly string[]): string |
   }
   const trimmed = allowed.find((a) => a === received.trim());
   if (trimmed !== undefined) return `remove the surrounding spaces: '${trimmed}'`;
-  const close = closestKey(received, allowed);
+  const close = closestKey(received, allowed, budget);
   return close === undefined ? undefined : `did you mean '${close}'?`;
 }
 

@@ -10,6 +10,7 @@ import { isSecretKey } from '../redact';
 import { isInformative, objectKeys, schemaAt } from './json-schema';
 import { describeSchema } from './json-schema-words';
 import { hasOwn, isObjectLike, ownKeys, readProp, readString, renderValue } from './safe';
+import { MAX_KEY_COMPARISONS, type CompareBudget } from './suggest';
 import { publicText, truncate } from './text';
 import { expectedFromIssue, jsonSchemaOf, receivedFromMessage, type Entry, type Seg } from './zod-issues';
 
@@ -35,6 +36,8 @@ export interface Scope {
   json: unknown;
   /** Per parent (pathKey): keys present in the input but not in the schema or reported unrecognized. */
   unknownKeys: Map<string, string[]>;
+  /** Key comparisons left to the call's suggestions (./suggest.ts `MAX_KEY_COMPARISONS`). */
+  compares: CompareBudget;
 }
 
 export const pathKey = (path: readonly Seg[]): string => JSON.stringify(path);
@@ -107,6 +110,7 @@ export function buildScope(entries: readonly Entry[], options: ZodIssueOptions):
     hasInput: hasOwn(options, 'input'),
     json: jsonOf(options),
     unknownKeys: new Map(),
+    compares: { left: MAX_KEY_COMPARISONS },
   };
   const addUnknown = (parent: readonly Seg[], key: string): void => {
     const k = pathKey(parent);

@@ -9,7 +9,7 @@
  */
 import { zod } from '../zod-runtime';
 import { FORMAT_WORDS, jsonFormatOf } from './schema-words';
-import { asArray, readProp, readString, renderValue } from './safe';
+import { asArray, ownEntry, readProp, readString, renderValue } from './safe';
 
 /** At most this many field issues are reported for one call. */
 export const MAX_ZOD_FIELD_ISSUES = 25;
@@ -43,10 +43,17 @@ function toSegment(p: unknown): Seg {
   }
 }
 
-/** The problems of a zod error, in zod's order: one per issue, one per unrecognized key. */
+/** Most problems read from one error (`MAX_ZOD_FIELD_ISSUES` are reported; the rest only help suggestions). */
+const MAX_ENTRIES = 4 * MAX_ZOD_FIELD_ISSUES;
+
+/**
+ * The problems of a zod error, in zod's order: one per issue, one per unrecognized key; at most `MAX_ENTRIES`
+ * (suggestions compare each problem with its siblings).
+ */
 export function entriesOf(error: unknown): Entry[] {
   const entries: Entry[] = [];
-  for (const issue of (asArray(readProp(error, 'issues')) ?? []).slice(0, 4 * MAX_ZOD_FIELD_ISSUES)) {
+  for (const issue of (asArray(readProp(error, 'issues')) ?? []).slice(0, MAX_ENTRIES)) {
+    if (entries.length >= MAX_ENTRIES) break;
     const path = toPath(readProp(issue, 'path'));
     const code = readString(issue, 'code') ?? 'custom';
     if (code === 'unrecognized_keys') {
@@ -55,7 +62,7 @@ export function entriesOf(error: unknown): Entry[] {
       }
     } else entries.push({ path, code, issue });
   }
-  return entries;
+  return entries.slice(0, MAX_ENTRIES);
 }
 
 /** zod's `expected` / `origin` type names in words, where they differ. */
@@ -79,7 +86,7 @@ function formatWords(issue: unknown): string {
   if (format === 'starts_with') return `string starting with ${literal(readProp(issue, 'prefix'))}`;
   if (format === 'ends_with') return `string ending with ${literal(readProp(issue, 'suffix'))}`;
   if (format === 'includes') return `string containing ${literal(readProp(issue, 'includes'))}`;
-  return FORMAT_WORDS[jsonFormatOf(format)] ?? `${format} string`;
+  return ownEntry(FORMAT_WORDS, jsonFormatOf(format)) ?? `${format} string`;
 }
 
 function sizeWords(issue: unknown, small: boolean): string {
@@ -121,7 +128,7 @@ function valuesWords(issue: unknown): string {
 const EXPECTED_BY_CODE: Readonly<Record<string, (issue: unknown) => string>> = Object.freeze({
   invalid_type: (issue) => {
     const exp = readString(issue, 'expected') ?? 'a valid value';
-    return TYPE_WORDS[exp] ?? exp;
+    return ownEntry(TYPE_WORDS, exp) ?? exp;
   },
   invalid_value: valuesWords,
   invalid_format: formatWords,
@@ -133,7 +140,7 @@ const EXPECTED_BY_CODE: Readonly<Record<string, (issue: unknown) => string>> = O
 
 /** What a zod issue says was expected, in words, when the schema is not known. */
 export function expectedFromIssue(issue: unknown): string {
-  const words = EXPECTED_BY_CODE[readString(issue, 'code') ?? '']?.(issue);
+  const words = ownEntry(EXPECTED_BY_CODE, readString(issue, 'code') ?? '')?.(issue);
   if (words !== undefined) return words;
   const message = readString(issue, 'message');
   return message !== undefined && message.trim() !== '' ? message : 'a valid value';

@@ -8,7 +8,7 @@
  */
 import { FORMAT_EXAMPLES, jsonFormatOf } from './schema-words';
 import { isInteger, isNumeric, requiredPrefix, stringFormat } from './json-schema';
-import { asArray, readProp, readString, renderValue } from './safe';
+import { asArray, ownEntry, readProp, readString, renderValue } from './safe';
 import { closestKey, enumHint, numbersIn } from './suggest';
 import { pathLabel } from './text';
 import { isMissing, knownKeysOf, parentOf, pathKey, presentAt, subAt, type Scope } from './zod-fields';
@@ -68,11 +68,12 @@ function formatMask(f: Facts): string | undefined {
   const issueFormat = readString(f.e.issue, 'format');
   const format =
     (sub === undefined ? undefined : stringFormat(sub, f.scope.json)) ?? (issueFormat && jsonFormatOf(issueFormat));
-  return format ? FORMAT_EXAMPLES[format] : undefined;
+  return format ? ownEntry(FORMAT_EXAMPLES, format) : undefined;
 }
 
-const stringValues = (issue: unknown): string[] =>
-  (asArray(readProp(issue, 'values')) ?? []).filter((v): v is string => typeof v === 'string');
+/** An issue's allowed values, at most 50 (as `expected` words them: ./zod-issues.ts). */
+const issueValues = (issue: unknown): readonly unknown[] => (asArray(readProp(issue, 'values')) ?? []).slice(0, 50);
+const stringValues = (issue: unknown): string[] => issueValues(issue).filter((v): v is string => typeof v === 'string');
 
 /** The suggestion rules, in order (see the module docs). */
 const SUGGESTION_RULES: readonly Rule[] = [
@@ -82,7 +83,7 @@ const SUGGESTION_RULES: readonly Rule[] = [
     const missingSiblings = f.entries
       .filter((o) => pathKey(parentOf(o.path)) === pathKey(f.parent) && isMissing(f.scope, o))
       .map((o) => lastName(o.path));
-    const close = closestKey(f.key, [...missingSiblings, ...knownKeysOf(f.scope, f.parent)]);
+    const close = closestKey(f.key, [...missingSiblings, ...knownKeysOf(f.scope, f.parent)], f.scope.compares);
     return close === undefined ? `remove ${f.key}` : `did you mean ${close}?`;
   },
   // Missing, with a sibling string holding several numbers (`{"x":"861, 365"}`): "split into x and y".
@@ -102,7 +103,7 @@ const SUGGESTION_RULES: readonly Rule[] = [
     if (!f.missing || typeof f.key !== 'string') return undefined;
     const unknown = f.scope.unknownKeys.get(pathKey(f.parent)) ?? [];
     const known = [f.key, ...knownKeysOf(f.scope, f.parent).filter((k) => k !== f.key)];
-    const renamed = unknown.find((u) => closestKey(u, known) === f.key);
+    const renamed = unknown.find((u) => closestKey(u, known, f.scope.compares) === f.key);
     return renamed === undefined ? undefined : `rename ${renamed} to ${f.key} (${f.expected})`;
   },
   // Missing: add it, with the format's mask when there is one.
@@ -129,7 +130,7 @@ const SUGGESTION_RULES: readonly Rule[] = [
   (f) => {
     const values = stringValues(f.e.issue);
     if (typeof f.value !== 'string' || f.e.code !== 'invalid_value' || values.length === 0) return undefined;
-    return enumHint(f.value, values) ?? `use one of ${values.join('|')}`;
+    return enumHint(f.value, values, f.scope.compares) ?? `use one of ${values.join('|')}`;
   },
   // A string without its required prefix, or in the wrong format.
   (f) => {
@@ -142,9 +143,7 @@ const SUGGESTION_RULES: readonly Rule[] = [
     return mask === undefined ? undefined : `use the format ${mask}`;
   },
   (f) => {
-    const values = (asArray(readProp(f.e.issue, 'values')) ?? []).map((v) =>
-      typeof v === 'string' ? v : renderValue(v, 100),
-    );
+    const values = issueValues(f.e.issue).map((v) => (typeof v === 'string' ? v : renderValue(v, 100)));
     return f.e.code === 'invalid_value' && values.length > 0 ? `use one of ${values.join('|')}` : undefined;
   },
   // A choice of values: name them ("use one of circle|square"), not "change kind to a one of …".

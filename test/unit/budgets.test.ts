@@ -13,6 +13,7 @@ import {
 } from '../../recovery/budgets';
 import type { BudgetKind, BudgetLedger } from '../../recovery/budgets';
 import { RecoveryInputError } from '../../recovery/errors';
+import { routeFor } from '../../recovery/routes';
 
 function thrown(fn: () => unknown): RecoveryInputError {
   try {
@@ -367,5 +368,53 @@ describe('startTurn keepCalls (step ids that outlive a turn: agentWorkflow)', ()
     const l = spend(opened(), 'repair', 'step-1').ledger;
     expect(startTurn(l).calls).toEqual([]);
     expect(startTurn(l, { keepCalls: false }).calls).toEqual([]);
+  });
+});
+
+describe('a value whose reads throw is refused with a RecoveryInputError, not its own error', () => {
+  const throwing = {
+    get version(): never {
+      throw new Error('boom at /srv/app/secret.ts:1:1');
+    },
+  };
+  it.each([
+    ['spend', () => spend(throwing as never, 'attempt')],
+    [
+      'restoreLedger',
+      () =>
+        restoreLedger(
+          new Proxy(
+            {},
+            {
+              get: () => {
+                throw new Error('trap');
+              },
+            },
+          ),
+        ),
+    ],
+    [
+      'routeFor',
+      () =>
+        routeFor(
+          Object.defineProperty({}, 'tool', {
+            enumerable: true,
+            get: () => {
+              throw new Error('tool');
+            },
+          }) as never,
+        ),
+    ],
+  ])('%s', (_name, call) => {
+    let caught: unknown;
+    try {
+      call();
+    } catch (e) {
+      caught = e;
+    }
+    expect(RecoveryInputError.is(caught) && [caught.code, caught.message]).toEqual([
+      'invalid_input',
+      `${_name}: ${_name === 'routeFor' ? 'failure' : 'ledger'}: cannot be read (reading it threw)`,
+    ]);
   });
 });

@@ -23,6 +23,7 @@ import {
   mcpToolEffect,
   readResultSignals,
   zodFromInputSchema,
+  zodFromJsonSchema,
   type McpHttpAnswer,
 } from '../../activities/mcp';
 import { MAX_HINT_MS, retryHintInText, statusInText } from '../../activities/mcp/result-signals';
@@ -615,4 +616,26 @@ test('README: the MCP error table in README.md is the one in code (mcpErrorRules
   const readme = readFileSync(join(__dirname, '..', '..', 'README.md'), 'utf8');
   const block = readme.split('<!-- mcp-errors:start -->')[1]?.split('<!-- mcp-errors:end -->')[0]?.trim();
   expect(block).toBe(mcpErrorRulesMarkdown());
+});
+
+test('zodFromInputSchema never throws on a schema whose reads throw (a getter, a Proxy): it accepts any object', () => {
+  const getter = {
+    type: 'object',
+    get properties(): unknown {
+      throw new Error('getter');
+    },
+  };
+  const proxy = new Proxy(
+    {},
+    {
+      get() {
+        throw new Error('trap');
+      },
+    },
+  );
+  for (const schema of [getter, proxy, { type: 'object', properties: { a: getter } }]) {
+    const s = zodFromInputSchema(schema);
+    expect([s.safeParse({ a: 1 }).success, s.safeParse(1).success]).toEqual([true, false]);
+    expect(zodFromJsonSchema(schema).safeParse(1).success).toBe(true);
+  }
 });

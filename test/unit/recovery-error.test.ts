@@ -203,3 +203,55 @@ describe('the guard works across V8 realms, where instanceof fails', () => {
     ]);
   });
 });
+
+describe('the guards are total on hostile values (a tool may throw anything)', () => {
+  const BRAND = Symbol.for('recovery-router.error');
+  const hostile: [string, unknown][] = [
+    [
+      'a Proxy whose every read throws',
+      new Proxy(
+        {},
+        {
+          get: () => {
+            throw new Error('trap');
+          },
+        },
+      ),
+    ],
+    [
+      'a brand getter that throws',
+      {
+        get [BRAND]() {
+          throw new Error('brand');
+        },
+        code: 'mcp_call_failed',
+      },
+    ],
+    [
+      'a code getter that throws',
+      {
+        [BRAND]: true,
+        get code() {
+          throw new Error('code');
+        },
+      },
+    ],
+    [
+      'a revoked Proxy',
+      (() => {
+        const p = Proxy.revocable({}, {});
+        p.revoke();
+        return p.proxy;
+      })(),
+    ],
+  ];
+  it.each(hostile)('%s is no RecoveryError, McpCallError or ConfigError', (_label, value) => {
+    expect([
+      isRecoveryError(value),
+      RecoveryError.is(value),
+      isMcpCallError(value),
+      McpCallError.is(value),
+      ConfigError.is(value),
+    ]).toEqual([false, false, false, false, false]);
+  });
+});

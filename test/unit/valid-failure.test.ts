@@ -143,7 +143,7 @@ describe('allowNextAttempt with a failure known valid', () => {
     );
   });
 
-  it('still checks the rest of the record, and a failure getter that throws fails as it did before the fast path (zod reads it)', () => {
+  it('still checks the rest of the record, and a failure getter that throws is refused (zod reads it)', () => {
     const f = failure503();
     const cand = { tool: CTX.tool, argsHash: HASH, credentialVersion: 0 };
     const base = { tool: CTX.tool, argsHash: HASH, credentialVersion: 0, failure: f, endedAtMs: 5_000 };
@@ -156,7 +156,10 @@ describe('allowNextAttempt with a failure known valid', () => {
         throw new Error('boom');
       },
     });
-    // previousSchema's own read is guarded; zod's read of the same getter then throws, as the full schema always did.
-    expect(() => allowNextAttempt(hostile, cand, null, 6_000)).toThrow('boom');
+    // previousSchema's own read is guarded; zod's read of the same getter throws, and parseInput refuses the value
+    // with a RecoveryInputError (the getter's own message stays in `cause`).
+    expect(() => allowNextAttempt(hostile, cand, null, 6_000)).toThrow(
+      /^allowNextAttempt: previous: cannot be read \(reading it threw\)$/,
+    );
   });
 });
