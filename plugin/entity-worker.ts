@@ -46,34 +46,60 @@ export async function runWithEntityWorkers(
   const connection = worker.connection;
   const queues = [...new Set(entity.taskQueues)].filter((q) => q !== worker.options.taskQueue);
   if (!connection || queues.length === 0) return next(worker);
-  const code = entity.workflowBundle
-    ? { workflowBundle: entity.workflowBundle }
-    : { workflowsPath: ENTITY_WORKFLOWS_PATH };
-  const entities = await Promise.all(
-    queues.map(async (taskQueue) =>
-      Worker.create({
-        connection,
-        namespace: worker.options.namespace,
-        taskQueue,
-        ...code,
-        activities: entity.activities,
-        identity: `${worker.options.identity}/entities`,
-        stickyQueueScheduleToStartTimeout: ENTITY_STICKY_TIMEOUT_MS,
-      }).catch((err: unknown) => {
-        const why = err instanceof Error ? err.message : String(err);
-        throw new Error(
-          `recovery-router: the Worker of the entities' task queue ${taskQueue} did not start (if a Worker of yours ` +
-            `polls that queue in this process, set entityWorker: false): ${why}`,
-          { cause: err },
-        );
-      }),
-    ),
+  const created = await Promise.allSettled(
+    queues.map((taskQueue) => createEntityWorker({ ...entity, connection, worker, taskQueue })),
   );
+  const entities = created.flatMap((c) => (c.status === 'fulfilled' ? [c.value] : []));
+  const failed = created.find((c): c is PromiseRejectedResult => c.status === 'rejected');
+  if (failed) {
+    // A created Worker holds native resources and a workflow thread until it has run: run each one and stop it at
+    // once, the user's too, so a failed start leaks nothing (and the process can exit); then report the failure.
+    await Promise.all([release(worker, next), ...entities.map((e) => release(e, (w) => w.run()))]);
+    throw failed.reason;
+  }
   const runs = [next(worker), ...entities.map((e) => e.run())];
   // Whichever ends first (resolved or rejected), the others are shut down; then all are awaited.
   await Promise.race(runs).catch(() => undefined);
   for (const w of [worker, ...entities]) stop(w);
   const settled = await Promise.allSettled(runs);
-  const failed = settled.find((r): r is PromiseRejectedResult => r.status === 'rejected');
-  if (failed) throw failed.reason;
+  const runFailed = settled.find((r): r is PromiseRejectedResult => r.status === 'rejected');
+  if (runFailed) throw runFailed.reason;
+}
+
+/** The Worker of one entity task queue. @throws Error naming the queue when it cannot be created. */
+async function createEntityWorker(
+  entity: EntityWorkerOptions & { connection: NonNullable<Worker['connection']>; worker: Worker; taskQueue: string },
+): Promise<Worker> {
+  const { connection, worker, taskQueue } = entity;
+  const code = entity.workflowBundle
+    ? { workflowBundle: entity.workflowBundle }
+    : { workflowsPath: ENTITY_WORKFLOWS_PATH };
+  return Worker.create({
+    connection,
+    namespace: worker.options.namespace,
+    taskQueue,
+    ...code,
+    activities: entity.activities,
+    identity: `${worker.options.identity}/entities`,
+    stickyQueueScheduleToStartTimeout: ENTITY_STICKY_TIMEOUT_MS,
+  }).catch((err: unknown) => {
+    const why = err instanceof Error ? err.message : String(err);
+    throw new Error(
+      `recovery-router: the Worker of the entities' task queue ${taskQueue} did not start (if a Worker of yours ` +
+        `polls that queue in this process, set entityWorker: false): ${why}`,
+      { cause: err },
+    );
+  });
+}
+
+/**
+ * Runs a Worker that must not work and stops it at once: the SDK releases a Worker's native worker, its connection
+ * reference and its workflow threads only at the end of `run()` (a Worker never run keeps them, and the process
+ * alive). `run` may pass through other plugins' `runWorker`, so the state is awaited for a few turns of the loop.
+ */
+async function release(w: Worker, run: (w: Worker) => Promise<void>): Promise<void> {
+  const ended = run(w).catch(() => undefined);
+  for (let i = 0; i < 20 && w.getState() === 'INITIALIZED'; i++) await new Promise((r) => setImmediate(r));
+  stop(w);
+  await ended;
 }

@@ -95,6 +95,9 @@ test("an entities' Worker that cannot start rejects run() naming its queue; enti
   await expect(worker.run()).rejects.toThrow(
     `recovery-router: the Worker of the entities' task queue ${taskQueue}-entities did not start`,
   );
+  // The user's Worker was released (run and stopped at once), not left created: a Worker never run keeps its
+  // native worker and workflow threads, and with them the process (jest hung at the end of its run).
+  expect(worker.getState()).toBe('STOPPED');
   const off = pluginFor(uniqueTaskQueue('ns'), `${taskQueue}-off`, false);
   const alone = await Worker.create({
     connection: env.nativeConnection,
