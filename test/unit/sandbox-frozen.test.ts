@@ -19,16 +19,26 @@ function isZodSchema(value: unknown): boolean {
   return value instanceof z.ZodType || (typeof value === 'object' && value !== null && '_zod' in value);
 }
 
-function schemasReachable(root: unknown, from: string): string[] {
+/**
+ * Walks every object reachable from `root` as `deepFreeze` does (own property names and symbols, getters read) and
+ * returns the paths where `matches` holds. `stopAtFrozen`: do not enter an object that is already frozen, as
+ * `deepFreeze` does not; `stopAtMatch`: do not enter a match.
+ */
+function reachable(
+  root: unknown,
+  from: string,
+  matches: (value: unknown) => boolean,
+  { stopAtFrozen = false, stopAtMatch = false } = {},
+): string[] {
   const found: string[] = [];
   const seen = new WeakSet<object>();
   const walk = (value: unknown, path: string): void => {
     if (value === null || (typeof value !== 'object' && typeof value !== 'function')) return;
-    if (seen.has(value as object)) return;
+    if (seen.has(value as object) || (stopAtFrozen && Object.isFrozen(value))) return;
     seen.add(value as object);
-    if (isZodSchema(value)) {
+    if (matches(value)) {
       found.push(path);
-      return;
+      if (stopAtMatch) return;
     }
     if (typeof value !== 'object') return;
     for (const key of [...Object.getOwnPropertyNames(value), ...Object.getOwnPropertySymbols(value)]) {
@@ -45,16 +55,24 @@ function schemasReachable(root: unknown, from: string): string[] {
   return found;
 }
 
+const schemasReachable = (root: unknown, from: string): string[] =>
+  reachable(root, from, isZodSchema, { stopAtMatch: true });
+
+/** The exports of every repository module the sandbox entry points load, with each module's path. */
+function sandboxModuleExports(): { exports: unknown; id: string }[] {
+  // eslint-disable-next-line @typescript-eslint/no-require-imports -- loads the entry points for their module graph
+  for (const entry of SANDBOX_ENTRIES) require(entry);
+  const repo = require.resolve('../../workflow').replace(/workflow\.(ts|js)$/, '');
+  return Object.keys(require.cache)
+    .filter((id) => id.startsWith(repo) && !id.includes('/node_modules/') && !id.includes('/test/'))
+    .map((id) => ({ exports: require.cache[id]?.exports, id: id.slice(repo.length) }));
+}
+
 describe('sandbox modules export no zod schema (Temporal freezes preloaded modules)', () => {
   test('no module loaded by workflow.ts or workflows/ exposes a schema through its exports', () => {
-    // eslint-disable-next-line @typescript-eslint/no-require-imports -- loads the entry points for their module graph
-    for (const entry of SANDBOX_ENTRIES) require(entry);
-    const repo = require.resolve('../../workflow').replace(/workflow\.(ts|js)$/, '');
-    const sandboxModules = Object.keys(require.cache).filter(
-      (id) => id.startsWith(repo) && !id.includes('/node_modules/') && !id.includes('/test/'),
-    );
+    const sandboxModules = sandboxModuleExports();
     expect(sandboxModules.length).toBeGreaterThan(20);
-    const found = sandboxModules.flatMap((id) => schemasReachable(require.cache[id]?.exports, id.slice(repo.length)));
+    const found = sandboxModules.flatMap((m) => schemasReachable(m.exports, m.id));
     expect(found).toEqual([]);
   });
 
@@ -70,39 +88,12 @@ describe('sandbox modules export no zod schema (Temporal freezes preloaded modul
  * throws once it is frozen ("Cannot assign to read only property 'lastIndex'").
  */
 function statefulRegExpsFrozen(root: unknown, from: string): string[] {
-  const found: string[] = [];
-  const seen = new WeakSet<object>();
-  const walk = (value: unknown, path: string): void => {
-    if (value === null || (typeof value !== 'object' && typeof value !== 'function')) return;
-    if (seen.has(value as object) || Object.isFrozen(value)) return;
-    seen.add(value as object);
-    if (value instanceof RegExp && (value.global || value.sticky)) found.push(path);
-    if (typeof value !== 'object') return;
-    for (const key of [...Object.getOwnPropertyNames(value), ...Object.getOwnPropertySymbols(value)]) {
-      let child: unknown;
-      try {
-        child = (value as Record<PropertyKey, unknown>)[key];
-      } catch {
-        continue;
-      }
-      walk(child, `${path}.${String(key)}`);
-    }
-  };
-  walk(root, from);
-  return found;
+  return reachable(root, from, (v) => v instanceof RegExp && (v.global || v.sticky), { stopAtFrozen: true });
 }
 
 describe('sandbox modules export no global RegExp that the freeze would reach', () => {
   test('every global or sticky RegExp reachable from their exports sits behind an already frozen object', () => {
-    // eslint-disable-next-line @typescript-eslint/no-require-imports -- loads the entry points for their module graph
-    for (const entry of SANDBOX_ENTRIES) require(entry);
-    const repo = require.resolve('../../workflow').replace(/workflow\.(ts|js)$/, '');
-    const sandboxModules = Object.keys(require.cache).filter(
-      (id) => id.startsWith(repo) && !id.includes('/node_modules/') && !id.includes('/test/'),
-    );
-    const found = sandboxModules.flatMap((id) =>
-      statefulRegExpsFrozen(require.cache[id]?.exports, id.slice(repo.length)),
-    );
+    const found = sandboxModuleExports().flatMap((m) => statefulRegExpsFrozen(m.exports, m.id));
     expect(found).toEqual([]);
   });
 
