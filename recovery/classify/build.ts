@@ -15,7 +15,7 @@ import { redact } from '../redact';
 import { markValid } from '../valid-failure';
 import type { FieldIssue, ToolFailure } from '../failure';
 import type { CallContext } from './context';
-import { finishPublicMessage } from './text';
+import { finishPublicMessage, pathSegment } from './text';
 
 /** A classifier's answer before the call's identity is added. */
 export interface FailureDraft {
@@ -90,7 +90,10 @@ function safeIssue(i: FieldIssue): FieldIssue {
     return r.length > max ? `${r.slice(0, max - 1)}…` : r;
   };
   return {
-    path: i.path.slice(0, 16).map((seg) => (typeof seg === 'string' ? clean(seg, 64) : seg)),
+    path: i.path.slice(0, 16).map((seg) => {
+      const s = pathSegment(seg);
+      return typeof s === 'string' ? clean(s, 64) : s;
+    }),
     expected: clean(i.expected, 200) || 'a valid value',
     received: clean(i.received, MAX_RECEIVED_CHARS),
     suggestion: clean(i.suggestion, 200) || 'Fix this field.',

@@ -37,6 +37,17 @@ export function finishPublicMessage(text: string, fallback = 'The tool call fail
   return out === '' ? fallback : out;
 }
 
+/**
+ * A path segment as it may travel in a field issue: an array index stays a number only when it is one (a
+ * non-negative safe integer); any other number (`Infinity`, `NaN`, `-1`, `1.5`, from a forged or foreign issue)
+ * becomes the key it names, `String(n)` — JSON has no `Infinity` (it would arrive as `null`), and
+ * `fieldIssueSchema` accepts only finite numbers. `-0` is index `0`.
+ */
+export function pathSegment(seg: string | number): string | number {
+  if (typeof seg === 'string') return seg;
+  return Number.isSafeInteger(seg) && seg >= 0 ? seg + 0 : String(seg); // `+ 0`: -0 is index 0
+}
+
 /** A JSON path as the model reads it: `items[0].amount`; `(arguments)` for the root. */
 export function pathLabel(path: readonly (string | number)[]): string {
   if (path.length === 0) return '(arguments)';

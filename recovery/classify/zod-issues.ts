@@ -10,6 +10,7 @@
 import { zod } from '../zod-runtime';
 import { FORMAT_WORDS, jsonFormatOf } from './schema-words';
 import { asArray, ownEntry, readProp, readString, renderValue } from './safe';
+import { pathSegment } from './text';
 
 /** At most this many field issues are reported for one call. */
 export const MAX_ZOD_FIELD_ISSUES = 25;
@@ -29,11 +30,11 @@ export function toPath(raw: unknown): Seg[] {
 }
 
 /**
- * One path segment as a key or index. A segment that is neither (a symbol, or an object from a forged issue, e.g.
+ * One path segment as a key or index (`pathSegment`: only a non-negative safe integer stays a number). A segment that is neither (a symbol, or an object from a forged issue, e.g.
  * `{ toString: false }`, which `String()` cannot convert) becomes a description of it, never an exception.
  */
 function toSegment(p: unknown): Seg {
-  if (typeof p === 'number' || typeof p === 'string') return p;
+  if (typeof p === 'number' || typeof p === 'string') return pathSegment(p);
   if (typeof p === 'symbol') return p.description ?? 'symbol';
   if (p === null || typeof p !== 'object') return String(p);
   try {

@@ -50,3 +50,28 @@ describe('prototype member names are not table entries', () => {
     ]);
   });
 });
+
+describe('a number path segment that is no array index becomes the key it names', () => {
+  // Found by classify.property (seed 1653084346): `path: [Infinity]` gave `path: [null]` on the wire and a field
+  // issue `fieldIssueSchema` refuses, so a thrown ZodError fell to unrecoverable/tool_bug. The whole kind: any
+  // number that is not a non-negative safe integer.
+  const odd = [Infinity, -Infinity, NaN, -1, 1.5, 2 ** 60];
+
+  it.each(odd)('fieldIssuesFromZod: path [%p] is the string key', (seg) => {
+    expect(fieldIssuesFromZod(forged([{ path: [seg] }]), { input: 0, schema: {} })[0]?.path).toEqual([String(seg)]);
+  });
+
+  it('an index stays a number; -0 is index 0', () => {
+    const out = fieldIssuesFromZod(forged([{ code: 'invalid_type', expected: 'string', path: ['a', 3, -0] }]), {});
+    expect(out[0]?.path).toEqual(['a', 3, 0]);
+  });
+
+  it('a thrown ZodError with such segments stays invalid_arguments/schema, every segment a string', () => {
+    const f = classifyZodError(forged([{ code: 'invalid_type', path: [Infinity, NaN, 1.5] }]), ctxOf(), {});
+    expect([f.class, f.reason, f.issues?.[0]?.path]).toEqual([
+      'invalid_arguments',
+      'schema',
+      ['Infinity', 'NaN', '1.5'],
+    ]);
+  });
+});

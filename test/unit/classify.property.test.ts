@@ -228,7 +228,8 @@ describe('classify: properties', () => {
         const thrown = classify({ kind: 'thrown', error: { name: 'ZodError', issues } }, ctxOf());
         expect(toolFailureSchema().safeParse(thrown).success).toBe(true);
       }),
-      { numRuns: 1000 },
+      // The example: a counterexample CI found (a non-finite number as a path segment).
+      { numRuns: 1000, examples: [[[{ path: [Number.POSITIVE_INFINITY] }], 0, {}]] },
     );
   });
 
