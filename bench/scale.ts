@@ -28,6 +28,7 @@ import type { BareAgentOptions } from './workflows';
 
 const RESULTS_FILE = join(__dirname, 'results', 'scale.json');
 const WORKER_SCRIPT = join(__dirname, 'scale', 'worker-process.ts');
+/** Most workflow start requests in flight at once (the runs themselves are all in flight). */
 const START_CONCURRENCY = 100;
 /** Bundler output at ERROR level only. */
 const quiet = new DefaultLogger('ERROR');
@@ -83,7 +84,7 @@ async function inventoryServer(): Promise<{ url: string; server: Server }> {
   return { url: `http://127.0.0.1:${(server.address() as AddressInfo).port}`, server };
 }
 
-/** Runs `tasks` with at most `limit` in flight; resolves with their results in order. */
+/** Runs `count` tasks with at most `limit` in flight; resolves with their results in order. */
 async function pool<T>(count: number, limit: number, task: (i: number) => Promise<T>): Promise<T[]> {
   const out: T[] = new Array<T>(count);
   let next = 0;
@@ -151,12 +152,18 @@ export async function scale(o: { quick: boolean }): Promise<number> {
       const worker = isBare(w) ? bare : plugin;
       await worker.report(); // resets the worker's CPU and peak RSS
       const startedAt = performance.now();
-      const latencies = await pool(n, START_CONCURRENCY, async (i) => {
+      // All N in flight at once: every run is started (at most START_CONCURRENCY start requests at a time), and
+      // only then are the results awaited — the N runs are concurrent on the worker, not START_CONCURRENCY at a time.
+      const started = await pool(n, START_CONCURRENCY, async (i) => {
         const t0 = performance.now();
-        const handle = await start(w, `${tag}-${w}-${n}-${i}`);
-        await handle.result();
-        return performance.now() - t0;
+        return { t0, handle: await start(w, `${tag}-${w}-${n}-${i}`) };
       });
+      const latencies = await Promise.all(
+        started.map(async ({ t0, handle }) => {
+          await handle.result();
+          return performance.now() - t0;
+        }),
+      );
       const wallMs = performance.now() - startedAt;
       const usage = await worker.report();
       return {
