@@ -12,6 +12,7 @@ import {
   toolFailureSchema,
 } from '../failure';
 import { redact } from '../redact';
+import { plainlyValidFailure } from '../plain-checks';
 import { markValid } from '../valid-failure';
 import type { FieldIssue, ToolFailure } from '../failure';
 import type { CallContext } from './context';
@@ -63,8 +64,7 @@ export function buildFailure(id: FailureIdentity, d: FailureDraft): ToolFailure 
     const code = d.code.toLowerCase();
     if (ERROR_CODE_PATTERN.test(code)) candidate.code = code;
   }
-  const parsed = toolFailureSchema().safeParse(candidate);
-  if (parsed.success) return markValid(candidate);
+  if (plainlyValidFailure(candidate) || toolFailureSchema().safeParse(candidate).success) return markValid(candidate);
   return markValid({
     tool: id.tool,
     callId: id.callId,

@@ -11,6 +11,7 @@ import { DIALECTS, type Dialect } from './dialects/kinds';
 import { ClassifyError, ClassifyErrorCode } from './errors';
 import type { HeadersInput } from './headers';
 import { lazy } from '../lazy';
+import { every, isName, isPlainObject } from '../plain-checks';
 
 export type { HeadersInput, HeadersLike, HeaderValue } from './headers';
 
@@ -69,6 +70,7 @@ export const callContextSchema = lazy((z) =>
  *   `CallContext.nowMs: Too small: expected number to be >=0`.
  */
 export function parseCallContext(ctx: unknown): CallContext {
+  if (plainlyValidContext(ctx)) return ctx;
   const r = callContextSchema().safeParse(ctx);
   if (r.success) return ctx as CallContext;
   const issue = r.error.issues[0];
@@ -77,4 +79,32 @@ export function parseCallContext(ctx: unknown): CallContext {
     ClassifyErrorCode.INVALID_CONTEXT,
     `CallContext${where}: ${issue?.message ?? 'invalid value'}`,
   );
+}
+
+const DIALECT_SET: ReadonlySet<unknown> = new Set(DIALECTS);
+const isText = (max: number, min = 0) => (v: unknown) => typeof v === 'string' && v.length >= min && v.length <= max;
+const isShortList = (v: unknown, max: number, ok: (e: unknown) => boolean) =>
+  Array.isArray(v) && v.length <= max && every(v, ok);
+
+/**
+ * True when `ctx` passes `callContextSchema()` for plain reasons, so the schema need not run (recovery/plain-checks.ts
+ * explains the rule: never looser than the schema; test/unit/plain-checks.property.test.ts checks it). Reads each
+ * field once; a context whose reading throws is left to the schema.
+ */
+function plainlyValidContext(ctx: unknown): ctx is CallContext {
+  try {
+    if (!isPlainObject(ctx)) return false;
+    const { tool, callId, effect, deduplicates, approvalCanLift, nowMs, diagnosticRef } = ctx;
+    if (!isName(tool) || !isName(callId) || !isName(diagnosticRef) || (effect !== 'read' && effect !== 'write')) {
+      return false;
+    }
+    if (typeof deduplicates !== 'boolean' || typeof approvalCanLift !== 'boolean') return false;
+    if (typeof nowMs !== 'number' || !Number.isFinite(nowMs) || nowMs < 0) return false;
+    const { dialect, inputFields, alreadyPhrases } = ctx;
+    if (dialect !== undefined && !DIALECT_SET.has(dialect)) return false;
+    if (inputFields !== undefined && !isShortList(inputFields, 1_000, isText(200))) return false;
+    return alreadyPhrases === undefined || isShortList(alreadyPhrases, 100, isText(200, 1));
+  } catch {
+    return false;
+  }
 }
