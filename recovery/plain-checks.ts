@@ -9,7 +9,8 @@
  * stricter than its schema, never looser: test/unit/plain-checks.property.test.ts holds each one to its schema on
  * arbitrary and near-valid values. The record checks read every field once and answer with a fresh plain copy of
  * what they read, so a getter cannot change a value after it was checked; a value whose reading throws is left to the
- * schema.
+ * schema. An optional field present as `undefined` is left out of the copy (zod keeps it as `undefined`; every reader
+ * treats the two alike).
  * Pure: no I/O.
  */
 import { ERROR_CODE_PATTERN, FAILURE_CLASSES, FAILURE_REASONS, MAX_PUBLIC_MESSAGE_CHARS, PHASES } from './failure';
@@ -35,7 +36,8 @@ type Fields = Record<string, unknown>;
 
 /** An object literal (or a null-prototype object): what the router builds; class instances are left to zod. */
 export function isPlainObject(value: unknown): value is Fields {
-  if (typeof value !== 'object' || value === null) return false;
+  // `Array.isArray` sees through a Proxy (ECMAScript §7.2.2 IsArray); a Proxy's prototype may be a lie.
+  if (typeof value !== 'object' || value === null || Array.isArray(value)) return false;
   const proto: unknown = Object.getPrototypeOf(value);
   return proto === Object.prototype || proto === null;
 }
@@ -51,7 +53,7 @@ function fieldsOf(value: unknown, allowed: ReadonlySet<string>): Fields | undefi
 }
 
 /** True when `a` is an array whose every index holds a value `ok` accepts (a hole is `undefined`, as zod reads it). */
-export function every<T>(a: unknown, ok: (v: T) => boolean): boolean {
+function every<T>(a: unknown, ok: (v: T) => boolean): boolean {
   if (!Array.isArray(a)) return false;
   for (let i = 0; i < a.length; i++) if (!ok(a[i] as T)) return false;
   return true;
@@ -115,8 +117,9 @@ export function acceptedTimeMs(value: unknown): number | undefined {
 }
 
 /**
- * True when `f`, a failure `buildFailure` has just assembled from plain data, passes `toolFailureSchema()`; false
- * means "ask the schema". Reads each field of a plain object once (no getters are expected here).
+ * True when `f` passes `toolFailureSchema()` for plain reasons; false means "ask the schema". Only for a failure
+ * the caller has just assembled as plain data (`buildFailure`'s object literals): it reads fields more than once, so
+ * a value with getters or a Proxy is not its business (the record checks above read once and copy).
  */
 export function plainlyValidFailure(f: ToolFailure): boolean {
   try {

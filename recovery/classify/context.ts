@@ -11,7 +11,7 @@ import { DIALECTS, type Dialect } from './dialects/kinds';
 import { ClassifyError, ClassifyErrorCode } from './errors';
 import type { HeadersInput } from './headers';
 import { lazy } from '../lazy';
-import { every, isName, isPlainObject } from '../plain-checks';
+import { isName, isPlainObject } from '../plain-checks';
 
 export type { HeadersInput, HeadersLike, HeaderValue } from './headers';
 
@@ -65,12 +65,14 @@ export const callContextSchema = lazy((z) =>
 );
 
 /**
- * Checks `ctx` and returns it.
+ * Checks `ctx` and returns it: a plain context as a copy of what was read from it (`plainContext`), any other valid
+ * one as it is.
  * @throws ClassifyError `invalid_context` naming the first bad field, e.g.
  *   `CallContext.nowMs: Too small: expected number to be >=0`.
  */
 export function parseCallContext(ctx: unknown): CallContext {
-  if (plainlyValidContext(ctx)) return ctx;
+  const plain = plainContext(ctx);
+  if (plain !== undefined) return plain;
   const r = callContextSchema().safeParse(ctx);
   if (r.success) return ctx as CallContext;
   const issue = r.error.issues[0];
@@ -82,29 +84,58 @@ export function parseCallContext(ctx: unknown): CallContext {
 }
 
 const DIALECT_SET: ReadonlySet<unknown> = new Set(DIALECTS);
-const isText = (max: number, min = 0) => (v: unknown) => typeof v === 'string' && v.length >= min && v.length <= max;
-const isShortList = (v: unknown, max: number, ok: (e: unknown) => boolean) =>
-  Array.isArray(v) && v.length <= max && every(v, ok);
 
 /**
- * True when `ctx` passes `callContextSchema()` for plain reasons, so the schema need not run (recovery/plain-checks.ts
- * explains the rule: never looser than the schema; test/unit/plain-checks.property.test.ts checks it). Reads each
- * field once; a context whose reading throws is left to the schema.
+ * A copy of the list `v` (each index read once) when it has at most `max` strings of `min`..`max` characters each,
+ * else undefined.
  */
-function plainlyValidContext(ctx: unknown): ctx is CallContext {
+function textList(v: unknown, maxItems: number, min: number, max: number): string[] | undefined {
+  if (!Array.isArray(v)) return undefined;
+  const n = v.length;
+  if (n > maxItems) return undefined;
+  const out: string[] = [];
+  for (let i = 0; i < n; i++) {
+    const t: unknown = v[i];
+    if (typeof t !== 'string' || t.length < min || t.length > max) return undefined;
+    out.push(t);
+  }
+  return out;
+}
+
+/**
+ * `ctx` as a fresh `CallContext` of the values read from it — each field and list item once — when they pass
+ * `callContextSchema()` for plain reasons, else undefined and the schema decides (recovery/plain-checks.ts explains
+ * the rule: never looser than the schema; test/unit/plain-checks.property.test.ts checks it). Classification then
+ * reads the copy, so a getter or a Proxy cannot answer differently after the check. Unknown keys are left out, as
+ * the schema strips them.
+ */
+function plainContext(ctx: unknown): CallContext | undefined {
   try {
-    if (!isPlainObject(ctx)) return false;
+    if (!isPlainObject(ctx)) return undefined;
     const { tool, callId, effect, deduplicates, approvalCanLift, nowMs, diagnosticRef } = ctx;
     if (!isName(tool) || !isName(callId) || !isName(diagnosticRef) || (effect !== 'read' && effect !== 'write')) {
-      return false;
+      return undefined;
     }
-    if (typeof deduplicates !== 'boolean' || typeof approvalCanLift !== 'boolean') return false;
-    if (typeof nowMs !== 'number' || !Number.isFinite(nowMs) || nowMs < 0) return false;
+    if (typeof deduplicates !== 'boolean' || typeof approvalCanLift !== 'boolean') return undefined;
+    if (typeof nowMs !== 'number' || !Number.isFinite(nowMs) || nowMs < 0) return undefined;
+    const out: CallContext = { tool, callId, effect, deduplicates, approvalCanLift, nowMs, diagnosticRef };
     const { dialect, inputFields, alreadyPhrases } = ctx;
-    if (dialect !== undefined && !DIALECT_SET.has(dialect)) return false;
-    if (inputFields !== undefined && !isShortList(inputFields, 1_000, isText(200))) return false;
-    return alreadyPhrases === undefined || isShortList(alreadyPhrases, 100, isText(200, 1));
+    if (dialect !== undefined) {
+      if (!DIALECT_SET.has(dialect)) return undefined;
+      out.dialect = dialect as Dialect;
+    }
+    if (inputFields !== undefined) {
+      const fields = textList(inputFields, 1_000, 0, 200);
+      if (fields === undefined) return undefined;
+      out.inputFields = fields;
+    }
+    if (alreadyPhrases !== undefined) {
+      const phrases = textList(alreadyPhrases, 100, 1, 200);
+      if (phrases === undefined) return undefined;
+      out.alreadyPhrases = phrases;
+    }
+    return out;
   } catch {
-    return false;
+    return undefined;
   }
 }

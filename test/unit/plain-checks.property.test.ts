@@ -183,6 +183,32 @@ describe('plain checks take the router’s records', () => {
     expect([fast?.credentialVersion, reads, Object.isFrozen(fast)]).toEqual([1, 1, true]);
   });
 
+  it('an array dressed as an object (its prototype replaced, or a Proxy that lies about it) is left to the schema', () => {
+    const dressed = (proto: object | null) => Object.setPrototypeOf(Object.assign([], candidate), proto) as unknown;
+    const lying = new Proxy(Object.assign([], candidate), { getPrototypeOf: () => Object.prototype });
+    for (const v of [dressed(null), dressed(Object.prototype), lying]) {
+      expect([acceptedCandidate(v), acceptedAttempt(v), plainlyValidFailure(v as ToolFailure)]).toEqual([
+        undefined,
+        undefined,
+        false,
+      ]);
+      expect(candidateCallSchema().safeParse(v).success).toBe(false);
+    }
+    expect(() => parseCallContext(Object.setPrototypeOf(Object.assign([], ctxOf()), Object.prototype))).toThrow(
+      'expected object, received array',
+    );
+  });
+
+  it('parseCallContext answers with a copy of what it read: a list that changes its length cannot slip past', () => {
+    let lengthReads = 0;
+    const items = Array.from({ length: 2_000 }, () => 'a');
+    const shifty = new Proxy(items, {
+      get: (t, k) => (k === 'length' ? (lengthReads++ === 0 ? 0 : t.length) : Reflect.get(t, k)),
+    });
+    const ctx = parseCallContext({ ...ctxOf(), inputFields: shifty, extra: 1 });
+    expect([ctx.inputFields, 'extra' in ctx, lengthReads]).toEqual([[], false, 1]);
+  });
+
   it('a value whose reading throws is left to the schema', () => {
     const hostile = new Proxy(
       {},
