@@ -9,7 +9,9 @@ import type { ToolFailure } from './failure';
 import { lazy } from './lazy';
 import { isValidFailure } from './valid-failure';
 
-const sha256Hex = lazy(() => matching(/^[0-9a-f]{64}$/, 'must be a lowercase sha256 hex digest (see argsHash)'));
+/** A lowercase sha256 hex digest, as `argsHash` (recovery/canonical.ts) writes one. No `g` flag: `test` keeps no state. */
+export const SHA256_HEX = /^[0-9a-f]{64}$/;
+const sha256Hex = lazy(() => matching(SHA256_HEX, 'must be a lowercase sha256 hex digest (see argsHash)'));
 /** A time in ms since the epoch, integer ≥ 0. */
 export const timeMs = lazy((z) => z.number().int().min(0));
 

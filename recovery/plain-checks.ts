@@ -13,19 +13,43 @@
  * treats the two alike).
  * Pure: no I/O.
  */
-import { ERROR_CODE_PATTERN, FAILURE_CLASSES, FAILURE_REASONS, MAX_PUBLIC_MESSAGE_CHARS, PHASES } from './failure';
-import { MAX_RECEIVED_CHARS, type FieldIssue, type ToolFailure } from './failure';
-import type { AttemptRecord, CandidateCall } from './gate-records';
+import {
+  ERROR_CODE_PATTERN,
+  FAILURE_CLASSES,
+  FAILURE_REASONS,
+  MAX_PUBLIC_MESSAGE_CHARS,
+  MAX_RECEIVED_CHARS,
+  PHASES,
+  type FieldIssue,
+  type ToolFailure,
+} from './failure';
+import { SHA256_HEX, type AttemptRecord, type CandidateCall } from './gate-records';
 import { isValidFailure } from './valid-failure';
 
-const SHA256_HEX = /^[0-9a-f]{64}$/;
 const ATTEMPT_KEYS = new Set([
-  ...['tool', 'argsHash', 'credentialVersion', 'grantVersion', 'failure', 'endedAtMs', 'earliestRetryAtMs'],
+  'tool',
+  'argsHash',
+  'credentialVersion',
+  'grantVersion',
+  'failure',
+  'endedAtMs',
+  'earliestRetryAtMs',
 ]);
 const CANDIDATE_KEYS = new Set(['tool', 'argsHash', 'credentialVersion', 'grantVersion']);
 const FAILURE_KEYS = new Set([
-  ...['tool', 'callId', 'class', 'reason', 'phase', 'retryable', 'replaySafe', 'retryAfterMs', 'publicMessage'],
-  ...['diagnosticRef', 'status', 'issues', 'code'],
+  'tool',
+  'callId',
+  'class',
+  'reason',
+  'phase',
+  'retryable',
+  'replaySafe',
+  'retryAfterMs',
+  'publicMessage',
+  'diagnosticRef',
+  'status',
+  'issues',
+  'code',
 ]);
 const ISSUE_KEYS = new Set(['path', 'expected', 'received', 'suggestion']);
 const CLASSES: ReadonlySet<string> = new Set(FAILURE_CLASSES);
@@ -42,7 +66,7 @@ export function isPlainObject(value: unknown): value is Fields {
   return proto === Object.prototype || proto === null;
 }
 
-export const isCount = (v: unknown): v is number => typeof v === 'number' && Number.isSafeInteger(v) && v >= 0;
+const isCount = (v: unknown): v is number => typeof v === 'number' && Number.isSafeInteger(v) && v >= 0;
 export const isName = (v: unknown): v is string => typeof v === 'string' && v.length > 0;
 
 /** `value` as an object whose own keys are all in `allowed` (the schemas are strict), else undefined. */
