@@ -13,7 +13,7 @@
  */
 import { createCipheriv, createDecipheriv, createHash, randomBytes } from 'node:crypto';
 import { ApplicationFailure } from '@temporalio/common';
-import { FailureClass, FailureReason } from '../recovery/failure';
+import { FAILURE_REASONS, FailureClass } from '../recovery/failure';
 import { credentialEntityWorkflow } from '../workflows/credential-entity';
 import { credentialEntityId, credentialRefreshUpdate } from '../workflows/entity-definitions';
 import {
@@ -110,7 +110,7 @@ export function sharedRefresh(options: SharedCredentialOptions & { taskQueue: st
   const unavailable = (id: string, reason: string, message: string, retryAfterMs?: number) => {
     const failure = { ...classifyProviderError(id, new Error(message)), class: FailureClass.TRANSIENT };
     // Only a FailureReason reaches the tool failure: any other (an entity of another version) reads `unavailable`.
-    const known = (Object.values(FailureReason) as string[]).includes(reason);
+    const known = (FAILURE_REASONS as readonly string[]).includes(reason);
     const withReason = { ...failure, reason: (known ? reason : 'unavailable') as typeof failure.reason };
     return new CredentialUnavailable(
       id,
