@@ -57,7 +57,8 @@ export interface RecoveryPluginOptions {
    * Circuit-breaker settings, shared by every downstream: `threshold` a positive integer, `halfOpenAfterMs` ≥ 0 ms.
    * With `shared: true` the breaker of each downstream is one for every worker of the namespace, kept by Temporal in
    * the entity workflow `breaker:<downstream>` (README, "Several workers: shared breaker and refresh"); a wait on it
-   * never exceeds `timeoutMs` (default 2 000 ms, measured: README "Several workers"), after which the call runs on the worker's local breaker.
+   * never exceeds `timeoutMs` (default 2 000 ms, measured: README "Several workers"), after which the call runs on
+   * the worker's local breaker.
    * @default { threshold: 5, halfOpenAfterMs: 10_000 } (local: one breaker per worker process)
    */
   breaker?: BreakerOptions | SharedBreakerOptions | (BreakerOptions & { shared: false });

@@ -30,8 +30,9 @@ export function toPath(raw: unknown): Seg[] {
 }
 
 /**
- * One path segment as a key or index (`pathSegment`: only a non-negative safe integer stays a number). A segment that is neither (a symbol, or an object from a forged issue, e.g.
- * `{ toString: false }`, which `String()` cannot convert) becomes a description of it, never an exception.
+ * One path segment as a key or index (`pathSegment`: only a non-negative safe integer stays a number). A segment
+ * that is neither (a symbol, or an object from a forged issue, e.g. `{ toString: false }`, which `String()` cannot
+ * convert) becomes a description of it, never an exception.
  */
 function toSegment(p: unknown): Seg {
   if (typeof p === 'number' || typeof p === 'string') return pathSegment(p);
