@@ -16,6 +16,7 @@
  */
 import { MAX_RECEIVED_CHARS } from '../failure';
 import type { FieldIssue } from '../failure';
+import { dataPart, type PublicPart } from './public-parts';
 import { asArray, isObjectLike, ownKeys, readProp, renderValue } from './safe';
 import { MAX_ISSUE_TEXT_CHARS, pathLabel, publicText, truncate } from './text';
 
@@ -230,12 +231,14 @@ export function readBodyFacts(rawBody: unknown): BodyFacts {
 }
 
 /**
- * The server's own words for a `publicMessage`: `code: message`, redacted and cut to `maxChars`; `undefined`
- * when the body carries neither.
+ * The server's own words for a `publicMessage`: `code: message` as one `dataPart` (redacted as a whole, cut to
+ * `maxChars`; classify/public-parts.ts); `undefined` when the body carries neither, or nothing is left.
  */
-export function serverDetail(facts: BodyFacts, maxChars: number): string | undefined {
-  const msg = facts.message === undefined ? undefined : publicText(facts.message, maxChars);
+export function serverDetail(facts: BodyFacts, maxChars: number): PublicPart | undefined {
+  const msg = facts.message;
   const code = facts.code;
   const text = code && msg && !msg.toLowerCase().includes(code) ? `${code}: ${msg}` : (msg ?? code);
-  return text === undefined || text === '' ? undefined : truncate(text, maxChars);
+  if (text === undefined) return undefined;
+  const part = dataPart(text, maxChars);
+  return part.text === '' ? undefined : part;
 }

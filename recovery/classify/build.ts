@@ -7,6 +7,7 @@ import {
   ERROR_CODE_PATTERN,
   FailureClass,
   FailureReason,
+  MAX_PUBLIC_MESSAGE_CHARS,
   MAX_RECEIVED_CHARS,
   Phase,
   toolFailureSchema,
@@ -16,7 +17,8 @@ import { plainlyValidFailure } from '../plain-checks';
 import { markValid } from '../valid-failure';
 import type { FieldIssue, ToolFailure } from '../failure';
 import type { CallContext } from './context';
-import { finishPublicMessage, pathSegment } from './text';
+import { PublicPart } from './public-parts';
+import { finishPublicMessage, pathSegment, stripControls } from './text';
 
 /** A classifier's answer before the call's identity is added. */
 export interface FailureDraft {
@@ -26,7 +28,8 @@ export interface FailureDraft {
   retryable: boolean;
   replaySafe: boolean;
   retryAfterMs?: number;
-  publicMessage: string;
+  /** a plain string gets the whole final pass; a settled `PublicPart` (classify/public-parts.ts) is already final */
+  publicMessage: string | PublicPart;
   status?: number;
   issues?: readonly FieldIssue[];
   /** The provider's structured error code; kept when it matches `ERROR_CODE_PATTERN` (lower-cased). */
@@ -51,7 +54,7 @@ export function buildFailure(id: FailureIdentity, d: FailureDraft): ToolFailure 
     phase: d.class === FailureClass.OUTCOME_UNKNOWN ? Phase.COMMIT_UNKNOWN : d.phase,
     retryable: d.retryable && d.replaySafe && d.class === FailureClass.TRANSIENT,
     replaySafe: d.replaySafe,
-    publicMessage: finishPublicMessage(stripControls(d.publicMessage)),
+    publicMessage: finalMessage(d.publicMessage),
     diagnosticRef: id.diagnosticRef,
   };
   if (d.retryAfterMs !== undefined && Number.isFinite(d.retryAfterMs) && d.retryAfterMs >= 0) {
@@ -78,9 +81,16 @@ export function buildFailure(id: FailureIdentity, d: FailureDraft): ToolFailure 
   });
 }
 
-/** Control characters (ANSI escapes, C1) and bidi overrides never reach a model or an operator's terminal. */
-function stripControls(text: string): string {
-  return text.replace(/[\u0000-\u0008\u000B-\u001F\u007F-\u009F\u202A-\u202E\u2066-\u2069]/g, '');
+/**
+ * The draft's message in its final form. A settled composed message is already redacted, one line and without
+ * controls; only a longer one than `MAX_PUBLIC_MESSAGE_CHARS` is cut, and then given the whole pass (a cut end can
+ * make a match the whole text did not have).
+ */
+function finalMessage(message: string | PublicPart): string {
+  if (message instanceof PublicPart && message.settled && message.text !== '') {
+    if (message.text.length <= MAX_PUBLIC_MESSAGE_CHARS) return message.text;
+  }
+  return finishPublicMessage(stripControls(String(message)));
 }
 
 /** Every text of a field issue is redacted and bounded, whoever wrote it (a schema, a server body, a rule). */

@@ -9,6 +9,7 @@ import type { FailureDraft } from './build';
 import type { CallContext } from './context';
 import { headerValues } from './headers';
 import type { RateLimitSignals } from './rate-limit';
+import { composeMessage as msg, EMPTY_PART, literal, toolPart, type PublicPart } from './public-parts';
 import { MAX_SERVER_DETAIL_CHARS, summarizeIssues } from './text';
 import { issuesNamedIn } from './named-fields';
 import { saysAlready } from '../postcondition';
@@ -54,12 +55,23 @@ export interface HttpFacts {
 }
 
 /** `" Server said: …"` when the body has words of its own. */
-function said(f: HttpFacts): string {
+function said(f: HttpFacts): PublicPart {
   const detail = serverDetail(f.body, MAX_SERVER_DETAIL_CHARS);
-  return detail === undefined ? '' : ` Server said: "${detail}".`;
+  return detail === undefined ? EMPTY_PART : msg` Server said: "${detail}".`;
 }
 
-export function rejected(f: HttpFacts, cls: FailureClass, reason: FailureReason, what: string): FailureDraft {
+/** `<tool>: HTTP <status>, `, the head of every message here. */
+function head(f: HttpFacts): PublicPart {
+  return msg`${toolPart(f.ctx.tool)}: HTTP ${f.status}, `;
+}
+
+/** ` retry after <ms> ms` when a delay is known. */
+function retryAfter(delayMs: number | undefined): PublicPart {
+  return delayMs === undefined ? EMPTY_PART : msg`; retry after ${delayMs} ms`;
+}
+
+/** `what`: a `literal` sentence (classify/public-parts.ts). */
+export function rejected(f: HttpFacts, cls: FailureClass, reason: FailureReason, what: PublicPart): FailureDraft {
   return {
     class: cls,
     reason,
@@ -67,7 +79,7 @@ export function rejected(f: HttpFacts, cls: FailureClass, reason: FailureReason,
     retryable: false,
     replaySafe: true,
     status: f.status,
-    publicMessage: `${f.ctx.tool}: HTTP ${f.status}, ${what}.${said(f)}`,
+    publicMessage: msg`${head(f)}${what}.${said(f)}`,
   };
 }
 
@@ -80,7 +92,7 @@ export function rateLimited(f: HttpFacts): FailureDraft {
     retryable: true,
     replaySafe: true,
     status: f.status,
-    publicMessage: `${f.ctx.tool}: HTTP ${f.status}, rate limited${delayMs === undefined ? '' : `; retry after ${delayMs} ms`}.${said(f)}`,
+    publicMessage: msg`${head(f)}rate limited${retryAfter(delayMs)}.${said(f)}`,
   };
   if (delayMs !== undefined) draft.retryAfterMs = delayMs;
   return draft;
@@ -124,13 +136,13 @@ export function unauthorized(f: HttpFacts): FailureDraft {
         f,
         FailureClass.AUTHENTICATION,
         FailureReason.CREDENTIAL_EXPIRED,
-        'the credential is expired or revoked; it must be refreshed',
+        literal('the credential is expired or revoked; it must be refreshed'),
       )
     : rejected(
         f,
         FailureClass.AUTHENTICATION,
         FailureReason.CREDENTIAL_MISSING,
-        'the request was not authenticated; a valid credential is needed',
+        literal('the request was not authenticated; a valid credential is needed'),
       );
 }
 
@@ -141,7 +153,7 @@ export function forbidden(f: HttpFacts): FailureDraft {
       f,
       FailureClass.AUTHORIZATION,
       FailureReason.POLICY_DENIED,
-      'denied by policy; do not try to work around it',
+      literal('denied by policy; do not try to work around it'),
     );
   }
   if (f.ctx.approvalCanLift) {
@@ -149,13 +161,18 @@ export function forbidden(f: HttpFacts): FailureDraft {
       f,
       FailureClass.AUTHORIZATION,
       FailureReason.APPROVAL_REQUIRED,
-      'not allowed without a human approval',
+      literal('not allowed without a human approval'),
     );
   }
-  return rejected(f, FailureClass.AUTHORIZATION, FailureReason.FORBIDDEN, 'the caller is not allowed to do this');
+  return rejected(
+    f,
+    FailureClass.AUTHORIZATION,
+    FailureReason.FORBIDDEN,
+    literal('the caller is not allowed to do this'),
+  );
 }
 
-export function notProcessed(f: HttpFacts, reason: FailureReason, what: string): FailureDraft {
+export function notProcessed(f: HttpFacts, reason: FailureReason, what: PublicPart): FailureDraft {
   const draft: FailureDraft = {
     class: FailureClass.TRANSIENT,
     reason,
@@ -163,9 +180,7 @@ export function notProcessed(f: HttpFacts, reason: FailureReason, what: string):
     retryable: true,
     replaySafe: true,
     status: f.status,
-    publicMessage: `${f.ctx.tool}: HTTP ${f.status}, ${what}; the request was not processed${
-      f.retryAfterMs === undefined ? '' : `; retry after ${f.retryAfterMs} ms`
-    }.${said(f)}`,
+    publicMessage: msg`${head(f)}${what}; the request was not processed${retryAfter(f.retryAfterMs)}.${said(f)}`,
   };
   if (f.retryAfterMs !== undefined) draft.retryAfterMs = f.retryAfterMs;
   return draft;
@@ -184,7 +199,7 @@ export function serverError(f: HttpFacts): FailureDraft {
       phase: Phase.DISPATCH,
       retryable: true,
       replaySafe: true,
-      publicMessage: `${f.ctx.tool}: HTTP ${f.status}, server error; the read can be retried.${said(f)}`,
+      publicMessage: msg`${head(f)}server error; the read can be retried.${said(f)}`,
     };
   } else if (f.ctx.deduplicates) {
     draft = {
@@ -193,7 +208,7 @@ export function serverError(f: HttpFacts): FailureDraft {
       phase: Phase.COMMIT_UNKNOWN,
       retryable: true,
       replaySafe: true,
-      publicMessage: `${f.ctx.tool}: HTTP ${f.status}, server error after the write was sent; the service deduplicates it, so it can be retried with the same idempotency key.${said(f)}`,
+      publicMessage: msg`${head(f)}server error after the write was sent; the service deduplicates it, so it can be retried with the same idempotency key.${said(f)}`,
     };
   } else {
     draft = {
@@ -202,7 +217,7 @@ export function serverError(f: HttpFacts): FailureDraft {
       phase: Phase.COMMIT_UNKNOWN,
       retryable: false,
       replaySafe: false,
-      publicMessage: `${f.ctx.tool}: HTTP ${f.status}, server error after the write was sent; it may or may not have been applied. Check its status before any new attempt.${said(f)}`,
+      publicMessage: msg`${head(f)}server error after the write was sent; it may or may not have been applied. Check its status before any new attempt.${said(f)}`,
     };
   }
   if (f.retryAfterMs !== undefined) draft.retryAfterMs = f.retryAfterMs;

@@ -3,6 +3,7 @@
  * row, and the words of the `not_performed` statuses. Sources: RFC 9110 §15, RFC 4918, RFC 5842, RFC 6585 (see
  * classify/http.ts). Pure.
  */
+import { literal, type PublicPart } from './public-parts';
 
 /** How a status is handled. A const object plus a type of the same name. */
 export const HttpRule = {
@@ -66,12 +67,14 @@ export const STATUS_RULES: Readonly<Record<number, HttpRule>> = Object.freeze({
   530: H.NOT_PERFORMED, // Cloudflare docs, "Error 530" (with a 1xxx error): the origin could not be reached
 });
 
-/** What a `not_performed` status means, in the model's words. */
-export const NOT_PERFORMED_TEXT: Readonly<Record<number, string>> = Object.freeze({
-  507: 'the server has no storage left for this request; nothing was stored, and it must not be repeated until an operator acts',
-  508: 'the server detected a loop and stopped the whole operation',
-  511: 'the network requires a sign-in before any request reaches the service',
-  530: 'the service could not be reached behind its proxy',
+/** What a `not_performed` status means, in the model's words (`literal` sentences, classify/public-parts.ts). */
+export const NOT_PERFORMED_TEXT: Readonly<Record<number, PublicPart>> = Object.freeze({
+  507: literal(
+    'the server has no storage left for this request; nothing was stored, and it must not be repeated until an operator acts',
+  ),
+  508: literal('the server detected a loop and stopped the whole operation'),
+  511: literal('the network requires a sign-in before any request reaches the service'),
+  530: literal('the service could not be reached behind its proxy'),
 });
 
 /** The rule for a status: its row in `STATUS_RULES`, else its family's. */

@@ -44,6 +44,7 @@ import {
   type HttpFacts,
 } from './http-drafts';
 import { NOT_PERFORMED_TEXT, ruleForStatus, type HttpRule } from './http-status';
+import { literal } from './public-parts';
 import { readRateLimit } from './rate-limit';
 import { retryAfterMsFromHeaders } from './retry-after';
 
@@ -55,7 +56,9 @@ const R = FailureReason;
 /** Rule → draft. One function per rule. */
 const RULES: Readonly<Record<HttpRule, (f: HttpFacts) => FailureDraft>> = Object.freeze({
   bad_request: (f) =>
-    invalidArguments(f, () => rejected(f, C.INVALID_ARGUMENTS, R.SCHEMA, 'the arguments were rejected as invalid')),
+    invalidArguments(f, () =>
+      rejected(f, C.INVALID_ARGUMENTS, R.SCHEMA, literal('the arguments were rejected as invalid')),
+    ),
   unauthorized,
   forbidden,
   not_found: (f) =>
@@ -63,48 +66,54 @@ const RULES: Readonly<Record<HttpRule, (f: HttpFacts) => FailureDraft>> = Object
       f,
       C.SEMANTIC_REJECTION,
       R.NOT_FOUND,
-      'the resource or endpoint was not found; retrying will not change that',
+      literal('the resource or endpoint was not found; retrying will not change that'),
     ),
-  gone: (f) => rejected(f, C.SEMANTIC_REJECTION, R.GONE, 'the resource is gone for good'),
+  gone: (f) => rejected(f, C.SEMANTIC_REJECTION, R.GONE, literal('the resource is gone for good')),
   conflict: (f) =>
-    rejected(f, C.SEMANTIC_REJECTION, R.CONFLICT, 'the call conflicts with the current state of the resource'),
+    rejected(f, C.SEMANTIC_REJECTION, R.CONFLICT, literal('the call conflicts with the current state of the resource')),
   precondition_failed: (f) =>
-    rejected(f, C.SEMANTIC_REJECTION, R.PRECONDITION_FAILED, 'a precondition of the call does not hold'),
+    rejected(f, C.SEMANTIC_REJECTION, R.PRECONDITION_FAILED, literal('a precondition of the call does not hold')),
   unprocessable: (f) =>
     invalidArguments(f, () =>
       rejected(
         f,
         C.SEMANTIC_REJECTION,
         R.BUSINESS_RULE,
-        'rejected by a business rule; the same call will be rejected again',
+        literal('rejected by a business rule; the same call will be rejected again'),
       ),
     ),
-  too_large: (f) => rejected(f, C.INVALID_ARGUMENTS, R.SCHEMA, 'the request is too large; send a smaller one'),
+  too_large: (f) => rejected(f, C.INVALID_ARGUMENTS, R.SCHEMA, literal('the request is too large; send a smaller one')),
   not_processed: (f) =>
     notProcessed(
       f,
       f.status === 408 ? R.TIMEOUT : R.UNAVAILABLE,
       f.status === 408
-        ? 'the server timed out waiting for the request'
+        ? literal('the server timed out waiting for the request')
         : f.status === 421
-          ? 'the request reached a server that cannot answer for this host'
-          : 'the server refused to process it yet',
+          ? literal('the request reached a server that cannot answer for this host')
+          : literal('the server refused to process it yet'),
     ),
   rate_limited: (f) =>
     f.body.code !== undefined && QUOTA_EXHAUSTED_CODES.has(f.body.code)
-      ? rejected(f, C.UNRECOVERABLE, R.UNSPECIFIED, 'the account is out of quota; waiting will not help')
+      ? rejected(f, C.UNRECOVERABLE, R.UNSPECIFIED, literal('the account is out of quota; waiting will not help'))
       : rateLimited(f),
-  legal_block: (f) => rejected(f, C.AUTHORIZATION, R.POLICY_DENIED, 'unavailable for legal reasons'),
+  legal_block: (f) => rejected(f, C.AUTHORIZATION, R.POLICY_DENIED, literal('unavailable for legal reasons')),
   protocol_bug: (f) =>
-    rejected(f, C.UNRECOVERABLE, R.TOOL_BUG, 'the tool sent a request this endpoint does not accept'),
-  client_error: (f) => rejected(f, C.SEMANTIC_REJECTION, R.UNSPECIFIED, 'the request was rejected'),
+    rejected(f, C.UNRECOVERABLE, R.TOOL_BUG, literal('the tool sent a request this endpoint does not accept')),
+  client_error: (f) => rejected(f, C.SEMANTIC_REJECTION, R.UNSPECIFIED, literal('the request was rejected')),
   unavailable: (f) =>
     f.rateLimit.exhausted || (f.body.code !== undefined && RATE_LIMIT_CODES.has(f.body.code))
       ? rateLimited(f)
-      : notProcessed(f, R.UNAVAILABLE, 'the service is unavailable'),
-  not_implemented: (f) => rejected(f, C.UNRECOVERABLE, R.UNSPECIFIED, 'the service does not support this operation'),
+      : notProcessed(f, R.UNAVAILABLE, literal('the service is unavailable')),
+  not_implemented: (f) =>
+    rejected(f, C.UNRECOVERABLE, R.UNSPECIFIED, literal('the service does not support this operation')),
   not_performed: (f) =>
-    rejected(f, C.UNRECOVERABLE, R.UNSPECIFIED, NOT_PERFORMED_TEXT[f.status] ?? 'the request was not performed'),
+    rejected(
+      f,
+      C.UNRECOVERABLE,
+      R.UNSPECIFIED,
+      NOT_PERFORMED_TEXT[f.status] ?? literal('the request was not performed'),
+    ),
   server_error: serverError,
 });
 

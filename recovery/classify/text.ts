@@ -23,9 +23,28 @@ export function truncate(text: string, maxChars: number): string {
   return `${text.slice(0, end)}…`;
 }
 
-/** Redacts, folds whitespace (newlines included) to single spaces and truncates. */
+/** Control characters (ANSI escapes, C1) and bidi overrides never reach a model or an operator's terminal. */
+export function stripControls(text: string): string {
+  return text.replace(/[\u0000-\u0008\u000B-\u001F\u007F-\u009F\u202A-\u202E\u2066-\u2069]/g, '');
+}
+
+/** Most rounds of `publicText`; clean text takes one, text with something removed two. */
+const MAX_PUBLIC_TEXT_ROUNDS = 4;
+
+/**
+ * Redacts, folds whitespace (newlines included) to single spaces, trims and truncates, until a round changes
+ * nothing: the answer is its own `publicText`. One round is not enough, because folding and cutting make text a
+ * rule then matches: `password\n: x` folds to `password : x` (a secret key-value only across spaces and tabs), a
+ * cut `foo.community` ends `foo.com…` (a host name). Clean text costs one round.
+ */
 export function publicText(text: string, maxChars: number): string {
-  return truncate(foldWhitespace(redact(text)).trim(), maxChars);
+  let out = text;
+  for (let round = 0; round < MAX_PUBLIC_TEXT_ROUNDS; round++) {
+    const next = truncate(foldWhitespace(redact(out)).trim(), maxChars);
+    if (next === out) break;
+    out = next;
+  }
+  return out;
 }
 
 /** Whitespace other than a single space: a text without it is already folded. */

@@ -1,0 +1,113 @@
+/**
+ * The parts of a composed `publicMessage` (recovery/classify/public-parts.ts): which parts are settled, what an
+ * unsettled one costs (the whole final pass, with its usual answer), and that template sentences are literals.
+ */
+import { readdirSync, readFileSync, statSync } from 'node:fs';
+import { join } from 'node:path';
+import { classify, type CallContext } from '../../recovery/classify';
+import { composeMessage, dataPart, literal, PublicPart, toolPart } from '../../recovery/classify/public-parts';
+import { publicText } from '../../recovery/classify/text';
+
+const CTX: CallContext = {
+  tool: 'check_inventory',
+  callId: 'c1',
+  effect: 'read',
+  deduplicates: false,
+  approvalCanLift: false,
+  nowMs: 0,
+  diagnosticRef: 'd1',
+};
+const http503 = (tool: string, body: unknown) =>
+  classify({ kind: 'http', status: 503, headers: {}, body }, { ...CTX, tool }).publicMessage;
+const parts = (p: PublicPart) => ({ text: p.text, settled: p.settled });
+
+describe('toolPart', () => {
+  it.each([
+    ['check_inventory', 'check_inventory', true],
+    ['get_session', 'get_session', true],
+    ['password', 'password', false], // a secret key: it would take the template's `HTTP` as its value
+    ['localhost', '[host]', false],
+    ['my tool', 'my tool', false],
+    ['a"b', 'a"b', false],
+  ])('%s → %s, settled %s', (tool, text, settled) => {
+    expect(parts(toolPart(tool))).toEqual({ text, settled });
+    expect(parts(toolPart(tool))).toEqual({ text, settled }); // the memo's answer is the same
+  });
+
+  it('an unsettled name gets the whole final pass, as a plain string does', () => {
+    expect(http503('password', { error: 'busy' })).toBe(
+      'password: [redacted] 503, the service is unavailable; the request was not processed. Server said: "busy".',
+    );
+  });
+});
+
+describe('dataPart', () => {
+  it.each([
+    ['busy', 'busy', true],
+    ['a\u0007b', 'ab', true],
+    ['see https://x.example.com/a?token=abc', 'see [url]', true],
+    ['password\n: hunter2', 'password : [redacted]', true],
+    ['said "x"', 'said "x"', false], // a quote may pair with the template's
+    ['token:', 'token:', false], // the template's next character would be its value
+  ])('%j → %j, settled %s', (raw, text, settled) => {
+    expect(parts(dataPart(raw, 200))).toEqual({ text, settled });
+  });
+});
+
+describe('composeMessage and PublicPart', () => {
+  it('a part cannot be made outside the module', () => {
+    expect(() => new PublicPart(Symbol('PublicPart'), 'x', true)).toThrow(TypeError);
+  });
+
+  it('a raw string slipped into a template is redacted and leaves the message unsettled', () => {
+    const raw = `sk-${'a'.repeat(30)}` as unknown as PublicPart;
+    expect(parts(composeMessage`${raw}: x`)).toEqual({ text: '[redacted]: x', settled: false });
+    expect(parts(composeMessage`${toolPart('t')}: HTTP ${503}, ${literal('w')}.`)).toEqual({
+      text: 't: HTTP 503, w.',
+      settled: true,
+    });
+  });
+
+  it('a settled message longer than 500 characters is cut to 500 by the final pass', () => {
+    const m = http503('t'.repeat(300), { message: 'word '.repeat(100) });
+    expect(m).toHaveLength(500);
+    expect(m.endsWith('word word…')).toBe(true);
+  });
+
+  it('the server words are redacted where they are quoted', () => {
+    expect(http503('inv', { message: 'password\n: hunter2' })).toBe(
+      'inv: HTTP 503, the service is unavailable; the request was not processed. Server said: "password : [redacted]".',
+    );
+  });
+});
+
+describe('publicText rounds', () => {
+  it('folding that makes a secret key-value is redacted again', () => {
+    expect(publicText('password\n: hunter2', 200)).toBe('password : [redacted]');
+  });
+  it('a cut that leaves a host name is redacted again', () => {
+    expect(publicText('see foo.community now', 12)).toBe('see [host]…');
+  });
+});
+
+describe('literal', () => {
+  const files = (dir: string): string[] =>
+    readdirSync(dir).flatMap((name) => {
+      const path = join(dir, name);
+      return statSync(path).isDirectory() ? files(path) : path.endsWith('.ts') ? [path] : [];
+    });
+
+  it('every call in recovery/ passes a string literal (template text, never data)', () => {
+    const root = join(__dirname, '../../recovery');
+    const importers = files(root).filter((path) =>
+      /import \{[^}]*\bliteral\b[^}]*\} from '[./]+(classify\/)?public-parts'/.test(readFileSync(path, 'utf8')),
+    );
+    expect(importers.length).toBeGreaterThanOrEqual(3);
+    const calls = importers.flatMap((path) =>
+      [...readFileSync(path, 'utf8').matchAll(/(?<![.\w])literal\(\s*([^)\s][^)]{0,40})/g)].map((m) => [path, m[1]]),
+    );
+    expect(calls.length).toBeGreaterThan(20);
+    const nonLiteral = calls.filter(([, arg]) => !/^'/.test(arg!));
+    expect(nonLiteral).toEqual([]);
+  });
+});
