@@ -153,8 +153,9 @@ export function classifyHttp(status: number, headers: unknown, body: unknown, ct
     retryAfterMs: retryAfterMsFromHeaders(headers, ctx.nowMs),
     rateLimit: readRateLimit(headers, ctx.nowMs),
   };
-  const draft = RULES[ruleForStatus(status)](facts);
+  const draft = RULES[ruleForStatus(status)](facts); // a new object per call: set `code` on it, no copy
   // The body's structured code travels with the failure: the business type must not be lost (docs/DESIGN.md,
   // "The failure record").
-  return buildFailure(ctx, facts.body.code !== undefined ? { ...draft, code: facts.body.code } : draft);
+  if (facts.body.code !== undefined) draft.code = facts.body.code;
+  return buildFailure(ctx, draft);
 }
