@@ -43,6 +43,7 @@ interface BenchOptions {
   only: BenchName[];
   quick: boolean;
   runs: number;
+  repeat?: number;
   warmup: number;
   kills: number;
   inFlight: number;
@@ -68,6 +69,7 @@ function parseArgs(argv: string[]): BenchOptions {
       false,
     )
     .option('--runs <n>', 'overhead: measured runs per arm and scenario', positiveInt, 30)
+    .option('--repeat <n>', 'scale: interleaved runs of every arm at each N (default 3; --quick 1)', positiveInt)
     .option('--warmup <n>', 'overhead: unmeasured runs per arm and scenario first', positiveInt, 3)
     .option('--kills <n>', 'chaos: worker SIGKILLs', positiveInt, 50)
     .option('--in-flight <n>', 'chaos: runs kept in flight', positiveInt, 30)
@@ -88,7 +90,7 @@ function runOne(name: BenchName, o: BenchOptions): Promise<number> {
     case 'overhead':
       return overhead({ runs: o.quick ? 10 : o.runs, warmup: o.warmup });
     case 'scale':
-      return scale({ quick: o.quick });
+      return scale({ quick: o.quick, ...(o.repeat !== undefined ? { repeat: o.repeat } : {}) });
     case 'chaos':
       return chaos({
         kills: o.quick ? 10 : o.kills,

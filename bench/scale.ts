@@ -4,9 +4,11 @@
  * and `agentWorkflow` with a scripted planner that makes that call and submits against `bareAgentWorkflow` (the same
  * planner activity and loop, a plain activity for the call; bench/workflows.ts) — on one worker per arm (bare or
  * plugin), each in a process of its own (bench/scale/worker-process.ts): runs/s, p95 end to end (client start →
- * result), the worker's peak RSS and its CPU time per call. Arms run in turn at each N, each baseline just before
- * its subject. Writes bench/results/scale.json (one row per N and subject, bench/scale/rows.ts) and prints the
- * table. Never gated: these machines are noisy.
+ * result), the worker's peak RSS and its CPU time per call. At each N the four arms run in turn, `repeat` times
+ * (3; `--quick` 1), interleaved and in alternating order (ABCD, DCBA, …) so a slow spell of the machine falls on
+ * both sides of a ratio; every figure is the median over the repeats, and each row also keeps the throughput ratio
+ * of every repeat. Writes bench/results/scale.json (one row per N and subject, bench/scale/rows.ts) and prints the
+ * table. Never gated: these machines are noisy (one run's ratios moved by ±0.1 between runs of the same code).
  */
 import { fork, type ChildProcess } from 'node:child_process';
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
@@ -23,7 +25,7 @@ import { INVENTORY } from './scenarios';
 import { machineFacts } from './report';
 import { SCALE_GOAL } from './scale/worker-process';
 import { percentile } from './stats';
-import { formatScale, scaleRow, type Measured, type ScaleRow, type Workload } from './scale/rows';
+import { formatScale, scaleRowOf, type Measured, type ScaleRow, type Workload } from './scale/rows';
 import type { BareAgentOptions } from './workflows';
 
 const RESULTS_FILE = join(__dirname, 'results', 'scale.json');
@@ -95,8 +97,9 @@ async function pool<T>(count: number, limit: number, task: (i: number) => Promis
   return out;
 }
 
-export async function scale(o: { quick: boolean }): Promise<number> {
+export async function scale(o: { quick: boolean; repeat?: number }): Promise<number> {
   const ns = o.quick ? [100, 1_000] : [100, 500, 1_000];
+  const repeat = o.repeat ?? (o.quick ? 1 : 3);
   const tmp = mkdtempSync(join(tmpdir(), 'rr-bench-scale-'));
   const env = await startBenchServer();
   const { url, server } = await inventoryServer();
@@ -178,11 +181,20 @@ export async function scale(o: { quick: boolean }): Promise<number> {
 
     const rows: ScaleRow[] = [];
     for (const n of ns) {
-      const measured = {} as Record<Workload, Measured>;
-      for (const w of arms) measured[w] = await run(w, n, 'm');
-      rows.push(scaleRow(n, 'toolPlanWorkflow', measured), scaleRow(n, 'agentWorkflow', measured));
+      const repeats = Object.fromEntries(arms.map((w) => [w, [] as Measured[]])) as Record<Workload, Measured[]>;
+      for (let r = 0; r < repeat; r++) {
+        for (const w of r % 2 === 0 ? arms : [...arms].reverse()) repeats[w].push(await run(w, n, `m${r}`));
+      }
+      rows.push(scaleRowOf(n, 'toolPlanWorkflow', repeats), scaleRowOf(n, 'agentWorkflow', repeats));
     }
-    const out = { benchmark: 'scale', date: new Date().toISOString(), machine: machineFacts(), quick: o.quick, rows };
+    const out = {
+      benchmark: 'scale',
+      date: new Date().toISOString(),
+      machine: machineFacts(),
+      quick: o.quick,
+      repeat,
+      rows,
+    };
     mkdirSync(dirname(RESULTS_FILE), { recursive: true });
     writeFileSync(RESULTS_FILE, `${JSON.stringify(out, null, 2)}\n`);
     console.log(formatScale(rows));

@@ -45,11 +45,49 @@ export interface ScaleRow {
   cpuMsPerCall: number;
   bareCpuMsPerCall: number;
   cpuRatio: number;
+  /** How many times each arm ran at this N (interleaved); every figure above is a median over them. */
+  repeats: number;
+  /** `runsPerSec / bareRunsPerSec` of each repeat, in order. */
+  throughputRatios: number[];
 }
 
 const r2 = (x: number) => Math.round(x * 100) / 100;
 
-/** The row of `workflow` at `n`, from every arm measured at that N. */
+/** Every arm's runs at one N, one `Measured` per repeat (the same count for every arm, at least one). */
+export type Repeats = Readonly<Record<Workload, readonly Measured[]>>;
+
+function median(values: readonly number[]): number {
+  const sorted = [...values].sort((a, b) => a - b);
+  const mid = sorted.length >> 1;
+  return sorted.length % 2 === 1 ? sorted[mid]! : (sorted[mid - 1]! + sorted[mid]!) / 2;
+}
+
+/** Each metric's median over one arm's repeats. @throws RangeError when `samples` is empty. */
+export function medianMeasured(samples: readonly Measured[]): Measured {
+  if (samples.length === 0) throw new RangeError('medianMeasured: no samples');
+  return {
+    runsPerSec: median(samples.map((s) => s.runsPerSec)),
+    p95Ms: median(samples.map((s) => s.p95Ms)),
+    peakRssMiB: median(samples.map((s) => s.peakRssMiB)),
+    cpuMsPerCall: median(samples.map((s) => s.cpuMsPerCall)),
+  };
+}
+
+/** The row of `workflow` at `n` from every arm's repeats: medians, and the throughput ratio of each repeat. */
+export function scaleRowOf(n: number, workflow: Subject, repeats: Repeats): ScaleRow {
+  const medians = Object.fromEntries(
+    Object.entries(repeats).map(([w, samples]) => [w, medianMeasured(samples)]),
+  ) as Record<Workload, Measured>;
+  const subject = repeats[workflow];
+  const base = repeats[BASELINE_OF[workflow]];
+  return {
+    ...scaleRow(n, workflow, medians),
+    repeats: subject.length,
+    throughputRatios: subject.map((s, i) => r2(s.runsPerSec / base[i]!.runsPerSec)),
+  };
+}
+
+/** The row of `workflow` at `n`, from every arm measured once at that N. */
 export function scaleRow(n: number, workflow: Subject, measured: Readonly<Record<Workload, Measured>>): ScaleRow {
   const baseline = BASELINE_OF[workflow];
   const s = measured[workflow];
@@ -70,6 +108,8 @@ export function scaleRow(n: number, workflow: Subject, measured: Readonly<Record
     cpuMsPerCall: r2(s.cpuMsPerCall),
     bareCpuMsPerCall: r2(b.cpuMsPerCall),
     cpuRatio: r2(s.cpuMsPerCall / b.cpuMsPerCall),
+    repeats: 1,
+    throughputRatios: [r2(s.runsPerSec / b.runsPerSec)],
   };
 }
 
@@ -80,6 +120,7 @@ export function formatScale(rows: readonly ScaleRow[]): string {
     'baseline',
     'runs/s (bare)',
     'throughput',
+    'per repeat',
     'vs 1 activity',
     'p95 ms (bare)',
     'RSS MiB (bare)',
@@ -91,6 +132,7 @@ export function formatScale(rows: readonly ScaleRow[]): string {
     r.baseline,
     `${r.runsPerSec} (${r.bareRunsPerSec})`,
     `×${r.throughputRatio}`,
+    r.throughputRatios.map((x) => `×${x}`).join(' '),
     `×${r.throughputRatioVsOneActivity}`,
     `${r.p95Ms} (${r.bareP95Ms})`,
     `${r.rssMiB} (${r.bareRssMiB})`,
@@ -99,7 +141,7 @@ export function formatScale(rows: readonly ScaleRow[]): string {
   const widths = head.map((h, i) => Math.max(h.length, ...lines.map((l) => l[i]!.length)));
   const fmt = (cells: string[]) => cells.map((c, i) => c.padEnd(widths[i]!)).join('  ');
   return [
-    'scale (one worker per arm, N concurrent runs; each workflow against its baseline)',
+    'scale (one worker per arm, N concurrent runs; each workflow against its baseline; medians over the repeats)',
     fmt(head),
     fmt(widths.map((w) => '-'.repeat(w))),
     ...lines.map(fmt),

@@ -2,7 +2,14 @@
  * Pure unit tests of the scale benchmark's rows (bench/scale/rows.ts) and the bare agent's observations
  * (bench/workflows.ts): no workers, no servers, no timing.
  */
-import { formatScale, scaleRow, type Measured, type Workload } from '../../bench/scale/rows';
+import {
+  formatScale,
+  medianMeasured,
+  scaleRow,
+  scaleRowOf,
+  type Measured,
+  type Workload,
+} from '../../bench/scale/rows';
 import { toolResultObservation } from '../../bench/workflows';
 
 const m = (runsPerSec: number, p95Ms = 1_000, peakRssMiB = 400, cpuMsPerCall = 10): Measured => ({
@@ -53,13 +60,42 @@ describe('scaleRow', () => {
       cpuMsPerCall: 20,
       bareCpuMsPerCall: 16,
       cpuRatio: 1.25,
+      repeats: 1,
+      throughputRatios: [0.8],
     });
   });
 
   it('prints one line per row with both ratios', () => {
     const table = formatScale([scaleRow(1_000, 'agentWorkflow', measured)]).split('\n');
     expect(table).toHaveLength(4);
-    expect(table[3]).toMatch(/^1000\s+agentWorkflow\s+bareAgentWorkflow\s+20 \(25\)\s+×0\.8\s+×0\.5\s/);
+    expect(table[3]).toMatch(/^1000\s+agentWorkflow\s+bareAgentWorkflow\s+20 \(25\)\s+×0\.8\s+×0\.8\s+×0\.5\s/);
+  });
+});
+
+describe('repeats', () => {
+  it("takes each metric's median over the repeats (the middle one, or the mean of the two middle ones)", () => {
+    expect(medianMeasured([m(30, 900, 410, 9), m(10, 1_100, 400, 12), m(20, 1_000, 450, 10)])).toEqual(
+      m(20, 1_000, 410, 10),
+    );
+    expect(medianMeasured([m(30), m(10)])).toEqual(m(20));
+    expect(() => medianMeasured([])).toThrow(RangeError);
+  });
+
+  it("a row of repeats is the ratio of the medians, and keeps each repeat's own ratio in order", () => {
+    const repeats: Record<Workload, Measured[]> = {
+      bareActivityWorkflow: [m(40), m(50), m(20)],
+      toolPlanWorkflow: [m(38), m(40), m(22)],
+      bareAgentWorkflow: [m(25), m(25), m(25)],
+      agentWorkflow: [m(20), m(25), m(30)],
+    };
+    const row = scaleRowOf(500, 'toolPlanWorkflow', repeats);
+    expect(row).toMatchObject({ runsPerSec: 38, bareRunsPerSec: 40, throughputRatio: 0.95, repeats: 3 });
+    expect(row.throughputRatios).toEqual([0.95, 0.8, 1.1]);
+    expect(scaleRowOf(500, 'agentWorkflow', repeats)).toMatchObject({
+      throughputRatio: 1,
+      throughputRatioVsOneActivity: 0.63,
+      throughputRatios: [0.8, 1, 1.2],
+    });
   });
 });
 
