@@ -4,6 +4,7 @@
  * `agentWorkflow` (planner → router call → planner → submit) to `bareAgentWorkflow` (the same loop, plain
  * activities). Agent rows also keep the ratio against the one-activity workflow that earlier runs reported.
  */
+import { summarize } from '../stats';
 
 /** The workflows the scale benchmark measures. */
 export type Workload = 'bareActivityWorkflow' | 'bareAgentWorkflow' | 'toolPlanWorkflow' | 'agentWorkflow';
@@ -56,11 +57,7 @@ const r2 = (x: number) => Math.round(x * 100) / 100;
 /** Every arm's runs at one N, one `Measured` per repeat (the same count for every arm, at least one). */
 export type Repeats = Readonly<Record<Workload, readonly Measured[]>>;
 
-function median(values: readonly number[]): number {
-  const sorted = [...values].sort((a, b) => a - b);
-  const mid = sorted.length >> 1;
-  return sorted.length % 2 === 1 ? sorted[mid]! : (sorted[mid - 1]! + sorted[mid]!) / 2;
-}
+const median = (values: readonly number[]): number => summarize(values).median;
 
 /** Each metric's median over one arm's repeats. @throws RangeError when `samples` is empty. */
 export function medianMeasured(samples: readonly Measured[]): Measured {

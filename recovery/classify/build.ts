@@ -87,9 +87,8 @@ export function buildFailure(id: FailureIdentity, d: FailureDraft): ToolFailure 
  * make a match the whole text did not have).
  */
 function finalMessage(message: string | PublicPart): string {
-  if (message instanceof PublicPart && message.settled && message.text !== '') {
-    if (message.text.length <= MAX_PUBLIC_MESSAGE_CHARS) return message.text;
-  }
+  const final = message instanceof PublicPart && message.settled;
+  if (final && message.text !== '' && message.text.length <= MAX_PUBLIC_MESSAGE_CHARS) return message.text;
   return finishPublicMessage(stripControls(String(message)));
 }
 

@@ -14,7 +14,8 @@
  * Pure: no I/O, no clock. The tool-name memo is a bounded cache of a pure function (same answer with or without it).
  */
 import { redact } from '../redact';
-import { publicText, stripControls } from './text';
+import { MAX_PUBLIC_MESSAGE_CHARS } from '../failure';
+import { settlePublicText, stripControls } from './text';
 
 const TOKEN = Symbol('PublicPart');
 
@@ -80,12 +81,12 @@ const EDGE_RISK = /["'`\\]|[:=]$/;
 
 /**
  * The server's (or any outside) words as a part: controls stripped, redacted, folded to one line, trimmed, cut to
- * `maxChars` (see `publicText`). Settled when that form is a fixed point of itself and has no `EDGE_RISK`.
+ * `maxChars` (see `publicText`). Settled when that form is its own `publicText` (`settlePublicText`'s `stable`)
+ * and has no `EDGE_RISK`.
  * @throws RangeError when `maxChars` < 1.
  */
 export function dataPart(raw: string, maxChars: number): PublicPart {
-  const text = publicText(stripControls(raw), maxChars);
-  const stable = text === raw || publicText(text, maxChars) === text;
+  const { text, stable } = settlePublicText(stripControls(raw), maxChars);
   return new PublicPart(TOKEN, text, stable && !EDGE_RISK.test(text));
 }
 
@@ -104,7 +105,7 @@ export function composeMessage(strings: TemplateStringsArray, ...parts: readonly
       text += part.text;
       settled &&= part.settled;
     } else {
-      text += dataPart(String(part), 500).text;
+      text += dataPart(String(part), MAX_PUBLIC_MESSAGE_CHARS).text;
       settled = false;
     }
     text += strings[i + 1] ?? '';

@@ -38,13 +38,21 @@ const MAX_PUBLIC_TEXT_ROUNDS = 4;
  * cut `foo.community` ends `foo.com…` (a host name). Clean text costs one round.
  */
 export function publicText(text: string, maxChars: number): string {
+  return settlePublicText(text, maxChars).text;
+}
+
+/**
+ * `publicText`, and whether its rounds reached a text that a further round leaves as it is (`stable`); false only
+ * when all `MAX_PUBLIC_TEXT_ROUNDS` rounds still changed it.
+ */
+export function settlePublicText(text: string, maxChars: number): { text: string; stable: boolean } {
   let out = text;
   for (let round = 0; round < MAX_PUBLIC_TEXT_ROUNDS; round++) {
     const next = truncate(foldWhitespace(redact(out)).trim(), maxChars);
-    if (next === out) break;
+    if (next === out) return { text: out, stable: true };
     out = next;
   }
-  return out;
+  return { text: out, stable: false };
 }
 
 /** Whitespace other than a single space: a text without it is already folded. */

@@ -6,9 +6,10 @@
  * hidden characters) so that matches across a part's edge are tried, not left to chance.
  */
 import fc from 'fast-check';
-import { classify, type CallContext } from '../../recovery/classify';
+import { classify } from '../../recovery/classify';
 import { finishPublicMessage } from '../../recovery/classify/text';
 import { redact } from '../../recovery/redact';
+import { ctxOf } from './classify-helpers';
 
 const PIECES = [
   'password',
@@ -108,18 +109,10 @@ describe('settled composed messages are final', () => {
         fc.oneof(fc.constantFrom(...STATUSES), fc.integer({ min: 400, max: 599 })),
         headers,
         body,
-        fc.constantFrom('read', 'write'),
+        fc.constantFrom('read' as const, 'write' as const),
         fc.boolean(),
         (tool, status, hdrs, b, effect, deduplicates) => {
-          const ctx: CallContext = {
-            tool,
-            callId: 'c1',
-            effect: effect as 'read' | 'write',
-            deduplicates,
-            approvalCanLift: deduplicates,
-            nowMs: 1_000,
-            diagnosticRef: 'd1',
-          };
+          const ctx = ctxOf({ tool, effect, deduplicates, approvalCanLift: deduplicates });
           const m = classify({ kind: 'http', status, headers: hdrs, body: b }, ctx).publicMessage;
           expect(finishPublicMessage(m)).toBe(m);
           expect(redact(m)).toBe(m);

@@ -4,21 +4,13 @@
  */
 import { readdirSync, readFileSync, statSync } from 'node:fs';
 import { join } from 'node:path';
-import { classify, type CallContext } from '../../recovery/classify';
+import { classify } from '../../recovery/classify';
 import { composeMessage, dataPart, literal, PublicPart, toolPart } from '../../recovery/classify/public-parts';
 import { publicText } from '../../recovery/classify/text';
+import { ctxOf } from './classify-helpers';
 
-const CTX: CallContext = {
-  tool: 'check_inventory',
-  callId: 'c1',
-  effect: 'read',
-  deduplicates: false,
-  approvalCanLift: false,
-  nowMs: 0,
-  diagnosticRef: 'd1',
-};
 const http503 = (tool: string, body: unknown) =>
-  classify({ kind: 'http', status: 503, headers: {}, body }, { ...CTX, tool }).publicMessage;
+  classify({ kind: 'http', status: 503, headers: {}, body }, ctxOf({ tool })).publicMessage;
 const parts = (p: PublicPart) => ({ text: p.text, settled: p.settled });
 
 describe('toolPart', () => {
