@@ -56,7 +56,7 @@ const CLASSES: ReadonlySet<string> = new Set(FAILURE_CLASSES);
 const REASONS: ReadonlySet<string> = new Set(FAILURE_REASONS);
 const PHASE_SET: ReadonlySet<string> = new Set(PHASES);
 
-type Fields = Record<string, unknown>;
+export type Fields = Record<string, unknown>;
 
 /** An object literal (or a null-prototype object): what the router builds; class instances are left to zod. */
 export function isPlainObject(value: unknown): value is Fields {
@@ -70,7 +70,7 @@ const isCount = (v: unknown): v is number => typeof v === 'number' && Number.isS
 export const isName = (v: unknown): v is string => typeof v === 'string' && v.length > 0;
 
 /** `value` as an object whose own keys are all in `allowed` (the schemas are strict), else undefined. */
-function fieldsOf(value: unknown, allowed: ReadonlySet<string>): Fields | undefined {
+export function fieldsOf(value: unknown, allowed: ReadonlySet<string>): Fields | undefined {
   if (!isPlainObject(value)) return undefined;
   for (const k of Object.keys(value)) if (!allowed.has(k)) return undefined;
   return value as Fields;

@@ -8,6 +8,7 @@ import { startTurn, type BudgetLedger } from '../recovery/budgets';
 import { isRecoveryInputError } from '../recovery/errors';
 import { MAX_USER_MESSAGE_CHARS } from './definitions';
 import { invalidInput } from './input-errors';
+import { plainlyValidAgentOptions } from './plain-input';
 import { OBSERVATION_KINDS } from './planner-contract';
 import { lazy } from '../recovery/lazy';
 import { toolPlanInputSchema } from './tool-plan';
@@ -18,6 +19,7 @@ export const MAX_PENDING_USER_MESSAGES = 50;
 
 /**
  * The options' shape, checked before anything runs: bad options fail the run cleanly, never the workflow task.
+ * Plain options are accepted without it (workflows/plain-input.ts).
  * Built on first use (recovery/lazy.ts).
  */
 export const agentOptionsSchema = lazy((z) =>
@@ -71,8 +73,10 @@ export function checkInput(goal: unknown, options: unknown, carried: unknown): v
       ApplicationFailureType.INVALID_INPUT,
     );
   }
-  const parsed = agentOptionsSchema().safeParse(options);
-  if (!parsed.success) throw invalidInput('agentWorkflow options.', parsed.error);
+  if (!plainlyValidAgentOptions(options)) {
+    const parsed = agentOptionsSchema().safeParse(options);
+    if (!parsed.success) throw invalidInput('agentWorkflow options.', parsed.error);
+  }
   if (carried === undefined) return;
   // Set by continue-as-new only; a caller passing a third argument gets a clean failure, not a stuck task (C1).
   const carry = agentCarrySchema().safeParse(carried);

@@ -36,6 +36,7 @@ import {
   type PlannerDecision,
   type PlannerInput,
 } from './planner-contract';
+import { plainlyValidDecision } from './plain-input';
 import { own } from './router-helpers';
 import { telemetry } from './telemetry-sinks';
 import type { ToolRouter } from './tool-router';
@@ -172,15 +173,7 @@ export async function planStep(
     // The activity checks its answer too; checked again here because a planner on another worker may return
     // anything, and a malformed value must not fail the workflow task (attack review C2–C4).
     const answer: unknown = await planNextStep(input);
-    const checked = plannerDecisionSchema().safeParse(answer);
-    if (!checked.success) {
-      const issue = checked.error.issues[0];
-      throw ApplicationFailure.nonRetryable(
-        `The planner's answer is not a valid decision: ${issue?.path.join('.') || '(decision)'}: ${issue?.message ?? 'invalid'}.`,
-        PLANNER_INVALID_DECISION,
-      );
-    }
-    decision = checked.data;
+    decision = plainlyValidDecision(answer) ? (answer as PlannerDecision) : checkedDecision(answer);
   } catch (err) {
     if (isCancellation(err)) throw err;
     const failure = plannerFailure(err);
@@ -247,6 +240,20 @@ export async function runCalls(
 }
 
 /** The type and public message of a failed planner step (the activity's messages are public by construction). */
+/**
+ * `answer` as a decision, checked by `plannerDecisionSchema()`.
+ * @throws ApplicationFailure `planner_invalid_decision` (non-retryable) naming the first issue's field.
+ */
+function checkedDecision(answer: unknown): PlannerDecision {
+  const checked = plannerDecisionSchema().safeParse(answer);
+  if (checked.success) return checked.data;
+  const issue = checked.error.issues[0];
+  throw ApplicationFailure.nonRetryable(
+    `The planner's answer is not a valid decision: ${issue?.path.join('.') || '(decision)'}: ${issue?.message ?? 'invalid'}.`,
+    PLANNER_INVALID_DECISION,
+  );
+}
+
 function plannerFailure(err: unknown): { type: string; message: string } {
   const cause = err instanceof ActivityFailure ? err.cause : err;
   if (cause instanceof ApplicationFailure) {

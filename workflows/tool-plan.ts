@@ -13,6 +13,7 @@ import { budgetOverrideSchema } from '../recovery/budgets';
 import { lazy } from '../recovery/lazy';
 import { toolSpecSchema } from '../recovery/tool-spec';
 import { invalidInput } from './input-errors';
+import { plainlyValidToolPlanInput } from './plain-input';
 import { createToolRouter, type ToolOutcome } from './tool-router';
 import type { ReconcileOptions } from './reconcile-call';
 
@@ -58,7 +59,7 @@ export interface ToolPlanResult {
 
 /**
  * The input's shape, checked before anything runs: a bad input fails the run cleanly, never the workflow task.
- * Built on first use (recovery/lazy.ts): a workflow bundle that imports this module without running a plan pays
+ * A plain input is accepted without it (workflows/plain-input.ts). Built on first use (recovery/lazy.ts): a workflow bundle that imports this module without running a plan pays
  * nothing for it.
  */
 export const toolPlanInputSchema = lazy((z) =>
@@ -108,8 +109,10 @@ export const toolPlanInputSchema = lazy((z) =>
 );
 
 export async function toolPlanWorkflow(rawInput: ToolPlanInput): Promise<ToolPlanResult> {
-  const parsed = toolPlanInputSchema().safeParse(rawInput);
-  if (!parsed.success) throw invalidInput('toolPlanWorkflow input ', parsed.error);
+  if (!plainlyValidToolPlanInput(rawInput)) {
+    const parsed = toolPlanInputSchema().safeParse(rawInput);
+    if (!parsed.success) throw invalidInput('toolPlanWorkflow input ', parsed.error);
+  }
   const input = rawInput;
   const router = createToolRouter({
     catalog: input.catalog,

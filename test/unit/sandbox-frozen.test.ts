@@ -111,7 +111,7 @@ describe('loading the sandbox modules loads no zod (it would be preloaded, and s
       "require('./workflows');",
       "const zodLoaded = () => Object.keys(require.cache).some((k) => k.includes('/node_modules/zod/'));",
       'const before = zodLoaded();',
-      "require('./recovery/budgets').startRun();",
+      "require('./recovery/budget-schemas').budgetPolicySchema();",
       'process.stdout.write(JSON.stringify([before, zodLoaded()]));',
     ].join('\n');
     const out = execFileSync(process.execPath, ['-r', 'ts-node/register/transpile-only', '-e', script], {
