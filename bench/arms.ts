@@ -6,6 +6,7 @@
  * - unpreloaded: the plugin's `toolPlanWorkflow` with one call of the example `check_inventory` tool
  *   (examples/support-tools.ts), bundled without preloading its modules (the router before preloading);
  * - subject: the same, bundled as the plugin bundles it, with `RECOVERY_PRELOAD_MODULES` (what users get).
+ * The plugin's two arms bundle the compiled package, as a user's worker does (bench/built-package.ts).
  * The baseline's retry policy has the numbers the router derives for the tool (recovery/activity-options.ts), so
  * a retried call waits the same in every arm.
  */
@@ -13,11 +14,12 @@ import { randomUUID } from 'node:crypto';
 import type { TestWorkflowEnvironment } from '@temporalio/testing';
 import { bundleWorkflowCode, DefaultLogger, Worker, type WorkflowBundleWithSourceMap } from '@temporalio/worker';
 import { supportTools } from '../examples/support-tools';
-import { RecoveryPlugin, RECOVERY_PRELOAD_MODULES, RECOVERY_WORKFLOWS_PATH } from '../plugin/recovery-plugin';
+import { RecoveryPlugin } from '../plugin/recovery-plugin';
 import { activityOptionsFor } from '../recovery/activity-options';
 import type { BackoffPolicy } from '../recovery/backoff';
 import type { ToolPlanInput, ToolPlanResult } from '../workflows/tool-plan';
 import { createBaselineActivities } from './activities';
+import { builtWorkflowSources } from './built-package';
 import type { BareActivityInput } from './workflows';
 
 export const ArmName = {
@@ -60,11 +62,12 @@ export async function createArms(env: TestWorkflowEnvironment, serviceUrl: strin
   const plugin = new RecoveryPlugin({ tools: [checkInventory], config: { backoff: BENCH_BACKOFF } });
   const derived = activityOptionsFor(checkInventory.spec, plugin.config.budgets, plugin.config.backoff);
   const { nonRetryableErrorTypes: _classesOnly, ...plainRetry } = derived.retry;
+  const built = builtWorkflowSources();
   const bundle = (workflowsPath: string, preloadModules: readonly string[] = []) =>
     bundleWorkflowCode({ workflowsPath, preloadModules: [...preloadModules], logger: quietLogger });
   const [subjectBundle, unpreloadedBundle, bareBundle, importsBundle] = await Promise.all([
-    bundle(RECOVERY_WORKFLOWS_PATH, RECOVERY_PRELOAD_MODULES),
-    bundle(RECOVERY_WORKFLOWS_PATH),
+    bundle(built.workflowsPath, built.preloadModules),
+    bundle(built.workflowsPath),
     bundle(require.resolve('./workflows')),
     bundle(require.resolve('./workflows-imports')),
   ]);

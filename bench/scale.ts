@@ -20,7 +20,8 @@ import { startBenchServer } from './dev-server';
 import { bundleWorkflowCode, DefaultLogger } from '@temporalio/worker';
 import { supportTools } from '../examples/support-tools';
 import { permittedCapabilities } from '../recovery/tool-spec';
-import { RecoveryPlugin, RECOVERY_PRELOAD_MODULES, RECOVERY_WORKFLOWS_PATH } from '../plugin/recovery-plugin';
+import { RecoveryPlugin } from '../plugin/recovery-plugin';
+import { builtWorkflowSources } from './built-package';
 import { INVENTORY } from './scenarios';
 import { machineFacts } from './report';
 import { SCALE_GOAL } from './scale/worker-process';
@@ -107,11 +108,8 @@ export async function scale(o: { quick: boolean; repeat?: number }): Promise<num
   try {
     const [bareCode, pluginCode] = await Promise.all([
       bundleWorkflowCode({ workflowsPath: require.resolve('./workflows'), logger: quiet }),
-      bundleWorkflowCode({
-        workflowsPath: RECOVERY_WORKFLOWS_PATH,
-        preloadModules: [...RECOVERY_PRELOAD_MODULES],
-        logger: quiet,
-      }),
+      // The plugin's workflows as a user's worker bundles them: the compiled package (bench/built-package.ts).
+      bundleWorkflowCode({ ...builtWorkflowSources(), logger: quiet }),
     ]);
     writeFileSync(join(tmp, 'bare.js'), bareCode.code);
     writeFileSync(join(tmp, 'plugin.js'), pluginCode.code);
