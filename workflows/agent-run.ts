@@ -239,7 +239,6 @@ export async function runCalls(
   return undefined;
 }
 
-/** The type and public message of a failed planner step (the activity's messages are public by construction). */
 /**
  * `answer` as a decision, checked by `plannerDecisionSchema()`.
  * @throws ApplicationFailure `planner_invalid_decision` (non-retryable) naming the first issue's field.
@@ -254,6 +253,7 @@ function checkedDecision(answer: unknown): PlannerDecision {
   );
 }
 
+/** The type and public message of a failed planner step (the activity's messages are public by construction). */
 function plannerFailure(err: unknown): { type: string; message: string } {
   const cause = err instanceof ActivityFailure ? err.cause : err;
   if (cause instanceof ApplicationFailure) {

@@ -59,8 +59,8 @@ export interface ToolPlanResult {
 
 /**
  * The input's shape, checked before anything runs: a bad input fails the run cleanly, never the workflow task.
- * A plain input is accepted without it (workflows/plain-input.ts). Built on first use (recovery/lazy.ts): a workflow bundle that imports this module without running a plan pays
- * nothing for it.
+ * A plain input is accepted without it (workflows/plain-input.ts). Built on first use (recovery/lazy.ts): a
+ * workflow bundle that imports this module without running a plan pays nothing for it.
  */
 export const toolPlanInputSchema = lazy((z) =>
   z
