@@ -7,7 +7,7 @@
  * what it started (a server someone else runs is left alone).
  */
 import { spawn, type ChildProcess } from 'node:child_process';
-import { mkdirSync, openSync } from 'node:fs';
+import { mkdirSync, openSync, readFileSync } from 'node:fs';
 import { createConnection } from 'node:net';
 import { dirname, join, resolve } from 'node:path';
 import { Connection } from '@temporalio/client';
@@ -44,7 +44,8 @@ export function answers(host: string, port: number, timeoutMs = 500): Promise<bo
  * Ensures a Temporal server answers at `config.ip:config.port`, starting the embedded dev server if none does.
  * @param readyTimeoutMs how long to wait for the started server's gRPC frontend, in ms (default 60 000).
  * @throws TemporalCliNotFoundError when no server answers and no Temporal CLI is found (server/temporal-cli.ts).
- * @throws Error when the started server does not become ready in time (its log path is in the message).
+ * @throws Error when the started server exits or does not become ready in time (its log path, and on an exit the
+ *   log's last 2,000 characters, in the message).
  */
 export async function ensureEmbeddedServer(
   config: EmbeddedServerConfig,
@@ -86,12 +87,25 @@ export async function ensureEmbeddedServer(
   };
 }
 
+/** The last lines of the server's log (at most 2,000 characters), for an error message; '' when unreadable. */
+function logTail(logFile: string): string {
+  try {
+    const text = readFileSync(logFile, 'utf8').trimEnd();
+    return text === '' ? '' : `; it ends:\n${text.slice(-2_000)}`;
+  } catch {
+    return '';
+  }
+}
+
 async function waitReady(address: string, child: ChildProcess, timeoutMs: number, logFile: string): Promise<void> {
   const deadline = Date.now() + timeoutMs;
   let lastError: unknown;
   while (Date.now() < deadline) {
-    if (child.exitCode !== null)
-      throw new Error(`temporal server start-dev exited with code ${child.exitCode}; see ${logFile}`);
+    if (child.exitCode !== null) {
+      throw new Error(
+        `temporal server start-dev exited with code ${child.exitCode}; see ${logFile}${logTail(logFile)}`,
+      );
+    }
     try {
       const connection = await Connection.connect({ address, connectTimeout: 1000 });
       await connection.healthService.check({});

@@ -145,6 +145,24 @@ async function freePorts(n: number): Promise<number[]> {
   }
 }
 
+/**
+ * A dev server on two ports found free, tried up to 3 times: a port can be taken between the probe and the server's
+ * bind, by another test file's server running in parallel (CI once saw start-dev exit with code 2 here).
+ */
+async function serverOnFreePorts(
+  dbFilename: string,
+): Promise<{ config: Parameters<typeof ensureEmbeddedServer>[0]; server: EmbeddedServer }> {
+  for (let attempt = 1; ; attempt++) {
+    const [port, uiPort] = await freePorts(2);
+    const config = { ip: '127.0.0.1', port: port!, uiPort: uiPort!, namespace: 'default', dbFilename };
+    try {
+      return { config, server: await ensureEmbeddedServer(config) };
+    } catch (err) {
+      if (attempt === 3 || !/exited with code/.test(String(err))) throw err;
+    }
+  }
+}
+
 test('worker SIGKILLed after the refund committed and before the activity completed, a new worker started → exactly one row, one POST; the workflow completes with the committed refund via lookup', async () => {
   const ledger = await startLedger();
   // The tool waits 30 s for its answer, so the worker is surely mid-call when killed; the server notices the dead
@@ -225,16 +243,9 @@ test('worker SIGKILLed after the refund committed and before the activity comple
 }, 120_000);
 
 test('dev server restarted mid-reconcile with its SQLite file kept → the workflow resumes from its history and ends with one row, one POST, reconciled by lookup', async () => {
-  const [port, uiPort] = await freePorts(2);
-  const config = {
-    ip: '127.0.0.1',
-    port: port as number,
-    uiPort: uiPort as number,
-    namespace: 'default',
-    dbFilename: join(tmp, 'restart', 'dev.sqlite'),
-  };
   const ledger = await startLedger();
-  let server: EmbeddedServer | undefined = await ensureEmbeddedServer(config);
+  const { config, server: first } = await serverOnFreePorts(join(tmp, 'restart', 'dev.sqlite'));
+  let server: EmbeddedServer | undefined = first;
   expect(server.started).toBe(true);
   const connection = await Connection.connect({ address: server.address });
   const client = new Client({ connection });
