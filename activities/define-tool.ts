@@ -4,7 +4,13 @@
  */
 import { z } from 'zod';
 import { DIALECTS, type Dialect, type ToolClassifier } from '../recovery/classify';
-import { idempotencySchema, toolSpecSchema, type Idempotency, type ToolSpec } from '../recovery/tool-spec';
+import {
+  idempotencySchema,
+  TOOL_NAME_PATTERN,
+  toolSpecSchema,
+  type Idempotency,
+  type ToolSpec,
+} from '../recovery/tool-spec';
 import type { PostconditionVerdict } from '../recovery/postcondition';
 import type { ToolContext } from './tool-context';
 import { RecoveryError } from '../recovery/recovery-error';
@@ -133,8 +139,6 @@ const DEFAULT_START_TO_CLOSE_MS = 30_000;
  */
 const NOT_A_ZOD_SCHEMA =
   'must be a zod 4 schema from the `zod` package recovery-router resolves (zod is a peer dependency: `npm ls zod` shows one copy)';
-/** The rule of `toolSpecSchema().name` (recovery/tool-spec.ts), checked first so a bad name is the error reported. */
-const TOOL_NAME = /^[a-zA-Z0-9_.-]{1,64}$/;
 
 /** Why a string is not a tool name: empty, too long, or the first character outside [a-zA-Z0-9_.-]. */
 function nameProblem(name: string): string {
@@ -174,7 +178,8 @@ export function defineTool<I extends z.ZodType, O extends z.ZodType>(def: ToolDe
     );
   }
   const name = def.name;
-  if (!TOOL_NAME.test(name)) {
+  // The rule of `toolSpecSchema().name`, checked first so a bad name is the error reported.
+  if (!TOOL_NAME_PATTERN.test(name)) {
     throw new ToolDefinitionError(name, `\`name\` must be 1-64 characters of [a-zA-Z0-9_.-]: ${nameProblem(name)}`);
   }
   for (const key of ['input', 'output'] as const) {

@@ -77,7 +77,7 @@ export function fieldsOf(value: unknown, allowed: ReadonlySet<string>): Fields |
 }
 
 /** True when `a` is an array whose every index holds a value `ok` accepts (a hole is `undefined`, as zod reads it). */
-function every<T>(a: unknown, ok: (v: T) => boolean): boolean {
+export function every<T>(a: unknown, ok: (v: T) => boolean): boolean {
   if (!Array.isArray(a)) return false;
   for (let i = 0; i < a.length; i++) if (!ok(a[i] as T)) return false;
   return true;

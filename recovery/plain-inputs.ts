@@ -11,10 +11,8 @@
  * read the value and return nothing else. Pure: no I/O.
  */
 import { MAX_BACKOFF_INTERVAL_MS, MAX_RETRY_AFTER_CAP_MS } from './backoff';
-import { fieldsOf, isName, isPlainObject, type Fields } from './plain-checks';
-
-/** The tool-name rule of `toolSpecSchema()`. */
-const TOOL_NAME = /^[a-zA-Z0-9_.-]{1,64}$/;
+import { fieldsOf, isName, isPlainObject } from './plain-checks';
+import { TOOL_NAME_PATTERN } from './tool-spec';
 
 const SPEC_KEYS = new Set([
   'name',
@@ -64,13 +62,6 @@ export function optional(v: unknown, ok: (v: unknown) => boolean): boolean {
 
 export const isBoolean = (v: unknown): v is boolean => typeof v === 'boolean';
 
-/** An array whose every index holds a value `ok` accepts. */
-export function isArrayOf(v: unknown, ok: (item: unknown) => boolean): boolean {
-  if (!Array.isArray(v)) return false;
-  for (let i = 0; i < v.length; i++) if (!ok(v[i])) return false;
-  return true;
-}
-
 /** A plain object whose every own value `ok` accepts: `z.record(z.string(), …)` over a plain object. */
 export function isRecordOf(v: unknown, ok: (value: unknown) => boolean): boolean {
   if (!isPlainObject(v) || Object.getOwnPropertySymbols(v).length > 0) return false;
@@ -101,7 +92,7 @@ function plainIdempotency(v: unknown): boolean {
 export function plainlyValidToolSpec(v: unknown): boolean {
   const f = fieldsOf(v, SPEC_KEYS);
   if (f === undefined) return false;
-  if (typeof f.name !== 'string' || !TOOL_NAME.test(f.name) || !isName(f.description)) return false;
+  if (typeof f.name !== 'string' || !TOOL_NAME_PATTERN.test(f.name) || !isName(f.description)) return false;
   if (!isRecordOf(f.inputSchema, () => true) || (f.effect !== 'read' && f.effect !== 'write')) return false;
   if (!plainIdempotency(f.idempotency) || !isBoolean(f.hasLookup) || !isBoolean(f.approvalCanLift)) return false;
   if (!optional(f.hasVerify, isBoolean) || !optional(f.scope, isName)) return false;
@@ -124,7 +115,7 @@ export function plainlyValidBudgetOverride(v: unknown): boolean {
 
 /** True when `v` passes `backoffOverrideSchema()` for plain reasons (each field within its own bounds). */
 export function plainlyValidBackoffOverride(v: unknown): boolean {
-  const f: Fields | undefined = fieldsOf(v, BACKOFF_KEYS);
+  const f = fieldsOf(v, BACKOFF_KEYS);
   if (f === undefined) return false;
   return (
     optional(f.initialIntervalMs, (n) => isIntIn(n, 1, MAX_BACKOFF_INTERVAL_MS)) &&

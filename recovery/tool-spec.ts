@@ -42,10 +42,16 @@ export const idempotencySchema = lazy((z) =>
 );
 export type Idempotency = z.infer<ReturnType<typeof idempotencySchema>>;
 
+/**
+ * A tool's name: 1 to 64 characters of [a-zA-Z0-9_.-] (the MCP tool-name rule). No `g` or `y` flag, so testing it
+ * writes no `lastIndex` and it stays usable frozen (recovery/zod-pattern.ts).
+ */
+export const TOOL_NAME_PATTERN = /^[a-zA-Z0-9_.-]{1,64}$/;
+
 export const toolSpecSchema = lazy((z) =>
   z
     .object({
-      name: matching(/^[a-zA-Z0-9_.-]{1,64}$/, 'tool names are 1-64 characters of [a-zA-Z0-9_.-]'),
+      name: matching(TOOL_NAME_PATTERN, 'tool names are 1-64 characters of [a-zA-Z0-9_.-]'),
       description: z.string().min(1),
       /** JSON Schema of the arguments (zod 4 `z.toJSONSchema`): what a planner sees. */
       inputSchema: z.record(z.string(), z.unknown()),

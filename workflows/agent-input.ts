@@ -3,10 +3,11 @@
  * run cleanly (`ApplicationFailure` of type `invalid_input`), never the workflow task (a task failure is retried
  * forever: attack review C1). Sandbox-safe.
  */
+import type { z as Zod } from 'zod';
 import { ApplicationFailure } from '@temporalio/workflow';
 import { startTurn, type BudgetLedger } from '../recovery/budgets';
 import { isRecoveryInputError } from '../recovery/errors';
-import { MAX_USER_MESSAGE_CHARS } from './definitions';
+import { AGENT_OPTION_BOUNDS, MAX_USER_MESSAGE_CHARS } from './definitions';
 import { invalidInput } from './input-errors';
 import { plainlyValidAgentOptions } from './plain-input';
 import { OBSERVATION_KINDS } from './planner-contract';
@@ -16,6 +17,11 @@ import { ApplicationFailureType } from '../recovery/failure-types';
 
 /** Most user messages waiting for the planner; more are dropped (with a worker log line). */
 export const MAX_PENDING_USER_MESSAGES = 50;
+
+/** An optional integer in `[min, max]`. */
+function bounded(z: typeof Zod, [min, max]: readonly [number, number]) {
+  return z.number().int().min(min).max(max).optional();
+}
 
 /**
  * The options' shape, checked before anything runs: bad options fail the run cleanly, never the workflow task.
@@ -31,14 +37,14 @@ export const agentOptionsSchema = lazy((z) =>
     })
     .extend({
       searchAttributes: z.boolean().optional(),
-      maxTurns: z.number().int().min(1).max(10_000).optional(),
-      maxInvalidDecisions: z.number().int().min(0).max(100).optional(),
+      maxTurns: bounded(z, AGENT_OPTION_BOUNDS.maxTurns),
+      maxInvalidDecisions: bounded(z, AGENT_OPTION_BOUNDS.maxInvalidDecisions),
       planner: z
         .object({
-          startToCloseTimeoutMs: z.number().int().min(1_000).max(86_400_000).optional(),
-          maximumAttempts: z.number().int().min(1).max(100).optional(),
+          startToCloseTimeoutMs: bounded(z, AGENT_OPTION_BOUNDS.plannerStartToCloseTimeoutMs),
+          maximumAttempts: bounded(z, AGENT_OPTION_BOUNDS.plannerMaximumAttempts),
           taskQueue: z.string().min(1).optional(),
-          heartbeatTimeoutMs: z.number().int().min(1_000).max(3_600_000).optional(),
+          heartbeatTimeoutMs: bounded(z, AGENT_OPTION_BOUNDS.plannerHeartbeatTimeoutMs),
         })
         .strict()
         .optional(),

@@ -132,6 +132,18 @@ export interface UserMessage {
 /** Longest user message an agent accepts, in characters; a longer one is refused by the signal handler. */
 export const MAX_USER_MESSAGE_CHARS = 8_000;
 
+/**
+ * `agentWorkflow`'s bounded options, each `[min, max]` of an integer (timeouts in ms): read by its schema
+ * (workflows/agent-input.ts) and its plain check (workflows/plain-input.ts), so the two cannot drift apart.
+ */
+export const AGENT_OPTION_BOUNDS = {
+  maxTurns: [1, 10_000],
+  maxInvalidDecisions: [0, 100],
+  plannerStartToCloseTimeoutMs: [1_000, 86_400_000],
+  plannerMaximumAttempts: [1, 100],
+  plannerHeartbeatTimeoutMs: [1_000, 3_600_000],
+} as const;
+
 /** Where an agent run stands, as the `agent.state` query shows it. */
 export interface AgentState {
   goal: string;

@@ -1,14 +1,14 @@
 /**
  * Fast acceptance of the workflows' inputs, ahead of their zod schemas: `toolPlanWorkflow`'s input
  * (`toolPlanInputSchema()`), `agentWorkflow`'s options (`agentOptionsSchema()`) and each planner answer the agent
- * reads (`plannerDecisionSchema()`). Each answers `true` only for an
- * input its schema accepts; `false` means "ask the schema", which gives the verdict and the error message as before
- * (the parts' checks and why: recovery/plain-inputs.ts; test/unit/plain-inputs.property.test.ts holds these to the
- * schemas). Sandbox-safe: no zod, no I/O.
+ * reads (`plannerDecisionSchema()`). Each answers `true` only for an input its schema accepts; `false` means "ask
+ * the schema", which gives the verdict and the error message as before (the parts' checks and why:
+ * recovery/plain-inputs.ts; test/unit/plain-inputs.property.test.ts holds these to the schemas). Sandbox-safe: no
+ * zod, no I/O.
  */
-import { fieldsOf, isName, isPlainObject, type Fields } from '../recovery/plain-checks';
+import { every, fieldsOf, isName, isPlainObject, type Fields } from '../recovery/plain-checks';
+import { AGENT_OPTION_BOUNDS as B } from './definitions';
 import {
-  isArrayOf,
   isBoolean,
   isIntIn,
   isRecordOf,
@@ -79,8 +79,8 @@ function plainReconcile(v: unknown): boolean {
 
 /** The fields both inputs share, already known to be an object with no key outside its schema's. */
 function plainShared(f: Fields): boolean {
-  if (!isArrayOf(f.catalog, plainlyValidToolSpec)) return false;
-  if (!optional(f.grantedScopes, (s) => isArrayOf(s, (x) => typeof x === 'string'))) return false;
+  if (!every(f.catalog, plainlyValidToolSpec)) return false;
+  if (!optional(f.grantedScopes, (s) => every(s, (x) => typeof x === 'string'))) return false;
   if (!optional(f.budgets, plainlyValidBudgetOverride) || !optional(f.backoff, plainlyValidBackoffOverride)) {
     return false;
   }
@@ -97,7 +97,7 @@ function plainCall(v: unknown): boolean {
 export function plainlyValidToolPlanInput(input: unknown): boolean {
   try {
     const f = fieldsOf(input, TOOL_PLAN_KEYS);
-    if (f === undefined || !plainShared(f) || !isArrayOf(f.calls, plainCall)) return false;
+    if (f === undefined || !plainShared(f) || !every(f.calls, plainCall)) return false;
     return optional(f.stopOnTerminal, isBoolean) && optional(f.failOnTerminal, isBoolean);
   } catch {
     return false;
@@ -108,10 +108,10 @@ function plainPlanner(v: unknown): boolean {
   const f = fieldsOf(v, PLANNER_KEYS);
   if (f === undefined) return false;
   return (
-    optional(f.startToCloseTimeoutMs, intFrom(1_000, 86_400_000)) &&
-    optional(f.maximumAttempts, intFrom(1, 100)) &&
+    optional(f.startToCloseTimeoutMs, intFrom(...B.plannerStartToCloseTimeoutMs)) &&
+    optional(f.maximumAttempts, intFrom(...B.plannerMaximumAttempts)) &&
     optional(f.taskQueue, isName) &&
-    optional(f.heartbeatTimeoutMs, intFrom(1_000, 3_600_000))
+    optional(f.heartbeatTimeoutMs, intFrom(...B.plannerHeartbeatTimeoutMs))
   );
 }
 
@@ -120,8 +120,10 @@ export function plainlyValidAgentOptions(options: unknown): boolean {
   try {
     const f = fieldsOf(options, AGENT_KEYS);
     if (f === undefined || !plainShared(f)) return false;
-    if (!optional(f.searchAttributes, isBoolean) || !optional(f.maxTurns, intFrom(1, 10_000))) return false;
-    if (!optional(f.maxInvalidDecisions, intFrom(0, 100)) || !optional(f.planner, plainPlanner)) return false;
+    if (!optional(f.searchAttributes, isBoolean) || !optional(f.maxTurns, intFrom(...B.maxTurns))) return false;
+    if (!optional(f.maxInvalidDecisions, intFrom(...B.maxInvalidDecisions)) || !optional(f.planner, plainPlanner)) {
+      return false;
+    }
     return optional(f.continueAsNewAfterTurns, intFrom(1));
   } catch {
     return false;
