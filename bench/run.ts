@@ -69,7 +69,11 @@ function parseArgs(argv: string[]): BenchOptions {
       false,
     )
     .option('--runs <n>', 'overhead: measured runs per arm and scenario', positiveInt, 30)
-    .option('--repeat <n>', 'scale: interleaved runs of every arm at each N (default 3; --quick 1)', positiveInt)
+    .option(
+      '--repeat <n>',
+      'scale: interleaved runs of every arm at each N (default 4; --quick 1; an even count cancels a steady drift)',
+      positiveInt,
+    )
     .option('--warmup <n>', 'overhead: unmeasured runs per arm and scenario first', positiveInt, 3)
     .option('--kills <n>', 'chaos: worker SIGKILLs', positiveInt, 50)
     .option('--in-flight <n>', 'chaos: runs kept in flight', positiveInt, 30)

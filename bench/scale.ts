@@ -4,11 +4,11 @@
  * and `agentWorkflow` with a scripted planner that makes that call and submits against `bareAgentWorkflow` (the same
  * planner activity and loop, a plain activity for the call; bench/workflows.ts) — on one worker per arm (bare or
  * plugin), each in a process of its own (bench/scale/worker-process.ts): runs/s, p95 end to end (client start →
- * result), the worker's peak RSS and its CPU time per call. At each N the four arms run in turn, `repeat` times
- * (3; `--quick` 1), interleaved and in alternating order (ABCD, DCBA, …) so a slow spell of the machine falls on
- * both sides of a ratio; every figure is the median over the repeats, and each row also keeps the throughput ratio
- * of every repeat. Writes bench/results/scale.json (one row per N and subject, bench/scale/rows.ts) and prints the
- * table. Never gated: these machines are noisy (one run's ratios moved by ±0.1 between runs of the same code).
+ * result), the worker's peak RSS, its CPU time per call and the dev server's. Each N has a dev server and workers
+ * of its own; there the four arms run in turn, `repeat` times (4; `--quick` 1), interleaved and in alternating order
+ * (ABCD, DCBA, …) so a slow spell of the machine falls on both sides of a ratio; every figure is the median over the
+ * repeats but the throughput ratio, the geometric mean of the repeats' own ratios (kept in each row). Writes
+ * bench/results/scale.json (one row per N and subject, bench/scale/rows.ts) and prints the table. Never gated: these machines are noisy (one run's ratios moved by ±0.1 between runs of the same code).
  */
 import { fork, type ChildProcess } from 'node:child_process';
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
@@ -24,6 +24,7 @@ import { RecoveryPlugin } from '../plugin/recovery-plugin';
 import { builtWorkflowSources } from './built-package';
 import { INVENTORY } from './scenarios';
 import { machineFacts } from './report';
+import { childPidNamed, cpuMsOf } from './scale/process-cpu';
 import { SCALE_GOAL } from './scale/worker-process';
 import { percentile } from './stats';
 import { formatScale, scaleRowOf, type Measured, type ScaleRow, type Workload } from './scale/rows';
@@ -98,93 +99,29 @@ async function pool<T>(count: number, limit: number, task: (i: number) => Promis
   return out;
 }
 
+/** The prebuilt workflow bundles' paths and the inventory service both arms call. */
+interface Fixture {
+  bareBundle: string;
+  pluginBundle: string;
+  url: string;
+}
+
 export async function scale(o: { quick: boolean; repeat?: number }): Promise<number> {
   const ns = o.quick ? [100, 1_000] : [100, 500, 1_000];
-  const repeat = o.repeat ?? (o.quick ? 1 : 3);
+  const repeat = o.repeat ?? (o.quick ? 1 : 4);
   const tmp = mkdtempSync(join(tmpdir(), 'rr-bench-scale-'));
-  const env = await startBenchServer();
   const { url, server } = await inventoryServer();
-  const workers: ScaleWorker[] = [];
   try {
     const [bareCode, pluginCode] = await Promise.all([
       bundleWorkflowCode({ workflowsPath: require.resolve('./workflows'), logger: quiet }),
       // The plugin's workflows as a user's worker bundles them: the compiled package (bench/built-package.ts).
       bundleWorkflowCode({ ...builtWorkflowSources(), logger: quiet }),
     ]);
-    writeFileSync(join(tmp, 'bare.js'), bareCode.code);
-    writeFileSync(join(tmp, 'plugin.js'), pluginCode.code);
-    const common = { TEMPORAL_ADDRESS: env.address, SERVICE_URL: url };
-    const bare = await startWorker('bare', { ...common, WORKFLOW_BUNDLE: join(tmp, 'bare.js') });
-    workers.push(bare);
-    const plugin = await startWorker('plugin', { ...common, WORKFLOW_BUNDLE: join(tmp, 'plugin.js') });
-    workers.push(plugin);
-    const defaults = new RecoveryPlugin({ tools: [supportTools(url).checkInventory] }).workflowDefaults();
-
-    const tool = {
-      startToCloseTimeoutMs: 5_000,
-      retry: { maximumAttempts: 4, initialInterval: 50, backoffCoefficient: 2, maximumInterval: 1_000 },
-    };
-    // agentWorkflow's planner defaults (workflows/agent.ts) and the capabilities it shows (no scopes granted).
-    const bareAgent: BareAgentOptions = {
-      capabilities: permittedCapabilities(defaults.catalog, []),
-      planner: { startToCloseTimeoutMs: 150_000, heartbeatTimeoutMs: 10_000, maximumAttempts: 4 },
-      tool,
-    };
-    const isBare = (w: Workload) => w === 'bareActivityWorkflow' || w === 'bareAgentWorkflow';
-    const argsOf = (w: Workload): unknown[] => {
-      switch (w) {
-        case 'bareActivityWorkflow':
-          return [{ sku: 'SKU-1', ...tool }];
-        case 'bareAgentWorkflow':
-          return [SCALE_GOAL, bareAgent];
-        case 'toolPlanWorkflow':
-          return [{ ...defaults, calls: [{ tool: 'check_inventory', args: { sku: 'SKU-1' } }] }];
-        case 'agentWorkflow':
-          return [SCALE_GOAL, { ...defaults, searchAttributes: false }];
-      }
-    };
-    const start = (w: Workload, id: string) =>
-      env.client.workflow.start(w, {
-        taskQueue: isBare(w) ? bare.taskQueue : plugin.taskQueue,
-        workflowId: id,
-        args: argsOf(w),
-      });
-    const run = async (w: Workload, n: number, tag: string): Promise<Measured> => {
-      const worker = isBare(w) ? bare : plugin;
-      await worker.report(); // resets the worker's CPU and peak RSS
-      const startedAt = performance.now();
-      // All N in flight at once: every run is started (at most START_CONCURRENCY start requests at a time), and
-      // only then are the results awaited — the N runs are concurrent on the worker, not START_CONCURRENCY at a time.
-      const started = await pool(n, START_CONCURRENCY, async (i) => {
-        const t0 = performance.now();
-        return { t0, handle: await start(w, `${tag}-${w}-${n}-${i}`) };
-      });
-      const latencies = await Promise.all(
-        started.map(async ({ t0, handle }) => {
-          await handle.result();
-          return performance.now() - t0;
-        }),
-      );
-      const wallMs = performance.now() - startedAt;
-      const usage = await worker.report();
-      return {
-        runsPerSec: (n * 1000) / wallMs,
-        p95Ms: percentile(latencies, 0.95),
-        peakRssMiB: usage.peakRssMiB,
-        cpuMsPerCall: usage.cpuMs / n,
-      };
-    };
-    const arms = ['bareActivityWorkflow', 'toolPlanWorkflow', 'bareAgentWorkflow', 'agentWorkflow'] as const;
-    for (const w of arms) await run(w, 50, 'warmup');
-
+    const fixture = { bareBundle: join(tmp, 'bare.js'), pluginBundle: join(tmp, 'plugin.js'), url };
+    writeFileSync(fixture.bareBundle, bareCode.code);
+    writeFileSync(fixture.pluginBundle, pluginCode.code);
     const rows: ScaleRow[] = [];
-    for (const n of ns) {
-      const repeats = Object.fromEntries(arms.map((w) => [w, [] as Measured[]])) as Record<Workload, Measured[]>;
-      for (let r = 0; r < repeat; r++) {
-        for (const w of r % 2 === 0 ? arms : [...arms].reverse()) repeats[w].push(await run(w, n, `m${r}`));
-      }
-      rows.push(scaleRowOf(n, 'toolPlanWorkflow', repeats), scaleRowOf(n, 'agentWorkflow', repeats));
-    }
+    for (const n of ns) rows.push(...(await measureAt(n, repeat, fixture)));
     const out = {
       benchmark: 'scale',
       date: new Date().toISOString(),
@@ -199,9 +136,111 @@ export async function scale(o: { quick: boolean; repeat?: number }): Promise<num
     console.log(`\nwrote ${RESULTS_FILE}`);
     return 0;
   } finally {
-    for (const w of workers) await w.stop();
     server.close();
-    await env.teardown();
     rmSync(tmp, { recursive: true, force: true });
   }
+}
+
+/**
+ * Every arm at one N, `repeat` times, on a dev server and workers of its own: the dev server's CPU per run grows
+ * with the runs it holds (measured: 21 → 29 ms per `bareActivityWorkflow` run over 8 000 runs), so a fresh one
+ * per N keeps the 1 000 row from being measured on a server already holding the smaller Ns' runs. The arms run in
+ * alternating order (ABCD, DCBA, …) so that, over an even `repeat`, a steady slowdown within the N cancels out of
+ * each pair's ratio (bench/scale/rows.ts).
+ */
+async function measureAt(n: number, repeat: number, fixture: Fixture): Promise<ScaleRow[]> {
+  const env = await startBenchServer();
+  const serverPid = childPidNamed('temporal');
+  const workers: ScaleWorker[] = [];
+  try {
+    const common = { TEMPORAL_ADDRESS: env.address, SERVICE_URL: fixture.url };
+    const bare = await startWorker('bare', { ...common, WORKFLOW_BUNDLE: fixture.bareBundle });
+    workers.push(bare);
+    const plugin = await startWorker('plugin', { ...common, WORKFLOW_BUNDLE: fixture.pluginBundle });
+    workers.push(plugin);
+    const argsOf = workloadArgs(fixture.url);
+    const run = async (w: Workload, count: number, tag: string): Promise<Measured> => {
+      const worker = isBare(w) ? bare : plugin;
+      const start = (id: string) =>
+        env.client.workflow.start(w, { taskQueue: worker.taskQueue, workflowId: id, args: argsOf(w) });
+      return measureRuns(worker, count, (i) => start(`${tag}-${w}-${count}-${i}`), serverPid);
+    };
+    for (const w of ARMS) await run(w, 50, 'warmup');
+    const repeats = Object.fromEntries(ARMS.map((w) => [w, [] as Measured[]])) as Record<Workload, Measured[]>;
+    for (let r = 0; r < repeat; r++) {
+      for (const w of r % 2 === 0 ? ARMS : [...ARMS].reverse()) repeats[w].push(await run(w, n, `m${r}`));
+    }
+    return [scaleRowOf(n, 'toolPlanWorkflow', repeats), scaleRowOf(n, 'agentWorkflow', repeats)];
+  } finally {
+    for (const w of workers) await w.stop();
+    await env.teardown();
+  }
+}
+
+const ARMS = ['bareActivityWorkflow', 'toolPlanWorkflow', 'bareAgentWorkflow', 'agentWorkflow'] as const;
+const isBare = (w: Workload) => w === 'bareActivityWorkflow' || w === 'bareAgentWorkflow';
+
+/** Each workload's workflow arguments against the inventory service at `url`. */
+function workloadArgs(url: string): (w: Workload) => unknown[] {
+  const defaults = new RecoveryPlugin({ tools: [supportTools(url).checkInventory] }).workflowDefaults();
+  const tool = {
+    startToCloseTimeoutMs: 5_000,
+    retry: { maximumAttempts: 4, initialInterval: 50, backoffCoefficient: 2, maximumInterval: 1_000 },
+  };
+  // agentWorkflow's planner defaults (workflows/agent.ts) and the capabilities it shows (no scopes granted).
+  const bareAgent: BareAgentOptions = {
+    capabilities: permittedCapabilities(defaults.catalog, []),
+    planner: { startToCloseTimeoutMs: 150_000, heartbeatTimeoutMs: 10_000, maximumAttempts: 4 },
+    tool,
+  };
+  return (w) => {
+    switch (w) {
+      case 'bareActivityWorkflow':
+        return [{ sku: 'SKU-1', ...tool }];
+      case 'bareAgentWorkflow':
+        return [SCALE_GOAL, bareAgent];
+      case 'toolPlanWorkflow':
+        return [{ ...defaults, calls: [{ tool: 'check_inventory', args: { sku: 'SKU-1' } }] }];
+      case 'agentWorkflow':
+        return [SCALE_GOAL, { ...defaults, searchAttributes: false }];
+    }
+  };
+}
+
+/**
+ * `count` runs all in flight at once on `worker`: every run is started (at most START_CONCURRENCY start requests
+ * at a time), and only then are the results awaited — the runs are concurrent on the worker, not
+ * START_CONCURRENCY at a time. Returns runs/s, p95 end to end, and the worker's and the server's CPU per run.
+ */
+async function measureRuns(
+  worker: ScaleWorker,
+  count: number,
+  start: (i: number) => Promise<{ result(): Promise<unknown> }>,
+  serverPid: number | undefined,
+): Promise<Measured> {
+  await worker.report(); // resets the worker's CPU and peak RSS
+  const serverFrom = cpuMsOf(serverPid);
+  const startedAt = performance.now();
+  const started = await pool(count, START_CONCURRENCY, async (i) => {
+    const t0 = performance.now();
+    return { t0, handle: await start(i) };
+  });
+  const latencies = await Promise.all(
+    started.map(async ({ t0, handle }) => {
+      await handle.result();
+      return performance.now() - t0;
+    }),
+  );
+  const wallMs = performance.now() - startedAt;
+  const serverTo = cpuMsOf(serverPid);
+  const usage = await worker.report();
+  return {
+    runsPerSec: (count * 1000) / wallMs,
+    p95Ms: percentile(latencies, 0.95),
+    peakRssMiB: usage.peakRssMiB,
+    cpuMsPerCall: usage.cpuMs / count,
+    ...(serverFrom !== undefined && serverTo !== undefined
+      ? { serverCpuMsPerCall: (serverTo - serverFrom) / count }
+      : {}),
+  };
 }

@@ -3,6 +3,11 @@
  * own baseline at the same N: `toolPlanWorkflow` (one router call) to `bareActivityWorkflow` (one plain activity),
  * `agentWorkflow` (planner → router call → planner → submit) to `bareAgentWorkflow` (the same loop, plain
  * activities). Agent rows also keep the ratio against the one-activity workflow that earlier runs reported.
+ *
+ * The throughput ratio of a row with repeats is the geometric mean of the repeats' own ratios, not the ratio of the
+ * medians: bench/scale.ts runs the arms in alternating order (ABCD, DCBA, …), so over an even number of repeats each
+ * side of a pair runs first as often as second, and a machine or server that slows down steadily over the run (the
+ * dev server's CPU per run grows with the runs it holds) moves one repeat's ratio up as much as the next one's down.
  */
 import { summarize } from '../stats';
 
@@ -25,6 +30,8 @@ export interface Measured {
   peakRssMiB: number;
   /** Worker process CPU (user + system) per run, in ms. */
   cpuMsPerCall: number;
+  /** The Temporal dev server's CPU (user + system) per run while this arm ran, in ms; absent where not readable. */
+  serverCpuMsPerCall?: number;
 }
 
 /** One row of bench/results/scale.json; the `bare*` fields are the row's `baseline`. */
@@ -46,7 +53,13 @@ export interface ScaleRow {
   cpuMsPerCall: number;
   bareCpuMsPerCall: number;
   cpuRatio: number;
-  /** How many times each arm ran at this N (interleaved); every figure above is a median over them. */
+  /** The dev server's CPU per run, ms (bench/scale/process-cpu.ts), ours and the baseline's; absent off Linux. */
+  serverCpuMsPerCall?: number;
+  bareServerCpuMsPerCall?: number;
+  /**
+   * How many times each arm ran at this N (interleaved); every figure above is a median over them, except
+   * `throughputRatio`: the geometric mean of `throughputRatios` (see the module's comment).
+   */
   repeats: number;
   /** `runsPerSec / bareRunsPerSec` of each repeat, in order. */
   throughputRatios: number[];
@@ -62,25 +75,38 @@ const median = (values: readonly number[]): number => summarize(values).median;
 /** Each metric's median over one arm's repeats. @throws RangeError when `samples` is empty. */
 export function medianMeasured(samples: readonly Measured[]): Measured {
   if (samples.length === 0) throw new RangeError('medianMeasured: no samples');
+  const server = samples.map((s) => s.serverCpuMsPerCall).filter((x): x is number => x !== undefined);
   return {
     runsPerSec: median(samples.map((s) => s.runsPerSec)),
     p95Ms: median(samples.map((s) => s.p95Ms)),
     peakRssMiB: median(samples.map((s) => s.peakRssMiB)),
     cpuMsPerCall: median(samples.map((s) => s.cpuMsPerCall)),
+    ...(server.length === samples.length ? { serverCpuMsPerCall: median(server) } : {}),
   };
 }
 
-/** The row of `workflow` at `n` from every arm's repeats: medians, and the throughput ratio of each repeat. */
+/** The geometric mean of positive ratios (the mean of their logs, back). @throws RangeError when `ratios` is empty. */
+export function geometricMean(ratios: readonly number[]): number {
+  if (ratios.length === 0) throw new RangeError('geometricMean: no ratios');
+  return Math.exp(ratios.reduce((sum, r) => sum + Math.log(r), 0) / ratios.length);
+}
+
+/**
+ * The row of `workflow` at `n` from every arm's repeats: medians, the throughput ratio of each repeat, and their
+ * geometric mean as the row's `throughputRatio`.
+ */
 export function scaleRowOf(n: number, workflow: Subject, repeats: Repeats): ScaleRow {
   const medians = Object.fromEntries(
     Object.entries(repeats).map(([w, samples]) => [w, medianMeasured(samples)]),
   ) as Record<Workload, Measured>;
   const subject = repeats[workflow];
   const base = repeats[BASELINE_OF[workflow]];
+  const ratios = subject.map((s, i) => s.runsPerSec / base[i]!.runsPerSec);
   return {
     ...scaleRow(n, workflow, medians),
+    throughputRatio: r2(geometricMean(ratios)),
     repeats: subject.length,
-    throughputRatios: subject.map((s, i) => r2(s.runsPerSec / base[i]!.runsPerSec)),
+    throughputRatios: ratios.map(r2),
   };
 }
 
@@ -105,6 +131,8 @@ export function scaleRow(n: number, workflow: Subject, measured: Readonly<Record
     cpuMsPerCall: r2(s.cpuMsPerCall),
     bareCpuMsPerCall: r2(b.cpuMsPerCall),
     cpuRatio: r2(s.cpuMsPerCall / b.cpuMsPerCall),
+    ...(s.serverCpuMsPerCall === undefined ? {} : { serverCpuMsPerCall: r2(s.serverCpuMsPerCall) }),
+    ...(b.serverCpuMsPerCall === undefined ? {} : { bareServerCpuMsPerCall: r2(b.serverCpuMsPerCall) }),
     repeats: 1,
     throughputRatios: [r2(s.runsPerSec / b.runsPerSec)],
   };
@@ -122,6 +150,7 @@ export function formatScale(rows: readonly ScaleRow[]): string {
     'p95 ms (bare)',
     'RSS MiB (bare)',
     'CPU ms/call (bare)',
+    'server CPU ms/call (bare)',
   ];
   const lines = rows.map((r) => [
     String(r.n),
@@ -134,11 +163,12 @@ export function formatScale(rows: readonly ScaleRow[]): string {
     `${r.p95Ms} (${r.bareP95Ms})`,
     `${r.rssMiB} (${r.bareRssMiB})`,
     `${r.cpuMsPerCall} (${r.bareCpuMsPerCall})`,
+    r.serverCpuMsPerCall === undefined ? '-' : `${r.serverCpuMsPerCall} (${r.bareServerCpuMsPerCall ?? '-'})`,
   ]);
   const widths = head.map((h, i) => Math.max(h.length, ...lines.map((l) => l[i]!.length)));
   const fmt = (cells: string[]) => cells.map((c, i) => c.padEnd(widths[i]!)).join('  ');
   return [
-    'scale (one worker per arm, N concurrent runs; each workflow against its baseline; medians over the repeats)',
+    'scale (one worker per arm, N concurrent runs, each workflow against its baseline: medians over the repeats; throughput the geometric mean of the per-repeat ratios)',
     fmt(head),
     fmt(widths.map((w) => '-'.repeat(w))),
     ...lines.map(fmt),

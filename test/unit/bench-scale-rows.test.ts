@@ -4,6 +4,7 @@
  */
 import {
   formatScale,
+  geometricMean,
   medianMeasured,
   scaleRow,
   scaleRowOf,
@@ -81,7 +82,7 @@ describe('repeats', () => {
     expect(() => medianMeasured([])).toThrow(RangeError);
   });
 
-  it("a row of repeats is the ratio of the medians, and keeps each repeat's own ratio in order", () => {
+  it("a row of repeats keeps the medians, each repeat's own ratio in order, and their geometric mean", () => {
     const repeats: Record<Workload, Measured[]> = {
       bareActivityWorkflow: [m(40), m(50), m(20)],
       toolPlanWorkflow: [m(38), m(40), m(22)],
@@ -89,13 +90,56 @@ describe('repeats', () => {
       agentWorkflow: [m(20), m(25), m(30)],
     };
     const row = scaleRowOf(500, 'toolPlanWorkflow', repeats);
-    expect(row).toMatchObject({ runsPerSec: 38, bareRunsPerSec: 40, throughputRatio: 0.95, repeats: 3 });
+    // (0.95 · 0.8 · 1.1)^(1/3) = 0.9423…, not the ratio of the medians (38 / 40 = 0.95).
+    expect(row).toMatchObject({ runsPerSec: 38, bareRunsPerSec: 40, throughputRatio: 0.94, repeats: 3 });
     expect(row.throughputRatios).toEqual([0.95, 0.8, 1.1]);
     expect(scaleRowOf(500, 'agentWorkflow', repeats)).toMatchObject({
-      throughputRatio: 1,
+      throughputRatio: 0.99,
       throughputRatioVsOneActivity: 0.63,
       throughputRatios: [0.8, 1, 1.2],
     });
+  });
+
+  it('a steady slowdown cancels out of the ratio over alternating orders, not out of the ratio of medians', () => {
+    // Each slot of the run 2 % slower than the one before, both arms the same speed (100 runs/s at slot 0):
+    // ABCD DCBA puts toolPlanWorkflow after its baseline in the first repeat and before it in the second.
+    const at = (slot: number) => m(100 * 0.98 ** slot);
+    const repeats: Record<Workload, Measured[]> = {
+      bareActivityWorkflow: [at(0), at(7)],
+      toolPlanWorkflow: [at(1), at(6)],
+      bareAgentWorkflow: [at(2), at(5)],
+      agentWorkflow: [at(3), at(4)],
+    };
+    const row = scaleRowOf(1_000, 'toolPlanWorkflow', repeats);
+    expect(row.throughputRatios).toEqual([0.98, 1.02]);
+    expect(row.throughputRatio).toBe(1);
+    expect(scaleRowOf(1_000, 'agentWorkflow', repeats).throughputRatio).toBe(1);
+    // Three repeats (ABCD DCBA ABCD) put the subject second twice: the same drift leaves a bias.
+    const three = { ...repeats, bareActivityWorkflow: [at(0), at(7), at(8)], toolPlanWorkflow: [at(1), at(6), at(9)] };
+    expect(scaleRowOf(1_000, 'toolPlanWorkflow', three).throughputRatio).toBe(0.99);
+  });
+
+  it('geometricMean: exp of the mean log; refuses an empty list', () => {
+    expect(geometricMean([2, 8])).toBeCloseTo(4, 12);
+    expect(geometricMean([0.5, 2])).toBeCloseTo(1, 12);
+    expect(() => geometricMean([])).toThrow(RangeError);
+  });
+
+  it("keeps the dev server's CPU per run when every repeat read it, and prints it", () => {
+    const s = (runsPerSec: number, serverCpuMsPerCall?: number): Measured => ({
+      ...m(runsPerSec),
+      ...(serverCpuMsPerCall === undefined ? {} : { serverCpuMsPerCall }),
+    });
+    expect(medianMeasured([s(10, 30), s(10, 20), s(10, 25)]).serverCpuMsPerCall).toBe(25);
+    expect(medianMeasured([s(10, 30), s(10)])).not.toHaveProperty('serverCpuMsPerCall');
+    const row = scaleRow(100, 'toolPlanWorkflow', {
+      ...measured,
+      toolPlanWorkflow: s(38, 24.456),
+      bareActivityWorkflow: s(40, 22),
+    });
+    expect(row).toMatchObject({ serverCpuMsPerCall: 24.46, bareServerCpuMsPerCall: 22 });
+    expect(formatScale([row]).split('\n')[3]).toMatch(/24\.46 \(22\)\s*$/);
+    expect(scaleRow(100, 'toolPlanWorkflow', measured)).not.toHaveProperty('serverCpuMsPerCall');
   });
 });
 
