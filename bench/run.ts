@@ -31,6 +31,11 @@ function positiveInt(value: string): number {
   return n;
 }
 
+/** `--sizes 500,1000` → [500, 1000]. @throws InvalidArgumentError for an entry that is not an integer ≥ 1. */
+function sizes(value: string): number[] {
+  return value.split(',').map((n) => positiveInt(n.trim()));
+}
+
 function names(value: string): BenchName[] {
   const list = value.split(',').map((n) => n.trim());
   const unknown = list.find((n) => !(BENCHMARKS as readonly string[]).includes(n));
@@ -44,6 +49,7 @@ interface BenchOptions {
   quick: boolean;
   runs: number;
   repeat?: number;
+  sizes?: number[];
   warmup: number;
   kills: number;
   inFlight: number;
@@ -74,6 +80,7 @@ function parseArgs(argv: string[]): BenchOptions {
       'scale: interleaved runs of every arm at each N (default 4; --quick 1; an even count cancels a steady drift)',
       positiveInt,
     )
+    .option('--sizes <list>', 'scale: the Ns, comma-separated (default 100,500,1000; --quick 100,1000)', sizes)
     .option('--warmup <n>', 'overhead: unmeasured runs per arm and scenario first', positiveInt, 3)
     .option('--kills <n>', 'chaos: worker SIGKILLs', positiveInt, 50)
     .option('--in-flight <n>', 'chaos: runs kept in flight', positiveInt, 30)
@@ -94,7 +101,11 @@ function runOne(name: BenchName, o: BenchOptions): Promise<number> {
     case 'overhead':
       return overhead({ runs: o.quick ? 10 : o.runs, warmup: o.warmup });
     case 'scale':
-      return scale({ quick: o.quick, ...(o.repeat !== undefined ? { repeat: o.repeat } : {}) });
+      return scale({
+        quick: o.quick,
+        ...(o.repeat !== undefined ? { repeat: o.repeat } : {}),
+        ...(o.sizes !== undefined ? { sizes: o.sizes } : {}),
+      });
     case 'chaos':
       return chaos({
         kills: o.quick ? 10 : o.kills,

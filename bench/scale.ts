@@ -1,14 +1,16 @@
 /**
- * `npm run bench -- --only scale [--quick]`: throughput at many concurrent agents. For N concurrent runs of each
- * workflow — `toolPlanWorkflow` with one `check_inventory` call against `bareActivityWorkflow` (one plain activity),
- * and `agentWorkflow` with a scripted planner that makes that call and submits against `bareAgentWorkflow` (the same
- * planner activity and loop, a plain activity for the call; bench/workflows.ts) — on one worker per arm (bare or
- * plugin), each in a process of its own (bench/scale/worker-process.ts): runs/s, p95 end to end (client start →
- * result), the worker's peak RSS, its CPU time per call and the dev server's. Each N has a dev server and workers
- * of its own; there the four arms run in turn, `repeat` times (4; `--quick` 1), interleaved and in alternating order
- * (ABCD, DCBA, …) so a slow spell of the machine falls on both sides of a ratio; every figure is the median over the
- * repeats but the throughput ratio, the geometric mean of the repeats' own ratios (kept in each row). Writes
- * bench/results/scale.json (one row per N and subject, bench/scale/rows.ts) and prints the table. Never gated: these machines are noisy (one run's ratios moved by ±0.1 between runs of the same code).
+ * `npm run bench -- --only scale [--quick] [--repeat R] [--sizes 100,500,1000]`: throughput at many concurrent
+ * agents. For N concurrent runs of each workflow — `toolPlanWorkflow` with one `check_inventory` call against
+ * `bareActivityWorkflow` (one plain activity), and `agentWorkflow` with a scripted planner that makes that call and
+ * submits against `bareAgentWorkflow` (the same planner activity and loop, a plain activity for the call;
+ * bench/workflows.ts) — on one worker per arm (bare or plugin), each in a process of its own
+ * (bench/scale/worker-process.ts): runs/s, p95 end to end (client start → result), the worker's peak RSS, its CPU
+ * time per call and the dev server's. Each N has a dev server and workers of its own; there the four arms run in
+ * turn, `repeat` times (4; `--quick` 1), interleaved and in alternating order (ABCD, DCBA, …) so a slow spell of the
+ * machine falls on both sides of a ratio; every figure is the median over the repeats but the throughput ratio, the
+ * geometric mean of the repeats' own ratios (kept in each row). Writes bench/results/scale.json (one row per N and
+ * subject, bench/scale/rows.ts) and prints the table. Never gated: these machines are noisy (single repeats of the
+ * same code spread from ×0.54 to ×1.6).
  */
 import { fork, type ChildProcess } from 'node:child_process';
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
@@ -106,8 +108,8 @@ interface Fixture {
   url: string;
 }
 
-export async function scale(o: { quick: boolean; repeat?: number }): Promise<number> {
-  const ns = o.quick ? [100, 1_000] : [100, 500, 1_000];
+export async function scale(o: { quick: boolean; repeat?: number; sizes?: readonly number[] }): Promise<number> {
+  const ns = o.sizes ?? (o.quick ? [100, 1_000] : [100, 500, 1_000]);
   const repeat = o.repeat ?? (o.quick ? 1 : 4);
   const tmp = mkdtempSync(join(tmpdir(), 'rr-bench-scale-'));
   const { url, server } = await inventoryServer();
