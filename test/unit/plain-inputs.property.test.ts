@@ -126,11 +126,19 @@ function pathsOf(v: unknown, at: Path = []): Path[] {
   return out;
 }
 
-/** A deep copy of the arrays and plain objects in `v`, in this realm (structuredClone's come from another one). */
+/**
+ * A deep copy of the arrays, Dates, plain and null-prototype objects in `v`, in this realm (structuredClone's come
+ * from another one). Every object an edit can write into is copied: an edit never writes into `base` or `ODD`.
+ */
 function clone(v: unknown): unknown {
-  if (Array.isArray(v)) return v.map(clone);
-  if (typeof v !== 'object' || v === null || Object.getPrototypeOf(v) !== Object.prototype) return v;
-  return Object.fromEntries(Object.entries(v).map(([k, x]) => [k, clone(x)]));
+  if (Array.isArray(v)) return v.map(clone); // `map` keeps holes
+  if (v instanceof Date) return new Date(v.getTime());
+  if (typeof v !== 'object' || v === null) return v;
+  const proto: unknown = Object.getPrototypeOf(v);
+  if (proto !== Object.prototype && proto !== null) return v;
+  const out = (proto === null ? Object.create(null) : {}) as Record<string, unknown>;
+  for (const [k, x] of Object.entries(v)) out[k] = clone(x);
+  return out;
 }
 
 type Edit = { kind: 'replace'; value: unknown } | { kind: 'drop' } | { kind: 'add'; key: string; value: unknown };
@@ -190,6 +198,20 @@ function editsOf(base: unknown): fc.Arbitrary<unknown> {
       ),
     );
 }
+
+describe('the edits', () => {
+  it("copy what they write: a second edit inside the first one's value leaves ODD as it was, with no cycle", () => {
+    const odd = ODD.find((v) => typeof v === 'object' && v !== null && Object.getPrototypeOf(v) === null)!;
+    const date = ODD.find((v) => v instanceof Date)!;
+    for (const value of [odd, date]) {
+      const once = edited({ a: 1 }, ['a'], { kind: 'replace', value });
+      const twice = edited(once, ['a'], { kind: 'add', key: 'extra', value });
+      expect(pathsOf(twice)).toHaveLength(3); // root, a, a.extra
+      expect(Object.keys(value as object)).toEqual([]);
+      expect(Object.keys((twice as { a: object }).a)).toEqual(['extra']);
+    }
+  });
+});
 
 describe('plain input checks never accept what the schema refuses', () => {
   it('the valid bases take the fast path', () => {
