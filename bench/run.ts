@@ -80,7 +80,7 @@ function parseArgs(argv: string[]): BenchOptions {
       'scale: interleaved runs of every arm at each N (default 4; --quick 1; an even count cancels a steady drift)',
       positiveInt,
     )
-    .option('--sizes <list>', 'scale: the Ns, comma-separated (default 100,500,1000; --quick 100,1000)', sizes)
+    .option('--sizes <list>', 'scale: the Ns, comma-separated (default 100,500,1000; --quick 1000)', sizes)
     .option('--warmup <n>', 'overhead: unmeasured runs per arm and scenario first', positiveInt, 3)
     .option('--kills <n>', 'chaos: worker SIGKILLs', positiveInt, 50)
     .option('--in-flight <n>', 'chaos: runs kept in flight', positiveInt, 30)

@@ -4,12 +4,12 @@
  * `bareActivityWorkflow` (one plain activity), and `agentWorkflow` with a scripted planner that makes that call and
  * submits against `bareAgentWorkflow` (the same planner activity and loop, a plain activity for the call;
  * bench/workflows.ts) — on one worker per arm (bare or plugin), each in a process of its own
- * (bench/scale/worker-process.ts): runs/s, p95 end to end (client start → result), the worker's peak RSS, its CPU
- * time per call and the dev server's. Each N has a dev server and workers of its own; there the four arms run in
- * turn, `repeat` times (4; `--quick` 1), interleaved and in alternating order (ABCD, DCBA, …) so a slow spell of the
- * machine falls on both sides of a ratio; every figure is the median over the repeats but the throughput ratio, the
- * geometric mean of the repeats' own ratios (kept in each row). Writes bench/results/scale.json (one row per N and
- * subject, bench/scale/rows.ts) and prints the table. Never gated: these machines are noisy (single repeats of the
+ * (bench/scale/worker-process.ts): runs/s, p95 end to end (client start → result), the worker's peak and mean RSS,
+ * its CPU time per call and the dev server's. Each N has a dev server of its own, and each subject and its baseline
+ * a pair of workers of their own; the pair runs `repeat` times (4; `--quick` 1), interleaved and in alternating
+ * order (AB, BA, …) so a slow spell of the machine falls on both sides of a ratio; every figure is the median over
+ * the repeats but the throughput ratio, the geometric mean of the repeats' own ratios (kept in each row). Writes
+ * bench/results/scale.json (one row per N and subject, bench/scale/rows.ts) and prints the table. Never gated: these machines are noisy (single repeats of the
  * same code spread from ×0.54 to ×1.6).
  */
 import { fork, type ChildProcess } from 'node:child_process';
@@ -29,7 +29,7 @@ import { machineFacts } from './report';
 import { childPidNamed, cpuMsOf } from './scale/process-cpu';
 import { SCALE_GOAL } from './scale/worker-process';
 import { percentile } from './stats';
-import { formatScale, scaleRowOf, type Measured, type ScaleRow, type Workload } from './scale/rows';
+import { BASELINE_OF, formatScale, scaleRowOf, type Measured, type ScaleRow, type Workload } from './scale/rows';
 import type { BareAgentOptions } from './workflows';
 
 const RESULTS_FILE = join(__dirname, 'results', 'scale.json');
@@ -42,7 +42,7 @@ const quiet = new DefaultLogger('ERROR');
 interface ScaleWorker {
   child: ChildProcess;
   taskQueue: string;
-  report(): Promise<{ cpuMs: number; peakRssMiB: number }>;
+  report(): Promise<{ cpuMs: number; peakRssMiB: number; meanRssMiB: number }>;
   stop(): Promise<void>;
 }
 
@@ -70,7 +70,7 @@ function startWorker(arm: 'bare' | 'plugin', env: Record<string, string>): Promi
       const answer = next('report');
       child.send({ type: 'report' });
       const r = await answer;
-      return { cpuMs: r.cpuMs ?? 0, peakRssMiB: r.peakRssMiB ?? 0 };
+      return { cpuMs: r.cpuMs ?? 0, peakRssMiB: r.peakRssMiB ?? 0, meanRssMiB: r.meanRssMiB ?? 0 };
     },
     async stop() {
       child.send({ type: 'stop' });
@@ -109,7 +109,7 @@ interface Fixture {
 }
 
 export async function scale(o: { quick: boolean; repeat?: number; sizes?: readonly number[] }): Promise<number> {
-  const ns = o.sizes ?? (o.quick ? [100, 1_000] : [100, 500, 1_000]);
+  const ns = o.sizes ?? (o.quick ? [1_000] : [100, 500, 1_000]);
   const repeat = o.repeat ?? (o.quick ? 1 : 4);
   const tmp = mkdtempSync(join(tmpdir(), 'rr-bench-scale-'));
   const { url, server } = await inventoryServer();
@@ -123,7 +123,8 @@ export async function scale(o: { quick: boolean; repeat?: number; sizes?: readon
     writeFileSync(fixture.bareBundle, bareCode.code);
     writeFileSync(fixture.pluginBundle, pluginCode.code);
     const rows: ScaleRow[] = [];
-    for (const n of ns) rows.push(...(await measureAt(n, repeat, fixture)));
+    const warmup = o.quick ? 20 : 50;
+    for (const n of ns) rows.push(...(await measureAt(n, { repeat, warmup }, fixture)));
     const out = {
       benchmark: 'scale',
       date: new Date().toISOString(),
@@ -144,41 +145,72 @@ export async function scale(o: { quick: boolean; repeat?: number; sizes?: readon
 }
 
 /**
- * Every arm at one N, `repeat` times, on a dev server and workers of its own: the dev server's CPU per run grows
- * with the runs it holds (measured: 21 → 29 ms per `bareActivityWorkflow` run over 8 000 runs), so a fresh one
- * per N keeps the 1 000 row from being measured on a server already holding the smaller Ns' runs. The arms run in
- * alternating order (ABCD, DCBA, …) so that, over an even `repeat`, a steady slowdown within the N cancels out of
- * each pair's ratio (bench/scale/rows.ts).
+ * Every arm at one N, `repeat` times, on a dev server of its own: the dev server's CPU per run grows with the runs
+ * it holds (measured: 21 → 29 ms per `bareActivityWorkflow` run over 8 000 runs), so a fresh one per N keeps the
+ * 1 000 row from being measured on a server already holding the smaller Ns' runs. Each subject and its baseline get
+ * a bare and a plugin worker of their own, started for them, so a row's RSS is that workflow's alone (a worker that
+ * served the other workload first keeps the heap that one grew). The pair runs in alternating order (AB, BA, …) so
+ * that, over an even `repeat`, a steady slowdown within the N cancels out of each repeat's ratio
+ * (bench/scale/rows.ts).
  */
-async function measureAt(n: number, repeat: number, fixture: Fixture): Promise<ScaleRow[]> {
+async function measureAt(
+  n: number,
+  { repeat, warmup }: { repeat: number; warmup: number },
+  fixture: Fixture,
+): Promise<ScaleRow[]> {
   const env = await startBenchServer();
   const serverPid = childPidNamed('temporal');
-  const workers: ScaleWorker[] = [];
+  const repeats = Object.fromEntries(ARMS.map((w) => [w, [] as Measured[]])) as Record<Workload, Measured[]>;
   try {
-    const common = { TEMPORAL_ADDRESS: env.address, SERVICE_URL: fixture.url };
-    const bare = await startWorker('bare', { ...common, WORKFLOW_BUNDLE: fixture.bareBundle });
-    workers.push(bare);
-    const plugin = await startWorker('plugin', { ...common, WORKFLOW_BUNDLE: fixture.pluginBundle });
-    workers.push(plugin);
-    const argsOf = workloadArgs(fixture.url);
-    const run = async (w: Workload, count: number, tag: string): Promise<Measured> => {
-      const worker = isBare(w) ? bare : plugin;
-      const start = (id: string) =>
-        env.client.workflow.start(w, { taskQueue: worker.taskQueue, workflowId: id, args: argsOf(w) });
-      return measureRuns(worker, count, (i) => start(`${tag}-${w}-${count}-${i}`), serverPid);
-    };
-    for (const w of ARMS) await run(w, 50, 'warmup');
-    const repeats = Object.fromEntries(ARMS.map((w) => [w, [] as Measured[]])) as Record<Workload, Measured[]>;
-    for (let r = 0; r < repeat; r++) {
-      for (const w of r % 2 === 0 ? ARMS : [...ARMS].reverse()) repeats[w].push(await run(w, n, `m${r}`));
+    for (const subject of SUBJECTS) {
+      const pair = [BASELINE_OF[subject], subject] as const;
+      await measurePair(pair, { n, repeat, warmup, fixture, env, serverPid, into: repeats });
     }
-    return [scaleRowOf(n, 'toolPlanWorkflow', repeats), scaleRowOf(n, 'agentWorkflow', repeats)];
+    return SUBJECTS.map((subject) => scaleRowOf(n, subject, repeats));
   } finally {
-    for (const w of workers) await w.stop();
     await env.teardown();
   }
 }
 
+interface PairRun {
+  n: number;
+  repeat: number;
+  fixture: Fixture;
+  env: Awaited<ReturnType<typeof startBenchServer>>;
+  serverPid: number | undefined;
+  /** Warm-up runs per arm before the measured ones (50; `--quick` 20). */
+  warmup: number;
+  /** Each workload's repeats, appended to. */
+  into: Record<Workload, Measured[]>;
+}
+
+/** A baseline and its subject, each on a fresh worker: `warmup` runs each, then `repeat` interleaved rounds of N. */
+async function measurePair(pair: readonly [Workload, Workload], o: PairRun): Promise<void> {
+  const common = { TEMPORAL_ADDRESS: o.env.address, SERVICE_URL: o.fixture.url };
+  const workers: ScaleWorker[] = [];
+  try {
+    const [bare, plugin] = await Promise.all([
+      startWorker('bare', { ...common, WORKFLOW_BUNDLE: o.fixture.bareBundle }),
+      startWorker('plugin', { ...common, WORKFLOW_BUNDLE: o.fixture.pluginBundle }),
+    ]);
+    workers.push(bare, plugin);
+    const argsOf = workloadArgs(o.fixture.url);
+    const run = async (w: Workload, count: number, tag: string): Promise<Measured> => {
+      const worker = isBare(w) ? bare : plugin;
+      const start = (id: string) =>
+        o.env.client.workflow.start(w, { taskQueue: worker.taskQueue, workflowId: id, args: argsOf(w) });
+      return measureRuns(worker, count, (i) => start(`${tag}-${w}-${count}-${i}`), o.serverPid);
+    };
+    for (const w of pair) await run(w, o.warmup, 'warmup');
+    for (let r = 0; r < o.repeat; r++) {
+      for (const w of r % 2 === 0 ? pair : [...pair].reverse()) o.into[w].push(await run(w, o.n, `m${r}`));
+    }
+  } finally {
+    await Promise.all(workers.map((w) => w.stop()));
+  }
+}
+
+const SUBJECTS = ['toolPlanWorkflow', 'agentWorkflow'] as const;
 const ARMS = ['bareActivityWorkflow', 'toolPlanWorkflow', 'bareAgentWorkflow', 'agentWorkflow'] as const;
 const isBare = (w: Workload) => w === 'bareActivityWorkflow' || w === 'bareAgentWorkflow';
 
@@ -220,7 +252,7 @@ async function measureRuns(
   start: (i: number) => Promise<{ result(): Promise<unknown> }>,
   serverPid: number | undefined,
 ): Promise<Measured> {
-  await worker.report(); // resets the worker's CPU and peak RSS
+  await worker.report(); // resets the worker's CPU and its RSS window
   const serverFrom = cpuMsOf(serverPid);
   const startedAt = performance.now();
   const started = await pool(count, START_CONCURRENCY, async (i) => {
@@ -240,6 +272,7 @@ async function measureRuns(
     runsPerSec: (count * 1000) / wallMs,
     p95Ms: percentile(latencies, 0.95),
     peakRssMiB: usage.peakRssMiB,
+    meanRssMiB: usage.meanRssMiB,
     cpuMsPerCall: usage.cpuMs / count,
     ...(serverFrom !== undefined && serverTo !== undefined
       ? { serverCpuMsPerCall: (serverTo - serverFrom) / count }

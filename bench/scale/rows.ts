@@ -5,7 +5,7 @@
  * activities). Agent rows also keep the ratio against the one-activity workflow that earlier runs reported.
  *
  * The throughput ratio of a row with repeats is the geometric mean of the repeats' own ratios, not the ratio of the
- * medians: bench/scale.ts runs the arms in alternating order (ABCD, DCBA, …), so over an even number of repeats each
+ * medians: bench/scale.ts runs each pair in alternating order (AB, BA, …), so over an even number of repeats each
  * side of a pair runs first as often as second, and a machine or server that slows down steadily over the run (the
  * dev server's CPU per run grows with the runs it holds) moves one repeat's ratio up as much as the next one's down.
  */
@@ -27,7 +27,9 @@ export interface Measured {
   runsPerSec: number;
   /** End to end (client start → result), in ms. */
   p95Ms: number;
+  /** The worker's RSS over the run, sampled every 100 ms, in MiB: the highest sample and the mean of all. */
   peakRssMiB: number;
+  meanRssMiB: number;
   /** Worker process CPU (user + system) per run, in ms. */
   cpuMsPerCall: number;
   /** The Temporal dev server's CPU (user + system) per run while this arm ran, in ms; absent where not readable. */
@@ -47,9 +49,14 @@ export interface ScaleRow {
   throughputRatioVsOneActivity: number;
   p95Ms: number;
   bareP95Ms: number;
+  /** Peak RSS, MiB, ours and the baseline's, and their ratio. */
   rssMiB: number;
   bareRssMiB: number;
   rssRatio: number;
+  /** Mean RSS over the run, MiB (a steadier figure than the peak, which one GC's timing moves), and the ratio. */
+  rssMeanMiB: number;
+  bareRssMeanMiB: number;
+  rssMeanRatio: number;
   cpuMsPerCall: number;
   bareCpuMsPerCall: number;
   cpuRatio: number;
@@ -80,6 +87,7 @@ export function medianMeasured(samples: readonly Measured[]): Measured {
     runsPerSec: median(samples.map((s) => s.runsPerSec)),
     p95Ms: median(samples.map((s) => s.p95Ms)),
     peakRssMiB: median(samples.map((s) => s.peakRssMiB)),
+    meanRssMiB: median(samples.map((s) => s.meanRssMiB)),
     cpuMsPerCall: median(samples.map((s) => s.cpuMsPerCall)),
     ...(server.length === samples.length ? { serverCpuMsPerCall: median(server) } : {}),
   };
@@ -128,6 +136,9 @@ export function scaleRow(n: number, workflow: Subject, measured: Readonly<Record
     rssMiB: r2(s.peakRssMiB),
     bareRssMiB: r2(b.peakRssMiB),
     rssRatio: r2(s.peakRssMiB / b.peakRssMiB),
+    rssMeanMiB: r2(s.meanRssMiB),
+    bareRssMeanMiB: r2(b.meanRssMiB),
+    rssMeanRatio: r2(s.meanRssMiB / b.meanRssMiB),
     cpuMsPerCall: r2(s.cpuMsPerCall),
     bareCpuMsPerCall: r2(b.cpuMsPerCall),
     cpuRatio: r2(s.cpuMsPerCall / b.cpuMsPerCall),
@@ -148,7 +159,8 @@ export function formatScale(rows: readonly ScaleRow[]): string {
     'per repeat',
     'vs 1 activity',
     'p95 ms (bare)',
-    'RSS MiB (bare)',
+    'RSS MiB peak (bare)',
+    'RSS MiB mean (bare)',
     'CPU ms/call (bare)',
     'server CPU ms/call (bare)',
   ];
@@ -161,14 +173,15 @@ export function formatScale(rows: readonly ScaleRow[]): string {
     r.throughputRatios.map((x) => `×${x}`).join(' '),
     `×${r.throughputRatioVsOneActivity}`,
     `${r.p95Ms} (${r.bareP95Ms})`,
-    `${r.rssMiB} (${r.bareRssMiB})`,
+    `${r.rssMiB} (${r.bareRssMiB}) ×${r.rssRatio}`,
+    `${r.rssMeanMiB} (${r.bareRssMeanMiB}) ×${r.rssMeanRatio}`,
     `${r.cpuMsPerCall} (${r.bareCpuMsPerCall})`,
     r.serverCpuMsPerCall === undefined ? '-' : `${r.serverCpuMsPerCall} (${r.bareServerCpuMsPerCall ?? '-'})`,
   ]);
   const widths = head.map((h, i) => Math.max(h.length, ...lines.map((l) => l[i]!.length)));
   const fmt = (cells: string[]) => cells.map((c, i) => c.padEnd(widths[i]!)).join('  ');
   return [
-    'scale (one worker per arm, N concurrent runs, each workflow against its baseline: medians over the repeats; throughput the geometric mean of the per-repeat ratios)',
+    'scale (one worker per arm and workload, N concurrent runs, each workflow against its baseline: medians over the repeats; throughput the geometric mean of the per-repeat ratios)',
     fmt(head),
     fmt(widths.map((w) => '-'.repeat(w))),
     ...lines.map(fmt),

@@ -5,8 +5,8 @@
  * - `ARM`: `bare` (the plain activity of bench/activities.ts and the planner activity, for bench/workflows.ts) or
  *   `plugin` (RecoveryPlugin with `check_inventory`); both with the same scripted planner, behind the planner
  *   activity of activities/planners/planner.ts (the plugin registers it itself).
- * IPC: on `{ type: 'report' }` it answers `{ type: 'report', cpuMs, peakRssMiB }` (since the last report: CPU in ms,
- * the highest RSS sampled every 100 ms, in MiB); on `{ type: 'stop' }` it shuts down. It sends `{ type: 'ready' }`
+ * IPC: on `{ type: 'report' }` it answers `{ type: 'report', cpuMs, peakRssMiB, meanRssMiB }` (since the last report:
+ * CPU in ms; the highest and the mean of the RSS sampled every 100 ms, in MiB); on `{ type: 'stop' }` it shuts down. It sends `{ type: 'ready' }`
  * once it polls.
  */
 import { DefaultLogger, NativeConnection, Runtime, Worker } from '@temporalio/worker';
@@ -35,6 +35,32 @@ function env(name: string): string {
   const value = process.env[name];
   if (!value) throw new Error(`scale worker: ${name} is not set`);
   return value;
+}
+
+/**
+ * The process's RSS sampled every 100 ms: `take()` answers the highest and the mean sample since the last `take()`
+ * (MiB; the current RSS alone when no sample fell in between) and starts a new window.
+ */
+function rssSampler(): { take(): { peakRssMiB: number; meanRssMiB: number }; stop(): void } {
+  let peak = 0;
+  let sum = 0;
+  let count = 0;
+  const sample = () => {
+    const rss = process.memoryUsage().rss;
+    peak = Math.max(peak, rss);
+    sum += rss;
+    count += 1;
+  };
+  const timer = setInterval(sample, 100);
+  return {
+    take() {
+      if (count === 0) sample();
+      const out = { peakRssMiB: peak / 2 ** 20, meanRssMiB: sum / count / 2 ** 20 };
+      peak = sum = count = 0;
+      return out;
+    },
+    stop: () => clearInterval(timer),
+  };
 }
 
 async function main(): Promise<void> {
@@ -68,22 +94,20 @@ async function main(): Promise<void> {
             new RecoveryPlugin({ tools: [supportTools(serviceUrl).checkInventory], planner, config: { taskQueue } }),
           ],
         });
-  let peakRss = process.memoryUsage().rss;
+  const rss = rssSampler();
   let cpuFrom = process.cpuUsage();
-  const sampler = setInterval(() => (peakRss = Math.max(peakRss, process.memoryUsage().rss)), 100);
   process.on('message', (m: { type?: string }) => {
     if (m?.type === 'report') {
       const cpu = process.cpuUsage(cpuFrom);
-      process.send?.({ type: 'report', cpuMs: (cpu.user + cpu.system) / 1000, peakRssMiB: peakRss / 2 ** 20 });
+      process.send?.({ type: 'report', cpuMs: (cpu.user + cpu.system) / 1000, ...rss.take() });
       cpuFrom = process.cpuUsage();
-      peakRss = process.memoryUsage().rss;
     }
     if (m?.type === 'stop') worker.shutdown();
   });
   const running = worker.run();
   process.send?.({ type: 'ready' });
   await running;
-  clearInterval(sampler);
+  rss.stop();
   await connection.close();
   process.exit(0);
 }

@@ -13,17 +13,18 @@ import {
 } from '../../bench/scale/rows';
 import { toolResultObservation } from '../../bench/workflows';
 
-const m = (runsPerSec: number, p95Ms = 1_000, peakRssMiB = 400, cpuMsPerCall = 10): Measured => ({
+const m = (runsPerSec: number, p95Ms = 1_000, peakRssMiB = 400, cpuMsPerCall = 10, meanRssMiB = 300): Measured => ({
   runsPerSec,
   p95Ms,
   peakRssMiB,
+  meanRssMiB,
   cpuMsPerCall,
 });
 const measured: Record<Workload, Measured> = {
   bareActivityWorkflow: m(40),
   toolPlanWorkflow: m(38, 1_100, 440, 11),
   bareAgentWorkflow: m(25, 2_000, 420, 16),
-  agentWorkflow: m(20, 2_500, 462, 20),
+  agentWorkflow: m(20, 2_500, 462, 20, 345),
 };
 
 describe('scaleRow', () => {
@@ -58,6 +59,9 @@ describe('scaleRow', () => {
       rssMiB: 462,
       bareRssMiB: 420,
       rssRatio: 1.1,
+      rssMeanMiB: 345,
+      bareRssMeanMiB: 300,
+      rssMeanRatio: 1.15,
       cpuMsPerCall: 20,
       bareCpuMsPerCall: 16,
       cpuRatio: 1.25,
@@ -70,14 +74,15 @@ describe('scaleRow', () => {
     const table = formatScale([scaleRow(1_000, 'agentWorkflow', measured)]).split('\n');
     expect(table).toHaveLength(4);
     expect(table[3]).toMatch(/^1000\s+agentWorkflow\s+bareAgentWorkflow\s+20 \(25\)\s+×0\.8\s+×0\.8\s+×0\.5\s/);
+    expect(table[3]).toMatch(/\s462 \(420\) ×1\.1\s+345 \(300\) ×1\.15\s/);
   });
 });
 
 describe('repeats', () => {
   it("takes each metric's median over the repeats (the middle one, or the mean of the two middle ones)", () => {
-    expect(medianMeasured([m(30, 900, 410, 9), m(10, 1_100, 400, 12), m(20, 1_000, 450, 10)])).toEqual(
-      m(20, 1_000, 410, 10),
-    );
+    expect(
+      medianMeasured([m(30, 900, 410, 9, 320), m(10, 1_100, 400, 12, 310), m(20, 1_000, 450, 10, 350)]),
+    ).toEqual(m(20, 1_000, 410, 10, 320));
     expect(medianMeasured([m(30), m(10)])).toEqual(m(20));
     expect(() => medianMeasured([])).toThrow(RangeError);
   });
@@ -101,21 +106,21 @@ describe('repeats', () => {
   });
 
   it('a steady slowdown cancels out of the ratio over alternating orders, not out of the ratio of medians', () => {
-    // Each slot of the run 2 % slower than the one before, both arms the same speed (100 runs/s at slot 0):
-    // ABCD DCBA puts toolPlanWorkflow after its baseline in the first repeat and before it in the second.
+    // Each slot of the run 2 % slower than the one before, both arms the same speed (100 runs/s at slot 0): each
+    // pair runs AB BA, which puts toolPlanWorkflow after its baseline in the first repeat and before it in the second.
     const at = (slot: number) => m(100 * 0.98 ** slot);
     const repeats: Record<Workload, Measured[]> = {
-      bareActivityWorkflow: [at(0), at(7)],
-      toolPlanWorkflow: [at(1), at(6)],
-      bareAgentWorkflow: [at(2), at(5)],
-      agentWorkflow: [at(3), at(4)],
+      bareActivityWorkflow: [at(0), at(3)],
+      toolPlanWorkflow: [at(1), at(2)],
+      bareAgentWorkflow: [at(4), at(7)],
+      agentWorkflow: [at(5), at(6)],
     };
     const row = scaleRowOf(1_000, 'toolPlanWorkflow', repeats);
     expect(row.throughputRatios).toEqual([0.98, 1.02]);
     expect(row.throughputRatio).toBe(1);
     expect(scaleRowOf(1_000, 'agentWorkflow', repeats).throughputRatio).toBe(1);
-    // Three repeats (ABCD DCBA ABCD) put the subject second twice: the same drift leaves a bias.
-    const three = { ...repeats, bareActivityWorkflow: [at(0), at(7), at(8)], toolPlanWorkflow: [at(1), at(6), at(9)] };
+    // Three repeats (AB BA AB) put the subject second twice: the same drift leaves a bias.
+    const three = { ...repeats, bareActivityWorkflow: [at(0), at(3), at(4)], toolPlanWorkflow: [at(1), at(2), at(5)] };
     expect(scaleRowOf(1_000, 'toolPlanWorkflow', three).throughputRatio).toBe(0.99);
   });
 
