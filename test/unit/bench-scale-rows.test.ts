@@ -80,9 +80,9 @@ describe('scaleRow', () => {
 
 describe('repeats', () => {
   it("takes each metric's median over the repeats (the middle one, or the mean of the two middle ones)", () => {
-    expect(
-      medianMeasured([m(30, 900, 410, 9, 320), m(10, 1_100, 400, 12, 310), m(20, 1_000, 450, 10, 350)]),
-    ).toEqual(m(20, 1_000, 410, 10, 320));
+    expect(medianMeasured([m(30, 900, 410, 9, 320), m(10, 1_100, 400, 12, 310), m(20, 1_000, 450, 10, 350)])).toEqual(
+      m(20, 1_000, 410, 10, 320),
+    );
     expect(medianMeasured([m(30), m(10)])).toEqual(m(20));
     expect(() => medianMeasured([])).toThrow(RangeError);
   });
