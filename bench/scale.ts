@@ -9,8 +9,8 @@
  * a pair of workers of their own; the pair runs `repeat` times (4; `--quick` 1), interleaved and in alternating
  * order (AB, BA, …) so a slow spell of the machine falls on both sides of a ratio; every figure is the median over
  * the repeats but the throughput ratio, the geometric mean of the repeats' own ratios (kept in each row). Writes
- * bench/results/scale.json (one row per N and subject, bench/scale/rows.ts) and prints the table. Never gated: these machines are noisy (single repeats of the
- * same code spread from ×0.54 to ×1.6).
+ * bench/results/scale.json (one row per N and subject, bench/scale/rows.ts) and prints the table. Never gated: these
+ * machines are noisy (single repeats of the same code spread from ×0.54 to ×1.6).
  */
 import { fork, type ChildProcess } from 'node:child_process';
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';

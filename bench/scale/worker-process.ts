@@ -6,8 +6,8 @@
  *   `plugin` (RecoveryPlugin with `check_inventory`); both with the same scripted planner, behind the planner
  *   activity of activities/planners/planner.ts (the plugin registers it itself).
  * IPC: on `{ type: 'report' }` it answers `{ type: 'report', cpuMs, peakRssMiB, meanRssMiB }` (since the last report:
- * CPU in ms; the highest and the mean of the RSS sampled every 100 ms, in MiB); on `{ type: 'stop' }` it shuts down. It sends `{ type: 'ready' }`
- * once it polls.
+ * CPU in ms; the highest and the mean of the RSS sampled every 100 ms, in MiB); on `{ type: 'stop' }` it shuts down.
+ * It sends `{ type: 'ready' }` once it polls.
  */
 import { DefaultLogger, NativeConnection, Runtime, Worker } from '@temporalio/worker';
 import { createPlannerActivities } from '../../activities/planners/planner';
