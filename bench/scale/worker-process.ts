@@ -15,6 +15,7 @@ import { createScriptedPlanner } from '../../activities/planners/scripted';
 import { supportTools } from '../../examples/support-tools';
 import { RecoveryPlugin } from '../../plugin/recovery-plugin';
 import { createBaselineActivities } from '../activities';
+import { rssSampler } from './rss-sampler';
 
 /** The agent's goal in the scale benchmark: one inventory call, then submit its result. */
 export const SCALE_GOAL = 'Check the inventory of SKU-1';
@@ -35,32 +36,6 @@ function env(name: string): string {
   const value = process.env[name];
   if (!value) throw new Error(`scale worker: ${name} is not set`);
   return value;
-}
-
-/**
- * The process's RSS sampled every 100 ms: `take()` answers the highest and the mean sample since the last `take()`
- * (MiB; the current RSS alone when no sample fell in between) and starts a new window.
- */
-function rssSampler(): { take(): { peakRssMiB: number; meanRssMiB: number }; stop(): void } {
-  let peak = 0;
-  let sum = 0;
-  let count = 0;
-  const sample = () => {
-    const rss = process.memoryUsage().rss;
-    peak = Math.max(peak, rss);
-    sum += rss;
-    count += 1;
-  };
-  const timer = setInterval(sample, 100);
-  return {
-    take() {
-      if (count === 0) sample();
-      const out = { peakRssMiB: peak / 2 ** 20, meanRssMiB: sum / count / 2 ** 20 };
-      peak = sum = count = 0;
-      return out;
-    },
-    stop: () => clearInterval(timer),
-  };
 }
 
 async function main(): Promise<void> {
