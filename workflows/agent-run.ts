@@ -1,7 +1,7 @@
 /**
  * The pieces of `agentWorkflow`'s loop (workflows/agent.ts): the run's state and its handlers (signal
- * `agent.userMessage`, query `agent.state`), how a run ends, continue-as-new, one planner step and one turn's tool
- * calls. Each piece issues the same commands in the same order as the loop it came from, so histories replay.
+ * `agent.userMessage`, query `agent.state`), how a run ends, continue-as-new, what a planner step's answer gives and
+ * what each tool call's. Each piece issues the same commands in the same order as the loop it came from, so histories replay.
  * Sandbox-safe: imports only `@temporalio/workflow`, the pure core and types.
  */
 import {
@@ -13,20 +13,12 @@ import {
   isCancellation,
   log,
   setHandler,
-  type ActivityInterfaceFor,
 } from '@temporalio/workflow';
 import { publicText } from '../recovery/classify/text';
 import { RecoveryAction } from '../recovery/routes';
 import { MAX_PENDING_USER_MESSAGES } from './agent-input';
 import { observationOf } from './agent-observations';
-import {
-  AgentStatus,
-  MAX_CARRIED_CHARS,
-  type AgentCarry,
-  type AgentOptions,
-  type AgentResult,
-  type PlannerActivities,
-} from './agent-types';
+import { AgentStatus, MAX_CARRIED_CHARS, type AgentCarry, type AgentOptions, type AgentResult } from './agent-types';
 import { agentStateQuery, userMessageSignal, type AgentState, type UserMessage } from './definitions';
 import { parseMessage, userMessageSchema } from './messages';
 import {
@@ -34,12 +26,11 @@ import {
   plannerDecisionSchema,
   type Observation,
   type PlannerDecision,
-  type PlannerInput,
 } from './planner-contract';
 import { plainlyValidDecision } from './plain-input';
 import { own } from './router-helpers';
 import { telemetry } from './telemetry-sinks';
-import type { ToolRouter } from './tool-router';
+import type { ToolOutcome, ToolRouter } from './tool-router';
 
 /** Most characters of a planner failure's message quoted in a reason. */
 const MAX_REASON_CHARS = 500;
@@ -158,86 +149,88 @@ export type Planned =
   | { kind: 'again' };
 
 /**
- * One planner step. An answer that is not a valid decision is shown to the planner as `decision_rejected` until
- * `maxInvalid` in a row stop the run; any other failure (the planner unavailable after its retries) escalates.
- * @throws the cancellation, when the run is cancelled.
+ * What one planner step's answer gives: the decision, once it is checked. `agentWorkflow` awaits the planner activity
+ * itself and hands its answer here, or what it threw to `plannerFailed` (the check's own failure included): no
+ * promise beyond the activity's (docs/DESIGN.md, "Performance").
+ * @throws ApplicationFailure `planner_invalid_decision` when `answer` is not a valid decision.
  */
-export async function planStep(
-  run: AgentRun,
-  planNextStep: ActivityInterfaceFor<PlannerActivities>['planNextStep'],
-  input: PlannerInput,
-  maxInvalid: number,
-): Promise<Planned> {
-  let decision: PlannerDecision;
-  try {
-    // The activity checks its answer too; checked again here because a planner on another worker may return
-    // anything, and a malformed value must not fail the workflow task (attack review C2–C4).
-    const answer: unknown = await planNextStep(input);
-    decision = plainlyValidDecision(answer) ? (answer as PlannerDecision) : checkedDecision(answer);
-  } catch (err) {
-    if (isCancellation(err)) throw err;
-    const failure = plannerFailure(err);
-    if (failure.type !== PLANNER_INVALID_DECISION) {
-      return {
-        kind: 'end',
-        ending: { status: AgentStatus.ESCALATED, reason: `The planner is unavailable: ${failure.message}` },
-      };
-    }
-    run.invalidInARow += 1;
-    if (run.invalidInARow > maxInvalid) {
-      const reason = `The planner's answers could not be used ${run.invalidInARow} times in a row: ${failure.message}`;
-      return { kind: 'end', ending: { status: AgentStatus.STOPPED, reason } };
-    }
-    run.observations.push({ kind: 'decision_rejected', message: failure.message, turn: run.turn });
-    return { kind: 'again' };
-  }
+export function plannedFrom(run: AgentRun, answer: unknown): Planned {
+  // The activity checks its answer too; checked again here because a planner on another worker may return
+  // anything, and a malformed value must not fail the workflow task (attack review C2–C4).
+  const decision = plainlyValidDecision(answer) ? (answer as PlannerDecision) : checkedDecision(answer);
   run.invalidInARow = 0;
   return { kind: 'decision', decision };
 }
 
 /**
- * Runs one turn's tool calls in order through the router, each answer an observation; the ending when one ends
- * the run (a terminal failure, or a call that makes no progress), else undefined.
+ * A failed planner step. An answer that is not a valid decision is shown to the planner as `decision_rejected` until
+ * `maxInvalid` in a row stop the run; any other failure (the planner unavailable after its retries) escalates.
+ * @throws the cancellation, when the run is cancelled.
  */
-export async function runCalls(
-  run: AgentRun,
-  router: ToolRouter,
-  calls: Extract<PlannerDecision, { kind: 'tool_calls' }>['calls'],
-): Promise<Ending | undefined> {
-  for (const call of calls) {
-    const callId = call.callId.slice(0, 128);
-    run.currentCall = { callId, tool: typeof call.tool === 'string' ? call.tool.slice(0, 64) : '' };
-    const stepTool = typeof call.tool === 'string' && call.tool !== '' ? call.tool.slice(0, 128) : '(no name)';
-    const stepId = `${stepTool}#${own(run.toolSuccesses, stepTool)}`;
-    const outcome = await router.callTool(call.tool, call.args, { stepId, callId });
-    run.observations.push(observationOf(call, outcome, run.turn));
-    if (outcome.ok) {
-      run.toolSuccesses[stepTool] = own(run.toolSuccesses, stepTool) + 1;
-      if (outcome.noProgress) {
-        return {
-          status: AgentStatus.STOPPED,
-          reason: `The same call to ${outcome.tool} returned the same result again: the run makes no progress.`,
-          endedBy: { tool: outcome.tool, callId, class: 'none', action: RecoveryAction.STOP },
-        };
-      }
-      continue;
-    }
-    if (outcome.terminal) {
-      return {
-        status: outcome.action === RecoveryAction.ESCALATE ? AgentStatus.ESCALATED : AgentStatus.STOPPED,
-        reason: outcome.feedback.message,
-        endedBy: {
-          tool: outcome.failure.tool,
-          callId,
-          class: outcome.failure.class,
-          action: outcome.action,
-          ...(outcome.exhausted ? { exhausted: outcome.exhausted } : {}),
-        },
-      };
-    }
+export function plannerFailed(run: AgentRun, err: unknown, maxInvalid: number): Planned {
+  if (isCancellation(err)) throw err;
+  const failure = plannerFailure(err);
+  if (failure.type !== PLANNER_INVALID_DECISION) {
+    return {
+      kind: 'end',
+      ending: { status: AgentStatus.ESCALATED, reason: `The planner is unavailable: ${failure.message}` },
+    };
   }
-  return undefined;
+  run.invalidInARow += 1;
+  if (run.invalidInARow > maxInvalid) {
+    const reason = `The planner's answers could not be used ${run.invalidInARow} times in a row: ${failure.message}`;
+    return { kind: 'end', ending: { status: AgentStatus.STOPPED, reason } };
+  }
+  run.observations.push({ kind: 'decision_rejected', message: failure.message, turn: run.turn });
+  return { kind: 'again' };
 }
+
+/** One tool call of a turn: its call id and step id as the router gets them, and the tool named in its step. */
+export interface CallStep {
+  options: { stepId: string; callId: string };
+  stepTool: string;
+}
+
+/** Starts one of a turn's tool calls: it becomes the run's current call; answers what the router is given. */
+export function startCall(run: AgentRun, call: ToolCall): CallStep {
+  const callId = call.callId.slice(0, 128);
+  run.currentCall = { callId, tool: typeof call.tool === 'string' ? call.tool.slice(0, 64) : '' };
+  const stepTool = typeof call.tool === 'string' && call.tool !== '' ? call.tool.slice(0, 128) : '(no name)';
+  return { options: { stepId: `${stepTool}#${own(run.toolSuccesses, stepTool)}`, callId }, stepTool };
+}
+
+/**
+ * A tool call's answer, as an observation; the ending when it ends the run (a terminal failure, or a call that
+ * makes no progress), else undefined. `agentWorkflow` awaits `callTool` itself, the turn's calls in order.
+ */
+export function afterCall(run: AgentRun, call: ToolCall, step: CallStep, outcome: ToolOutcome): Ending | undefined {
+  const { callId } = step.options;
+  run.observations.push(observationOf(call, outcome, run.turn));
+  if (outcome.ok) {
+    run.toolSuccesses[step.stepTool] = own(run.toolSuccesses, step.stepTool) + 1;
+    if (!outcome.noProgress) return undefined;
+    return {
+      status: AgentStatus.STOPPED,
+      reason: `The same call to ${outcome.tool} returned the same result again: the run makes no progress.`,
+      endedBy: { tool: outcome.tool, callId, class: 'none', action: RecoveryAction.STOP },
+    };
+  }
+  if (!outcome.terminal) return undefined;
+  return {
+    status: outcome.action === RecoveryAction.ESCALATE ? AgentStatus.ESCALATED : AgentStatus.STOPPED,
+    reason: outcome.feedback.message,
+    endedBy: {
+      tool: outcome.failure.tool,
+      callId,
+      class: outcome.failure.class,
+      action: outcome.action,
+      ...(outcome.exhausted ? { exhausted: outcome.exhausted } : {}),
+    },
+  };
+}
+
+/** A tool call of a `tool_calls` decision. */
+export type ToolCall = Extract<PlannerDecision, { kind: 'tool_calls' }>['calls'][number];
 
 /**
  * `answer` as a decision, checked by `plannerDecisionSchema()`.

@@ -35,17 +35,20 @@
  *
  * Sandbox-safe: imports only `@temporalio/workflow`, the pure core and types.
  */
-import { proxyActivities, workflowInfo } from '@temporalio/workflow';
+import { proxyActivities, workflowInfo, type ActivityOptions } from '@temporalio/workflow';
 import { checkInput } from './agent-input';
 import {
+  afterCall,
   bounded,
   continueOrEscalate,
   endRun,
   newRun,
-  planStep,
+  plannedFrom,
+  plannerFailed,
   registerHandlers,
-  runCalls,
+  startCall,
   type Ending,
+  type Planned,
 } from './agent-run';
 import {
   AgentStatus,
@@ -93,12 +96,7 @@ export async function agentWorkflow(goal: string, options: AgentOptions, carried
     stepBudgetsAcrossTurns: true,
     ...(carried ? { restore: carried.router } : {}),
   });
-  const { planNextStep } = proxyActivities<PlannerActivities>({
-    startToCloseTimeout: plannerOptions?.startToCloseTimeoutMs ?? DEFAULT_PLANNER_TIMEOUT_MS,
-    heartbeatTimeout: plannerOptions?.heartbeatTimeoutMs ?? 10_000,
-    retry: { maximumAttempts: plannerOptions?.maximumAttempts ?? DEFAULT_PLANNER_ATTEMPTS, initialInterval: '1s' },
-    ...(plannerOptions?.taskQueue ? { taskQueue: plannerOptions.taskQueue } : {}),
-  });
+  const { planNextStep } = proxyActivities<PlannerActivities>(plannerActivityOptions(plannerOptions));
   const run = newRun(goal, carried);
   registerHandlers(run);
   const end = (result: Ending): AgentResult => endRun(run, router, result);
@@ -129,7 +127,13 @@ export async function agentWorkflow(goal: string, options: AgentOptions, carried
         reason: `The run's observations are too large for the planner (${inputSize} characters of JSON); a person must take over.`,
       });
     }
-    const planned = await planStep(run, planNextStep, input, maxInvalid);
+    // The activities are awaited here, not in helpers: no promise beyond their own (docs/DESIGN.md, "Performance").
+    let planned: Planned;
+    try {
+      planned = plannedFrom(run, await planNextStep(input));
+    } catch (err) {
+      planned = plannerFailed(run, err, maxInvalid);
+    }
     if (planned.kind === 'again') continue;
     if (planned.kind === 'end') return end(planned.ending);
     const decision = planned.decision;
@@ -142,8 +146,21 @@ export async function agentWorkflow(goal: string, options: AgentOptions, carried
     }
 
     run.phase = 'calling_tools';
-    const ending = await runCalls(run, router, decision.calls);
-    if (ending) return end(ending);
+    for (const call of decision.calls) {
+      const step = startCall(run, call);
+      const ending = afterCall(run, call, step, await router.callTool(call.tool, call.args, step.options));
+      if (ending) return end(ending);
+    }
     run.currentCall = undefined;
   }
+}
+
+/** The planner activity's options: the run's `planner` options over the defaults. */
+function plannerActivityOptions(planner: AgentOptions['planner']): ActivityOptions {
+  return {
+    startToCloseTimeout: planner?.startToCloseTimeoutMs ?? DEFAULT_PLANNER_TIMEOUT_MS,
+    heartbeatTimeout: planner?.heartbeatTimeoutMs ?? 10_000,
+    retry: { maximumAttempts: planner?.maximumAttempts ?? DEFAULT_PLANNER_ATTEMPTS, initialInterval: '1s' },
+    ...(planner?.taskQueue ? { taskQueue: planner.taskQueue } : {}),
+  };
 }

@@ -33,7 +33,7 @@ import type { ToolSpec } from '../recovery/tool-spec';
 import { createApprovalDesk } from './approvals';
 import { recoveryRecordsQuery } from './definitions';
 import { capabilities, spendUnit, type ReadyScope, type RouterContext } from './router/context';
-import { dispatch, type ToolActivities } from './router/dispatch';
+import { dispatched, dispatchFailed, startDispatch, type Dispatched, type ToolActivities } from './router/dispatch';
 import { routed, runtimeFailure, succeed } from './router/outcomes';
 import { checkCapability, gate, hashArguments, openCall } from './router/preflight';
 import { recover } from './router/recoveries';
@@ -97,9 +97,16 @@ export function createToolRouter(options: ToolRouterOptions): ToolRouter {
           },
         );
       }
-      const dispatched = await dispatch(ctx, ready, invokeTool);
-      if (dispatched.ok) return succeed(ctx, ready, dispatched.value);
-      const next = await recover(ctx, ready, dispatched.attempt);
+      // The activity awaited here, not in a helper: no promise beyond its own (docs/DESIGN.md, "Performance").
+      const started = startDispatch(ctx, ready);
+      let done: Dispatched;
+      try {
+        done = dispatched(ctx, ready, await invokeTool(started.input));
+      } catch (err) {
+        done = dispatchFailed(ctx, ready, started, err);
+      }
+      if (done.ok) return succeed(ctx, ready, done.value);
+      const next = await recover(ctx, ready, done.attempt);
       if (next.kind === 'end') return next.outcome;
     }
   }

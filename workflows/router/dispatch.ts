@@ -1,5 +1,5 @@
 /**
- * One dispatch of a call: the `invokeTool` activity, its attempts counted (Temporal's own retries spend the
+ * One dispatch of a call: the `invokeTool` activity's input, its attempts counted (Temporal's own retries spend the
  * per-call retry budget, for the record), the credential version it reports kept, and its failure back to data.
  * Sandbox-safe.
  */
@@ -26,45 +26,78 @@ export interface FailedAttempt {
 
 export type Dispatched = { ok: true; value: unknown } | { ok: false; attempt: FailedAttempt };
 
-export async function dispatch(
-  ctx: RouterContext,
-  scope: ReadyScope,
-  invokeTool: ToolActivities['invokeTool'],
-): Promise<Dispatched> {
+/** What a dispatch sends, and the credential and grant versions it runs with. */
+export interface DispatchStart {
+  input: Parameters<ToolActivities['invokeTool']>[0];
+  used: FailedAttempt['versions'];
+}
+
+/**
+ * The three steps of one dispatch, synchronous around the activity, which the caller awaits itself:
+ *
+ *   const started = startDispatch(ctx, scope);
+ *   try { done = dispatched(ctx, scope, await invokeTool(started.input)); }
+ *   catch (err) { done = dispatchFailed(ctx, scope, started, err); }
+ *
+ * Not an async function of its own: every promise workflow code creates costs a source-mapped stack capture in the
+ * worker (Temporal's stack-trace query), and an async function's result and each `await` are one each
+ * (docs/DESIGN.md, "Performance").
+ */
+export function startDispatch(ctx: RouterContext, scope: ReadyScope): DispatchStart {
   scope.activities += 1;
   const used = versions(ctx, scope.spec.name, scope.hash);
-  try {
-    const result = await invokeTool({
-      tool: scope.name,
-      args: scope.args,
-      callId: scope.callId,
-      operationId: scope.operationId,
-      ...(scope.approval ? { approval: scope.approval } : {}),
-      // The replay after a refresh: with the refreshed version, which the worker that runs it may not hold yet.
-      ...(scope.reauthed ? { refreshOnAuthFailure: false, credentialVersion: used.credentialVersion } : {}),
+  const input = {
+    tool: scope.name,
+    args: scope.args,
+    callId: scope.callId,
+    operationId: scope.operationId,
+    ...(scope.approval ? { approval: scope.approval } : {}),
+    // The replay after a refresh: with the refreshed version, which the worker that runs it may not hold yet.
+    ...(scope.reauthed ? { refreshOnAuthFailure: false, credentialVersion: used.credentialVersion } : {}),
+  };
+  return { input, used };
+}
+
+/** The activity's answer: its attempts counted, the credential version it reports kept. */
+export function dispatched(
+  ctx: RouterContext,
+  scope: ReadyScope,
+  result: Awaited<ReturnType<ToolActivities['invokeTool']>>,
+): Dispatched {
+  countAttempts(ctx, scope, result.attempt, result.credentialVersion);
+  // Temporal retried this activity: only transient, replay-safe failures are retried server-side.
+  if (result.attempt > 1) {
+    const failure = runtimeFailure(scope, FailureClass.TRANSIENT, FailureReason.UNSPECIFIED, 'Retried by Temporal.', {
+      phase: Phase.DISPATCH,
     });
-    countAttempts(ctx, scope, result.attempt, result.credentialVersion);
-    // Temporal retried this activity: only transient, replay-safe failures are retried server-side.
-    if (result.attempt > 1) {
-      const failure = runtimeFailure(scope, FailureClass.TRANSIENT, FailureReason.UNSPECIFIED, 'Retried by Temporal.', {
-        phase: Phase.DISPATCH,
-      });
-      scope.recovered = { failure, action: RecoveryAction.RETRY };
-    }
-    return { ok: true, value: result.value };
-  } catch (err) {
-    const { failure, meta } = fromActivityError(err, scope.spec, scope.callId, scope.diagnosticRef);
-    const attempt = meta.attempt ?? 1;
-    countAttempts(ctx, scope, attempt, meta.credentialVersion);
-    // A duplicate-key conflict answering a re-execution under the same key may mean the first write landed: look
-    // it up instead of routing a conflict (docs/DESIGN.md, "Reconcile").
-    const reexecuted = scope.activities > 1 || attempt > 1;
-    const landed = scope.spec.effect === 'write' && reexecuted && isDuplicateKey(failure);
-    return {
-      ok: false,
-      attempt: { failure: landed ? landedMaybe(failure) : failure, meta, versions: used, endedAtMs: Date.now() },
-    };
+    scope.recovered = { failure, action: RecoveryAction.RETRY };
   }
+  return { ok: true, value: result.value };
+}
+
+/** The activity's failure, back to data (workflows/activity-failure.ts), its attempts counted. */
+export function dispatchFailed(
+  ctx: RouterContext,
+  scope: ReadyScope,
+  started: DispatchStart,
+  err: unknown,
+): Dispatched {
+  const { failure, meta } = fromActivityError(err, scope.spec, scope.callId, scope.diagnosticRef);
+  const attempt = meta.attempt ?? 1;
+  countAttempts(ctx, scope, attempt, meta.credentialVersion);
+  // A duplicate-key conflict answering a re-execution under the same key may mean the first write landed: look
+  // it up instead of routing a conflict (docs/DESIGN.md, "Reconcile").
+  const reexecuted = scope.activities > 1 || attempt > 1;
+  const landed = scope.spec.effect === 'write' && reexecuted && isDuplicateKey(failure);
+  return {
+    ok: false,
+    attempt: {
+      failure: landed ? landedMaybe(failure) : failure,
+      meta,
+      versions: started.used,
+      endedAtMs: Date.now(),
+    },
+  };
 }
 
 function countAttempts(ctx: RouterContext, scope: ReadyScope, attempt: number, credentialVersion?: number): void {
