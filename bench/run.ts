@@ -8,6 +8,8 @@
  *   (bench/cluster.ts). Not run by default: name it with `--only cluster`.
  * - `eval`: the recovery eval — scenarios under the router and two retry baselines, and PALADIN's catalogue
  *   (bench/eval.ts). Not run by default (it takes minutes): name it with `--only eval`.
+ * - `promises`: promises and bytes one run of each scale workload creates in workflow code, against its baseline
+ *   (bench/promises.ts). Not run by default: name it with `--only promises`.
  * `--quick` runs each in a shorter form.
  *
  * Exit code: 0 when every benchmark's gate passed, 1 when one failed, 2 when a benchmark itself broke.
@@ -18,9 +20,10 @@ import { chaos } from './chaos';
 import { clusterBench } from './cluster';
 import { evalBench } from './eval';
 import { overhead } from './overhead';
+import { promisesBench } from './promises';
 import { scale } from './scale';
 
-const BENCHMARKS = ['overhead', 'scale', 'chaos', 'eval', 'cluster'] as const;
+const BENCHMARKS = ['overhead', 'scale', 'chaos', 'eval', 'cluster', 'promises'] as const;
 type BenchName = (typeof BENCHMARKS)[number];
 /** What runs without `--only`. */
 const DEFAULT_BENCHMARKS: readonly BenchName[] = ['overhead', 'scale', 'chaos'];
@@ -74,7 +77,7 @@ function parseArgs(argv: string[]): BenchOptions {
       'shorter runs: overhead 10 runs, scale N ∈ {100, 1000}, chaos 10 kills, eval with a 30 s cap (full: 120 s)',
       false,
     )
-    .option('--runs <n>', 'overhead: measured runs per arm and scenario', positiveInt, 30)
+    .option('--runs <n>', 'overhead: measured runs per arm and scenario; promises: per workload', positiveInt, 30)
     .option(
       '--repeat <n>',
       'scale: interleaved runs of every arm at each N (default 4; --quick 1; an even count cancels a steady drift)',
@@ -115,6 +118,8 @@ function runOne(name: BenchName, o: BenchOptions): Promise<number> {
       });
     case 'cluster':
       return clusterBench({ quick: o.quick });
+    case 'promises':
+      return promisesBench({ runs: o.quick ? 10 : o.runs, warmup: o.warmup });
     case 'eval':
       return evalBench({
         quick: o.quick,

@@ -14,23 +14,16 @@
  */
 import { fork, type ChildProcess } from 'node:child_process';
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
-import { createServer, type Server } from 'node:http';
-import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { startBenchServer } from './dev-server';
 import { bundleWorkflowCode, DefaultLogger } from '@temporalio/worker';
-import { supportTools } from '../examples/support-tools';
-import { permittedCapabilities } from '../recovery/tool-spec';
-import { RecoveryPlugin } from '../plugin/recovery-plugin';
 import { builtWorkflowSources } from './built-package';
-import { INVENTORY } from './scenarios';
 import { machineFacts } from './report';
 import { childPidNamed, cpuMsOf } from './scale/process-cpu';
-import { SCALE_GOAL } from './scale/worker-process';
 import { percentile } from './stats';
+import { inventoryServer, workloadArgs } from './scale/workloads';
 import { BASELINE_OF, formatScale, scaleRowOf, type Measured, type ScaleRow, type Workload } from './scale/rows';
-import type { BareAgentOptions } from './workflows';
 
 const RESULTS_FILE = join(__dirname, 'results', 'scale.json');
 const WORKER_SCRIPT = join(__dirname, 'scale', 'worker-process.ts');
@@ -78,16 +71,6 @@ function startWorker(arm: 'bare' | 'plugin', env: Record<string, string>): Promi
       if (child.exitCode === null) child.kill('SIGKILL');
     },
   }));
-}
-
-async function inventoryServer(): Promise<{ url: string; server: Server }> {
-  const body = JSON.stringify(INVENTORY);
-  const server = createServer((_req, res) => {
-    res.writeHead(200, { 'content-type': 'application/json' });
-    res.end(body);
-  });
-  await new Promise<void>((ok) => server.listen(0, '127.0.0.1', () => ok()));
-  return { url: `http://127.0.0.1:${(server.address() as AddressInfo).port}`, server };
 }
 
 /** Runs `count` tasks with at most `limit` in flight; resolves with their results in order. */
@@ -213,33 +196,6 @@ async function measurePair(pair: readonly [Workload, Workload], o: PairRun): Pro
 const SUBJECTS = ['toolPlanWorkflow', 'agentWorkflow'] as const;
 const ARMS = ['bareActivityWorkflow', 'toolPlanWorkflow', 'bareAgentWorkflow', 'agentWorkflow'] as const;
 const isBare = (w: Workload) => w === 'bareActivityWorkflow' || w === 'bareAgentWorkflow';
-
-/** Each workload's workflow arguments against the inventory service at `url`. */
-function workloadArgs(url: string): (w: Workload) => unknown[] {
-  const defaults = new RecoveryPlugin({ tools: [supportTools(url).checkInventory] }).workflowDefaults();
-  const tool = {
-    startToCloseTimeoutMs: 5_000,
-    retry: { maximumAttempts: 4, initialInterval: 50, backoffCoefficient: 2, maximumInterval: 1_000 },
-  };
-  // agentWorkflow's planner defaults (workflows/agent.ts) and the capabilities it shows (no scopes granted).
-  const bareAgent: BareAgentOptions = {
-    capabilities: permittedCapabilities(defaults.catalog, []),
-    planner: { startToCloseTimeoutMs: 150_000, heartbeatTimeoutMs: 10_000, maximumAttempts: 4 },
-    tool,
-  };
-  return (w) => {
-    switch (w) {
-      case 'bareActivityWorkflow':
-        return [{ sku: 'SKU-1', ...tool }];
-      case 'bareAgentWorkflow':
-        return [SCALE_GOAL, bareAgent];
-      case 'toolPlanWorkflow':
-        return [{ ...defaults, calls: [{ tool: 'check_inventory', args: { sku: 'SKU-1' } }] }];
-      case 'agentWorkflow':
-        return [SCALE_GOAL, { ...defaults, searchAttributes: false }];
-    }
-  };
-}
 
 /**
  * `count` runs all in flight at once on `worker`: every run is started (at most START_CONCURRENCY start requests

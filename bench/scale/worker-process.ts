@@ -11,14 +11,11 @@
  */
 import { DefaultLogger, NativeConnection, Runtime, Worker } from '@temporalio/worker';
 import { createPlannerActivities } from '../../activities/planners/planner';
-import { createScriptedPlanner } from '../../activities/planners/scripted';
 import { supportTools } from '../../examples/support-tools';
 import { RecoveryPlugin } from '../../plugin/recovery-plugin';
 import { createBaselineActivities } from '../activities';
 import { rssSampler } from './rss-sampler';
-
-/** The agent's goal in the scale benchmark: one inventory call, then submit its result. */
-export const SCALE_GOAL = 'Check the inventory of SKU-1';
+import { scalePlanner } from './workloads';
 
 /**
  * This process runs under ts-node, as the rest of the bench does, but it measures what a production worker (compiled
@@ -45,14 +42,7 @@ async function main(): Promise<void> {
   const taskQueue = env('TASK_QUEUE');
   const serviceUrl = env('SERVICE_URL');
   const workflowBundle = { codePath: env('WORKFLOW_BUNDLE') };
-  const planner = createScriptedPlanner({
-    goals: {
-      [SCALE_GOAL]: {
-        steps: [{ id: 'inv', tool: 'check_inventory', args: { sku: 'SKU-1' } }],
-        submit: { resultFrom: 'inv' },
-      },
-    },
-  });
+  const planner = scalePlanner();
   const worker =
     env('ARM') === 'bare'
       ? await Worker.create({
@@ -87,7 +77,7 @@ async function main(): Promise<void> {
   process.exit(0);
 }
 
-// Runs only as the forked worker: bench/scale.ts imports this module for SCALE_GOAL.
+// Runs only as the forked worker.
 if (require.main === module) {
   main().catch((err: unknown) => {
     process.stderr.write(`scale worker failed: ${err instanceof Error ? (err.stack ?? err.message) : String(err)}\n`);
