@@ -14,7 +14,7 @@
  */
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
-import { bundleWorkflowCode, DefaultLogger, Worker } from '@temporalio/worker';
+import { bundleWorkflowCode, DefaultLogger, Worker, type WorkflowBundle } from '@temporalio/worker';
 import type { TestWorkflowEnvironment } from '@temporalio/testing';
 import { createPlannerActivities } from '../activities/planners/planner';
 import { supportTools } from '../examples/support-tools';
@@ -39,7 +39,12 @@ export async function promisesBench(o: { runs: number; warmup: number }): Promis
   const { url, server } = await inventoryServer();
   const env = await startBenchServer();
   try {
-    const counts = await countWorkloads(env, url, o);
+    const [bare, plugin] = await Promise.all([
+      bundleWorkflowCode({ workflowsPath: require.resolve('./workflows'), logger: quiet }),
+      // The plugin's workflows as a user's worker bundles them: the compiled package (bench/built-package.ts).
+      bundleWorkflowCode({ ...builtWorkflowSources(), logger: quiet }),
+    ]);
+    const counts = await countWorkloads(env, url, { bare, plugin }, o);
     const rows = PAIRS.map(([baseline, subject]) => promiseRowOf(counts[baseline], counts[subject]));
     const out = { benchmark: 'promises', date: new Date().toISOString(), machine: machineFacts(), ...o, rows };
     mkdirSync(dirname(RESULTS_FILE), { recursive: true });
@@ -53,30 +58,31 @@ export async function promisesBench(o: { runs: number; warmup: number }): Promis
   }
 }
 
-/** Each workload counted on a debug-mode worker of its arm (one per arm: a worker runs once). */
-async function countWorkloads(
+/**
+ * Each workload counted on a debug-mode worker of its arm (one per arm: a worker runs once), against the
+ * inventory service at `url`; `bundles` are the bare workflows' (bench/workflows.ts) and the plugin's. Also run by
+ * test/temporal/promise-count.test.ts.
+ */
+export async function countWorkloads(
   env: TestWorkflowEnvironment,
   url: string,
+  bundles: { bare: WorkflowBundle; plugin: WorkflowBundle },
   o: { runs: number; warmup: number },
 ): Promise<Record<Workload, WorkloadCount>> {
-  const [bareCode, pluginCode] = await Promise.all([
-    bundleWorkflowCode({ workflowsPath: require.resolve('./workflows'), logger: quiet }),
-    bundleWorkflowCode({ ...builtWorkflowSources(), logger: quiet }),
-  ]);
   const planner = scalePlanner();
   const tool = supportTools(url).checkInventory;
   const common = { connection: env.nativeConnection, debugMode: true };
   const bare = await Worker.create({
     ...common,
-    taskQueue: 'promises-bare',
-    workflowBundle: bareCode,
+    taskQueue: `promises-bare-${process.pid}`,
+    workflowBundle: bundles.bare,
     activities: { ...createBaselineActivities(url), ...createPlannerActivities(planner) },
   });
   const plugin = await Worker.create({
     ...common,
-    taskQueue: 'promises-plugin',
-    workflowBundle: pluginCode,
-    plugins: [new RecoveryPlugin({ tools: [tool], planner, config: { taskQueue: 'promises-plugin' } })],
+    taskQueue: `promises-plugin-${process.pid}`,
+    workflowBundle: bundles.plugin,
+    plugins: [new RecoveryPlugin({ tools: [tool], planner, config: { taskQueue: `promises-plugin-${process.pid}` } })],
   });
   const argsOf = workloadArgs(url);
   const counts = {} as Record<Workload, WorkloadCount>;
@@ -89,7 +95,7 @@ async function countWorkloads(
         const runOnce = async (tag: string, i: number) => {
           const handle = await env.client.workflow.start(w, {
             taskQueue: worker.options.taskQueue,
-            workflowId: `promises-${tag}-${w}-${i}`,
+            workflowId: `promises-${process.pid}-${tag}-${w}-${i}`,
             args: argsOf(w),
           });
           await handle.result();

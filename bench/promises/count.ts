@@ -1,12 +1,13 @@
 /**
  * Counts what workflow code creates while runs execute on a debug-mode worker in this thread (bench/promises.ts):
- * the workflow VM's promises, seen by a promise hook (a promise whose constructor is not this realm's `Promise` was
- * made in a VM context), and the bytes allocated, from V8's sampling heap profiler with the objects garbage
+ * the workflow VM's promises, seen by a promise hook (a promise whose constructor is neither this module's `Promise`
+ * nor the main context's was made in a workflow VM context), and the bytes allocated, from V8's sampling heap profiler with the objects garbage
  * collection took back included. Node's docs: "Promise hooks" (`v8.promiseHooks`), "Inspector".
  */
 import type { HeapProfiler } from 'node:inspector';
 import { Session } from 'node:inspector/promises';
 import v8 from 'node:v8';
+import { runInThisContext } from 'node:vm';
 import { temporal } from '@temporalio/proto';
 import type { Workload } from '../scale/rows';
 
@@ -15,6 +16,11 @@ export interface WorkloadCount {
   workload: Workload;
   runs: number;
   promisesPerRun: number;
+  /**
+   * Each measured run's promises. Not always the same: the SDK's own promises follow the run's activations, and
+   * how a run's events split into activations depends on timing.
+   */
+  promisesByRun: number[];
   /** KiB allocated by the whole process per run (worker, client, the inventory service). */
   allocatedKiBPerRun: number;
   /** KiB of it allocated inside the workflow VM's promise hook (its stack capture). */
@@ -22,6 +28,12 @@ export interface WorkloadCount {
   /** The last measured run's history: its events, and their size encoded as the server stores them (protobuf). */
   history: { events: number; bytes: number };
 }
+
+/**
+ * The main context's `Promise`. Under jest, this module runs in a context of its own, and Node's own promises (its
+ * `fs/promises`, the native bridge's) are the main context's: neither is a workflow VM's.
+ */
+const MAIN_REALM_PROMISE: unknown = runInThisContext('Promise');
 
 /** Bytes between heap samples (the profiler's mean interval). */
 const SAMPLING_INTERVAL_BYTES = 512;
@@ -41,23 +53,32 @@ export async function countDuring(
   o: { runs: number; warmup: number },
   runOnce: (tag: string, i: number) => Promise<{ fetchHistory(): Promise<temporal.api.history.v1.IHistory> }>,
 ): Promise<WorkloadCount> {
-  for (let i = 0; i < o.warmup; i++) await runOnce('warmup', i);
   let promises = 0;
   const hook = v8.promiseHooks.createHook({
     init(promise: Promise<unknown>) {
-      if (promise.constructor !== Promise) promises += 1;
+      if (promise.constructor !== Promise && promise.constructor !== MAIN_REALM_PROMISE) promises += 1;
     },
   });
   const session = new Session();
   session.connect();
   try {
+    for (let i = 0; i < o.warmup; i++) await runOnce('warmup', i);
+    await quiet(() => promises);
+    promises = 0;
     await session.post('HeapProfiler.startSampling', {
       samplingInterval: SAMPLING_INTERVAL_BYTES,
       includeObjectsCollectedByMajorGC: true,
       includeObjectsCollectedByMinorGC: true,
     });
     let last: Awaited<ReturnType<typeof runOnce>> | undefined;
-    for (let i = 0; i < o.runs; i++) last = await runOnce('measured', i);
+    const promisesByRun: number[] = [];
+    for (let i = 0; i < o.runs; i++) {
+      const before = promises;
+      last = await runOnce('measured', i);
+      // The worker evicts a finished run after its result is out: wait for that, so each run counts its own.
+      await quiet(() => promises);
+      promisesByRun.push(promises - before);
+    }
     const { profile } = await session.post('HeapProfiler.stopSampling');
     hook();
     const history = (await last?.fetchHistory()) ?? {};
@@ -66,6 +87,7 @@ export async function countDuring(
       workload,
       runs: o.runs,
       promisesPerRun: promises / o.runs,
+      promisesByRun,
       allocatedKiBPerRun: bytes.total / 1024 / o.runs,
       hookKiBPerRun: bytes.hook / 1024 / o.runs,
       history: {
@@ -76,6 +98,19 @@ export async function countDuring(
   } finally {
     hook();
     session.disconnect();
+  }
+}
+
+/** How long a count must stay the same to be read, ms; and the most time given to it, ms. */
+const QUIET_MS = 30;
+const QUIET_LIMIT_MS = 2_000;
+
+/** Resolves once `read()` has not changed for QUIET_MS (or after QUIET_LIMIT_MS). */
+async function quiet(read: () => number): Promise<void> {
+  const until = Date.now() + QUIET_LIMIT_MS;
+  for (let seen = read(); Date.now() < until; seen = read()) {
+    await new Promise((ok) => setTimeout(ok, QUIET_MS));
+    if (read() === seen) return;
   }
 }
 

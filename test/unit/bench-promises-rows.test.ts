@@ -46,6 +46,7 @@ const count = (
   workload,
   runs: 40,
   promisesPerRun: promises,
+  promisesByRun: [promises],
   allocatedKiBPerRun: kib,
   hookKiBPerRun: hook,
   history: { events: 23, bytes: workload === 'agentWorkflow' ? 5_242 : 4_540 },
