@@ -5,8 +5,8 @@
  * query), so each `await` and each async helper costs CPU and garbage (docs/DESIGN.md, "Performance").
  *
  * Method: one worker per arm with `debugMode: true`, so workflows run in this process's main thread, where a promise
- * hook sees the workflow VM's promises (those whose constructor is not this realm's `Promise`); each workload runs
- * `warmup` times, then `runs` times one after another. The bytes come from V8's sampling heap profiler counting the
+ * hook sees the workflow VM's promises (bench/promises/count.ts); each workload runs `warmup` times, then `runs`
+ * times one after another, each run counted once the worker is quiet after it. The bytes come from V8's sampling heap profiler counting the
  * objects garbage collection took back too (the inspector's `HeapProfiler.startSampling`), over the measured runs of
  * the whole process (worker, client and the inventory service), and the part allocated inside the VM's promise
  * hook; and the last run's history (events, protobuf bytes: what the server stores and sends back). Writes
@@ -14,37 +14,30 @@
  */
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
-import { bundleWorkflowCode, DefaultLogger, Worker, type WorkflowBundle } from '@temporalio/worker';
+import { Worker, type WorkflowBundle } from '@temporalio/worker';
 import type { TestWorkflowEnvironment } from '@temporalio/testing';
 import { createPlannerActivities } from '../activities/planners/planner';
 import { supportTools } from '../examples/support-tools';
 import { RecoveryPlugin } from '../plugin/recovery-plugin';
 import { createBaselineActivities } from './activities';
-import { builtWorkflowSources } from './built-package';
 import { startBenchServer } from './dev-server';
 import { countDuring, type WorkloadCount } from './promises/count';
 import { formatPromises, promiseRowOf } from './promises/rows';
 import { machineFacts } from './report';
-import type { Workload } from './scale/rows';
-import { inventoryServer, scalePlanner, workloadArgs } from './scale/workloads';
+import { BASELINE_OF, type Baseline, type Subject, type Workload } from './scale/rows';
+import { inventoryServer, scalePlanner, workloadArgs, workloadBundles } from './scale/workloads';
 
 const RESULTS_FILE = join(__dirname, 'results', 'promises.json');
-const quiet = new DefaultLogger('ERROR');
-const PAIRS = [
-  ['bareActivityWorkflow', 'toolPlanWorkflow'],
-  ['bareAgentWorkflow', 'agentWorkflow'],
-] as const;
+/** Each subject and its baseline. */
+const PAIRS = (Object.entries(BASELINE_OF) as [Subject, Baseline][]).map(
+  ([subject, baseline]) => [baseline, subject] as const,
+);
 
 export async function promisesBench(o: { runs: number; warmup: number }): Promise<number> {
   const { url, server } = await inventoryServer();
   const env = await startBenchServer();
   try {
-    const [bare, plugin] = await Promise.all([
-      bundleWorkflowCode({ workflowsPath: require.resolve('./workflows'), logger: quiet }),
-      // The plugin's workflows as a user's worker bundles them: the compiled package (bench/built-package.ts).
-      bundleWorkflowCode({ ...builtWorkflowSources(), logger: quiet }),
-    ]);
-    const counts = await countWorkloads(env, url, { bare, plugin }, o);
+    const counts = await countWorkloads(env, url, await workloadBundles(), o);
     const rows = PAIRS.map(([baseline, subject]) => promiseRowOf(counts[baseline], counts[subject]));
     const out = { benchmark: 'promises', date: new Date().toISOString(), machine: machineFacts(), ...o, rows };
     mkdirSync(dirname(RESULTS_FILE), { recursive: true });
@@ -72,6 +65,7 @@ export async function countWorkloads(
   const planner = scalePlanner();
   const tool = supportTools(url).checkInventory;
   const common = { connection: env.nativeConnection, debugMode: true };
+  const pluginQueue = `promises-plugin-${process.pid}`;
   const bare = await Worker.create({
     ...common,
     taskQueue: `promises-bare-${process.pid}`,
@@ -80,9 +74,9 @@ export async function countWorkloads(
   });
   const plugin = await Worker.create({
     ...common,
-    taskQueue: `promises-plugin-${process.pid}`,
+    taskQueue: pluginQueue,
     workflowBundle: bundles.plugin,
-    plugins: [new RecoveryPlugin({ tools: [tool], planner, config: { taskQueue: `promises-plugin-${process.pid}` } })],
+    plugins: [new RecoveryPlugin({ tools: [tool], planner, config: { taskQueue: pluginQueue } })],
   });
   const argsOf = workloadArgs(url);
   const counts = {} as Record<Workload, WorkloadCount>;

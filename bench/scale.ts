@@ -17,20 +17,16 @@ import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { startBenchServer } from './dev-server';
-import { bundleWorkflowCode, DefaultLogger } from '@temporalio/worker';
-import { builtWorkflowSources } from './built-package';
 import { machineFacts } from './report';
 import { childPidNamed, cpuMsOf } from './scale/process-cpu';
 import { percentile } from './stats';
-import { inventoryServer, workloadArgs } from './scale/workloads';
+import { inventoryServer, workloadArgs, workloadBundles } from './scale/workloads';
 import { BASELINE_OF, formatScale, scaleRowOf, type Measured, type ScaleRow, type Workload } from './scale/rows';
 
 const RESULTS_FILE = join(__dirname, 'results', 'scale.json');
 const WORKER_SCRIPT = join(__dirname, 'scale', 'worker-process.ts');
 /** Most workflow start requests in flight at once (the runs themselves are all in flight). */
 const START_CONCURRENCY = 100;
-/** Bundler output at ERROR level only. */
-const quiet = new DefaultLogger('ERROR');
 
 interface ScaleWorker {
   child: ChildProcess;
@@ -97,14 +93,10 @@ export async function scale(o: { quick: boolean; repeat?: number; sizes?: readon
   const tmp = mkdtempSync(join(tmpdir(), 'rr-bench-scale-'));
   const { url, server } = await inventoryServer();
   try {
-    const [bareCode, pluginCode] = await Promise.all([
-      bundleWorkflowCode({ workflowsPath: require.resolve('./workflows'), logger: quiet }),
-      // The plugin's workflows as a user's worker bundles them: the compiled package (bench/built-package.ts).
-      bundleWorkflowCode({ ...builtWorkflowSources(), logger: quiet }),
-    ]);
+    const bundles = await workloadBundles();
     const fixture = { bareBundle: join(tmp, 'bare.js'), pluginBundle: join(tmp, 'plugin.js'), url };
-    writeFileSync(fixture.bareBundle, bareCode.code);
-    writeFileSync(fixture.pluginBundle, pluginCode.code);
+    writeFileSync(fixture.bareBundle, bundles.bare.code);
+    writeFileSync(fixture.pluginBundle, bundles.plugin.code);
     const rows: ScaleRow[] = [];
     const warmup = o.quick ? 20 : 50;
     for (const n of ns) rows.push(...(await measureAt(n, { repeat, warmup }, fixture)));

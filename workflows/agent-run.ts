@@ -1,7 +1,8 @@
 /**
  * The pieces of `agentWorkflow`'s loop (workflows/agent.ts): the run's state and its handlers (signal
  * `agent.userMessage`, query `agent.state`), how a run ends, continue-as-new, what a planner step's answer gives and
- * what each tool call's. Each piece issues the same commands in the same order as the loop it came from, so histories replay.
+ * what each tool call's. Each piece issues the same commands in the same order as the loop it came from, so
+ * histories replay.
  * Sandbox-safe: imports only `@temporalio/workflow`, the pure core and types.
  */
 import {

@@ -1,8 +1,9 @@
 /**
  * Counts what workflow code creates while runs execute on a debug-mode worker in this thread (bench/promises.ts):
  * the workflow VM's promises, seen by a promise hook (a promise whose constructor is neither this module's `Promise`
- * nor the main context's was made in a workflow VM context), and the bytes allocated, from V8's sampling heap profiler with the objects garbage
- * collection took back included. Node's docs: "Promise hooks" (`v8.promiseHooks`), "Inspector".
+ * nor the main context's was made in a workflow VM context), and the bytes allocated, from V8's sampling heap
+ * profiler with the objects garbage collection took back included. Node's docs: "Promise hooks"
+ * (`v8.promiseHooks`), "Inspector".
  */
 import type { HeapProfiler } from 'node:inspector';
 import { Session } from 'node:inspector/promises';
@@ -17,8 +18,8 @@ export interface WorkloadCount {
   runs: number;
   promisesPerRun: number;
   /**
-   * Each measured run's promises. Not always the same: the SDK's own promises follow the run's activations, and
-   * how a run's events split into activations depends on timing.
+   * Each measured run's promises, read once the worker is quiet after it. Not always the same under load: a
+   * finished run's eviction can still land in the next run's count.
    */
   promisesByRun: number[];
   /** KiB allocated by the whole process per run (worker, client, the inventory service). */
@@ -80,13 +81,12 @@ export async function countDuring(
       promisesByRun.push(promises - before);
     }
     const { profile } = await session.post('HeapProfiler.stopSampling');
-    hook();
     const history = (await last?.fetchHistory()) ?? {};
     const bytes = allocatedBytes(profile.head);
     return {
       workload,
       runs: o.runs,
-      promisesPerRun: promises / o.runs,
+      promisesPerRun: promisesByRun.reduce((sum, n) => sum + n, 0) / o.runs,
       promisesByRun,
       allocatedKiBPerRun: bytes.total / 1024 / o.runs,
       hookKiBPerRun: bytes.hook / 1024 / o.runs,

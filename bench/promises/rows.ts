@@ -1,5 +1,6 @@
 /** The promises benchmark's rows (bench/promises.ts): each workflow against its baseline, and the printed table. */
-import type { Baseline, Subject } from '../scale/rows';
+import { BASELINE_OF, type Baseline, type Subject } from '../scale/rows';
+import { alignedTable } from '../table';
 import type { WorkloadCount } from './count';
 
 export interface PromiseRow {
@@ -46,7 +47,7 @@ export function promiseRowOf(base: WorkloadCount, subject: WorkloadCount): Promi
 }
 
 function isBaseline(w: string): w is Baseline {
-  return w === 'bareActivityWorkflow' || w === 'bareAgentWorkflow';
+  return (Object.values(BASELINE_OF) as string[]).includes(w);
 }
 
 export function formatPromises(rows: readonly PromiseRow[]): string {
@@ -70,16 +71,9 @@ export function formatPromises(rows: readonly PromiseRow[]): string {
     `${r.historyEvents} (${r.baseHistoryEvents})`,
     `${r.historyBytes} (${r.baseHistoryBytes})`,
   ]);
-  const widths = head.map((h, i) => Math.max(h.length, ...body.map((row) => row[i]?.length ?? 0)));
-  const line = (cells: readonly string[]) =>
-    cells
-      .map((c, i) => c.padEnd(widths[i] ?? 0))
-      .join('  ')
-      .trimEnd();
-  return [
+  return alignedTable(
     'promises (debug-mode worker, runs one after another; per run: workflow-VM promises, KiB allocated by the process and by the promise hook; the last run’s history)',
-    line(head),
-    line(widths.map((w) => '-'.repeat(w))),
-    ...body.map(line),
-  ].join('\n');
+    head,
+    body,
+  );
 }

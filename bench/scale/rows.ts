@@ -9,6 +9,7 @@
  * side of a pair runs first as often as second, and a machine or server that slows down steadily over the run (the
  * dev server's CPU per run grows with the runs it holds) moves one repeat's ratio up as much as the next one's down.
  */
+import { alignedTable } from '../table';
 import { summarize } from '../stats';
 
 /** The workflows the scale benchmark measures. */
@@ -178,12 +179,9 @@ export function formatScale(rows: readonly ScaleRow[]): string {
     `${r.cpuMsPerCall} (${r.bareCpuMsPerCall})`,
     r.serverCpuMsPerCall === undefined ? '-' : `${r.serverCpuMsPerCall} (${r.bareServerCpuMsPerCall ?? '-'})`,
   ]);
-  const widths = head.map((h, i) => Math.max(h.length, ...lines.map((l) => l[i]!.length)));
-  const fmt = (cells: string[]) => cells.map((c, i) => c.padEnd(widths[i]!)).join('  ');
-  return [
+  return alignedTable(
     'scale (one worker per arm and workload, N concurrent runs, each workflow against its baseline: medians over the repeats; throughput the geometric mean of the per-repeat ratios)',
-    fmt(head),
-    fmt(widths.map((w) => '-'.repeat(w))),
-    ...lines.map(fmt),
-  ].join('\n');
+    head,
+    lines,
+  );
 }

@@ -1,20 +1,35 @@
 /**
- * The scale benchmark's workloads, shared with bench/promises.ts: the inventory service every arm calls, each
- * workload's workflow arguments, and the scripted planner of the agent workloads (one `check_inventory` call, then
- * submit its result).
+ * The scale benchmark's workloads, shared with bench/promises.ts: the two arms' workflow bundles, the inventory
+ * service every arm calls, each workload's workflow arguments, and the scripted planner of the agent workloads (one
+ * `check_inventory` call, then submit its result).
  */
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
+import { bundleWorkflowCode, DefaultLogger, type WorkflowBundle } from '@temporalio/worker';
 import { createScriptedPlanner } from '../../activities/planners/scripted';
 import { supportTools } from '../../examples/support-tools';
 import { RecoveryPlugin } from '../../plugin/recovery-plugin';
 import { permittedCapabilities } from '../../recovery/tool-spec';
+import { builtWorkflowSources } from '../built-package';
 import { INVENTORY } from '../scenarios';
 import type { BareAgentOptions } from '../workflows';
 import type { Workload } from './rows';
 
 /** The agent's goal in the scale benchmark: one inventory call, then submit its result. */
 export const SCALE_GOAL = 'Check the inventory of SKU-1';
+
+/**
+ * The bare arm's bundle (bench/workflows.ts) and the plugin's, built as a user's worker bundles it: from the
+ * compiled package (bench/built-package.ts).
+ */
+export async function workloadBundles(): Promise<{ bare: WorkflowBundle; plugin: WorkflowBundle }> {
+  const logger = new DefaultLogger('ERROR');
+  const [bare, plugin] = await Promise.all([
+    bundleWorkflowCode({ workflowsPath: require.resolve('../workflows'), logger }),
+    bundleWorkflowCode({ ...builtWorkflowSources(), logger }),
+  ]);
+  return { bare, plugin };
+}
 
 /** The scripted planner of both agent workloads: `check_inventory` for SKU-1, then submit its result. */
 export function scalePlanner(): ReturnType<typeof createScriptedPlanner> {
