@@ -135,33 +135,9 @@ export function classifyNetworkError(
 ): ToolFailure | undefined {
   const facts = transportFacts(error);
   const network = facts.filter((f) => f.rule.kind === 'network');
-  const tls = facts.find((f) => f.rule.kind === 'tls');
-  const bug = facts.find((f) => f.rule.kind === 'tool_bug');
   const tool = ctx.tool;
 
-  if (network.length === 0) {
-    if (tls) {
-      return buildFailure(ctx, {
-        class: FailureClass.UNRECOVERABLE,
-        reason: FailureReason.NETWORK,
-        phase: Phase.DISPATCH,
-        retryable: false,
-        replaySafe: true,
-        publicMessage: `${tool}: the service's TLS certificate was rejected (${tls.label}); the request was not sent. Waiting will not fix this.`,
-      });
-    }
-    if (bug) {
-      return buildFailure(ctx, {
-        class: FailureClass.UNRECOVERABLE,
-        reason: FailureReason.TOOL_BUG,
-        phase: Phase.DISPATCH,
-        retryable: false,
-        replaySafe: requestSent !== true || ctx.effect === 'read' || ctx.deduplicates,
-        publicMessage: `${tool}: the tool built a request its HTTP client refused (${bug.label}); this is a bug in the tool.`,
-      });
-    }
-    return undefined;
-  }
+  if (network.length === 0) return classifyNotNetwork(facts, requestSent, ctx);
 
   const timeout = network.some((f) => f.rule.reason === 'timeout');
   const reason = timeout ? FailureReason.TIMEOUT : FailureReason.NETWORK;
@@ -208,4 +184,39 @@ export function classifyNetworkError(
     replaySafe: false,
     publicMessage: `${tool}: ${what} after the write was sent; it may or may not have been applied. Check its status before any new attempt.`,
   });
+}
+
+/**
+ * A chain with no network fact: a rejected TLS certificate (the request was not sent), or a request the HTTP
+ * client refused to build (a tool bug); `undefined` when it is neither.
+ */
+function classifyNotNetwork(
+  facts: readonly TransportFact[],
+  requestSent: boolean | undefined,
+  ctx: CallContext,
+): ToolFailure | undefined {
+  const tls = facts.find((f) => f.rule.kind === 'tls');
+  const bug = facts.find((f) => f.rule.kind === 'tool_bug');
+  const tool = ctx.tool;
+  if (tls) {
+    return buildFailure(ctx, {
+      class: FailureClass.UNRECOVERABLE,
+      reason: FailureReason.NETWORK,
+      phase: Phase.DISPATCH,
+      retryable: false,
+      replaySafe: true,
+      publicMessage: `${tool}: the service's TLS certificate was rejected (${tls.label}); the request was not sent. Waiting will not fix this.`,
+    });
+  }
+  if (bug) {
+    return buildFailure(ctx, {
+      class: FailureClass.UNRECOVERABLE,
+      reason: FailureReason.TOOL_BUG,
+      phase: Phase.DISPATCH,
+      retryable: false,
+      replaySafe: requestSent !== true || ctx.effect === 'read' || ctx.deduplicates,
+      publicMessage: `${tool}: the tool built a request its HTTP client refused (${bug.label}); this is a bug in the tool.`,
+    });
+  }
+  return undefined;
 }
