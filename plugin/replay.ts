@@ -10,8 +10,8 @@
 import { readFileSync } from 'node:fs';
 import { basename } from 'node:path';
 import type { Client } from '@temporalio/client';
-import { historyToJSON } from '@temporalio/common/lib/proto-utils';
 import type { ReplayWorkerOptions } from '@temporalio/worker';
+import { historyFromJson, historyToJson } from './history-json';
 import { RECOVERY_WORKFLOWS_PATH } from './recovery-plugin';
 import { NO_TELEMETRY } from './telemetry';
 
@@ -33,7 +33,7 @@ export async function replayHistoryFiles(
 ): Promise<ReplayOutcome[]> {
   const histories = paths.map((path) => {
     try {
-      return { workflowId: basename(path, '.json'), history: JSON.parse(readFileSync(path, 'utf8')) as unknown };
+      return { workflowId: basename(path, '.json'), history: historyFromJson(JSON.parse(readFileSync(path, 'utf8'))) };
     } catch (err) {
       throw new Error(`${path}: not a readable JSON history (${(err as Error).message})`);
     }
@@ -83,5 +83,5 @@ async function replay(
 
 /** The history of a workflow on a server, as the JSON text `replayHistoryFiles` reads. */
 export async function fetchHistoryJSON(client: Client, workflowId: string, runId?: string): Promise<string> {
-  return historyToJSON(await client.workflow.getHandle(workflowId, runId).fetchHistory());
+  return historyToJson(await client.workflow.getHandle(workflowId, runId).fetchHistory());
 }

@@ -178,6 +178,41 @@ describe(`newest peers (@temporalio ${NEWEST.temporal}, zod ${NEWEST.zod})`, () 
     expectQuickStartRan(await runQuickStart(dir));
   });
 
+  test('README "Replaying histories": fetchHistoryJSON writes the quick start\'s history and replayHistoryFiles replays it, with npm\'s nested protobufjs copies', async () => {
+    // This install's top-level protobufjs is 7.x (@grpc/proto-loader's); npm nests 8.x under each @temporalio
+    // package, where @temporalio/common's own historyToJSON fails with "type must be a Type".
+    expect(copiesOf(dir, 'protobufjs').length).toBeGreaterThan(1);
+    const script = [
+      "const { writeFileSync } = require('node:fs');",
+      "const { Client, Connection } = require('@temporalio/client');",
+      "const { fetchHistoryJSON, replayHistoryFiles } = require('recovery-router');",
+      '(async () => {',
+      '  const connection = await Connection.connect({ address: process.env.TEMPORAL_ADDRESS });',
+      '  const client = new Client({ connection });',
+      '  let id;',
+      '  for (let i = 0; i < 50 && id === undefined; i++) {',
+      '    for await (const w of client.workflow.list({ query: `TaskQueue="${process.argv[1]}"` })) id = w.workflowId;',
+      '    if (id === undefined) await new Promise((r) => setTimeout(r, 200));',
+      '  }',
+      '  const json = await fetchHistoryJSON(client, id);',
+      "  writeFileSync('history.json', json);",
+      "  const results = await replayHistoryFiles(['history.json'], { workflowsPath: require.resolve('./lib/workflows') });",
+      '  const types = JSON.parse(json).events.map((e) => e.eventType);',
+      '  console.log(JSON.stringify({ first: types[0], last: types.at(-1), errors: results.map((r) => String(r.error ?? "")) }));',
+      '  await connection.close();',
+      '})().catch((e) => { console.error(e); process.exit(1); });',
+    ].join('\n');
+    const taskQueue = (JSON.parse(readFileSync(join(dir, 'temporal.config.json'), 'utf8')) as { taskQueue: string })
+      .taskQueue;
+    const env = childEnv({ TEMPORAL_ADDRESS: process.env.TEMPORAL_TEST_ADDRESS! });
+    const printed: unknown = JSON.parse(await sh(process.execPath, ['-e', script, taskQueue], dir, env, 120_000));
+    expect(printed).toEqual({
+      first: 'EVENT_TYPE_WORKFLOW_EXECUTION_STARTED',
+      last: 'EVENT_TYPE_WORKFLOW_EXECUTION_COMPLETED',
+      errors: [''],
+    });
+  });
+
   test('require("recovery-router") without the optional peers: loads; each integration names its missing peer', async () => {
     const script = [
       "require('recovery-router');",
