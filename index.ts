@@ -4,7 +4,12 @@
  * instead; the OpenAI planner, the MCP adapter and the Prometheus metrics are `recovery-router/openai`, `/mcp` and
  * `/metrics`, so this entry loads none of their libraries.
  */
-export { RecoveryPlugin, RecoveryPluginOptionsError, RECOVERY_PRELOAD_MODULES } from './plugin/recovery-plugin';
+export {
+  RecoveryPlugin,
+  RecoveryPluginOptionsError,
+  RECOVERY_PRELOAD_MODULES,
+  SearchAttributesError,
+} from './plugin/recovery-plugin';
 export type { RecoveryPluginOptions } from './plugin/recovery-plugin';
 export { NO_TELEMETRY } from './plugin/telemetry';
 export type { RecoveryTelemetry } from './plugin/telemetry';

@@ -97,7 +97,7 @@ async function createEntityWorker(
  * reference and its workflow threads only at the end of `run()` (a Worker never run keeps them, and the process
  * alive). `run` may pass through other plugins' `runWorker`, so the state is awaited for a few turns of the loop.
  */
-async function release(w: Worker, run: (w: Worker) => Promise<void>): Promise<void> {
+export async function release(w: Worker, run: (w: Worker) => Promise<void>): Promise<void> {
   const ended = run(w).catch(() => undefined);
   for (let i = 0; i < 20 && w.getState() === 'INITIALIZED'; i++) await new Promise((r) => setImmediate(r));
   stop(w);

@@ -132,6 +132,7 @@ export const pluginOptionsSchema = lazy(() =>
         .looseObject({ sinks: fn(TELEMETRY), addTools: fn(TELEMETRY).optional() }, { error: TELEMETRY })
         .optional(),
       planner: z.looseObject({ plan: fn(PLANNER) }, { error: PLANNER }).optional(),
+      searchAttributes: z.boolean({ error: 'must be true or false' }).optional(),
     },
     { error: `\`tools\` ${TOOLS}` },
   ),

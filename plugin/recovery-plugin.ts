@@ -37,10 +37,12 @@ import type { SharedStateChannel } from '../activities/shared-state';
 import { ConfigError, loadConfig, parseConfigObject } from '../config/load';
 import type { RecoveryConfig, RecoveryConfigInput } from '../config/schema';
 import type { ToolSpec } from '../recovery/tool-spec';
-import { runWithEntityWorkers, type EntityWorkerOptions } from './entity-worker';
+import { release, runWithEntityWorkers, type EntityWorkerOptions } from './entity-worker';
 import { entityTaskQueueOf, entityWorkersFor, sharedBreakerOf, sharedRefreshOf } from './shared-mode';
 import { checkOptions, RecoveryPluginOptionsError } from './options';
+import { checkSearchAttributes, SearchAttributesError } from './search-attribute-check';
 import { NO_TELEMETRY, type RecoveryTelemetry } from './telemetry';
+import { RECOVERY_PRELOAD_MODULES, RECOVERY_WORKFLOWS_PATH, withOwnWorkflows, withPreload } from './workflow-code';
 
 export interface RecoveryPluginOptions {
   /** The tools (from `defineTool`). At least one; names unique. */
@@ -95,6 +97,15 @@ export interface RecoveryPluginOptions {
    * verified in the worker; the key never reaches workflow code or history. @default unsigned approvals
    */
   approvals?: ApprovalActivityOptions;
+  /**
+   * Whether the router's workflows set the search attributes `RecoveryStatus`, `RecoveryTool` and
+   * `RecoveryOperationId` (Keyword) on a call waiting for approval or a reconciliation, so that operators find them
+   * (`npx recovery-router approvals pending`). `true`: each Worker checks that its namespace has them before it
+   * polls, and refuses to start without them (`SearchAttributesError`, plugin/search-attribute-check.ts). `false`:
+   * nothing is checked, and `workflowDefaults()` carries `searchAttributes: false` to the workflows you start with it.
+   * @default true
+   */
+  searchAttributes?: boolean;
 }
 
 export class RecoveryPlugin extends SimplePlugin {
@@ -110,6 +121,7 @@ export class RecoveryPlugin extends SimplePlugin {
   /** With `credentialRefresh.shared`: how refreshes reach `credential:<id>` (its `fallbacks` count local refreshes). */
   readonly refreshChannel: SharedStateChannel | undefined;
   private readonly entityWorkers: EntityWorkerOptions | undefined;
+  private readonly searchAttributes: boolean;
 
   /**
    * @throws RecoveryPluginOptionsError when `tools` is empty or an entry is not a `defineTool` result (the message
@@ -159,13 +171,24 @@ export class RecoveryPlugin extends SimplePlugin {
     this.telemetry = telemetry;
     this.refreshChannel = refreshing ? refreshing.channel : undefined;
     this.entityWorkers = entityWorkersFor(options, config.taskQueue, entityActivities);
+    this.searchAttributes = options.searchAttributes ?? true;
   }
 
   /**
-   * Runs the Worker and, in shared mode, the Worker of the entities' task queue beside it (`entityWorker`); they
-   * stop together, and the first error is thrown (plugin/entity-worker.ts).
+   * Checks the namespace's search attributes (unless `searchAttributes: false`), then runs the Worker and, in
+   * shared mode, the Worker of the entities' task queue beside it (`entityWorker`); they stop together, and the
+   * first error is thrown (plugin/entity-worker.ts).
+   * @throws SearchAttributesError before the Worker polls, when its namespace lacks one of the plugin's.
    */
-  override runWorker(worker: Worker, next: (w: Worker) => Promise<void>): Promise<void> {
+  override async runWorker(worker: Worker, next: (w: Worker) => Promise<void>): Promise<void> {
+    if (this.searchAttributes) {
+      try {
+        await checkSearchAttributes(worker);
+      } catch (err) {
+        await release(worker, next);
+        throw err;
+      }
+    }
     const entities = this.entityWorkers;
     if (!entities) return super.runWorker(worker, next);
     return super.runWorker(worker, (w) => runWithEntityWorkers(w, next, entities));
@@ -182,12 +205,15 @@ export class RecoveryPlugin extends SimplePlugin {
     budgets: RecoveryConfig['budgets'];
     backoff: RecoveryConfig['backoff'];
     toolOverrides: RecoveryConfig['tools'];
+    /** Present, and `false`, only with the plugin's `searchAttributes: false`. */
+    searchAttributes?: false;
   } {
     return {
       catalog: this.catalog,
       budgets: this.config.budgets,
       backoff: this.config.backoff,
       toolOverrides: this.config.tools,
+      ...(this.searchAttributes ? {} : { searchAttributes: false as const }),
     };
   }
 
@@ -225,47 +251,6 @@ export class RecoveryPlugin extends SimplePlugin {
   }
 }
 
-/** `workflowsPath` defaults to the plugin's workflows; the bundle preloads the router's modules. */
-function withOwnWorkflows<T extends { workflowsPath?: string; bundlerOptions?: { preloadModules?: string[] } }>(
-  options: T,
-): T {
-  return {
-    ...options,
-    workflowsPath: options.workflowsPath ?? RECOVERY_WORKFLOWS_PATH,
-    bundlerOptions: withPreload(options.bundlerOptions),
-  };
-}
-
-/**
- * The router's workflow modules, preloaded once into each reusable V8 context of a worker instead of evaluated
- * again for every workflow run (@temporalio/worker `bundlerOptions.preloadModules`; with `reuseV8Context`, Temporal's
- * default, a run otherwise gets a module cache of its own, so zod and every module of the router were evaluated —
- * and their schemas built — per run). These modules keep no per-run state at module level (docs/DESIGN.md,
- * "Performance"). Absolute paths: a bundle resolves them to the same modules the workflows import through
- * `recovery-router/workflow`.
- *
- * Temporal deep-freezes every module loaded while preloading. The router loads zod only on first use, inside a
- * workflow run (recovery/zod-runtime.ts), so zod stays out of the frozen set and your workflow code's zod schemas
- * (`z.email()` and the other string formats, which write `lastIndex` on zod's RegExps) keep working. If you preload
- * zod yourself, those formats throw "Cannot assign to read only property 'lastIndex'" in workflow code.
- * For a bundle you build yourself: `bundleWorkflowCode({ workflowsPath, plugins: [plugin] })`, or
- * `preloadModules: RECOVERY_PRELOAD_MODULES`.
- */
-export const RECOVERY_PRELOAD_MODULES: readonly string[] = Object.freeze([
-  require.resolve('../workflow'),
-  require.resolve('../workflows'),
-]);
-
-function withPreload<T extends { preloadModules?: string[] }>(
-  options: T | undefined,
-): T & { preloadModules: string[] } {
-  const given = options?.preloadModules ?? [];
-  return { ...(options ?? ({} as T)), preloadModules: [...new Set([...given, ...RECOVERY_PRELOAD_MODULES])] };
-}
-
-/** The plugin's workflows, used when the worker has neither `workflowsPath` nor `workflowBundle`. */
-export const RECOVERY_WORKFLOWS_PATH = require.resolve('../workflows');
-
 function breakersFor(options: RecoveryPluginOptions, taskQueue: string): Breakers {
   const shared = sharedBreakerOf(options);
   if (shared) return new SharedBreaker({ ...shared, taskQueue: shared.taskQueue ?? entityTaskQueueOf(taskQueue) });
@@ -279,4 +264,10 @@ function resolveConfig(config: RecoveryPluginOptions['config']): RecoveryConfig 
   return parseConfigObject(config, 'RecoveryPlugin options.config');
 }
 
-export { ConfigError, RecoveryPluginOptionsError };
+export {
+  ConfigError,
+  RecoveryPluginOptionsError,
+  SearchAttributesError,
+  RECOVERY_PRELOAD_MODULES,
+  RECOVERY_WORKFLOWS_PATH,
+};

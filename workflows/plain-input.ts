@@ -25,13 +25,13 @@ const SHARED_KEYS = [
   'budgets',
   'backoff',
   'approvalTimeoutMs',
+  'searchAttributes',
   'toolOverrides',
   'reconcile',
 ] as const;
 const TOOL_PLAN_KEYS = new Set<string>([...SHARED_KEYS, 'calls', 'stopOnTerminal', 'failOnTerminal']);
 const AGENT_KEYS = new Set<string>([
   ...SHARED_KEYS,
-  'searchAttributes',
   'maxTurns',
   'maxInvalidDecisions',
   'planner',
@@ -84,7 +84,7 @@ function plainShared(f: Fields): boolean {
   if (!optional(f.budgets, plainlyValidBudgetOverride) || !optional(f.backoff, plainlyValidBackoffOverride)) {
     return false;
   }
-  if (!optional(f.approvalTimeoutMs, intFrom(0))) return false;
+  if (!optional(f.approvalTimeoutMs, intFrom(0)) || !optional(f.searchAttributes, isBoolean)) return false;
   return optional(f.toolOverrides, (o) => isRecordOf(o, plainToolOverride)) && optional(f.reconcile, plainReconcile);
 }
 
@@ -120,7 +120,7 @@ export function plainlyValidAgentOptions(options: unknown): boolean {
   try {
     const f = fieldsOf(options, AGENT_KEYS);
     if (f === undefined || !plainShared(f)) return false;
-    if (!optional(f.searchAttributes, isBoolean) || !optional(f.maxTurns, intFrom(...B.maxTurns))) return false;
+    if (!optional(f.maxTurns, intFrom(...B.maxTurns))) return false;
     if (!optional(f.maxInvalidDecisions, intFrom(...B.maxInvalidDecisions)) || !optional(f.planner, plainPlanner)) {
       return false;
     }

@@ -33,6 +33,12 @@ export interface ToolPlanInput {
   budgets?: Partial<BudgetPolicy>;
   backoff?: Partial<BackoffPolicy>;
   approvalTimeoutMs?: number;
+  /**
+   * Set the RecoveryStatus/RecoveryTool/RecoveryOperationId search attributes while a call waits for approval or
+   * is reconciled (`plugin.workflowDefaults()` carries `false` from `RecoveryPlugin({ searchAttributes: false })`).
+   * Needs them registered in the namespace. @default true
+   */
+  searchAttributes?: boolean;
   /** Per-tool overrides of budgets and backoff (temporal.config.json `tools.<name>`). */
   toolOverrides?: Record<string, { budgets?: Partial<BudgetPolicy>; backoff?: Partial<BackoffPolicy> }>;
   /** Lookup budget, lookup backoff and review timeout of reconciliations. */
@@ -80,6 +86,7 @@ export const toolPlanInputSchema = lazy((z) =>
       budgets: budgetOverrideSchema().optional(),
       backoff: backoffOverrideSchema().optional(),
       approvalTimeoutMs: z.number().int().min(0).optional(),
+      searchAttributes: z.boolean().optional(),
       toolOverrides: z
         .record(
           z.string(),
@@ -120,6 +127,7 @@ export async function toolPlanWorkflow(rawInput: ToolPlanInput): Promise<ToolPla
     ...(input.budgets ? { budgets: input.budgets } : {}),
     ...(input.backoff ? { backoff: input.backoff } : {}),
     ...(input.approvalTimeoutMs !== undefined ? { approvalTimeoutMs: input.approvalTimeoutMs } : {}),
+    ...(input.searchAttributes !== undefined ? { searchAttributes: input.searchAttributes } : {}),
     ...(input.reconcile ? { reconcile: input.reconcile } : {}),
     ...(input.toolOverrides ? { toolOverrides: input.toolOverrides } : {}),
   });

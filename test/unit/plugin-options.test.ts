@@ -185,6 +185,24 @@ describe('RecoveryPlugin options: planner', () => {
       );
     }
   });
+  test('searchAttributes: a boolean; false reaches workflowDefaults(), true or left out adds nothing', () => {
+    for (const bad of ['no', 0, null]) {
+      expect(refusal(() => new RecoveryPlugin({ tools: tools(), config, searchAttributes: bad as never }))).toBe(
+        'RecoveryPlugin: `searchAttributes` must be true or false',
+      );
+    }
+    const defaults = (searchAttributes?: boolean) =>
+      new RecoveryPlugin({
+        tools: tools(),
+        config,
+        ...(searchAttributes === undefined ? {} : { searchAttributes }),
+      }).workflowDefaults().searchAttributes;
+    expect([
+      defaults(false),
+      'searchAttributes' in new RecoveryPlugin({ tools: tools(), config }).workflowDefaults(),
+    ]).toEqual([false, false]);
+    expect([defaults(true), defaults()]).toEqual([undefined, undefined]);
+  });
 });
 
 describe("RecoveryPlugin: the router's modules are preloaded into every bundle it takes part in", () => {

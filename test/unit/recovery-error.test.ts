@@ -22,7 +22,7 @@ import { CalendarServiceError } from '../../examples/calendar-service';
 import { ApprovalError } from '../../operator/approvals';
 import { ReviewError } from '../../operator/reviews';
 import { RecoveryMetricsOptionsError } from '../../plugin/metrics';
-import { RecoveryPluginOptionsError } from '../../plugin/recovery-plugin';
+import { RecoveryPluginOptionsError, SearchAttributesError } from '../../plugin/recovery-plugin';
 import { ClassifyError, isClassifyError } from '../../recovery/classify/errors';
 import { isRecoveryInputError, RecoveryInputError } from '../../recovery/errors';
 import { RedactionInputError } from '../../recovery/redact';
@@ -43,6 +43,7 @@ const cases: [RecoveryError, string, string][] = [
   [new ScenarioFileError('s.json', 'goal', 'm'), 'ScenarioFileError', 'invalid_scenario_file'],
   [new RecoveryMetricsOptionsError('m'), 'RecoveryMetricsOptionsError', 'invalid_metrics_options'],
   [new RecoveryPluginOptionsError('m'), 'RecoveryPluginOptionsError', 'invalid_plugin_options'],
+  [new SearchAttributesError('default', ['RecoveryTool']), 'SearchAttributesError', 'search_attributes_missing'],
   [new ApprovalNeededError('book_slot'), 'ApprovalNeededError', 'approval_needed'],
   [new HttpOutcomeError({ kind: 'http', status: 503, headers: {} }), 'HttpOutcomeError', 'http_outcome'],
   [new PlannerConfigError('missing_model', 'm'), 'PlannerConfigError', 'missing_model'],
