@@ -148,3 +148,39 @@ test('a SyntaxError from res.json() on an HTML page → invalid_result → rejec
     server.close();
   }
 });
+
+// The kind, not one library: every `invalid_result` a client library's error names (a 2xx whose body does not
+// parse) came back after the call ran, so a write was applied. Only a read or a write its receiver deduplicates may
+// run again; the model is told not to repeat the write (as for a result that fails the output schema).
+test.each([
+  ['a read', 'read', {}, true, ''],
+  ['a write', 'write', {}, false, ' The write was applied; do not repeat it.'],
+  [
+    'a write its receiver deduplicates',
+    'write',
+    { idempotency: { carrier: 'header', name: 'Idempotency-Key', deduplicates: true } },
+    true,
+    '',
+  ],
+] as const)(
+  'a SyntaxError from res.json() on a POST answered 200 with HTML, %s → invalid_result; replay-safe only when nothing can apply twice',
+  async (_name, effect, more, replaySafe, tail) => {
+    const http = await import('node:http');
+    const server = http.createServer((_q, s) => s.writeHead(200, { 'content-type': 'text/html' }).end('<p>ok</p>'));
+    await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
+    const { port } = server.address() as { port: number };
+    try {
+      const post = async () => (await fetch(`http://127.0.0.1:${port}/pay`, { method: 'POST', body: '{}' })).json();
+      const r = await invoke(toolCalling(`pay_${effect}`, effect, post, more as never), {});
+      expect([r.failure.class, r.failure.phase, r.failure.replaySafe, r.action]).toEqual([
+        'invalid_result',
+        'postcheck',
+        replaySafe,
+        'reject',
+      ]);
+      expect(r.failure.publicMessage.endsWith(`it is not a usable answer.${tail}`)).toBe(true);
+    } finally {
+      server.close();
+    }
+  },
+);

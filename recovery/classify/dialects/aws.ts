@@ -14,12 +14,12 @@ import {
   ErrorKind as K,
   own,
   rowsFrom,
-  snakeCode,
   type DialectFacts,
   type DialectReader,
   type DialectRow,
   type ErrorKind,
 } from './kinds';
+import { snakeCode } from './names';
 
 const s3 = rowsFrom('Amazon S3 API Reference, "Error responses", List of error codes (ErrorResponses.html)');
 const ddb = rowsFrom('Amazon DynamoDB Developer Guide, "Error handling with DynamoDB" (Programming.Errors.html)');

@@ -10,15 +10,8 @@
 import { isObjectLike, readNumber, readProp, readString } from '../safe';
 import { publicText } from '../text';
 import { fieldViolations, retryDelayMs } from './grpc-details';
-import {
-  Dialect,
-  ErrorKind as K,
-  fieldIssue,
-  rowsFrom,
-  type DialectFacts,
-  type DialectReader,
-  type DialectRow,
-} from './kinds';
+import { Dialect, ErrorKind as K, rowsFrom, type DialectFacts, type DialectReader, type DialectRow } from './kinds';
+import { fieldIssue } from './names';
 
 const gr = rowsFrom('gRPC "Status codes and their use in gRPC" (grpc.github.io/grpc/core/md_doc_statuscodes.html)');
 

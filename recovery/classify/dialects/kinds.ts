@@ -12,7 +12,8 @@
  *   a server fault while running it). A read is `transient`; a write whose receiver deduplicates is `transient` in
  *   `commit_unknown`; any other write is `outcome_unknown` (reconcile). When the library says the request never
  *   left (`sent: 'not_sent'`), it is `transient` and replay-safe for any tool. The adapter's `requestSent` wins.
- * - `returned`: the call returned and its result is unusable (`invalid_result`, phase `postcheck`).
+ * - `returned`: the call returned and its result is unusable (`invalid_result`, phase `postcheck`); a write was
+ *   applied, so only a read or a deduplicated write is replay-safe.
  * Pure: no I/O.
  */
 import { FailureClass, FailureReason, Phase } from '../../failure';
@@ -191,9 +192,7 @@ export function kindDraft(
   };
   const said = facts.said === undefined || facts.said === '' ? '' : ` Server said: "${facts.said}".`;
   const head = `${ctx.tool}: ${facts.label}: ${rule.what}`;
-  if (rule.phase === 'returned') {
-    return { ...extra, ...base(rule), phase: Phase.POSTCHECK, replaySafe: true, publicMessage: `${head}.${said}` };
-  }
+  if (rule.phase === 'returned') return { ...extra, ...returned(rule, ctx, head, said) };
   if (rule.phase === 'refused') {
     const approval = rule.class === C.AUTHORIZATION && ctx.approvalCanLift;
     return {
@@ -208,6 +207,16 @@ export function kindDraft(
   const sent = requestSent ?? (facts.sent ?? 'maybe_sent') === 'maybe_sent';
   const draft = sent ? afterSend(rule, ctx, head) : notSent(rule, head);
   return { ...extra, ...draft, publicMessage: `${draft.publicMessage}${said}` };
+}
+
+/**
+ * A `returned` kind: the call came back, so a write was applied; replaying it is safe only for a read or a write its
+ * receiver deduplicates, as for a result that fails the output schema (recovery/classify/result.ts).
+ */
+function returned(rule: KindRule, ctx: CallContext, head: string, said: string): FailureDraft {
+  const replaySafe = ctx.effect === 'read' || ctx.deduplicates;
+  const applied = replaySafe ? '' : ' The write was applied; do not repeat it.';
+  return { ...base(rule), phase: Phase.POSTCHECK, replaySafe, publicMessage: `${head}.${applied}${said}` };
 }
 
 /** A `maybe` kind whose request never left: transient (or unrecoverable) and replay-safe for any tool. */
@@ -269,25 +278,4 @@ function afterSend(rule: KindRule, ctx: CallContext, head: string): FailureDraft
 
 function base(rule: KindRule): Pick<FailureDraft, 'class' | 'reason' | 'retryable'> {
   return { class: rule.class, reason: rule.reason, retryable: rule.class === C.TRANSIENT };
-}
-
-/** `v` when it is a schema identifier (a column, a constraint, an index: no spaces, no quotes), else `undefined`. */
-export function identifier(v: unknown): string | undefined {
-  return typeof v === 'string' && /^[A-Za-z_][A-Za-z0-9_$.-]{0,62}$/.test(v) ? v : undefined;
-}
-
-/** One field issue for a field the library named (a column, a parameter). Its value is never reported. */
-export function fieldIssue(path: readonly (string | number)[], expected: string): FieldIssue {
-  const label = path.map(String).join('.');
-  return { path: [...path], expected, received: 'not reported', suggestion: `fix ${label} and call again` };
-}
-
-/** A PascalCase library name as a business code: `NoSuchKey` → `no_such_key`, `…Exception` dropped. */
-export function snakeCode(name: string): string | undefined {
-  const core = name.replace(/(?:Exception|Error)$/, '');
-  if (!/^[A-Za-z][A-Za-z0-9]{0,60}$/.test(core)) return undefined;
-  return core
-    .replace(/([a-z0-9])([A-Z])/g, '$1_$2')
-    .replace(/([A-Z]+)([A-Z][a-z])/g, '$1_$2')
-    .toLowerCase();
 }

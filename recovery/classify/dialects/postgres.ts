@@ -14,14 +14,13 @@ import { readProp, readString } from '../safe';
 import {
   Dialect,
   ErrorKind as K,
-  fieldIssue,
-  identifier,
   own,
   rowsFrom,
   type DialectFacts,
   type DialectReader,
   type DialectRow,
 } from './kinds';
+import { fieldIssue, identifier } from './names';
 
 /** PostgreSQL's list of SQLSTATE codes. */
 const ERRCODES = 'PostgreSQL docs, Appendix A "PostgreSQL Error Codes" (errcodes-appendix.html)';

@@ -6,16 +6,8 @@
  * Pure: no I/O.
  */
 import { asArray, readProp, readString } from '../safe';
-import {
-  Dialect,
-  ErrorKind as K,
-  fieldIssue,
-  identifier,
-  own,
-  rowsFrom,
-  type DialectReader,
-  type DialectRow,
-} from './kinds';
+import { Dialect, ErrorKind as K, own, rowsFrom, type DialectReader, type DialectRow } from './kinds';
+import { fieldIssue, identifier } from './names';
 
 const pr = rowsFrom('Prisma docs, "Error message reference" (orm/reference/error-reference)');
 
