@@ -17,9 +17,9 @@ import {
   type ToolClassifierAnswer,
 } from '../../recovery/classify';
 import { MAX_SERVER_DETAIL_CHARS, publicText } from '../../recovery/classify/text';
-import { isMcpCallError, type McpFailureFacts } from './call-error';
+import { isMcpCallError, McpFailureSource, type McpFailureFacts } from './call-error';
 import { isSessionGone } from './connection';
-import { MCP_ERROR_RULES, type McpErrorRule, type McpRuleAnswer } from './error-rules';
+import { MCP_ERROR_RULES, type McpErrorRule, type McpRuleAnswer, type McpSendState } from './error-rules';
 
 export {
   JsonRpcCode,
@@ -49,13 +49,40 @@ export type McpClassifyHook = (
   answer: ToolFailure,
 ) => ToolClassifierAnswer | undefined;
 
-/** The first row of `MCP_ERROR_RULES` that matches `facts`, or undefined (then the built-in classifier decides). */
+/**
+ * The first row of `MCP_ERROR_RULES` that matches `facts`, or undefined (then the built-in classifier decides). One
+ * exception to "first match wins": when that row says `not_processed` and a later `maybe_sent` row matches by a
+ * signal that row does not (a 504 whose text says "overloaded": the status names a row the words do not), the later
+ * row is the answer — when facts disagree, "may have been sent" wins (docs/DESIGN.md, "Phases").
+ */
 export function matchMcpRule(facts: McpFailureFacts, server: McpServerCodes = {}): McpErrorRule | undefined {
   // A remote server's HTTP answer is read by the HTTP rules; only a lost session is the MCP table's.
   if (facts.outcome !== undefined) {
     return isSessionGone(facts.outcome) ? MCP_ERROR_RULES.find((r) => r.session === true) : undefined;
   }
-  return MCP_ERROR_RULES.find((r) => r.session !== true && structural(r, facts) && signalled(r, facts, server));
+  const matches = (r: McpErrorRule) => r.session !== true && structural(r, facts) && signalled(r, facts, server);
+  const first = MCP_ERROR_RULES.find(matches);
+  if (first?.answer.kind !== 'transient' || first.answer.sent !== 'not_processed') return first;
+  const own = matchedSignals(first, facts, server);
+  const disagrees = (r: McpErrorRule) =>
+    r.answer.kind === 'transient' &&
+    r.answer.sent === 'maybe_sent' &&
+    matches(r) &&
+    [...matchedSignals(r, facts, server)].some((kind) => !own.has(kind));
+  return MCP_ERROR_RULES.slice(MCP_ERROR_RULES.indexOf(first) + 1).find(disagrees) ?? first;
+}
+
+/**
+ * The send state a transient row's answer acts on. `not_processed` holds only when a structured signal of the
+ * result says it (its status, error code or category): the server's words alone may tell of one step of the tool's
+ * work ("payment pay_1 created, but the receipt e-mail was rate limited"), not that nothing was applied, so a row
+ * matched by its words alone counts as `maybe_sent` (a read still retries; a write is reconciled).
+ */
+export function sendStateOf(rule: McpErrorRule, facts: McpFailureFacts): McpSendState | undefined {
+  if (rule.answer.kind !== 'transient') return undefined;
+  if (rule.answer.sent !== 'not_processed' || rule.source !== McpFailureSource.RESULT) return rule.answer.sent;
+  const structured = [...matchedSignals(rule, facts, {})].some((kind) => kind !== 'text');
+  return structured ? 'not_processed' : 'maybe_sent';
 }
 
 function structural(r: McpErrorRule, facts: McpFailureFacts): boolean {
@@ -66,16 +93,31 @@ function structural(r: McpErrorRule, facts: McpFailureFacts): boolean {
   );
 }
 
-function signalled(r: McpErrorRule, facts: McpFailureFacts, server: McpServerCodes): boolean {
+/** A row's signals (see the module docs of error-rules.ts): each one it names, and whether it holds. */
+function signalChecks(r: McpErrorRule, facts: McpFailureFacts, server: McpServerCodes): [SignalKind, boolean][] {
   const { errorCode, category, status } = facts.signals;
-  const checks = [
-    r.text && r.text.test(facts.detail.trim()),
-    r.errorCodes && errorCode !== undefined && r.errorCodes.includes(errorCode),
-    r.categories && category !== undefined && r.categories.includes(category),
-    r.statuses && status !== undefined && r.statuses.some(([lo, hi]) => status >= lo && status <= hi),
-    r.serverCodes && namesCode(facts, r.serverCodes === 'auth' ? server.authCodes : server.transientCodes),
-  ].filter((c) => c !== undefined);
-  return checks.length === 0 || checks.some((c) => c === true);
+  const checks: [SignalKind, boolean | undefined][] = [
+    ['text', r.text && r.text.test(facts.detail.trim())],
+    ['errorCode', r.errorCodes && errorCode !== undefined && r.errorCodes.includes(errorCode)],
+    ['category', r.categories && category !== undefined && r.categories.includes(category)],
+    ['status', r.statuses && status !== undefined && r.statuses.some(([lo, hi]) => status >= lo && status <= hi)],
+    [
+      'serverCode',
+      r.serverCodes && namesCode(facts, r.serverCodes === 'auth' ? server.authCodes : server.transientCodes),
+    ],
+  ];
+  return checks.filter((c): c is [SignalKind, boolean] => c[1] !== undefined);
+}
+type SignalKind = 'text' | 'errorCode' | 'category' | 'status' | 'serverCode';
+
+function signalled(r: McpErrorRule, facts: McpFailureFacts, server: McpServerCodes): boolean {
+  const checks = signalChecks(r, facts, server);
+  return checks.length === 0 || checks.some(([, holds]) => holds);
+}
+
+/** The kinds of signal by which `r` matches `facts`. */
+function matchedSignals(r: McpErrorRule, facts: McpFailureFacts, server: McpServerCodes): Set<SignalKind> {
+  return new Set(signalChecks(r, facts, server).flatMap(([kind, holds]) => (holds ? [kind] : [])));
 }
 
 /** The structured code is one of `codes`, or one of them stands as a word in the text (case-insensitive). */
@@ -97,7 +139,7 @@ export function mcpClassifierFor(server: McpServerCodes = {}, hook?: McpClassify
     if (raw.kind !== 'thrown' || !isMcpCallError(raw.error)) return undefined;
     const facts = raw.error;
     const rule = matchMcpRule(facts, server);
-    const table = rule ? answerFor(rule.answer, facts, ctx) : undefined;
+    const table = rule ? answerFor(answerOf(rule, facts), facts, ctx) : undefined;
     if (!hook) return table;
     const merged = table ? applyToolClassifier(raw, ctx, builtIn, () => table) : builtIn;
     let own: ToolClassifierAnswer | undefined;
@@ -116,6 +158,12 @@ export function mcpClassifierFor(server: McpServerCodes = {}, hook?: McpClassify
     }
     return combined;
   };
+}
+
+/** A row's answer with the send state `sendStateOf` finds for these facts. */
+function answerOf(rule: McpErrorRule, facts: McpFailureFacts): McpRuleAnswer {
+  const sent = sendStateOf(rule, facts);
+  return rule.answer.kind === 'transient' && sent !== undefined ? { ...rule.answer, sent } : rule.answer;
 }
 
 /** The hook with no server codes: the table alone. */

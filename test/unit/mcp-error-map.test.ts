@@ -344,6 +344,50 @@ describe('isError signals (issue 13: auth and transient allow-lists, structured 
     });
   });
 
+  // The kind: a write is retried as "not processed" only on a structured signal (status, code, category). Words
+  // alone may tell of one step of the tool's work, and a signal of "maybe sent" the first row lacks wins.
+  test.each([
+    [
+      'a 504 whose text says "overloaded" (status 504 against the words)',
+      '504 Gateway Timeout: upstream overloaded',
+      'unavailable',
+    ],
+    [
+      'words alone: "temporarily unavailable" beside a timeout',
+      'The bank request timed out; payment service temporarily unavailable',
+      'unavailable',
+    ],
+    [
+      'words alone: "rate limited" after "created"',
+      'Payment pay_1 created, but the receipt e-mail was rate limited',
+      'rate_limited',
+    ],
+    ['words alone: "overloaded"', 'overloaded', 'unavailable'],
+  ])('transient, maybe sent: %s → a write reconciles (outcome_unknown), a read retries', (_name, text, reason) => {
+    expect(classifyResult(textResult(text), 'write')).toMatchObject({
+      class: 'outcome_unknown',
+      reason,
+      retryable: false,
+      replaySafe: false,
+    });
+    expect(classifyResult(textResult(text), 'read')).toMatchObject({
+      class: 'transient',
+      reason,
+      retryable: true,
+      replaySafe: true,
+    });
+  });
+
+  test('transient, not processed, on a write: the status, the structured code or the category says so', () => {
+    for (const error of [
+      textResult('HTTP 503: payment service temporarily unavailable'),
+      withContent([{ type: 'text', text: 'slow down' }], { error: { code: 'rate_limited' } }),
+      withContent([{ type: 'text', text: 'try later' }], { category: 'unavailable' }),
+    ]) {
+      expect(classifyResult(error, 'write')).toMatchObject({ class: 'transient', retryable: true, replaySafe: true });
+    }
+  });
+
   test('transient: timeouts named as such; a sentence with the word "timeout" in it is not one', () => {
     expect(classifyResult(textResult('upstream request timeout after 30s'))).toMatchObject({
       class: 'transient',
