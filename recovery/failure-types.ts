@@ -25,6 +25,11 @@ export const ApplicationFailureType = {
   INVALID_INPUT: 'invalid_input',
   /** The `recovery.decideApproval` update refused a decision (wrong digest, no such call, a bad signature). */
   APPROVAL_REFUSED: 'approval_refused',
+  /**
+   * The `recovery.decideReview` update refused a decision its validator had let through: another decision was taken
+   * first, in the same workflow task (workflows/reconcile-review.ts).
+   */
+  REVIEW_REFUSED: 'review_refused',
   /** A planner's answer is not a valid decision (the planner activity, and the agent workflow checking it again). */
   PLANNER_INVALID_DECISION: 'planner_invalid_decision',
   /** The planner activity was given a `PlannerInput` it cannot use (a bug in the calling workflow). */

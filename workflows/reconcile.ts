@@ -144,7 +144,7 @@ function startRun(input: ReconcileInput): Run {
     ]);
   }
   const inbox: Run['inbox'] = {};
-  registerReview(input, caseView, tally, replayBudget, (d) => (inbox.decision ??= d));
+  registerReview(input, caseView, tally, replayBudget, inbox);
   const replayOnce = replayer(input, tally);
   const looked = lookupRounds(input, tally);
   const done = (result: ReconcileResult): ReconcileResult => {

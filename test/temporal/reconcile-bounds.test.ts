@@ -48,6 +48,37 @@ const review = (operationId: string, decision: object) =>
     .getHandle(reconcileWorkflowId(operationId))
     .executeUpdate(decideReviewUpdate, { args: [{ operationId, by: 'ops', reason: 'checked', ...decision } as never] });
 
+describe('review decisions sent at once', () => {
+  test('three decisions in flight together: exactly one is taken, the others are refused, and the run carries out the one taken', async () => {
+    for (let i = 0; i < 4; i++) ledger.fault({ kind: 'lost_in_transit' });
+    const h = await harness(env, ledgerTools(ledger.url).all);
+    const workflowId = uniqueTaskQueue('race');
+    const operationId = `${workflowId}:O-809`;
+    const decisions = [
+      { decision: 'abandon', by: 'alice' },
+      { decision: 'mark_applied', by: 'bob', resultRef: 'ledger#42' },
+      { decision: 'abandon', by: 'carol' },
+    ];
+    const { settled, r } = await h.run(async () => {
+      await h.startPlan({ calls: [refund('O-809')], reconcile: FAST_LOOKUPS }, workflowId);
+      await awaitingReview(operationId);
+      const settled = await Promise.allSettled(decisions.map((d) => review(operationId, d)));
+      return { settled, r: (await env.client.workflow.getHandle(workflowId).result()) as ToolPlanResult };
+    });
+    const taken = settled.flatMap((s, i) => (s.status === 'fulfilled' ? [decisions[i]!] : []));
+    expect(taken).toHaveLength(1);
+    for (const s of settled.filter((x): x is PromiseRejectedResult => x.status === 'rejected')) {
+      expect(s.reason).toMatchObject({
+        cause: { message: expect.stringMatching(/already has a decision|is not awaiting review/) },
+      });
+    }
+    const outcome = r.outcomes[0];
+    if (taken[0]!.decision === 'mark_applied') expect(okOutcome(outcome).reconciled).toBeDefined();
+    else expect(failedOutcome(outcome)).toMatchObject({ action: 'stop' });
+    expect(ledger.hits('POST /refunds')).toBe(2);
+  });
+});
+
 describe('the replay budget holds across lookups and review', () => {
   test('lost in transit 4 times, default budget: 1 replay, then review; a review replay is refused; 2 POSTs, 0 rows', async () => {
     for (let i = 0; i < 4; i++) ledger.fault({ kind: 'lost_in_transit' });

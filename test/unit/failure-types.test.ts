@@ -17,6 +17,7 @@ test('the library’s own types, by value (they are public: callers match them i
   expect(ApplicationFailureType).toEqual({
     INVALID_INPUT: 'invalid_input',
     APPROVAL_REFUSED: 'approval_refused',
+    REVIEW_REFUSED: 'review_refused',
     PLANNER_INVALID_DECISION: 'planner_invalid_decision',
     PLANNER_INVALID_INPUT: 'planner_invalid_input',
   });
