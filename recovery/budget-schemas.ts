@@ -9,8 +9,17 @@ import { lazy } from './lazy';
 const count = (def: number) => zod().number().int().min(0).default(def);
 
 /**
+ * Most `perCallRetries`: a replay-safe call's activity gets `maximumAttempts: 1 + perCallRetries`
+ * (recovery/activity-options.ts), and Temporal's `RetryPolicy.maximumAttempts` is an int32 (temporal.api.common.v1);
+ * a larger value made the server refuse the workflow task's ScheduleActivityTask command on every attempt
+ * ("MaximumAttempts cannot be negative"), so the run never ended.
+ */
+export const MAX_PER_CALL_RETRIES = 2_147_483_646;
+
+/**
  * Budget limits. Read from `temporal.config.json` (`budgets`); every field is optional there and defaults as below.
- * - `perCallRetries`: retries of one call after transient failures (the first attempt is not a retry). @default 3
+ * - `perCallRetries`: retries of one call after transient failures (the first attempt is not a retry), at most
+ *   `MAX_PER_CALL_RETRIES`. @default 3
  * - `perTurnReplans`: replans in one turn (capability missing, semantic rejection, exhausted repairs). @default 2
  * - `perCallRepairs`: repairs of one call's arguments after `invalid_arguments`. @default 2
  * - `perRunAttempts`: tool dispatches in the whole run, first attempts and retries alike. ≥ 1. @default 50
@@ -21,7 +30,14 @@ const count = (def: number) => zod().number().int().min(0).default(def);
 export const budgetPolicySchema = lazy((z) =>
   z
     .object({
-      perCallRetries: count(3),
+      perCallRetries: z
+        .number()
+        .int()
+        .min(0)
+        .max(MAX_PER_CALL_RETRIES, {
+          error: `must be at most ${MAX_PER_CALL_RETRIES} (Temporal's maximumAttempts is an int32)`,
+        })
+        .default(3),
       perTurnReplans: count(2),
       perCallRepairs: count(2),
       perRunAttempts: z.number().int().min(1).default(50),

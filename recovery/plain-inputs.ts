@@ -11,6 +11,7 @@
  * read the value and return nothing else. Pure: no I/O.
  */
 import { MAX_BACKOFF_INTERVAL_MS, MAX_RETRY_AFTER_CAP_MS } from './backoff';
+import { MAX_PER_CALL_RETRIES } from './budget-schemas';
 import { fieldsOf, isName, isPlainObject } from './plain-checks';
 import { TOOL_NAME_PATTERN } from './tool-spec';
 
@@ -105,7 +106,7 @@ export function plainlyValidBudgetOverride(v: unknown): boolean {
   if (f === undefined) return false;
   const atLeast = (min: number) => (n: unknown) => isIntIn(n, min);
   return (
-    optional(f.perCallRetries, atLeast(0)) &&
+    optional(f.perCallRetries, (n) => isIntIn(n, 0, MAX_PER_CALL_RETRIES)) &&
     optional(f.perTurnReplans, atLeast(0)) &&
     optional(f.perCallRepairs, atLeast(0)) &&
     optional(f.perRunAttempts, atLeast(1)) &&

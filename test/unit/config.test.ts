@@ -108,6 +108,15 @@ describe('loadConfig', () => {
     });
   });
 
+  test("perCallRetries beyond Temporal's int32 maximumAttempts is refused, top level and per tool; the largest fits", () => {
+    const rule = "budgets.perCallRetries: must be at most 2147483646 (Temporal's maximumAttempts is an int32)";
+    expect(() => loadConfig({ budgets: { perCallRetries: 2_147_483_647 } })).toThrow(
+      new ConfigError('options.config', 'budgets.perCallRetries', [rule]),
+    );
+    expect(() => loadConfig({ tools: { t: { budgets: { perCallRetries: 2 ** 40 } } } })).toThrow(`tools.t.${rule}`);
+    expect(loadConfig({ budgets: { perCallRetries: 2_147_483_646 } }).budgets.perCallRetries).toBe(2_147_483_646);
+  });
+
   test('an object is validated as a file is, named options.config', () => {
     expect(loadConfig({ taskQueue: 'q', budgets: { perCallRetries: 1 } }).budgets.perCallRetries).toBe(1);
     expect(() => loadConfig({ embeddedServer: { port: 0 } })).toThrow(

@@ -287,6 +287,18 @@ describe('planner decisions: plain ⇒ the schema parses it to an equal value', 
   });
 });
 
+describe('perCallRetries past int32 (Temporal maximumAttempts = 1 + perCallRetries)', () => {
+  it('the plain check and the schema both refuse 2 147 483 647, both take 2 147 483 646', () => {
+    expect([2_147_483_647, 2_147_483_646].map((n) => plainlyValidBudgetOverride({ perCallRetries: n }))).toEqual([
+      false,
+      true,
+    ]);
+    expect(
+      [2_147_483_647, 2_147_483_646].map((n) => budgetPolicySchema().safeParse({ perCallRetries: n }).success),
+    ).toEqual([false, true]);
+  });
+});
+
 describe('startRun: a plain policy gets the schema’s defaults', () => {
   it('plain ⇒ the policy startRun keeps is the one budgetPolicySchema() parses, key order included', () => {
     const base = { perCallRetries: 5, perRunAttempts: 7 };
