@@ -36,7 +36,6 @@ export const agentOptionsSchema = lazy((z) =>
       failOnTerminal: true,
     })
     .extend({
-      searchAttributes: z.boolean().optional(),
       maxTurns: bounded(z, AGENT_OPTION_BOUNDS.maxTurns),
       maxInvalidDecisions: bounded(z, AGENT_OPTION_BOUNDS.maxInvalidDecisions),
       planner: z

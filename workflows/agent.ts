@@ -58,7 +58,7 @@ import {
   type AgentResult,
   type PlannerActivities,
 } from './agent-types';
-import { createToolRouter } from './tool-router';
+import { buildToolRouter } from './tool-router';
 
 export { MAX_PENDING_USER_MESSAGES } from './agent-input';
 export { MAX_OBSERVED_ARGS_CHARS, MAX_OBSERVED_VALUE_CHARS } from './agent-observations';
@@ -91,7 +91,7 @@ export async function agentWorkflow(goal: string, options: AgentOptions, carried
     continueAsNewAfterTurns,
     ...routerOptions
   } = options;
-  const router = createToolRouter({
+  const router = buildToolRouter({
     ...routerOptions,
     stepBudgetsAcrossTurns: true,
     ...(carried ? { restore: carried.router } : {}),

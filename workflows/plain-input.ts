@@ -93,6 +93,21 @@ function plainCall(v: unknown): boolean {
   return f !== undefined && typeof f.tool === 'string' && optional(f.stepId, isName) && optional(f.sameTurn, isBoolean);
 }
 
+const ROUTER_KEYS = new Set<string>([...SHARED_KEYS, 'stepBudgetsAcrossTurns']);
+
+/**
+ * True when `options` passes `routerOptionsSchema()` (workflows/router-options.ts) for plain reasons; false: ask the
+ * schema (always, for options with a `restore`).
+ */
+export function plainlyValidRouterOptions(options: unknown): boolean {
+  try {
+    const f = fieldsOf(options, ROUTER_KEYS);
+    return f !== undefined && plainShared(f) && optional(f.stepBudgetsAcrossTurns, isBoolean);
+  } catch {
+    return false;
+  }
+}
+
 /** True when `input` passes `toolPlanInputSchema()` for plain reasons; false: ask the schema. */
 export function plainlyValidToolPlanInput(input: unknown): boolean {
   try {

@@ -14,7 +14,7 @@ import { lazy } from '../recovery/lazy';
 import { toolSpecSchema } from '../recovery/tool-spec';
 import { invalidInput } from './input-errors';
 import { plainlyValidToolPlanInput } from './plain-input';
-import { createToolRouter, type ToolOutcome } from './tool-router';
+import { buildToolRouter, type ToolOutcome } from './tool-router';
 import type { ReconcileOptions } from './reconcile-call';
 
 export interface PlannedCall {
@@ -121,7 +121,7 @@ export async function toolPlanWorkflow(rawInput: ToolPlanInput): Promise<ToolPla
     if (!parsed.success) throw invalidInput('toolPlanWorkflow input ', parsed.error);
   }
   const input = rawInput;
-  const router = createToolRouter({
+  const router = buildToolRouter({
     catalog: input.catalog,
     ...(input.grantedScopes ? { grantedScopes: input.grantedScopes } : {}),
     ...(input.budgets ? { budgets: input.budgets } : {}),

@@ -31,6 +31,7 @@ import { FailureClass, FailureReason } from '../recovery/failure';
 import { RecoveryAction } from '../recovery/routes';
 import type { ToolSpec } from '../recovery/tool-spec';
 import { createApprovalDesk } from './approvals';
+import { checkRouterOptions } from './router-options';
 import { recoveryRecordsQuery } from './definitions';
 import { capabilities, spendUnit, type ReadyScope, type RouterContext } from './router/context';
 import { dispatched, dispatchFailed, startDispatch, type Dispatched, type ToolActivities } from './router/dispatch';
@@ -52,8 +53,18 @@ export { isEmptyResult, MAX_ARGS_CHARS } from './router-helpers';
 
 const DEFAULT_APPROVAL_TIMEOUT_MS = 24 * 60 * 60 * 1000;
 
-/** Creates the router and registers its approval handlers and the records query. Call once per workflow run. */
+/**
+ * Creates the router and registers its approval handlers and the records query. Call once per workflow run.
+ * @throws ApplicationFailure `invalid_input` (non-retryable: the run fails, naming the field) when `options` are
+ *   malformed (workflows/router-options.ts).
+ */
 export function createToolRouter(options: ToolRouterOptions): ToolRouter {
+  checkRouterOptions(options);
+  return buildToolRouter(options);
+}
+
+/** `createToolRouter` for options already checked (the plugin's workflows check their own inputs). */
+export function buildToolRouter(options: ToolRouterOptions): ToolRouter {
   const searchAttributes = options.searchAttributes ?? true;
   const ctx: RouterContext = {
     options,

@@ -8,7 +8,13 @@ import fc from 'fast-check';
 import { RecoveryPlugin } from '../../plugin/recovery-plugin';
 import { supportTools } from '../../examples/support-tools';
 import { agentOptionsSchema } from '../../workflows/agent-input';
-import { plainlyValidAgentOptions, plainlyValidDecision, plainlyValidToolPlanInput } from '../../workflows/plain-input';
+import {
+  plainlyValidAgentOptions,
+  plainlyValidDecision,
+  plainlyValidRouterOptions,
+  plainlyValidToolPlanInput,
+} from '../../workflows/plain-input';
+import { routerOptionsSchema } from '../../workflows/router-options';
 import { plannerDecisionSchema } from '../../workflows/planner-contract';
 import { toolPlanInputSchema } from '../../workflows/tool-plan';
 import { budgetPolicySchema } from '../../recovery/budget-schemas';
@@ -73,8 +79,10 @@ const shared = {
     searchAttributes: false,
   },
 };
+const routerOptions = { ...shared, searchAttributes: false, stepBudgetsAcrossTurns: true };
 const toolPlanInput = {
   ...shared,
+  searchAttributes: true,
   calls: [
     { tool: 'check_inventory', args: { sku: 'A' } },
     { tool: 'nope', args: null, stepId: 's1', sameTurn: true },
@@ -219,11 +227,14 @@ describe('plain input checks never accept what the schema refuses', () => {
     expect(agentOptionsSchema().safeParse(agentOptions).success).toBe(true);
     expect(plainlyValidToolPlanInput(toolPlanInput)).toBe(true);
     expect(plainlyValidAgentOptions(agentOptions)).toBe(true);
+    expect(routerOptionsSchema().safeParse(routerOptions).success).toBe(true);
+    expect(plainlyValidRouterOptions(routerOptions)).toBe(true);
   });
 
   const INPUTS = [
     ['toolPlanWorkflow input', toolPlanInput, plainlyValidToolPlanInput, () => toolPlanInputSchema()],
     ['agentWorkflow options', agentOptions, plainlyValidAgentOptions, () => agentOptionsSchema()],
+    ['createToolRouter options', routerOptions, plainlyValidRouterOptions, () => routerOptionsSchema()],
   ] as const;
 
   it.each(INPUTS)('%s: every single edit at every path, plain ⇒ the schema accepts', (_what, base, plain, schema) => {
