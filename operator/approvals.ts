@@ -3,7 +3,7 @@
  * and a redacted preview), and send a decision (the `recovery.decideApproval` update, workflows/definitions.ts;
  * README "Trust and approvals").
  */
-import { WorkflowUpdateFailedError, type Client } from '@temporalio/client';
+import { WorkflowNotFoundError, WorkflowUpdateFailedError, type Client } from '@temporalio/client';
 import { signApproval } from '../activities/approval-signature';
 import {
   decideApprovalUpdate,
@@ -67,8 +67,8 @@ export type ApprovalRequest = Omit<ApprovalDecision, 'signature'>;
  * @param options.signingKey the approval key (≥ 32 bytes) when the workers require signed approvals: the
  *   signature binds workflow, call, tool, argument digest and decision (activities/approval-signature.ts).
  * @returns the grant as the run recorded it (`by`, `identity`, `signed`, `via: 'update'`).
- * @throws ApprovalError when `by` is empty or `argsDigest` is not 64 hex characters (before sending), when the
- *   call is not waiting (checked with the query first, so a mistyped call id is reported with the ones that wait),
+ * @throws ApprovalError when `decision` is not an object, `by` is empty or `argsDigest` is not 64 hex characters, or
+ *   `signingKey` is shorter than 32 bytes (before sending), when the workflow does not exist, when the call is not waiting (checked with the query first, so a mistyped call id is reported with the ones that wait),
  *   or when the workflow rejects the decision (the message is its reason).
  */
 export async function decideApproval(
@@ -77,15 +77,24 @@ export async function decideApproval(
   decision: ApprovalRequest,
   options: { signingKey?: string | Uint8Array } = {},
 ): Promise<ApprovalGrant & { callId: string; approved: boolean }> {
-  if (!decision.by?.trim()) throw new ApprovalError('an approval decision needs `by`: who decided');
-  if (!/^[0-9a-f]{64}$/.test(decision.argsDigest ?? ''))
+  if (typeof decision !== 'object' || decision === null || Array.isArray(decision)) {
+    throw new ApprovalError('an approval decision must be an object { callId, argsDigest, approved, by, reason? }');
+  }
+  if (typeof decision.by !== 'string' || !decision.by.trim()) {
+    throw new ApprovalError('an approval decision needs `by`: who decided');
+  }
+  if (typeof decision.argsDigest !== 'string' || !/^[0-9a-f]{64}$/.test(decision.argsDigest))
     throw new ApprovalError(
       'an approval decision needs the argsDigest that `approvals list` shows (64 hex characters)',
     );
+  const key = signingKeyOf(options);
   // The workflow's own checks, before anything is sent (an oversized update cannot even be rejected cleanly).
   const parsed = parseMessage(approvalDecisionSchema(), decision, 'approval decision');
   if (!parsed.ok) throw new ApprovalError(parsed.why);
-  const pending = await pendingApprovals(client, workflowId);
+  const pending = await pendingApprovals(client, workflowId).catch((err: unknown) => {
+    if (err instanceof WorkflowNotFoundError) throw new ApprovalError(`workflow ${workflowId} was not found`);
+    throw err;
+  });
   const call = pending.find((p) => p.callId === decision.callId);
   if (!call) {
     const waiting = pending.map((p) => p.callId).join(', ') || 'none';
@@ -93,16 +102,26 @@ export async function decideApproval(
       `call ${decision.callId} of ${workflowId} is not waiting for approval (waiting: ${waiting})`,
     );
   }
-  const signature =
-    options.signingKey === undefined
-      ? undefined
-      : signApproval(options.signingKey, { workflowId, tool: call.tool, ...decision });
+  const signature = key === undefined ? undefined : signApproval(key, { workflowId, tool: call.tool, ...decision });
   try {
     return await client.workflow
       .getHandle(workflowId)
       .executeUpdate(decideApprovalUpdate, { args: [{ ...decision, ...(signature ? { signature } : {}) }] });
   } catch (err) {
     if (err instanceof WorkflowUpdateFailedError) throw new ApprovalError(err.cause?.message ?? err.message);
+    if (err instanceof WorkflowNotFoundError) throw new ApprovalError(`workflow ${workflowId} was not found`);
     throw err;
   }
+}
+
+/** `options.signingKey`, checked before anything is sent. @throws ApprovalError when it is not a key of ≥ 32 bytes. */
+function signingKeyOf(options: { signingKey?: string | Uint8Array }): string | Uint8Array | undefined {
+  const key = (options as { signingKey?: unknown } | null | undefined)?.signingKey;
+  if (key === undefined) return undefined;
+  if ((typeof key === 'string' || key instanceof Uint8Array) && approvalKeyLength(key) >= 32) return key;
+  throw new ApprovalError('options.signingKey must be a string or a Uint8Array of at least 32 bytes');
+}
+
+function approvalKeyLength(key: string | Uint8Array): number {
+  return typeof key === 'string' ? Buffer.byteLength(key, 'utf8') : key.byteLength;
 }

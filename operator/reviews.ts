@@ -96,6 +96,9 @@ export async function showReview(client: Client, operationId: string): Promise<R
 
 const DECISIONS: readonly string[] = ['mark_applied', 'replay', 'abandon'];
 
+/** A string with something other than whitespace in it. */
+const filled = (v: unknown): v is string => typeof v === 'string' && v.trim() !== '';
+
 /**
  * Sends a reviewer's decision with the `recovery.decideReview` UPDATE on `reconcile:<operationId>`, so a decision
  * the workflow cannot take is rejected synchronously, with its validator's reason, instead of being ignored as a
@@ -114,10 +117,13 @@ export async function decideReview(
   decision: Omit<ReviewDecision, 'operationId'>,
 ): Promise<ReviewCase> {
   const invalid = (why: string) => new ReviewError(ReviewErrorCode.InvalidDecision, why, operationId);
+  if (typeof decision !== 'object' || decision === null || Array.isArray(decision)) {
+    throw invalid('a decision must be an object { decision, by, reason, resultRef? }');
+  }
   if (!DECISIONS.includes(decision.decision))
     throw invalid(`unknown decision ${String(decision.decision)} (expected ${DECISIONS.join(', ')})`);
-  if (!decision.by?.trim() || !decision.reason?.trim()) throw invalid('a decision needs `by` and `reason`');
-  if (decision.decision === 'mark_applied' && !decision.resultRef?.trim())
+  if (!filled(decision.by) || !filled(decision.reason)) throw invalid('a decision needs `by` and `reason` (text)');
+  if (decision.decision === 'mark_applied' && !filled(decision.resultRef))
     throw invalid('mark_applied needs a resultRef: where the result of the applied write is');
   const parsed = parseMessage(reviewDecisionSchema(), { ...decision, operationId }, 'review decision');
   if (!parsed.ok) throw invalid(parsed.why);

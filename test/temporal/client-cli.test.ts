@@ -220,7 +220,21 @@ describe('reviews: a refund whose outcome stayed unknown (lookup down), on one s
     });
     await expect(
       decideReview(untouchableClient, operationId, { decision: 'abandon', by: 'ops@example', reason: ' ' }),
-    ).rejects.toMatchObject({ code: 'invalid_decision', message: 'a decision needs `by` and `reason`' });
+    ).rejects.toMatchObject({ code: 'invalid_decision', message: 'a decision needs `by` and `reason` (text)' });
+    // Values of the wrong type: a ReviewError too, never a TypeError; the client is not touched.
+    for (const [bad, message] of [
+      [null, 'a decision must be an object { decision, by, reason, resultRef? }'],
+      [{ decision: 'abandon', by: 5, reason: 'r' }, 'a decision needs `by` and `reason` (text)'],
+      [{ decision: 'abandon', by: 'ops', reason: {} }, 'a decision needs `by` and `reason` (text)'],
+      [{ decision: 'mark_applied', by: 'ops', reason: 'r', resultRef: 5 }, /mark_applied needs a resultRef/],
+      [{ decision: 'abandon', by: 'ops', reason: 'r', resultRef: 5 }, /resultRef/],
+    ] as const) {
+      await expect(decideReview(untouchableClient, operationId, bad as never)).rejects.toMatchObject({
+        name: 'ReviewError',
+        code: 'invalid_decision',
+        message,
+      });
+    }
     expect((await showReview(env.client, operationId)).status).toBe('awaiting_review');
   });
 
@@ -257,6 +271,33 @@ describe('reviews: a refund whose outcome stayed unknown (lookup down), on one s
       'listReviews drops the settled operation',
     );
     expect(ledger.rows('refunds')).toBe(1);
+  });
+});
+
+describe('decideApproval refuses bad input with ApprovalError', () => {
+  const decision = { callId: 'c1', argsDigest: 'a'.repeat(64), approved: true, by: 'ops@example' };
+  test.each([
+    ['no decision', null, {}, 'an approval decision must be an object { callId, argsDigest, approved, by, reason? }'],
+    ['`by` a number', { ...decision, by: 5 }, {}, 'an approval decision needs `by`: who decided'],
+    ['a short digest', { ...decision, argsDigest: 'abc' }, {}, /needs the argsDigest/],
+    [
+      'a short signing key',
+      decision,
+      { signingKey: 'short' },
+      /signingKey must be a string or a Uint8Array of at least 32 bytes/,
+    ],
+  ])('%s: refused before anything is sent (the client is never touched)', async (_name, bad, options, message) => {
+    await expect(decideApproval(untouchableClient, 'wf-1', bad as never, options)).rejects.toMatchObject({
+      name: 'ApprovalError',
+      code: 'approval_failed',
+      message,
+    });
+  });
+  test('a workflow that does not exist → ApprovalError naming it', async () => {
+    await expect(decideApproval(env.client, 'no-such-workflow-rr', decision)).rejects.toMatchObject({
+      name: 'ApprovalError',
+      message: 'workflow no-such-workflow-rr was not found',
+    });
   });
 });
 
