@@ -96,6 +96,11 @@ function addApprovalCommands(program: Command, withClient: WithClient): void {
   for (const verb of ['approve', 'deny'] as const) {
     approvals
       .command(`${verb} <workflowId> <callId>`)
+      .description(
+        verb === 'approve'
+          ? 'approve a waiting call: it runs again once, with the approval'
+          : 'deny a waiting call: it stops ("A person declined this action.")',
+      )
       .requiredOption('--digest <argsDigest>', 'the argsDigest that `approvals list` shows: what you decide on')
       .requiredOption('--by <who>', 'who decides')
       .option('--reason <text>', 'why')
@@ -191,9 +196,24 @@ export function runOperatorCli(argv: readonly string[]): void {
   operatorCli()
     .parseAsync([...argv])
     .catch((err: unknown) => {
-      process.stderr.write(`${err instanceof Error ? err.message : String(err)}\n`);
+      process.stderr.write(`${failureText(err)}\n`);
       process.exit(1);
     });
+}
+
+/**
+ * A failure as one line: its message and its causes' (the Temporal client's "Failed to list workflows" says why only
+ * in its `cause`, the server's gRPC error), each once; a hint where the cause is a known setup step.
+ */
+export function failureText(err: unknown): string {
+  const parts: string[] = [];
+  for (let e: unknown = err, depth = 0; e !== undefined && e !== null && depth < 4; depth++) {
+    const message = (e instanceof Error ? e.message : String(e)).trim();
+    if (message !== '' && !parts.some((p) => p.includes(message))) parts.push(message);
+    e = e instanceof Error ? e.cause : undefined;
+  }
+  const text = parts.join(': ');
+  return /search attribute/i.test(text) ? `${text} (register the plugin's search attributes: README, "Install")` : text;
 }
 
 if (require.main === module) runOperatorCli(process.argv);

@@ -1,0 +1,41 @@
+/**
+ * The operator CLI's failure line and its commands' descriptions (operator/cli.ts). No server: the program is only
+ * built, never run.
+ */
+import { failureText, operatorCli } from '../../operator/cli';
+
+describe('failureText', () => {
+  it("carries the cause the Temporal client's own message hides, and a hint for a missing search attribute", () => {
+    const err = new Error('Failed to list workflows', {
+      cause: new Error('3 INVALID_ARGUMENT: invalid search attribute: RecoveryStatus'),
+    });
+    expect(failureText(err)).toBe(
+      'Failed to list workflows: 3 INVALID_ARGUMENT: invalid search attribute: RecoveryStatus (register the plugin\'s search attributes: README, "Install")',
+    );
+  });
+  it('says each message once, stops after 4 causes, and reads a thrown non-Error', () => {
+    expect(failureText(new Error('query failed', { cause: new Error('query failed') }))).toBe('query failed');
+    let deep: Error = new Error('e5');
+    for (const m of ['e4', 'e3', 'e2', 'e1']) deep = new Error(m, { cause: deep });
+    expect(failureText(deep)).toBe('e1: e2: e3: e4');
+    expect(failureText('plain')).toBe('plain');
+  });
+});
+
+test('every approvals and reviews subcommand has a description', () => {
+  const program = operatorCli();
+  const described = ['approvals', 'reviews'].flatMap((group) =>
+    program.commands
+      .find((c) => c.name() === group)!
+      .commands.map((c) => [`${group} ${c.name()}`, c.description() !== '']),
+  );
+  expect(described).toEqual([
+    ['approvals pending', true],
+    ['approvals list', true],
+    ['approvals approve', true],
+    ['approvals deny', true],
+    ['reviews list', true],
+    ['reviews show', true],
+    ['reviews decide', true],
+  ]);
+});
