@@ -12,6 +12,7 @@ import { temporalBinaries } from '../../server/binaries';
 import type { AgentResult } from '../../workflows/agent';
 import { uniqueTaskQueue } from '../setup/env';
 import { harness } from './harness';
+import { SEARCH_ATTRIBUTES } from '../../workflows/search-attributes';
 
 let env: TestWorkflowEnvironment;
 let service: ScriptedService;
@@ -21,6 +22,7 @@ beforeAll(async () => {
       executable: { type: 'existing-path', path: temporalBinaries().cli },
       ip: '127.0.0.1',
       extraArgs: ['--dynamic-config-value', 'limit.historyCount.suggestContinueAsNew=40'],
+      searchAttributes: [...SEARCH_ATTRIBUTES],
     },
   });
   service = await startScriptedService({});
