@@ -10,7 +10,6 @@ import { resolve } from 'node:path';
 import { promisify } from 'node:util';
 import type { Client } from '@temporalio/client';
 import type { TestWorkflowEnvironment } from '@temporalio/testing';
-import { z } from 'zod';
 import {
   ApprovalError,
   decideApproval,
@@ -23,7 +22,6 @@ import {
   type ApprovalListing,
   type ReviewListing,
 } from '../../client';
-import { defineTool } from '../../activities/define-tool';
 import { startLedgerService, type LedgerService } from '../../examples/ledger-service';
 import { ledgerTools } from '../../examples/ledger-tools';
 import { startScriptedService } from '../../examples/scripted-service';
@@ -32,6 +30,7 @@ import type { ReviewCase } from '../../workflows/definitions';
 import type { ToolPlanResult } from '../../workflows/tool-plan';
 import { testEnv, uniqueTaskQueue } from '../setup/env';
 import { harness, type Harness } from './harness';
+import { exportReportTool } from './fixtures/export-report-tool';
 
 const ROOT = resolve(__dirname, '../..');
 const FAST_LOOKUPS = { lookupBudget: 3, lookupBackoff: { initialIntervalMs: 50, maximumIntervalMs: 200 } };
@@ -310,18 +309,7 @@ describe('approvals across workflows', () => {
       ],
     });
     try {
-      const exportTool = defineTool({
-        name: 'export_report',
-        description: 'Exports the monthly report.',
-        input: z.object({ month: z.string() }),
-        output: z.object({ url: z.string() }),
-        effect: 'read',
-        approvalCanLift: true,
-        async execute(_args, ctx) {
-          const headers: Record<string, string> = ctx.approval ? { 'x-approved-by': ctx.approval.by } : {};
-          return (await ctx.http.request({ url: `${service.url}/export`, headers })).body as never;
-        },
-      });
+      const exportTool = exportReportTool(() => service.url);
       const h = await harness(env, [exportTool]);
       const startedMs = Date.now();
       const r = await h.run(async () => {

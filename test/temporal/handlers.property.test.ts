@@ -8,8 +8,7 @@
 import fc from 'fast-check';
 import type { TestWorkflowEnvironment } from '@temporalio/testing';
 import { Worker } from '@temporalio/worker';
-import { z } from 'zod';
-import { defineTool } from '../../activities/define-tool';
+import type { z } from 'zod';
 import { startLedgerService, type LedgerService } from '../../examples/ledger-service';
 import { ledgerTools } from '../../examples/ledger-tools';
 import { startScriptedService, type ScriptedService } from '../../examples/scripted-service';
@@ -31,6 +30,7 @@ import { createPlannerActivities } from '../../activities/planners/planner';
 import type { AgentResult } from '../../workflows/agent';
 import { testEnv, uniqueTaskQueue } from '../setup/env';
 import { eventTypes, FAST_BACKOFF, harness, okOutcome } from './harness';
+import { exportReportTool } from './fixtures/export-report-tool';
 
 let env: TestWorkflowEnvironment;
 let service: ScriptedService;
@@ -80,18 +80,7 @@ async function until<T>(probe: () => Promise<T>, ok: (v: T) => boolean, what: st
   throw new Error(`timed out waiting for ${what}`);
 }
 
-const exportTool = () =>
-  defineTool({
-    name: 'export_report',
-    description: 'Exports the monthly report.',
-    input: z.object({ month: z.string() }),
-    output: z.object({ url: z.string() }),
-    effect: 'read',
-    approvalCanLift: true,
-    async execute(args, ctx) {
-      return (await ctx.http.request({ url: `${service.url}/export?m=${args.month}` })).body as never;
-    },
-  });
+const exportTool = () => exportReportTool(() => service.url);
 
 test('approval signal and update: 60 malformed decisions each → ignored or rejected; the run still answers and a valid update approves', async () => {
   service.reset({

@@ -9,13 +9,12 @@ import { Client } from '@temporalio/client';
 import { msToTs } from '@temporalio/common/lib/time';
 import type { TestWorkflowEnvironment } from '@temporalio/testing';
 import { Worker } from '@temporalio/worker';
-import { z } from 'zod';
-import { defineTool } from '../../activities/define-tool';
 import { startScriptedService, type ScriptedService } from '../../examples/scripted-service';
 import { RecoveryPlugin, SearchAttributesError } from '../../plugin/recovery-plugin';
 import { pendingApprovalsQuery } from '../../workflows/definitions';
 import { testEnv, uniqueTaskQueue } from '../setup/env';
 import { workflowBundle } from './harness';
+import { exportReportTool } from './fixtures/export-report-tool';
 
 let env: TestWorkflowEnvironment;
 let service: ScriptedService;
@@ -43,17 +42,7 @@ afterAll(async () => {
   await env?.teardown();
 });
 
-const exportTool = defineTool({
-  name: 'export_report',
-  description: 'Exports the monthly report.',
-  input: z.object({ month: z.string() }),
-  output: z.object({ url: z.string() }),
-  effect: 'read',
-  approvalCanLift: true,
-  async execute(_args, ctx) {
-    return (await ctx.http.request({ url: `${service.url}/export` })).body as never;
-  },
-});
+const exportTool = exportReportTool(() => service.url);
 
 async function workerIn(plugin: RecoveryPlugin, taskQueue: string): Promise<Worker> {
   return Worker.create({

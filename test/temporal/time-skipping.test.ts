@@ -4,14 +4,13 @@
  */
 import type { TestWorkflowEnvironment } from '@temporalio/testing';
 import { temporal } from '@temporalio/proto';
-import { z } from 'zod';
-import { defineTool } from '../../activities/define-tool';
 import { startScriptedService, type ScriptedService } from '../../examples/scripted-service';
 import { timeSkippingEnv } from '../setup/env';
 import { harness } from './harness';
 import { startLedgerService } from '../../examples/ledger-service';
 import { ledgerTools } from '../../examples/ledger-tools';
 import { SEARCH_ATTRIBUTES } from '../../workflows/search-attributes';
+import { exportReportTool } from './fixtures/export-report-tool';
 
 let env: TestWorkflowEnvironment;
 let service: ScriptedService;
@@ -31,17 +30,7 @@ afterAll(async () => {
 });
 
 test('403 that approval can lift, no decision: waits the default 24 h (one timer of 86 400 s), then stops without a second call', async () => {
-  const exportTool = defineTool({
-    name: 'export_report',
-    description: 'Exports the monthly report.',
-    input: z.object({ month: z.string() }),
-    output: z.object({ url: z.string() }),
-    effect: 'read',
-    approvalCanLift: true,
-    async execute(_args, ctx) {
-      return (await ctx.http.request({ url: `${service.url}/export` })).body as never;
-    },
-  });
+  const exportTool = exportReportTool(() => service.url);
   const h = await harness(env, [exportTool]);
   const startedAt = Date.now();
   const r = await h.run(() => h.runPlan({ calls: [{ tool: 'export_report', args: { month: '2026-11' } }] }));
