@@ -4,7 +4,7 @@
  * README "Trust and approvals").
  */
 import { WorkflowNotFoundError, WorkflowUpdateFailedError, type Client } from '@temporalio/client';
-import { signApproval } from '../activities/approval-signature';
+import { approvalKeyBytes, signApproval } from '../activities/approval-signature';
 import {
   decideApprovalUpdate,
   pendingApprovalsQuery,
@@ -68,8 +68,9 @@ export type ApprovalRequest = Omit<ApprovalDecision, 'signature'>;
  *   signature binds workflow, call, tool, argument digest and decision (activities/approval-signature.ts).
  * @returns the grant as the run recorded it (`by`, `identity`, `signed`, `via: 'update'`).
  * @throws ApprovalError when `decision` is not an object, `by` is empty or `argsDigest` is not 64 hex characters, or
- *   `signingKey` is shorter than 32 bytes (before sending), when the workflow does not exist, when the call is not waiting (checked with the query first, so a mistyped call id is reported with the ones that wait),
- *   or when the workflow rejects the decision (the message is its reason).
+ *   `signingKey` is shorter than 32 bytes (before sending); when the workflow does not exist; when the call is not
+ *   waiting (checked with the query first, so a mistyped call id is reported with the ones that wait); or when the
+ *   workflow rejects the decision (the message is its reason).
  */
 export async function decideApproval(
   client: Client,
@@ -91,19 +92,16 @@ export async function decideApproval(
   // The workflow's own checks, before anything is sent (an oversized update cannot even be rejected cleanly).
   const parsed = parseMessage(approvalDecisionSchema(), decision, 'approval decision');
   if (!parsed.ok) throw new ApprovalError(parsed.why);
-  const pending = await pendingApprovals(client, workflowId).catch((err: unknown) => {
-    if (err instanceof WorkflowNotFoundError) throw new ApprovalError(`workflow ${workflowId} was not found`);
-    throw err;
-  });
-  const call = pending.find((p) => p.callId === decision.callId);
-  if (!call) {
-    const waiting = pending.map((p) => p.callId).join(', ') || 'none';
-    throw new ApprovalError(
-      `call ${decision.callId} of ${workflowId} is not waiting for approval (waiting: ${waiting})`,
-    );
-  }
-  const signature = key === undefined ? undefined : signApproval(key, { workflowId, tool: call.tool, ...decision });
   try {
+    const pending = await pendingApprovals(client, workflowId);
+    const call = pending.find((p) => p.callId === decision.callId);
+    if (!call) {
+      const waiting = pending.map((p) => p.callId).join(', ') || 'none';
+      throw new ApprovalError(
+        `call ${decision.callId} of ${workflowId} is not waiting for approval (waiting: ${waiting})`,
+      );
+    }
+    const signature = key === undefined ? undefined : signApproval(key, { workflowId, tool: call.tool, ...decision });
     return await client.workflow
       .getHandle(workflowId)
       .executeUpdate(decideApprovalUpdate, { args: [{ ...decision, ...(signature ? { signature } : {}) }] });
@@ -118,10 +116,13 @@ export async function decideApproval(
 function signingKeyOf(options: { signingKey?: string | Uint8Array }): string | Uint8Array | undefined {
   const key = (options as { signingKey?: unknown } | null | undefined)?.signingKey;
   if (key === undefined) return undefined;
-  if ((typeof key === 'string' || key instanceof Uint8Array) && approvalKeyLength(key) >= 32) return key;
+  if (typeof key === 'string' || key instanceof Uint8Array) {
+    try {
+      approvalKeyBytes(key);
+      return key;
+    } catch {
+      // too short: refused below, as a value of another type is
+    }
+  }
   throw new ApprovalError('options.signingKey must be a string or a Uint8Array of at least 32 bytes');
-}
-
-function approvalKeyLength(key: string | Uint8Array): number {
-  return typeof key === 'string' ? Buffer.byteLength(key, 'utf8') : key.byteLength;
 }

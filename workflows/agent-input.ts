@@ -5,13 +5,12 @@
  */
 import type { z as Zod } from 'zod';
 import { ApplicationFailure } from '@temporalio/workflow';
-import { startTurn, type BudgetLedger } from '../recovery/budgets';
-import { isRecoveryInputError } from '../recovery/errors';
 import { AGENT_OPTION_BOUNDS, MAX_USER_MESSAGE_CHARS } from './definitions';
 import { invalidInput } from './input-errors';
 import { plainlyValidAgentOptions } from './plain-input';
 import { OBSERVATION_KINDS } from './planner-contract';
 import { lazy } from '../recovery/lazy';
+import { checkRestoredBudgets } from './router-options';
 import { toolPlanInputSchema } from './tool-plan';
 import { ApplicationFailureType } from '../recovery/failure-types';
 
@@ -88,13 +87,5 @@ export function checkInput(goal: unknown, options: unknown, carried: unknown): v
   if (!carry.success) {
     throw invalidInput('agentWorkflow carried.', carry.error, ' (the third argument is set by continue-as-new only)');
   }
-  try {
-    startTurn(carry.data.router.budgets as BudgetLedger);
-  } catch (err) {
-    if (!isRecoveryInputError(err)) throw err;
-    throw ApplicationFailure.nonRetryable(
-      `agentWorkflow carried.router.budgets: ${err.message}`,
-      ApplicationFailureType.INVALID_INPUT,
-    );
-  }
+  checkRestoredBudgets(carry.data.router.budgets, 'agentWorkflow carried.router.budgets');
 }

@@ -55,14 +55,19 @@ export function checkRouterOptions(options: unknown): void {
     if (!parsed.success) throw invalidInput(`${PREFIX}.`, parsed.error);
   }
   const restore = (options as { restore?: { budgets: unknown } }).restore;
-  if (restore === undefined) return;
+  if (restore !== undefined) checkRestoredBudgets(restore.budgets, `${PREFIX}.restore.budgets`);
+}
+
+/**
+ * A budget ledger carried from an earlier run (`router.state()`, continue-as-new), checked by starting a turn on it.
+ * @param field the field's name in the message, e.g. `agentWorkflow carried.router.budgets`.
+ * @throws ApplicationFailure `invalid_input` (non-retryable) naming `field`.
+ */
+export function checkRestoredBudgets(budgets: unknown, field: string): void {
   try {
-    startTurn(restore.budgets as BudgetLedger);
+    startTurn(budgets as BudgetLedger);
   } catch (err) {
     if (!isRecoveryInputError(err)) throw err;
-    throw ApplicationFailure.nonRetryable(
-      `${PREFIX}.restore.budgets: ${err.message}`,
-      ApplicationFailureType.INVALID_INPUT,
-    );
+    throw ApplicationFailure.nonRetryable(`${field}: ${err.message}`, ApplicationFailureType.INVALID_INPUT);
   }
 }

@@ -64,10 +64,12 @@ export function matchMcpRule(facts: McpFailureFacts, server: McpServerCodes = {}
   const first = MCP_ERROR_RULES.find(matches);
   if (first?.answer.kind !== 'transient' || first.answer.sent !== 'not_processed') return first;
   const own = matchedSignals(first, facts, server);
+  // A signal of its that holds makes a row signalled, so `structural` is all that is left of `matches`.
   const disagrees = (r: McpErrorRule) =>
     r.answer.kind === 'transient' &&
     r.answer.sent === 'maybe_sent' &&
-    matches(r) &&
+    r.session !== true &&
+    structural(r, facts) &&
     [...matchedSignals(r, facts, server)].some((kind) => !own.has(kind));
   return MCP_ERROR_RULES.slice(MCP_ERROR_RULES.indexOf(first) + 1).find(disagrees) ?? first;
 }

@@ -20,6 +20,14 @@ import { asArray, hasOwn, isObjectLike, ownKeys, readProp, readString } from './
 import { MAX_SERVER_DETAIL_CHARS, pathLabel, publicText } from './text';
 import { isZodError } from './zod';
 
+/**
+ * What the model is told after a call that returned an unusable result: a write that is not deduplicated was
+ * applied, so it must not be repeated; nothing for a read or a deduplicated write (both replay-safe).
+ */
+export function appliedWriteNote(ctx: Pick<CallContext, 'effect' | 'deduplicates'>): string {
+  return ctx.effect === 'write' && !ctx.deduplicates ? ' The write was applied; do not repeat it.' : '';
+}
+
 /** What went wrong with a result. Give `error` (an output ZodError) or `invariant` (a message); `received` is the result. */
 export interface InvalidResultInput {
   /** The ZodError from validating the result against the tool's output schema. */
@@ -99,7 +107,7 @@ export function classifyInvalidResult(input: InvalidResultInput, ctx: CallContex
     replaySafe: c.effect === 'read' || c.deduplicates,
     ...(status === undefined ? {} : { status }),
   };
-  const applied = c.effect === 'write' && !c.deduplicates ? ' The write was applied; do not repeat it.' : '';
+  const applied = appliedWriteNote(c);
   if (hasOwn(input, 'received') && isBlank(received)) {
     return buildFailure(c, {
       ...base,

@@ -20,6 +20,7 @@ import { FailureClass, FailureReason, Phase } from '../../failure';
 import type { FieldIssue } from '../../failure';
 import type { FailureDraft } from '../build';
 import type { CallContext } from '../context';
+import { appliedWriteNote } from '../result';
 import type { WrappedHttp } from '../wrapped-http';
 
 /** What a library error means. A const object plus a type of the same name. */
@@ -215,8 +216,12 @@ export function kindDraft(
  */
 function returned(rule: KindRule, ctx: CallContext, head: string, said: string): FailureDraft {
   const replaySafe = ctx.effect === 'read' || ctx.deduplicates;
-  const applied = replaySafe ? '' : ' The write was applied; do not repeat it.';
-  return { ...base(rule), phase: Phase.POSTCHECK, replaySafe, publicMessage: `${head}.${applied}${said}` };
+  return {
+    ...base(rule),
+    phase: Phase.POSTCHECK,
+    replaySafe,
+    publicMessage: `${head}.${appliedWriteNote(ctx)}${said}`,
+  };
 }
 
 /** A `maybe` kind whose request never left: transient (or unrecoverable) and replay-safe for any tool. */
