@@ -14,6 +14,7 @@ import { lazy } from '../recovery/lazy';
 import { toolSpecSchema } from '../recovery/tool-spec';
 import { invalidInput } from './input-errors';
 import { plainlyValidToolPlanInput } from './plain-input';
+import { boundedPlanResult } from './bounded-result';
 import { buildToolRouter, type ToolOutcome } from './tool-router';
 import type { ReconcileOptions } from './reconcile-call';
 
@@ -150,5 +151,6 @@ export async function toolPlanWorkflow(rawInput: ToolPlanInput): Promise<ToolPla
       if (outcome.ok && outcome.noProgress) break;
     }
   }
-  return { outcomes, records: [...router.records()] };
+  // Within the payload limit: a result over it would fail every workflow task that tries to complete the run.
+  return boundedPlanResult({ outcomes, records: [...router.records()] }, input.catalog);
 }

@@ -68,17 +68,29 @@ export function buildFailure(id: FailureIdentity, d: FailureDraft): ToolFailure 
     if (ERROR_CODE_PATTERN.test(code)) candidate.code = code;
   }
   if (plainlyValidFailure(candidate) || toolFailureSchema().safeParse(candidate).success) return markValid(candidate);
-  return markValid({
+  return markValid(unbuildable(id, d));
+}
+
+/**
+ * The failure that stands in for a draft that does not validate (a bug here): a draft that says a write may have
+ * been applied stays an unknown outcome (docs/DESIGN.md, "Phases"); anything else is `unrecoverable/tool_bug`.
+ */
+function unbuildable(id: FailureIdentity, d: FailureDraft): ToolFailure {
+  const mayHaveApplied =
+    d.class === FailureClass.OUTCOME_UNKNOWN || (d.phase === Phase.COMMIT_UNKNOWN && !d.replaySafe);
+  return {
     tool: id.tool,
     callId: id.callId,
-    class: FailureClass.UNRECOVERABLE,
-    reason: FailureReason.TOOL_BUG,
-    phase: Phase.DISPATCH,
+    class: mayHaveApplied ? FailureClass.OUTCOME_UNKNOWN : FailureClass.UNRECOVERABLE,
+    reason: mayHaveApplied ? FailureReason.UNRECOGNIZED : FailureReason.TOOL_BUG,
+    phase: mayHaveApplied ? Phase.COMMIT_UNKNOWN : Phase.DISPATCH,
     retryable: false,
     replaySafe: false,
-    publicMessage: 'The tool call failed in a way that could not be classified.',
+    publicMessage: mayHaveApplied
+      ? 'The write may or may not have been applied; its failure could not be classified.'
+      : 'The tool call failed in a way that could not be classified.',
     diagnosticRef: id.diagnosticRef,
-  });
+  };
 }
 
 /**
