@@ -38,8 +38,8 @@ export const FRAME_LOCATION =
   '(?:[^()\\n]{0,500}\\.[A-Za-z][A-Za-z0-9]{0,9}:\\d+(?::\\d+)?|[^()\\n]{0,500}[A-Za-z/\\\\][^():\\n]{0,200}:\\d+:\\d+|native|index \\d+|<anonymous>|unknown location)';
 
 /**
- * True when `text` has `min` characters of `[A-Za-z0-9+/_]` in a row (the precheck of the 'long token' rule,
- * whose matches begin with such a run).
+ * True when `text` has `min` token characters (`[A-Za-z0-9+/_=.~-]`) in a row: the precheck of the 'token-shaped
+ * string' rule, whose matches are such runs.
  */
 export function hasRun(text: string, min: number): boolean {
   let run = 0;
@@ -49,9 +49,13 @@ export function hasRun(text: string, min: number): boolean {
       (c >= 0x61 && c <= 0x7a) ||
       (c >= 0x41 && c <= 0x5a) ||
       (c >= 0x30 && c <= 0x39) ||
-      c === 0x2b ||
-      c === 0x2f ||
-      c === 0x5f;
+      c === 0x2b || // +
+      c === 0x2f || // /
+      c === 0x5f || // _
+      c === 0x3d || // =
+      c === 0x2e || // .
+      c === 0x7e || // ~
+      c === 0x2d; // -
     run = inClass ? run + 1 : 0;
     if (run >= min) return true;
   }
@@ -101,7 +105,3 @@ export function looksLikeSecret(noun: string, value: string): boolean {
     (/\d/.test(value) || /[A-Z]/.test(value.slice(1)) || /[^A-Za-z0-9-]/.test(value))
   );
 }
-
-/**
- * The redaction table, applied in order. Exported so a reader sees every rule in one place and tests can name them.
- */

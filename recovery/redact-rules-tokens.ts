@@ -1,0 +1,93 @@
+/**
+ * Token and identity rules of the redaction table (recovery/redact.ts, `REDACTION_RULES`), in order: e-mail
+ * addresses, JWTs, vendor-prefixed tokens, masked key fragments, account and organisation identifiers. They run
+ * after the URL rule and before the key=value and prose rules (recovery/redact-rules-pairs.ts). Pure.
+ */
+import { Placeholder, type RedactionRule } from './redact-rule';
+import { VENDOR_TOKENS } from './redact-vendor-tokens';
+
+const P = Placeholder;
+
+const VENDOR_SOURCE = `\\b(?:${VENDOR_TOKENS.map((v) => v.pattern).join('|')})`;
+const VENDOR_HINT = new RegExp(VENDOR_TOKENS.map((v) => v.hint).join('|'));
+/** Prefixes whose masked form (`sk-abc12…`, `sk_live_****4f2Q`) still names a vendor's key. */
+const MASKED_PREFIXES =
+  'sk|rk|pk|sess|whsec|gh[pousr]|github_pat|glpat|xox[abposre]|hf|npm|AKIA|ASIA|AIza|SG|key|org|proj|acct|ya29';
+/** Mask runs: `***`, `•••`, `…`, `...`, `xxxx`. */
+const MASK = '(?:\\*{2,}|•{2,}|…|\\.{3,}|x{4,}|X{4,})';
+const UUID = '[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}';
+
+/** A tail of an `org-`/`proj_` id is an id when it has a digit or a capital (`org-wide` is a word). */
+const idTail = (m: string) => (/[0-9A-Z]/.test(m.slice(4)) ? P.ACCOUNT : m);
+
+/*
+ * Frozen here (shallow), as `REDACTION_RULES` is: Temporal deep-freezes the exports of preloaded workflow modules
+ * but stops at an object that is already frozen (@temporalio/worker, reusable-vm `deepFreeze`), so the rules'
+ * RegExps stay writable — `String.prototype.replace` with a global pattern writes its `lastIndex` (ECMA-262,
+ * RegExp.prototype[@@replace]).
+ */
+export const TOKEN_RULES: readonly RedactionRule[] = Object.freeze([
+  // E-mail addresses, whole (RFC 5322 §3.4.1 dot-atom local parts; a domain of DNS labels with a letter TLD, or a
+  // domain an earlier pass or the sender already replaced). `user:pass@` is the userinfo rule's.
+  {
+    name: 'e-mail address',
+    pattern:
+      /(?<![\w.%+:-])[A-Za-z0-9._%+-]{1,64}@(?:(?:[A-Za-z0-9](?:[A-Za-z0-9-]{0,61}[A-Za-z0-9])?\.){1,8}[A-Za-z]{2,24}(?![\w-])|\[(?:host|url|ip|redacted)\]|localhost\b)/g,
+    replace: P.EMAIL,
+    mayMatch: (t) => t.includes('@'),
+  },
+  {
+    name: 'jwt',
+    pattern: /\beyJ[A-Za-z0-9_-]{4,}\.[A-Za-z0-9_-]{4,}\.[A-Za-z0-9_-]*/g,
+    replace: P.REDACTED,
+    mayMatch: (t) => t.includes('eyJ'),
+  },
+  // One row per vendor in recovery/redact-vendor-tokens.ts, each with its source.
+  {
+    name: 'vendor-prefixed token',
+    pattern: new RegExp(VENDOR_SOURCE, 'g'),
+    replace: P.REDACTED,
+    mayMatch: (t) => VENDOR_HINT.test(t),
+  },
+  // Masked fragments: a vendor prefix then a mask (`sk-abc12…`, `sk-proj-Ab12****wxYZ`, `sk_live_****4f2Q`).
+  {
+    name: 'masked vendor key',
+    pattern: new RegExp(`\\b(?:${MASKED_PREFIXES})[-_.][A-Za-z0-9_.-]{0,64}?${MASK}[A-Za-z0-9_-]{0,16}`, 'g'),
+    replace: P.REDACTED,
+    mayMatch: (t) => /\*\*|••|…|\.\.\.|xxxx/i.test(t),
+  },
+  // Any masked key or card: `abcd****wxyz`, `****1234`, `•••• 4242`, `XXXX-XXXX-XXXX-1234`, `xxxx1234`.
+  {
+    name: 'masked fragment',
+    pattern:
+      /(?<![\w*•])(?:[A-Za-z0-9][A-Za-z0-9_-]{1,40}(?:\*{3,}|•{3,})[A-Za-z0-9_-]{0,16}|(?:\*{3,}|•{3,})(?:[A-Za-z0-9]{2,8}|[ -]\d{2,8})(?![\w*•])|(?:[xX*•]{4}[ -]){1,3}[xX*•]{0,4}\d{2,4}\b|[xX]{4,}[ -]?\d{2,8}\b)/g,
+    replace: P.REDACTED,
+    mayMatch: (t) => /\*\*\*|•••|xxxx/i.test(t),
+  },
+  // Account and organisation identifiers: OpenAI organisation and project ids (`org-…`, `proj_…`, the
+  // `OpenAI-Organization` header's value), Stripe connected accounts (`acct_…`), Twilio account SIDs (`AC` + 32 hex).
+  {
+    name: 'account id',
+    pattern: /\b(?:org-[A-Za-z0-9]{12,}|proj_[A-Za-z0-9]{12,}|acct_[A-Za-z0-9]{8,}|AC[0-9a-f]{32})\b/g,
+    replace: (m: string) => (m.startsWith('org-') || m.startsWith('proj_') ? idTail(m) : P.ACCOUNT),
+    mayMatch: (t) => /org-|proj_|acct_|AC[0-9a-f]/.test(t),
+  },
+  // An AWS ARN with an account number (AWS General Reference, "Amazon Resource Names"): the whole ARN, since the
+  // resource part names users and roles.
+  {
+    name: 'aws arn with an account',
+    pattern: /\barn:aws[a-z-]{0,16}:[a-z0-9-]{0,64}:[a-z0-9-]{0,32}:\d{12}:[^\s"'<>,;()]{0,512}/g,
+    replace: P.ACCOUNT,
+    mayMatch: (t) => t.includes('arn:aws'),
+  },
+  // A 12-digit account number (AWS) or a UUID (Azure tenant and subscription ids) after a word that says so.
+  {
+    name: 'account number after its noun',
+    pattern: new RegExp(
+      `\\b(accounts?|acct|tenant|subscription|directory|organi[sz]ation|org)((?:[ _-]?(?:id|number|no\\.?))?[ \\t]*[:=#]?[ \\t]*["']?)(\\d{4}-?\\d{4}-?\\d{4}(?![\\d-])|${UUID}\\b)`,
+      'gi',
+    ),
+    replace: (_m: string, noun: string, gap: string) => `${noun}${gap}${P.ACCOUNT}`,
+    mayMatch: (t) => /acc|tenant|subscription|directory|org/i.test(t),
+  },
+]);
