@@ -87,11 +87,15 @@ export const PHRASE_NOUNS = PHRASE_NOUN_LIST.join('|');
 export const SECRET_NOUNS = [...WORD_NOUNS, ...PHRASE_NOUN_LIST].join('|');
 
 /**
- * A part of every Latin-script noun, or a character outside ASCII (every Cyrillic and CJK noun has one): the
- * precheck of the 'credential in prose' rule.
+ * True when `text` has a part of a Latin-script noun, or a character outside ASCII (every Cyrillic and CJK noun has
+ * one): the precheck of the 'credential in prose' rule.
  */
-export const WORD_NOUN_HINT =
-  /pass|pwd|pin|otp|code|c[óo]dig|secret|token|key|credential|authori|cvv|cvc|kennwort|schl|mdp|cl[ée]|jeton|contrase|clave|senha|chave|chiave|wachtwoord|phrase|mnemonic|[^\x00-\x7f]/i;
+export function mayNameSecret(text: string): boolean {
+  return NON_ASCII.test(text) || LATIN_NOUN_HINT.test(text);
+}
+const NON_ASCII = /[^\x00-\x7f]/;
+const LATIN_NOUN_HINT =
+  /pass|pwd|pin|otp|cod|secret|token|key|credential|authori|cvv|cvc|kennwort|schl|mdp|cl[ée]|jeton|contrase|clave|senha|chave|chiave|wachtwoord|phrase|mnemonic/i;
 
 /**
  * A strong introducer: after it, the next word is the value unless it describes the secret (`STATE_WORDS`).

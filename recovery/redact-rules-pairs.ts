@@ -9,11 +9,11 @@ import { keyMeaning, KEY_HINT, SECRET_KEY_SOURCE } from './redact-keys';
 import { isBasicCredential, looksLikeSecret } from './redact-patterns';
 import {
   DESCRIPTIVE_ENDING,
+  mayNameSecret,
   PHRASE_NOUNS,
   SECRET_NOUNS,
   STATE_WORDS,
   STRONG_INTRO,
-  WORD_NOUN_HINT,
 } from './redact-prose-words';
 import { Placeholder, type RedactionRule } from './redact-rule';
 
@@ -121,6 +121,6 @@ export const PAIR_RULES: readonly RedactionRule[] = Object.freeze([
         strong !== undefined ? introducedSecret(core, strong) : core.length >= 4 && looksLikeSecret(noun, core);
       return secret ? `${noun}${intro}${P.REDACTED}${value.slice(core.length)}` : m;
     },
-    mayMatch: (t) => WORD_NOUN_HINT.test(t),
+    mayMatch: mayNameSecret,
   },
 ]);

@@ -3,6 +3,7 @@
  * addresses, JWTs, vendor-prefixed tokens, masked key fragments, account and organisation identifiers. They run
  * after the URL rule and before the key=value and prose rules (recovery/redact-rules-pairs.ts). Pure.
  */
+import { hasRun } from './redact-patterns';
 import { Placeholder, type RedactionRule } from './redact-rule';
 import { VENDOR_TOKENS } from './redact-vendor-tokens';
 
@@ -47,7 +48,8 @@ export const TOKEN_RULES: readonly RedactionRule[] = Object.freeze([
     name: 'vendor-prefixed token',
     pattern: new RegExp(VENDOR_SOURCE, 'g'),
     replace: P.REDACTED,
-    mayMatch: (t) => VENDOR_HINT.test(t),
+    // Every row's shortest match has 13 token characters in a row (`xoxb-` and 8); then its hint.
+    mayMatch: (t) => hasRun(t, 13) && VENDOR_HINT.test(t),
   },
   // Masked fragments: a vendor prefix then a mask (`sk-abc12…`, `sk-proj-Ab12****wxYZ`, `sk_live_****4f2Q`).
   {
