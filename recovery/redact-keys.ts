@@ -117,11 +117,12 @@ export function keyMeaning(key: string, parentKey?: string): KeyMeaning | undefi
   const last = words[words.length - 1];
   if (last === undefined) return undefined;
   if (hasStrongStem(words) && !METADATA_WORDS.has(last)) return 'secret';
-  const own = lastWordMeaning(words);
-  if (own !== undefined || words.length > 1 || typeof parentKey !== 'string') return own;
-  const parent = significant(keyWords(parentKey));
-  const parentLast = parent[parent.length - 1];
-  return parentLast === undefined ? undefined : lastWordMeaning([parentLast, last]);
+  if (words.length === 1 && typeof parentKey === 'string') {
+    const parentLast = significant(keyWords(parentKey)).pop();
+    const qualified = parentLast === undefined ? undefined : lastWordMeaning([parentLast, last]);
+    if (qualified !== undefined) return qualified;
+  }
+  return lastWordMeaning(words);
 }
 
 /**

@@ -19,9 +19,14 @@ import { Placeholder, type RedactionRule } from './redact-rule';
 
 const P = Placeholder;
 
-/** A key=value pair: quote, key, quote, separator, value (a placeholder, quoted, a scheme and token, a flat JSON
- * array or object, a bare word, or an unterminated quote). */
-const PAIR_SOURCE = `(["']?)(?<![A-Za-z0-9_.-])(${SECRET_KEY_SOURCE})\\1([ \\t]*[=:][ \\t]*)(\\[[a-z]{2,8}\\]|"(?:[^"\\\\\\n]|\\\\.){0,4096}"|'(?:[^'\\\\\\n]|\\\\.){0,4096}'|\\[[^[\\]\\n]{0,4096}\\]|\\{[^{}\\n]{0,4096}\\}|(?:bearer|basic|digest|token|negotiate|ntlm)[ \\t]+[^\\s,;"'&]+|[^\\s&,;"'})[\\]]+|["'][^\\s]{0,4096})`;
+/** A JSON array or object on one line, nested up to 3 levels (brackets paired by kind is not checked). */
+const FLAT = '[^[\\]{}\\n]';
+const JSON_VALUE = `[[{](?:${FLAT}|[[{](?:${FLAT}|[[{]${FLAT}{0,4096}[\\]}]){0,4096}[\\]}]){0,4096}[\\]}]`;
+/**
+ * A key=value pair: quote, key, quote, separator, value (a placeholder, a quoted string, a JSON array or object, a
+ * scheme and its token, a bare word, or an unterminated quote).
+ */
+const PAIR_SOURCE = `(["']?)(?<![A-Za-z0-9_.-])(${SECRET_KEY_SOURCE})\\1([ \\t]*[=:][ \\t]*)(\\[[a-z]{2,8}\\]|"(?:[^"\\\\\\n]|\\\\.){0,4096}"|'(?:[^'\\\\\\n]|\\\\.){0,4096}'|${JSON_VALUE}|(?:bearer|basic|digest|token|negotiate|ntlm)[ \\t]+[^\\s,;"'&]+|[^\\s&,;"'})[\\]]+|["'][^\\s]{0,4096})`;
 /** The same pattern for the values of keys that name nothing (see `pairReplacement`); never exported. */
 const INNER_PAIR = new RegExp(PAIR_SOURCE, 'gi');
 

@@ -140,8 +140,8 @@ export const VENDOR_TOKENS: readonly VendorToken[] = Object.freeze([
   {
     name: 'Sentry token',
     source: `${GITLEAKS} sentry-org-token, sentry-user-token`,
-    pattern: 'sntr[ysu]_[A-Za-z0-9+/=_]{30,}',
-    hint: 'sntr',
+    pattern: 'sntry[su]_[A-Za-z0-9+/=_]{30,}',
+    hint: 'sntry',
   },
   {
     name: 'Atlassian token',
