@@ -149,7 +149,7 @@ const B62 = 'ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789';
 
 describe('isTokenShaped: the rule of recovery/redact-entropy.ts', () => {
   it.each<[string, number, number, number]>([
-    // alphabet, length, least share recognised (measured with this seed: 0.992, 0.996, 0.993, 0.955, 0.889)
+    // alphabet, length, least share recognised (measured with these seeds: 0.983, 0.998, 0.989, 0.947, 0.901)
     [B62, 20, 0.98, 1],
     [B62, 32, 0.99, 2],
     ['0123456789abcdef', 32, 0.98, 3],
