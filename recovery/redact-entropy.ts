@@ -15,9 +15,10 @@
  *    6 and 43 %; `K8sPodDisruptionBudgetV1Beta1`: 2.9 and 35 %);
  * 4. its Shannon entropy, over its characters, is at least `MIN_ENTROPY_BITS` (3 bits per character): random
  *    base16 text of 20 characters has about 3.6, base62 about 4; `a1a1a1…` has 1.
- * Two kinds of identifier are kept as they are although they are random: a UUID (RFC 9562 §4: an order, a
- * request), optionally after a word and a separator (`order-…`); and a typed object id, a lower-case type of 2 to 8
- * letters, `_`, and 8 to 32 letters and digits (Stripe's `ch_3Mml…`, `cus_Nffr…`). Secret prefixes of that shape
+ * Three kinds of identifier are kept as they are although they are random: a UUID (RFC 9562 §4: an order, a
+ * request), optionally after a word and a separator (`order-…`); a ULID (github.com/ulid/spec: 26 characters of
+ * Crockford's base32, the first 0–7); and a typed object id, a lower-case type of 2 to 8 letters, `_`, and 8 to 32
+ * letters and digits (Stripe's `ch_3Mml…`, `cus_Nffr…`). Secret prefixes of that shape
  * (`sk_`, `rk_`, `whsec_`, `hf_`, `acct_`…) are taken by the vendor rules, which run first.
  *
  * Pure: no imports.
@@ -35,11 +36,12 @@ export const MIN_ENTROPY_BITS = 3;
 /** `a e i o u` (lower case; a letter's code | 0x20 is its lower-case code). */
 const VOWELS = [0x61, 0x65, 0x69, 0x6f, 0x75];
 const UUID = /^(?:[A-Za-z]{1,16}[_-])?[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12}$/;
+const ULID = /^[0-7][0-9A-HJKMNP-TV-Z]{25}$/;
 const TYPED_ID = /^[a-z]{2,8}_[A-Za-z0-9]{8,32}$/;
 
 /** True when `run` (letters, digits and `_ - . + / = ~`) reads as random (see the module comment). */
 export function isTokenShaped(run: string): boolean {
-  if (run.length < MIN_TOKEN_RUN || UUID.test(run) || TYPED_ID.test(run)) return false;
+  if (run.length < MIN_TOKEN_RUN || UUID.test(run) || ULID.test(run) || TYPED_ID.test(run)) return false;
   let lower = 0;
   let upper = 0;
   let digit = 0;

@@ -125,6 +125,8 @@ export const STATE_WORDS: ReadonlySet<string> = new Set(
     'cannot can may will in of for to at on by with and or but if that this it its your my their our his her ' +
     'unavailable available provided supplied given sent bad good unsupported supported deprecated malformed ' +
     'undefined false true yes n/a na case-sensitive insecure secure new old current temporary expires ' +
+    'dead alive gone stale broken lost inactive active pending unset blocked suspended frozen done over fine ready ' +
+    'busy full down up off out back here there unusable different single shared personal ' +
     // German
     'falsch ungültig erforderlich abgelaufen leer nicht zu kurz lang gesperrt korrekt richtig fehlt der die das ein eine ' +
     // French

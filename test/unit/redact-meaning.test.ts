@@ -132,6 +132,8 @@ describe('redact: prose that introduces a secret, in several languages', () => {
     'see ACME-2024-001 for the key rotation schedule',
     'lodash@4.17.21 and @acme/sdk@1.2.3',
     '*** WARNING ***',
+    'the refresh credential is dead; only a human can sign in again',
+    'request 01ARZ3NDEKTSV4RRFFQ69G5FAV failed',
   ])('redact(%j) leaves it as it is', (text) => {
     expect(redact(text)).toBe(text);
   });
@@ -180,6 +182,7 @@ describe('isTokenShaped: the rule of recovery/redact-entropy.ts', () => {
     'ch_3MmlLrLkdIwHu7ix0snN0B15',
     '123e4567-e89b-12d3-a456-426614174000',
     'order-123e4567-e89b-12d3-a456-426614174000',
+    '01ARZ3NDEKTSV4RRFFQ69G5FAV',
   ])('%s is not token-shaped', (run) => {
     expect(isTokenShaped(run)).toBe(false);
   });
