@@ -2,8 +2,9 @@
  * The observed state a semantic rejection reports, so that a replan starts from what the world now holds
  * (docs/DESIGN.md, "Routes"), made safe for the model (docs/DESIGN.md, "What the model sees"): a bounded JSON copy
  * of the response body in which every string and key is redacted, the values of keys that name a secret or an
- * account identifier are dropped at any depth (`keyMeaning`, with the parent's key: `{ api: { key } }`), and depth,
- * breadth, string length and the number of values visited are capped.
+ * account identifier are dropped at any depth (`keyMeaning`, with the parent's key: `{ api: { key } }`), and so is
+ * the value of a named entry whose name does (`{ name: 'API_KEY', value }`); depth, breadth, string length and the
+ * number of values visited are capped.
  *
  * Total on foreign values: a getter or a Proxy trap that throws, a revoked Proxy, a cycle, a BigInt, a symbol or a
  * function never makes it throw; what cannot be read is left out. A body that arrives as JSON text is parsed first.
@@ -26,6 +27,10 @@ export const MAX_OBSERVED_KEY_CHARS = 100;
 export const MAX_OBSERVED_JSON_CHARS = 256 * 1024;
 /** Longest part of a string that is redacted, in characters: it is cut at a whitespace first. */
 const MAX_READ_STRING_CHARS = 4 * 1024;
+
+/** The fields that name a named entry, and those that hold its value (`namesASecret`). */
+const NAME_FIELD = /^(?:name|key|header|variable|field|param(?:eter)?)$/i;
+const VALUE_FIELD = /^(?:value|val|data|secret|content|text|valueFrom)$/i;
 
 /** Keys whose values carry stack traces (their paths and hosts are of no use to the model). */
 const STACK_KEY = /^(?:stack|stack_?trace|trace|traceback|backtrace)$/i;
@@ -109,14 +114,31 @@ function walkObject(
   budget: { nodes: number },
 ): { [key: string]: JsonValue } {
   const out: { [key: string]: JsonValue } = {};
-  for (const key of Object.keys(value).slice(0, MAX_OBSERVED_ENTRIES)) {
+  const keys = Object.keys(value).slice(0, MAX_OBSERVED_ENTRIES);
+  const namesSecret = namesASecret(value, keys);
+  for (const key of keys) {
     if (key.length > MAX_OBSERVED_KEY_CHARS || STACK_KEY.test(key)) continue;
-    if (keyMeaning(key, parentKey) !== undefined) continue;
+    if (keyMeaning(key, parentKey) !== undefined || (namesSecret && VALUE_FIELD.test(key))) continue;
     const v = walk(readItem(value, key), depth + 1, key, budget);
     if (v === undefined) continue;
     Object.defineProperty(out, redact(key), { value: v, enumerable: true, writable: true, configurable: true });
   }
   return out;
+}
+
+/**
+ * True when `value` is a named entry whose name names a secret or an account: `{ name: 'API_KEY', value }`
+ * (Kubernetes `env`, CI and PaaS config vars), `{ Key: 'Authorization', Value }` (header lists); its `VALUE_FIELD`
+ * fields are then left out.
+ */
+function namesASecret(value: object, keys: readonly string[]): boolean {
+  for (const key of keys) {
+    if (!NAME_FIELD.test(key)) continue;
+    const name = readItem(value, key);
+    if (typeof name === 'string' && name.length <= MAX_OBSERVED_KEY_CHARS && keyMeaning(name) !== undefined)
+      return true;
+  }
+  return false;
 }
 
 /** `value[key]`, or `undefined` when reading it throws (a getter, a Proxy trap). */

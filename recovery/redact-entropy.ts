@@ -4,8 +4,8 @@
  * recovery/redact-rules-locations.ts asks `isTokenShaped` for each run of at least `MIN_TOKEN_RUN` token characters.
  *
  * The rule, for a run's letters and digits (its separators `_ - . + / = ~` ignored):
- * 1. at least `MIN_TOKEN_CHARS` (20) letters and digits, or at least `MIN_MIXED_TOKEN_CHARS` (16) when lower-case
- *    letters, upper-case letters and digits all occur;
+ * 1. at least `MIN_TOKEN_CHARS` (16) letters and digits; under `MIN_PLAIN_TOKEN_CHARS` (20) only when lower-case
+ *    letters, upper-case letters and digits all occur, or the entropy (rule 4) is at least 3.5 bits;
  * 2. it mixes classes: letters and digits, or upper- and lower-case letters;
  * 3. its words are short and unpronounceable: split into words at every change of class (`InvalidBase64Encoding` →
  *    `Invalid`, `Base`, `64`, `Encoding`; a capital starts a word), the mean word length is below 2.5; or below 3
@@ -27,9 +27,9 @@
 /** Shortest run of token characters the rule looks at. */
 export const MIN_TOKEN_RUN = 16;
 /** Fewest letters and digits of a token-shaped run (rule 1). */
-export const MIN_TOKEN_CHARS = 20;
-/** Fewest letters and digits of a token-shaped run with lower, upper and digits (rule 1). */
-export const MIN_MIXED_TOKEN_CHARS = 16;
+export const MIN_TOKEN_CHARS = 16;
+/** Fewest letters and digits of a token-shaped run without all three classes and under 3.5 bits (rule 1). */
+export const MIN_PLAIN_TOKEN_CHARS = 20;
 /** Least Shannon entropy of a token-shaped run, in bits per character (rule 4). */
 export const MIN_ENTROPY_BITS = 3;
 
@@ -70,10 +70,11 @@ export function isTokenShaped(run: string): boolean {
   }
   const alnum = lower + upper + digit;
   const mixed = lower > 0 && upper > 0 && digit > 0;
-  if (alnum < (mixed ? MIN_MIXED_TOKEN_CHARS : MIN_TOKEN_CHARS)) return false;
+  if (alnum < MIN_TOKEN_CHARS) return false;
   if (!((lower + upper > 0 && digit > 0) || (lower > 0 && upper > 0))) return false;
   if (!shortWords(alnum / words, vowels / Math.max(1, lower + upper), hex === alnum)) return false;
-  return entropyBits(counts, alnum) >= MIN_ENTROPY_BITS;
+  const bits = entropyBits(counts, alnum);
+  return bits >= MIN_ENTROPY_BITS && (alnum >= MIN_PLAIN_TOKEN_CHARS || mixed || bits >= 3.5);
 }
 
 /** Rule 3: mean word length against the share of vowels among the letters. */

@@ -54,6 +54,18 @@ const WORD_NOUNS = [
   'chave (?:api|secreta|privada)',
   'chiave (?:api|segreta|privata)',
   'wachtwoord',
+  // Nordic, Polish, Czech, Hungarian, Romanian, Turkish, Indonesian, Vietnamese.
+  'l[öo]senord',
+  'adgangskode',
+  'passord',
+  'salasana',
+  'has[łl]o',
+  'heslo',
+  'jelsz[óo]',
+  'parol[ăa]',
+  '[şs]ifre',
+  'kata sandi',
+  'm[ậa]t kh[ẩa]u',
   'c[óo]digo (?:de verificaci[óo]n|de verifica[çc][ãa]o|secreto)',
   'codice (?:di verifica|segreto)',
   // Russian.
@@ -95,7 +107,7 @@ export function mayNameSecret(text: string): boolean {
 }
 const NON_ASCII = /[^\x00-\x7f]/;
 const LATIN_NOUN_HINT =
-  /pass|pwd|pin|otp|cod|secret|token|key|credential|authori|cvv|cvc|kennwort|schl|mdp|cl[ée]|jeton|contrase|clave|senha|chave|chiave|wachtwoord|phrase|mnemonic/i;
+  /pass|pwd|pin|otp|cod|secret|token|key|credential|authori|cvv|cvc|kennwort|schl|mdp|cl[ée]|jeton|contrase|clave|senha|chave|chiave|wachtwoord|phrase|mnemonic|senord|adgangskode|passord|salasana|has[łl]o|heslo|jelsz|parol|ifre|sandi|kh/i;
 
 /**
  * A strong introducer: after it, the next word is the value unless it describes the secret (`STATE_WORDS`).
@@ -107,7 +119,7 @@ const LATIN_NOUN_HINT =
 export const STRONG_INTRO =
   '(?:[ \\t]+(?:for|of|für|von|de|pour|para|per|di|для)(?:[ \\t]+[^\\s:=]{1,40}){1,3}?)?' +
   '(?:[ \\t]*[:=][ \\t]*' +
-  '|[ \\t]+(?:(?:is|was|are|were|will be|has been|have been|equals|becomes|reads)(?:[ \\t]+(?:now|still|set to|changed to|reset to))?|(?:set|changed|reset) to|ist|lautet|lauten|war|wurde|est|était|sera|es|era|será|é|è|sarà|это|был|будет)(?:[ \\t]*[:=])?[ \\t]+' +
+  '|[ \\t]+(?:(?:is|was|are|were|will be|has been|have been|equals|becomes|reads)(?:[ \\t]+(?:now|still|set to|changed to|reset to))?|(?:set|changed|reset) to|ist|lautet|lauten|war|wurde|est|était|sera|es|era|será|é|è|sarà|är|er|jest|je|este|adalah|là|это|был|будет)(?:[ \\t]*[:=])?[ \\t]+' +
   '|[ \\t]*[—–][ \\t]*' +
   '|[ \\t]*(?:是|为|為|は|는|은)[ \\t]*)';
 

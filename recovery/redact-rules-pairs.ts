@@ -23,16 +23,20 @@ const P = Placeholder;
 const FLAT = '[^[\\]{}\\n]';
 const JSON_VALUE = `[[{](?:${FLAT}|[[{](?:${FLAT}|[[{]${FLAT}{0,4096}[\\]}]){0,4096}[\\]}]){0,4096}[\\]}]`;
 /**
- * A key=value pair: quote, key, quote, separator, value (a placeholder, a quoted string, a JSON array or object, a
- * scheme and its token, a bare word, or an unterminated quote).
+ * A key=value pair: quote, key, quote, separator (`=`, `:`, `=>`), value (a placeholder, a quoted string — also with
+ * escaped quotes, as JSON text inside a JSON string has them —, a JSON array or object, a scheme and its token, a
+ * bare word, or an unterminated quote).
  */
-const PAIR_SOURCE = `(["']?)(?<![A-Za-z0-9_.-])(${SECRET_KEY_SOURCE})\\1([ \\t]*[=:][ \\t]*)(\\[[a-z]{2,8}\\]|"(?:[^"\\\\\\n]|\\\\.){0,4096}"|'(?:[^'\\\\\\n]|\\\\.){0,4096}'|${JSON_VALUE}|(?:bearer|basic|digest|token|negotiate|ntlm)[ \\t]+[^\\s,;"'&]+|[^\\s&,;"'})[\\]]+|["'][^\\s]{0,4096})`;
+const PAIR_SOURCE = `((?:\\\\?["'])?)(?<![A-Za-z0-9_.-])(${SECRET_KEY_SOURCE})\\1([ \\t]*(?:=>|[=:])[ \\t]*)(\\[[a-z]{2,8}\\]|"(?:[^"\\\\\\n]|\\\\.){0,4096}"|'(?:[^'\\\\\\n]|\\\\.){0,4096}'|\\\\"(?:[^"\\\\\\n]|\\\\[^"\\n]){0,4096}\\\\"|\\\\'(?:[^'\\\\\\n]|\\\\[^'\\n]){0,4096}\\\\'|${JSON_VALUE}|(?:bearer|basic|digest|token|negotiate|ntlm)[ \\t]+[^\\s,;"'&]+|[^\\s&,;"'})[\\]]+|["'][^\\s]{0,4096})`;
 /** The same pattern for the values of keys that name nothing (see `pairReplacement`); never exported. */
 const INNER_PAIR = new RegExp(PAIR_SOURCE, 'gi');
 
+/** A value that is already a placeholder, quoted or not. */
+const PLACEHOLDER_VALUE = /^(?:\\?["'])?\[[a-z]{2,8}\](?:\\?["'])?$/;
+
 /** Not letters of a Latin or Cyrillic word: what may stand before and after a noun. */
-const NOT_WORD_BEFORE = '(?<![A-Za-z0-9_\\u00C0-\\u024F\\u0400-\\u04FF])';
-const NOT_WORD_AFTER = '(?![A-Za-z\\u00C0-\\u024F\\u0400-\\u04FF])';
+const NOT_WORD_BEFORE = '(?<![A-Za-z0-9_\\u00C0-\\u024F\\u0400-\\u04FF\\u1E00-\\u1EFF])';
+const NOT_WORD_AFTER = '(?![A-Za-z\\u00C0-\\u024F\\u0400-\\u04FF\\u1E00-\\u1EFF])';
 const QUOTED =
   '"[^"\\n]{1,200}"|\'[^\'\\n]{1,200}\'|“[^”\\n]{1,200}”|«[^»\\n]{1,200}»|「[^」\\n]{1,200}」|`[^`\\n]{1,200}`';
 
@@ -50,8 +54,8 @@ function pairReplacement(outer: boolean) {
       const inner = value.replace(INNER_PAIR, pairReplacement(false));
       return inner === value ? m : `${quote}${key}${quote}${sep}${inner}`;
     }
-    if (/^["']?\[[a-z]{2,8}\]["']?$/.test(value)) return m;
-    const q = value.startsWith('"') ? '"' : value.startsWith("'") ? "'" : '';
+    if (PLACEHOLDER_VALUE.test(value)) return m;
+    const q = /^\\?["']/.exec(value)?.[0] ?? '';
     if (q === '' && STATE_WORDS.has(value.toLowerCase())) return m;
     return `${quote}${key}${quote}${sep}${q}${meaning === 'account' ? P.ACCOUNT : P.REDACTED}${q}`;
   };
@@ -68,7 +72,14 @@ function introducedSecret(core: string, intro: string): boolean {
   return !DESCRIPTIVE_ENDING.test(core) && /[A-Za-z0-9]/.test(core);
 }
 
-/** Authorization schemes, key=value secrets and credentials in prose. */
+/** The text of an XML or HTML element whose name (without a namespace prefix) names a secret or an account. */
+function elementReplacement(m: string, tag: string, attrs: string, value: string): string {
+  const meaning = keyMeaning(tag.slice(tag.lastIndexOf(':') + 1));
+  if (meaning === undefined || PLACEHOLDER_VALUE.test(value)) return m;
+  return `<${tag}${attrs}>${meaning === 'account' ? P.ACCOUNT : P.REDACTED}</${tag}>`;
+}
+
+/** Authorization schemes, XML elements, key=value secrets and credentials in prose. */
 export const PAIR_RULES: readonly RedactionRule[] = Object.freeze([
   {
     // `Bearer x`, `Basic dXNlcjpwYXNz`: a token when ≥ 20 characters, or ≥ 8 with a digit, symbol or an inner
@@ -87,7 +98,14 @@ export const PAIR_RULES: readonly RedactionRule[] = Object.freeze([
     },
     mayMatch: (t) => /bearer|basic|digest|token|negotiate|ntlm/i.test(t),
   },
-  // key=value / key: value / "key": "value" where the key names a secret or an account, by meaning.
+  // `<password>…</password>`, `<ns:ApiKey>…</ns:ApiKey>` (SOAP faults and XML APIs echo their requests).
+  {
+    name: 'secret xml element',
+    pattern: /<([A-Za-z_][\w.:-]{0,100})((?:\s[^<>]{0,500})?)>([^<]{1,4096})<\/\1>/g,
+    replace: elementReplacement,
+    mayMatch: (t) => t.includes('</'),
+  },
+  // key=value / key: value / "key": "value" / "key" => "value" where the key names a secret or an account.
   {
     name: 'secret key-value',
     pattern: new RegExp(PAIR_SOURCE, 'gi'),

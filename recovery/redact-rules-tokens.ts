@@ -18,6 +18,28 @@ const MASKED_PREFIXES =
 const MASK = '(?:\\*{2,}|•{2,}|…|\\.{3,}|x{4,}|X{4,})';
 const UUID = '[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}';
 
+/** The Luhn check digit is right (ISO/IEC 7812-1, Annex B): a payment card number. */
+function luhnValid(digits: string): boolean {
+  let sum = 0;
+  for (let i = 0; i < digits.length; i++) {
+    let d = digits.charCodeAt(digits.length - 1 - i) - 48;
+    if (i % 2 === 1) d = d * 2 > 9 ? d * 2 - 9 : d * 2;
+    sum += d;
+  }
+  return sum % 10 === 0;
+}
+
+/** The check digits of an IBAN are right (ISO 13616-1: the rearranged number mod 97 is 1). */
+function ibanValid(iban: string): boolean {
+  if (iban.length < 15 || iban.length > 34) return false;
+  let rest = 0;
+  for (const c of `${iban.slice(4)}${iban.slice(0, 4)}`) {
+    const v = c >= 'A' ? c.charCodeAt(0) - 55 : c.charCodeAt(0) - 48;
+    rest = v > 9 ? (rest * 100 + v) % 97 : (rest * 10 + v) % 97;
+  }
+  return rest === 1;
+}
+
 /** A tail of an `org-`/`proj_` id is an id when it has a digit or a capital (`org-wide` is a word). */
 const idTail = (m: string) => (/[0-9A-Z]/.test(m.slice(4)) ? P.ACCOUNT : m);
 
@@ -81,6 +103,22 @@ export const TOKEN_RULES: readonly RedactionRule[] = Object.freeze([
     pattern: /\barn:aws[a-z-]{0,16}:[a-z0-9-]{0,64}:[a-z0-9-]{0,32}:\d{12}:[^\s"'<>,;()]{0,512}/g,
     replace: P.ACCOUNT,
     mayMatch: (t) => t.includes('arn:aws'),
+  },
+  // Payment card numbers (PCI DSS: the primary account number): 13–19 digits, whole or in groups of 4 (Amex 4-6-5),
+  // starting 3–6 (ISO/IEC 7812-1 major industry identifiers of cards) and passing the Luhn check.
+  {
+    name: 'payment card number',
+    pattern:
+      /(?<![\d.,-])(?:[3-6]\d{12,18}|[3-6]\d{3}([ -])\d{4}\1\d{4}\1\d{1,7}|3[47]\d{2}([ -])\d{6}\2\d{5})(?![\d])/g,
+    replace: (m: string) => (luhnValid(m.replace(/[ -]/g, '')) ? P.REDACTED : m),
+    mayMatch: (t) => /[3-6]\d{3}/.test(t),
+  },
+  // Bank account numbers as IBANs (ISO 13616-1), checked by their mod-97 digits.
+  {
+    name: 'iban',
+    pattern: /\b[A-Z]{2}\d{2}(?: ?[A-Z0-9]{4}){2,7}(?: ?[A-Z0-9]{1,3})?\b/g,
+    replace: (m: string) => (ibanValid(m.replace(/ /g, '')) ? P.ACCOUNT : m),
+    mayMatch: (t) => /[A-Z]{2}\d{2}/.test(t),
   },
   // A 12-digit account number (AWS) or a UUID (Azure tenant and subscription ids) after a word that says so.
   {

@@ -49,6 +49,18 @@ describe('publicObservedState: keys by meaning, at any depth', () => {
     });
   });
 
+  it('drops the value of a named entry whose name names a secret (env lists, header lists)', () => {
+    expect(
+      publicObservedState({
+        env: [
+          { name: 'API_KEY', value: 'abc123' },
+          { name: 'REGION', value: 'eu' },
+        ],
+        headers: [{ Key: 'Authorization', Value: 'Bearer x' }],
+      }),
+    ).toEqual({ env: [{ name: 'API_KEY' }, { name: 'REGION', value: 'eu' }], headers: [{ Key: 'Authorization' }] });
+  });
+
   it('drops stack traces by key', () => {
     expect(publicObservedState({ message: 'x', stack: 'Error\n at f (/srv/a.js:1:1)', stackTrace: [] })).toEqual({
       message: 'x',

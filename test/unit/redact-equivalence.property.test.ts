@@ -147,6 +147,12 @@ const FRAGMENTS = [
   'InvalidBase64EncodingException',
   'cus_NffrFeUfNV2Hib',
   'order-123e4567-e89b-12d3-a456-426614174000',
+  '<password>hunter2</password>',
+  '{"password"=>"x"}',
+  '{\\"token\\":\\"abc\\"}',
+  'card 4242 4242 4242 4242',
+  'IBAN DE89 3704 0044 0532 0130 00',
+  'hasło: kot-pies',
 ];
 const PROSE = [
   'the',

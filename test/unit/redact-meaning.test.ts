@@ -75,9 +75,34 @@ describe('redact: masked fragments, e-mail addresses, account ids', () => {
     ['AccountId: 493817206451', 'AccountId: [account]'],
     ['not a member of tenant 72f988bf-86f1-41af-91ab-2d7cd011db47.', 'not a member of tenant [account].'],
     ['{"organization": "acme-prod", "n": 1}', '{"organization": "[account]", "n": 1}'],
+    ['card 4242 4242 4242 4242 declined', 'card [redacted] declined'],
+    ['card 4242424242424242 declined', 'card [redacted] declined'],
+    ['amex 3782 822463 10005 declined', 'amex [redacted] declined'],
+    ['IBAN DE89 3704 0044 0532 0130 00 rejected', 'IBAN [account] rejected'],
+    ['IBAN GB82WEST12345698765432 rejected', 'IBAN [account] rejected'],
+    ['X-API-KEY header value Q7ZK2M9XW4RT8PLN is invalid', 'X-API-KEY header value [redacted] is invalid'],
   ])('redact(%j) → %j', (text, expected) => {
     expect(redact(text)).toBe(expected);
   });
+});
+
+describe('redact: secrets in XML, Ruby hashes and JSON text inside a JSON string', () => {
+  it.each<[string, string]>([
+    ['<password>hunter2</password>', '<password>[redacted]</password>'],
+    ['<ns:ApiKey a="1">abc123</ns:ApiKey>', '<ns:ApiKey a="1">[redacted]</ns:ApiKey>'],
+    ['<AccountId>493817206451</AccountId>', '<AccountId>[account]</AccountId>'],
+    ['{"password"=>"hunter2", "n"=>1}', '{"password"=>"[redacted]", "n"=>1}'],
+    ['upstream said {\\"token\\":\\"abc123\\",\\"n\\":1}', 'upstream said {\\"token\\":\\"[redacted]\\",\\"n\\":1}'],
+  ])('redact(%j) → %j', (text, expected) => {
+    expect(redact(text)).toBe(expected);
+    expect(redact(expected)).toBe(expected);
+  });
+  it.each(['<name>Ann</name>', '<keyword>monkey</keyword>', 'amounts 5000 1000 2000 3000', 'timestamp 1700000000000'])(
+    'redact(%j) leaves it as it is',
+    (text) => {
+      expect(redact(text)).toBe(text);
+    },
+  );
 });
 
 describe('redact: prose that introduces a secret, in several languages', () => {
@@ -104,6 +129,10 @@ describe('redact: prose that introduces a secret, in several languages', () => {
     ['密码：Zx9kLm2', '密码:[redacted]'],
     ['パスワードは hunter2 です', 'パスワードは [redacted] です'],
     ['비밀번호는 qwerty77', '비밀번호는 [redacted]'],
+    ['hasło: kot-pies', 'hasło: [redacted]'],
+    ['şifre: kedi-köpek', 'şifre: [redacted]'],
+    ['lösenord är katt-hund', 'lösenord är [redacted]'],
+    ['mật khẩu là meo-cho', 'mật khẩu là [redacted]'],
   ])('redact(%j) → %j', (text, expected) => {
     expect(redact(text)).toBe(expected);
   });
