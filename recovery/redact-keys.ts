@@ -134,3 +134,13 @@ export function keyMeaning(key: string, parentKey?: string): KeyMeaning | undefi
 export function isSecretKey(key: string): boolean {
   return keyMeaning(key) === 'secret';
 }
+
+/**
+ * True when the last segment of a field path names a secret or an account (`["user", "password"]`, `["api_key"]`):
+ * the value at it is never shown, in a repair's `received` or anywhere else (docs/DESIGN.md, "Redaction by meaning").
+ */
+export function pathNamesSecret(path: readonly (string | number)[]): boolean {
+  const last = path.at(-1);
+  const parent = path.at(-2);
+  return typeof last === 'string' && keyMeaning(last, typeof parent === 'string' ? parent : undefined) !== undefined;
+}

@@ -13,6 +13,7 @@ import {
   toolFailureSchema,
 } from '../failure';
 import { redact } from '../redact';
+import { pathNamesSecret } from '../redact-keys';
 import { plainlyValidFailure } from '../plain-checks';
 import { markValid } from '../valid-failure';
 import type { FieldIssue, ToolFailure } from '../failure';
@@ -65,7 +66,8 @@ export function buildFailure(id: FailureIdentity, d: FailureDraft): ToolFailure 
   if (d.issues && d.issues.length > 0) candidate.issues = d.issues.map(safeIssue);
   if (d.code !== undefined) {
     const code = d.code.toLowerCase();
-    if (ERROR_CODE_PATTERN.test(code)) candidate.code = code;
+    // A "code" the redaction would change (a token a server put in its `code` field) is no code: it stays out.
+    if (ERROR_CODE_PATTERN.test(code) && redact(d.code) === d.code) candidate.code = code;
   }
   if (plainlyValidFailure(candidate) || toolFailureSchema().safeParse(candidate).success) return markValid(candidate);
   return markValid(unbuildable(id, d));
@@ -110,13 +112,15 @@ function safeIssue(i: FieldIssue): FieldIssue {
     const r = redact(stripControls(t));
     return r.length > max ? `${r.slice(0, max - 1)}…` : r;
   };
+  // The value a server echoes for a field named like a secret (`password`, `api_key`) is never shown.
+  const secretField = pathNamesSecret(i.path);
   return {
     path: i.path.slice(0, 16).map((seg) => {
       const s = pathSegment(seg);
       return typeof s === 'string' ? clean(s, 64) : s;
     }),
     expected: clean(i.expected, 200) || 'a valid value',
-    received: clean(i.received, MAX_RECEIVED_CHARS),
+    received: secretField && i.received !== '' ? '[redacted]' : clean(i.received, MAX_RECEIVED_CHARS),
     suggestion: clean(i.suggestion, 200) || 'Fix this field.',
   };
 }
