@@ -1,10 +1,13 @@
 /**
- * Three projects:
+ * Four projects:
  * - core: pure unit tests and loopback-HTTP tests; no Temporal server.
  * - temporal: tests on a real Temporal dev server, started once per run by test/setup/global-setup.ts
  *   (a project-level globalSetup runs only when a test of that project is selected).
  * - dialects: real client libraries against real servers (PostgreSQL, moto, gRPC, loopback SaaS wire formats)
  *   through the real activity; one PostgreSQL, moto and Temporal dev server per run (test/setup/dialects-setup.ts).
+ * - unseen: issue 28's held-out cases, client libraries no table names, each against its own server (Debian's
+ *   memcached and nats-server, npm's smtp-server and Azurite, or a loopback wire format), started per test file in a
+ *   plain Node process (test/unseen/run.ts); a ratchet on test/unseen/known-misses.json.
  */
 const transform = { '^.+\\.ts$': ['ts-jest', { tsconfig: 'tsconfig.json' }] };
 module.exports = {
@@ -34,6 +37,12 @@ module.exports = {
       setupFiles: ['<rootDir>/test/setup/quiet-runtime.ts'],
       globalSetup: '<rootDir>/test/setup/dialects-setup.ts',
       globalTeardown: '<rootDir>/test/setup/dialects-teardown.ts',
+    },
+    {
+      displayName: 'unseen',
+      testEnvironment: 'node',
+      transform,
+      testMatch: ['<rootDir>/test/unseen/**/*.test.ts'],
     },
   ],
 };

@@ -10,6 +10,8 @@
  *   (bench/eval.ts). Not run by default (it takes minutes): name it with `--only eval`.
  * - `promises`: promises and bytes one run of each scale workload creates in workflow code, against its baseline
  *   (bench/promises.ts). Not run by default: name it with `--only promises`.
+ * - `unseen`: issue 28's held-out cases, client libraries no table names, routed by the real activity
+ *   (bench/unseen.ts, test/unseen). Not run by default: name it with `--only unseen`.
  * `--quick` runs each in a shorter form.
  *
  * Exit code: 0 when every benchmark's gate passed, 1 when one failed, 2 when a benchmark itself broke.
@@ -22,8 +24,9 @@ import { evalBench } from './eval';
 import { overhead } from './overhead';
 import { promisesBench } from './promises';
 import { scale } from './scale';
+import { unseenBench } from './unseen';
 
-const BENCHMARKS = ['overhead', 'scale', 'chaos', 'eval', 'cluster', 'promises'] as const;
+const BENCHMARKS = ['overhead', 'scale', 'chaos', 'eval', 'cluster', 'promises', 'unseen'] as const;
 type BenchName = (typeof BENCHMARKS)[number];
 /** What runs without `--only`. */
 const DEFAULT_BENCHMARKS: readonly BenchName[] = ['overhead', 'scale', 'chaos'];
@@ -120,6 +123,8 @@ function runOne(name: BenchName, o: BenchOptions): Promise<number> {
       return clusterBench({ quick: o.quick });
     case 'promises':
       return promisesBench({ runs: o.quick ? 10 : o.runs, warmup: o.warmup });
+    case 'unseen':
+      return unseenBench();
     case 'eval':
       return evalBench({
         quick: o.quick,
