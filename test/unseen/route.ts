@@ -45,7 +45,7 @@ export async function routeCase(c: UnseenCase): Promise<Got> {
     },
   });
   const activities = createToolActivities({ tools: [tool], backoff: DEFAULT_BACKOFF_POLICY });
-  const env = new MockActivityEnvironment({ activityId: 'act-1' }, { logger: silent });
+  const env = new MockActivityEnvironment({ activityId: 'act-1', startToCloseTimeoutMs: 60_000 }, { logger: silent });
   const err = await env
     .run(activities.invokeTool, { tool: tool.name, args: {}, callId: 'call-1', operationId: `op-${tool.name}` })
     .then(
