@@ -66,17 +66,20 @@ export { findTemporalCli, TemporalCliNotFoundError } from './server/temporal-cli
 
 export {
   ApprovalError,
+  approvalLedger,
   connectClient,
   decideApproval,
+  decideApprovals,
   decideReview,
   listApprovals,
   listReviews,
   pendingApprovals,
   ReviewError,
   ReviewErrorCode,
+  revokeApproval,
   showReview,
 } from './operator';
-export type { ApprovalListing, ApprovalRequest, ReviewListing } from './operator';
+export type { ApprovalListing, ApprovalRequest, BatchRequest, ReviewListing } from './operator';
 export { signApproval } from './activities/approval-signature';
 export type { ApprovalSigningFields } from './activities/approval-signature';
 export type { ApprovalActivityOptions } from './activities/approvals';

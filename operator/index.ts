@@ -8,5 +8,6 @@ export {
   type ApprovalListing,
   type ApprovalRequest,
 } from './approvals';
+export { approvalLedger, decideApprovals, revokeApproval, type BatchRequest } from './approval-lifecycle';
 export { signApproval, type ApprovalSigningFields } from '../activities/approval-signature';
 export { decideReview, listReviews, ReviewError, ReviewErrorCode, showReview, type ReviewListing } from './reviews';

@@ -33,7 +33,7 @@ import { isReplaySafe, type ToolSpec } from '../recovery/tool-spec';
 import { fromActivityError } from './activity-failure';
 import type { LookupRecord, ReviewCase, ReviewDecision } from './definitions';
 import { lookupRounds, type LookupRounds, type Tally } from './reconcile-lookups';
-import { registerReview } from './reconcile-review';
+import { errorFacts, registerReview } from './reconcile-review';
 import { verifyCall } from './router/verify';
 import { RecoveryOperationId, RecoveryStatus, RecoveryTool } from './search-attributes';
 
@@ -129,7 +129,9 @@ function startRun(input: ReconcileInput): Run {
     status: 'reconciling',
     message: input.failure.publicMessage,
     argsSummary: publicObservedState(input.args) ?? null,
+    failure: errorFacts(input.failure),
     replays: 0,
+    allowed: [],
     lookups: tally.lookups,
   };
   const useSearchAttributes = input.searchAttributes ?? true;
