@@ -78,8 +78,17 @@ export {
   ReviewErrorCode,
   revokeApproval,
   showReview,
+  startDesk,
+  hashPassword,
 } from './operator';
-export type { ApprovalListing, ApprovalRequest, BatchRequest, ReviewListing } from './operator';
+export type {
+  ApprovalListing,
+  ApprovalRequest,
+  BatchRequest,
+  DeskOptions,
+  ReviewListing,
+  RunningDesk,
+} from './operator';
 export { signApproval } from './activities/approval-signature';
 export type { ApprovalSigningFields } from './activities/approval-signature';
 export type { ApprovalActivityOptions } from './activities/approvals';

@@ -1,10 +1,12 @@
 /**
- * Three projects:
+ * Four projects:
  * - core: pure unit tests and loopback-HTTP tests; no Temporal server.
  * - temporal: tests on a real Temporal dev server, started once per run by test/setup/global-setup.ts
  *   (a project-level globalSetup runs only when a test of that project is selected).
  * - dialects: real client libraries against real servers (PostgreSQL, moto, gRPC, loopback SaaS wire formats)
  *   through the real activity; one PostgreSQL, moto and Temporal dev server per run (test/setup/dialects-setup.ts).
+ * - desk: the approval desk in a real browser (Debian's chromium driven by playwright-core) against a dev server
+ *   (`npm run test:desk`); the same dev server setup as `temporal`.
  */
 const transform = { '^.+\\.ts$': ['ts-jest', { tsconfig: 'tsconfig.json' }] };
 module.exports = {
@@ -22,6 +24,15 @@ module.exports = {
       testEnvironment: 'node',
       transform,
       testMatch: ['<rootDir>/test/temporal/**/*.test.ts'],
+      setupFiles: ['<rootDir>/test/setup/quiet-runtime.ts'],
+      globalSetup: '<rootDir>/test/setup/global-setup.ts',
+      globalTeardown: '<rootDir>/test/setup/global-teardown.ts',
+    },
+    {
+      displayName: 'desk',
+      testEnvironment: 'node',
+      transform,
+      testMatch: ['<rootDir>/test/desk/**/*.test.ts'],
       setupFiles: ['<rootDir>/test/setup/quiet-runtime.ts'],
       globalSetup: '<rootDir>/test/setup/global-setup.ts',
       globalTeardown: '<rootDir>/test/setup/global-teardown.ts',
