@@ -9,7 +9,8 @@ import { createServer, type IncomingMessage, type Server, type ServerResponse } 
 import type { AddressInfo } from 'node:net';
 import { join } from 'node:path';
 import type { Client } from '@temporalio/client';
-import { DeskConfigSchema, type DeskConfig, type DeskConfigInput } from '../../config/desk-schema';
+import type { DeskConfig, DeskConfigInput } from '../../config/desk-schema';
+import { ConfigError, parseConfigObject } from '../../config/load';
 import { DeskActions } from './actions';
 import { createAuth } from './auth';
 import { HttpError, sendJson, SECURITY_HEADERS } from './http';
@@ -42,10 +43,14 @@ export interface RunningDesk {
 
 /**
  * Starts the desk.
- * @throws ZodError when `config` is malformed; the server's `listen` error (e.g. EADDRINUSE).
+ * @throws ConfigError naming the field when `options.client` is not a client or `options.config` is malformed; the
+ *   server's `listen` error (e.g. EADDRINUSE).
  */
 export async function startDesk(options: DeskOptions): Promise<RunningDesk> {
-  const config: DeskConfig = DeskConfigSchema.parse(options.config ?? {});
+  const client = (options as Partial<DeskOptions> | undefined)?.client;
+  if (typeof client?.workflow?.list !== 'function')
+    throw new ConfigError('startDesk options', 'client', ['client: must be a @temporalio/client Client']);
+  const config: DeskConfig = parseConfigObject({ desk: options.config ?? {} }, 'startDesk options').desk;
   const assets = loadAssets();
   const live = new LiveFeed(options.client, config.pollMs);
   const desk: Desk = {

@@ -63,3 +63,21 @@ describe('desk sessions', () => {
     expect(sameToken(undefined, 'abc')).toBe(false);
   });
 });
+
+describe('startDesk options', () => {
+  test('a missing client or a malformed desk config is refused with ConfigError naming the field', async () => {
+    const { startDesk } = await import('../../operator/desk/server');
+    const { ConfigError } = await import('../../config/load');
+    await expect(startDesk(undefined as never)).rejects.toThrow(
+      new ConfigError('startDesk options', 'client', ['client: must be a @temporalio/client Client']),
+    );
+    const client = { workflow: { list: () => undefined } } as never;
+    await expect(startDesk({ client, config: { port: 70_000 } })).rejects.toMatchObject({
+      name: 'ConfigError',
+      field: 'desk.port',
+    });
+    await expect(startDesk({ client, config: { users: [{ name: 'a', scrypt: 'plain' }] } })).rejects.toThrow(
+      /desk\.users\.0\.scrypt: must be a \$scrypt\$ln=…,r=…,p=…\$salt\$hash string \(desk hash-password\)/,
+    );
+  });
+});
