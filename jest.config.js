@@ -8,6 +8,8 @@
  * - unseen: issue 28's held-out cases, client libraries no table names, each against its own server (Debian's
  *   memcached and nats-server, npm's smtp-server and Azurite, or a loopback wire format), started per test file in a
  *   plain Node process (test/unseen/run.ts); a ratchet on test/unseen/known-misses.json.
+ * - desk: the approval desk in a real browser (Debian's chromium driven by playwright-core) against a dev server
+ *   (`npm run test:desk`); the same dev server setup as `temporal`.
  */
 const transform = { '^.+\\.ts$': ['ts-jest', { tsconfig: 'tsconfig.json' }] };
 module.exports = {
@@ -25,6 +27,15 @@ module.exports = {
       testEnvironment: 'node',
       transform,
       testMatch: ['<rootDir>/test/temporal/**/*.test.ts'],
+      setupFiles: ['<rootDir>/test/setup/quiet-runtime.ts'],
+      globalSetup: '<rootDir>/test/setup/global-setup.ts',
+      globalTeardown: '<rootDir>/test/setup/global-teardown.ts',
+    },
+    {
+      displayName: 'desk',
+      testEnvironment: 'node',
+      transform,
+      testMatch: ['<rootDir>/test/desk/**/*.test.ts'],
       setupFiles: ['<rootDir>/test/setup/quiet-runtime.ts'],
       globalSetup: '<rootDir>/test/setup/global-setup.ts',
       globalTeardown: '<rootDir>/test/setup/global-teardown.ts',

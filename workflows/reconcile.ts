@@ -33,7 +33,7 @@ import { fromActivityError } from './activity-failure';
 import type { LookupRecord, ReviewCase, ReviewDecision } from './definitions';
 import { lookupRounds, type LookupRounds, type Tally } from './reconcile-lookups';
 import { NOT_FOUND_NOT_FINAL, notFoundFinality } from './reconcile-not-found';
-import { registerReview } from './reconcile-review';
+import { errorFacts, registerReview } from './reconcile-review';
 import { verifyCall } from './router/verify';
 import { RecoveryOperationId, RecoveryStatus, RecoveryTool } from './search-attributes';
 
@@ -131,7 +131,9 @@ function startRun(input: ReconcileInput): Run {
     status: 'reconciling',
     message: input.failure.publicMessage,
     argsSummary: publicObservedState(input.args) ?? null,
+    failure: errorFacts(input.failure),
     replays: 0,
+    allowed: [],
     lookups: tally.lookups,
   };
   const useSearchAttributes = input.searchAttributes ?? true;
