@@ -16,6 +16,7 @@ import {
   type ToolClassifier,
   type ToolClassifierAnswer,
 } from '../../recovery/classify';
+import { draftBySend } from '../../recovery/classify/sent';
 import { MAX_SERVER_DETAIL_CHARS, publicText } from '../../recovery/classify/text';
 import { isMcpCallError, McpFailureSource, type McpFailureFacts } from './call-error';
 import { isSessionGone } from './connection';
@@ -192,39 +193,16 @@ export function answerFor(answer: McpRuleAnswer, facts: McpFailureFacts, ctx: Ca
       publicMessage: quoted === '' ? said('.') : said(''),
     };
   }
-  const reason = TRANSIENT_REASON[answer.reason];
   const hint = facts.signals.retryAfterMs;
-  const after = hint === undefined ? {} : { retryAfterMs: hint };
-  const wait = hint === undefined ? '' : ` after ${hint} ms`;
-  if (answer.sent !== 'maybe_sent') {
-    const why = answer.sent === 'not_sent' ? 'the request was not sent' : 'the request was not processed';
-    return {
-      class: FailureClass.TRANSIENT,
-      reason,
-      retryable: true,
-      replaySafe: true,
-      publicMessage: said(`; ${why}, so it is safe to try again${wait}.`),
-      ...after,
-    };
-  }
-  if (ctx.effect === 'read' || ctx.deduplicates) {
-    const what = ctx.effect === 'read' ? 'the read' : 'the deduplicated write';
-    return {
-      class: FailureClass.TRANSIENT,
-      reason,
-      retryable: true,
-      replaySafe: true,
-      publicMessage: said(`; ${what} can be retried${wait}.`),
-      ...after,
-    };
-  }
+  const wait = hint === undefined ? '' : ` (retry after ${hint} ms)`;
+  const meaning = { class: FailureClass.TRANSIENT, reason: TRANSIENT_REASON[answer.reason], head: said(wait) };
+  const draft = draftBySend(meaning, answer.sent, ctx);
   return {
-    class: FailureClass.OUTCOME_UNKNOWN,
-    reason,
-    retryable: false,
-    replaySafe: false,
-    publicMessage: said(
-      ' after the write was sent; it may or may not have been applied. Check its status before any new attempt.',
-    ),
+    class: draft.class,
+    reason: draft.reason,
+    retryable: draft.retryable,
+    replaySafe: draft.replaySafe,
+    publicMessage: String(draft.publicMessage),
+    ...(hint === undefined || !draft.retryable ? {} : { retryAfterMs: hint }),
   };
 }

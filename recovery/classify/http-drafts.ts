@@ -13,6 +13,7 @@ import { composeMessage as msg, EMPTY_PART, literal, toolPart, type PublicPart }
 import { MAX_SERVER_DETAIL_CHARS, summarizeIssues } from './text';
 import { issuesNamedIn } from './named-fields';
 import { saysAlready } from '../postcondition';
+import { draftBySend } from './sent';
 
 /** Body codes that mean "rate limited" whatever the status (lower case). */
 export const RATE_LIMIT_CODES: ReadonlySet<string> = new Set([
@@ -189,37 +190,8 @@ export function notProcessed(f: HttpFacts, reason: FailureReason, what: PublicPa
 /** 500, 502, 504 and unlisted 5xx: the request reached the server, which may have acted on it. */
 export function serverError(f: HttpFacts): FailureDraft {
   const reason = f.status === 504 ? FailureReason.TIMEOUT : FailureReason.UNAVAILABLE;
-  const write = f.ctx.effect === 'write';
-  const base = { reason, status: f.status } as const;
-  let draft: FailureDraft;
-  if (!write) {
-    draft = {
-      ...base,
-      class: FailureClass.TRANSIENT,
-      phase: Phase.DISPATCH,
-      retryable: true,
-      replaySafe: true,
-      publicMessage: msg`${head(f)}server error; the read can be retried.${said(f)}`,
-    };
-  } else if (f.ctx.deduplicates) {
-    draft = {
-      ...base,
-      class: FailureClass.TRANSIENT,
-      phase: Phase.COMMIT_UNKNOWN,
-      retryable: true,
-      replaySafe: true,
-      publicMessage: msg`${head(f)}server error after the write was sent; the service deduplicates it, so it can be retried with the same idempotency key.${said(f)}`,
-    };
-  } else {
-    draft = {
-      ...base,
-      class: FailureClass.OUTCOME_UNKNOWN,
-      phase: Phase.COMMIT_UNKNOWN,
-      retryable: false,
-      replaySafe: false,
-      publicMessage: msg`${head(f)}server error after the write was sent; it may or may not have been applied. Check its status before any new attempt.${said(f)}`,
-    };
-  }
+  const meaning = { class: FailureClass.TRANSIENT, reason, head: msg`${head(f)}server error`, tail: said(f) };
+  const draft: FailureDraft = { ...draftBySend(meaning, 'maybe_sent', f.ctx), status: f.status };
   if (f.retryAfterMs !== undefined) draft.retryAfterMs = f.retryAfterMs;
   return draft;
 }

@@ -22,6 +22,7 @@
 import { FailureClass, FailureReason, Phase } from '../failure';
 import type { ToolFailure } from '../failure';
 import { buildFailure } from './build';
+import { draftBySend } from './sent';
 import type { CallContext } from './context';
 import { asArray, isObjectLike, readNumber, readProp, readString } from './safe';
 import {
@@ -141,49 +142,13 @@ export function classifyNetworkError(
 
   const timeout = network.some((f) => f.rule.reason === 'timeout');
   const reason = timeout ? FailureReason.TIMEOUT : FailureReason.NETWORK;
-  const inferredSent = network.some((f) => f.sent === 'maybe_sent');
-  const sent = requestSent ?? inferredSent;
+  const sent = requestSent ?? network.some((f) => f.sent === 'maybe_sent');
   const label = (network.find((f) => f.sent === 'maybe_sent') ?? network[0])!.label;
-  const what = timeout ? `the request timed out (${label})` : `the connection failed (${label})`;
-
-  if (!sent) {
-    return buildFailure(ctx, {
-      class: FailureClass.TRANSIENT,
-      reason,
-      phase: Phase.DISPATCH,
-      retryable: true,
-      replaySafe: true,
-      publicMessage: `${tool}: ${timeout ? `the connection timed out (${label})` : `could not reach the service (${label})`}; the request was not sent, so it is safe to try again.`,
-    });
-  }
-  if (ctx.effect === 'read') {
-    return buildFailure(ctx, {
-      class: FailureClass.TRANSIENT,
-      reason,
-      phase: Phase.DISPATCH,
-      retryable: true,
-      replaySafe: true,
-      publicMessage: `${tool}: ${what}; the read can be retried.`,
-    });
-  }
-  if (ctx.deduplicates) {
-    return buildFailure(ctx, {
-      class: FailureClass.TRANSIENT,
-      reason,
-      phase: Phase.COMMIT_UNKNOWN,
-      retryable: true,
-      replaySafe: true,
-      publicMessage: `${tool}: ${what} after the write was sent; the service deduplicates it, so it can be retried with the same idempotency key.`,
-    });
-  }
-  return buildFailure(ctx, {
-    class: FailureClass.OUTCOME_UNKNOWN,
-    reason,
-    phase: Phase.COMMIT_UNKNOWN,
-    retryable: false,
-    replaySafe: false,
-    publicMessage: `${tool}: ${what} after the write was sent; it may or may not have been applied. Check its status before any new attempt.`,
-  });
+  const head = !sent
+    ? `${tool}: ${timeout ? `the connection timed out (${label})` : `could not reach the service (${label})`}`
+    : `${tool}: ${timeout ? `the request timed out (${label})` : `the connection failed (${label})`}`;
+  const meaning = { class: FailureClass.TRANSIENT, reason, head };
+  return buildFailure(ctx, draftBySend(meaning, sent ? 'maybe_sent' : 'not_sent', ctx));
 }
 
 /**

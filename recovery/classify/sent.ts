@@ -4,7 +4,8 @@
  *
  * | request           | call                                   | becomes                                                 |
  * | ----------------- | -------------------------------------- | ------------------------------------------------------- |
- * | not sent          | any                                    | its meaning, phase `dispatch`, replay-safe; transient   |
+ * | not sent (or not  | any                                    | its meaning, phase `dispatch`, replay-safe; transient   |
+ * | processed)        |                                        |                                                         |
  * |                   |                                        | meanings retryable, an unrecoverable one stays so       |
  * | may have been sent| a read                                 | transient and retryable (unrecoverable stays so)        |
  * | may have been sent| a write whose receiver deduplicates    | transient and retryable in `commit_unknown` (idem)      |
@@ -19,17 +20,47 @@
 import { FailureClass, FailureReason, Phase } from '../failure';
 import type { FailureDraft } from './build';
 import type { CallContext } from './context';
+import { composeMessage, EMPTY_PART, literal, PublicPart } from './public-parts';
 
 /** What a failure means apart from when it happened: its class and reason, and the head of the model's message. */
 export interface FailureMeaning {
   readonly class: FailureClass;
   readonly reason: FailureReason;
-  /** The message's first sentence without its end, e.g. `pay: the connection was lost`. */
-  readonly head: string;
+  /**
+   * The message's first sentence without its end, e.g. `pay: the connection was lost`: a plain string, or a part in
+   * public form (recovery/classify/public-parts.ts) whose message may skip the final redaction pass.
+   */
+  readonly head: string | PublicPart;
+  /** What follows the sentence, e.g. ` Server said: "…".` (a part in public form). */
+  readonly tail?: PublicPart;
 }
 
-/** Whether the request may have reached the server. */
-export type SendFact = 'not_sent' | 'maybe_sent';
+/** How each row's sentence ends (the rule's own words). */
+const END = {
+  notSentRetry: literal('; the request was not sent, so it is safe to try again.'),
+  notProcessedRetry: literal('; the request was not processed, so it is safe to try again.'),
+  notSentFinal: literal('; the request was not sent, and trying again will not fix it.'),
+  mayHaveApplied: literal(
+    ' after the write was sent; it may or may not have been applied. Check its status before any new attempt.',
+  ),
+  stop: literal('.'),
+  readRetry: literal('; the read can be retried.'),
+  deduplicated: literal(
+    ' after the write was sent; the service deduplicates it, so it can be retried with the same idempotency key.',
+  ),
+} as const;
+
+/** `head` + the row's end + the tail, keeping public parts composed. */
+function sentence(m: FailureMeaning, end: PublicPart): string | PublicPart {
+  if (m.head instanceof PublicPart) return composeMessage`${m.head}${end}${m.tail ?? EMPTY_PART}`;
+  return `${m.head}${end.text}${m.tail?.text ?? ''}`;
+}
+
+/**
+ * Whether the request may have been applied: `not_sent` (it never left), `not_processed` (the server says it did not
+ * act on it: a 503, a structured "not processed" code), `maybe_sent`.
+ */
+export type SendFact = 'not_sent' | 'not_processed' | 'maybe_sent';
 
 const C = FailureClass;
 
@@ -39,11 +70,11 @@ export function draftBySend(
   sent: SendFact,
   ctx: Pick<CallContext, 'effect' | 'deduplicates'>,
 ): FailureDraft {
-  return sent === 'not_sent' ? notSent(meaning) : afterSend(meaning, ctx);
+  return sent === 'maybe_sent' ? afterSend(meaning, ctx) : notSent(meaning, sent);
 }
 
-/** Nothing left the process: replay-safe for any tool. */
-function notSent(m: FailureMeaning): FailureDraft {
+/** Nothing left the process, or the server did not act on it: replay-safe for any tool. */
+function notSent(m: FailureMeaning, sent: Exclude<SendFact, 'maybe_sent'>): FailureDraft {
   const unrecoverable = m.class === C.UNRECOVERABLE;
   return {
     class: unrecoverable ? C.UNRECOVERABLE : C.TRANSIENT,
@@ -51,9 +82,10 @@ function notSent(m: FailureMeaning): FailureDraft {
     phase: Phase.DISPATCH,
     retryable: !unrecoverable,
     replaySafe: true,
-    publicMessage: unrecoverable
-      ? `${m.head}; the request was not sent, and trying again will not fix it.`
-      : `${m.head}; the request was not sent, so it is safe to try again.`,
+    publicMessage: sentence(
+      m,
+      unrecoverable ? END.notSentFinal : sent === 'not_sent' ? END.notSentRetry : END.notProcessedRetry,
+    ),
   };
 }
 
@@ -68,7 +100,7 @@ function afterSend(m: FailureMeaning, ctx: Pick<CallContext, 'effect' | 'dedupli
       phase: Phase.COMMIT_UNKNOWN,
       retryable: false,
       replaySafe: false,
-      publicMessage: `${m.head} after the write was sent; it may or may not have been applied. Check its status before any new attempt.`,
+      publicMessage: sentence(m, END.mayHaveApplied),
     };
   }
   if (m.class === C.UNRECOVERABLE) {
@@ -78,7 +110,7 @@ function afterSend(m: FailureMeaning, ctx: Pick<CallContext, 'effect' | 'dedupli
       phase: read ? Phase.DISPATCH : Phase.COMMIT_UNKNOWN,
       retryable: false,
       replaySafe: true,
-      publicMessage: `${m.head}.`,
+      publicMessage: sentence(m, END.stop),
     };
   }
   // A read cannot have applied anything; an outcome the server could not tell is then just unavailable.
@@ -90,7 +122,7 @@ function afterSend(m: FailureMeaning, ctx: Pick<CallContext, 'effect' | 'dedupli
         phase: Phase.DISPATCH,
         retryable: true,
         replaySafe: true,
-        publicMessage: `${m.head}; the read can be retried.`,
+        publicMessage: sentence(m, END.readRetry),
       }
     : {
         class: C.TRANSIENT,
@@ -98,6 +130,6 @@ function afterSend(m: FailureMeaning, ctx: Pick<CallContext, 'effect' | 'dedupli
         phase: Phase.COMMIT_UNKNOWN,
         retryable: true,
         replaySafe: true,
-        publicMessage: `${m.head} after the write was sent; the service deduplicates it, so it can be retried with the same idempotency key.`,
+        publicMessage: sentence(m, END.deduplicated),
       };
 }

@@ -328,7 +328,7 @@ describe('isError signals (issue 13: auth and transient allow-lists, structured 
     const limited = classifyResult(textResult('HTTP 429 Too Many Requests. Retry after 2 seconds.'), 'write');
     expect(limited).toMatchObject({ class: 'transient', reason: 'rate_limited', retryable: true, retryAfterMs: 2_000 });
     expect(limited.publicMessage).toBe(
-      'srv_tool: the MCP server is rate limited: HTTP 429 Too Many Requests. Retry after 2 seconds.; the request was not processed, so it is safe to try again after 2000 ms.',
+      'srv_tool: the MCP server is rate limited: HTTP 429 Too Many Requests. Retry after 2 seconds. (retry after 2000 ms); the request was not processed, so it is safe to try again.',
     );
     const structured = withContent([{ type: 'text', text: 'slow down' }], {
       error: { code: 'rate_limited', retry_after: 3 },
