@@ -73,7 +73,27 @@ function own(table: Readonly<Record<string, TransportRule>>, key: string): Trans
   return Object.prototype.hasOwnProperty.call(table, key) ? table[key] : undefined;
 }
 
-/** The nodes of an error's cause chain and AggregateError tree, breadth first, without repeats. */
+/**
+ * Fields where libraries keep the error they wrap (besides `cause` and `errors[]`): node-fetch and grammy `error`,
+ * NATS `chainedError`, Sequelize `original`/`parent`, `originalError`, .NET-style `innerError`, NATS JetStream
+ * `api_error`, nodemailer `rejectedErrors[]`. Followed only when the value is an object.
+ */
+export const WRAPPER_FIELDS: readonly string[] = Object.freeze([
+  'error',
+  'chainedError',
+  'original',
+  'originalError',
+  'parent',
+  'innerError',
+  'inner',
+  'api_error',
+]);
+const WRAPPER_LISTS: readonly string[] = Object.freeze(['errors', 'rejectedErrors']);
+
+/**
+ * The nodes of an error's cause chain, its wrapped errors (`WRAPPER_FIELDS`) and its AggregateError tree, breadth
+ * first, without repeats: at most `MAX_CHAIN_NODES` nodes and 8 levels, read through readers that never throw.
+ */
 export function errorChain(error: unknown): unknown[] {
   const out: unknown[] = [];
   const seen = new Set<unknown>();
@@ -85,7 +105,12 @@ export function errorChain(error: unknown): unknown[] {
       seen.add(node);
       out.push(node);
       next.push(readProp(node, 'cause'));
-      for (const e of (asArray(readProp(node, 'errors')) ?? []).slice(0, MAX_CHAIN_NODES)) next.push(e);
+      for (const field of WRAPPER_FIELDS) {
+        const inner = readProp(node, field);
+        if (isObjectLike(inner)) next.push(inner);
+      }
+      for (const list of WRAPPER_LISTS)
+        for (const e of (asArray(readProp(node, list)) ?? []).slice(0, MAX_CHAIN_NODES)) next.push(e);
     }
     level = next;
   }

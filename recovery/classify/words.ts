@@ -1,0 +1,135 @@
+/**
+ * Error codes and messages read as words (docs/DESIGN.md, "Facts, not libraries"): a code such as
+ * `RATE_LIMIT`, `rateLimitExceeded`, `EXPIRED_AUTHENTICATION` or `ratelimited` and a sentence such as "You have
+ * reached your secondly limit" are split into lower-case tokens and matched against one vocabulary of concepts,
+ * each a set of alternatives whose stems must all appear (`limit*` matches `limit`, `limited`, `limits`). No phrase
+ * list of one library: a new wording that uses the same words routes the same way.
+ *
+ * A false positive here costs one postcondition read (`already`) or one bounded retry of a read; a write is never
+ * replayed on words alone (recovery/classify/by-facts.ts takes "may have been sent" for words).
+ * Pure: no I/O. The vocabulary is built on first use.
+ */
+
+/** What a code or a sentence may say. Order in `CONCEPTS` decides between concepts that both match. */
+export type Concept =
+  | 'rate_limited'
+  | 'quota'
+  | 'billing'
+  | 'scope_missing'
+  | 'credential_expired'
+  | 'credential_invalid'
+  | 'unknown_operation'
+  | 'forbidden'
+  | 'already'
+  | 'not_found'
+  | 'conflict'
+  | 'incompatible_state'
+  | 'too_large'
+  | 'invalid'
+  | 'out_of_memory'
+  | 'connection_refused'
+  | 'overloaded'
+  | 'unavailable'
+  | 'timeout';
+
+/** One concept: any alternative whose stems all appear; `source` says where the words come from. */
+interface ConceptRow {
+  readonly concept: Concept;
+  readonly any: readonly (readonly string[])[];
+  readonly source: string;
+}
+
+const TOKEN_SPLIT = /[^a-z0-9]+/;
+
+/**
+ * `text` as lower-case word tokens: snake, kebab, dotted and spaced words split; camel and Pascal case split at
+ * their humps (`rateLimitExceeded` → rate, limit, exceeded; `HTTPError` → http, error); digits apart from letters.
+ * At most 64 tokens of the first 2,000 characters.
+ */
+export function tokens(text: string): string[] {
+  const spaced = text
+    .slice(0, 2_000)
+    .replace(/([a-z])([A-Z])/g, '$1 $2')
+    .replace(/([A-Z]+)([A-Z][a-z])/g, '$1 $2')
+    .replace(/([A-Za-z])([0-9])|([0-9])([A-Za-z])/g, '$1$3 $2$4')
+    .toLowerCase();
+  return spaced.split(TOKEN_SPLIT).filter((t) => t !== '').slice(0, 64);
+}
+
+/** True when a token matches a stem: `limit*` by prefix, anything else whole. */
+function matches(token: string, stem: string): boolean {
+  return stem.endsWith('*') ? token.startsWith(stem.slice(0, -1)) : token === stem;
+}
+
+// prettier-ignore
+const ROWS = (): readonly ConceptRow[] => [
+  { concept: 'rate_limited', source: 'RFC 6585 §4 (429 Too Many Requests); Google API errors `rateLimitExceeded`; AWS `Throttling`; Slack `ratelimited`; Telegram "Too Many Requests: retry after N"',
+    any: [['rate', 'limit*'], ['ratelimit*'], ['throttl*'], ['too', 'many', 'requests'], ['flood*'], ['slow', 'down'], ['secondly', 'limit*'], ['reached', 'limit*']] },
+  { concept: 'quota', source: 'Google API errors `quotaExceeded`, `dailyLimitExceeded`; OpenAI `insufficient_quota`',
+    any: [['quota*'], ['daily', 'limit*']] },
+  { concept: 'billing', source: 'RFC 9110 §15.5.3 (402 Payment Required); Stripe and OpenAI billing errors',
+    any: [['billing'], ['payment', 'required'], ['payment', 'method'], ['insufficient', 'funds'], ['insufficient', 'credit*'], ['insufficient', 'balance']] },
+  { concept: 'scope_missing', source: 'RFC 6750 §3.1 `insufficient_scope`; OAuth 2.0 scopes (RFC 6749 §3.3)',
+    any: [['scope*', 'insufficient'], ['scope*', 'missing'], ['scope*', 'required'], ['scope*', 'granted'], ['scope*', 'not']] },
+  { concept: 'credential_expired', source: 'RFC 6750 §3.1 `invalid_token` ("expired, revoked, malformed"); OAuth 2.0 token lifetimes',
+    any: [['expir*', 'token*'], ['expir*', 'session*'], ['expir*', 'oauth'], ['expir*', 'credential*'], ['expir*', 'authenticat*'], ['expir*', 'jwt'], ['expir*', 'login']] },
+  { concept: 'credential_invalid', source: 'RFC 9110 §15.5.2 (401); RFC 6750 §3.1 `invalid_token`; RFC 4954 §6 (SMTP 535 "Authentication credentials invalid")',
+    any: [['invalid', 'token*'], ['invalid', 'credential*'], ['invalid', 'authoriz*'], ['invalid', 'authenticat*'], ['invalid', 'api', 'key'], ['invalid', 'apikey'],
+      ['invalid', 'login'], ['invalid', 'password*'], ['invalid', 'signature'], ['bad', 'credential*'], ['bad', 'token*'], ['wrong', 'password*'], ['revoked', 'token*'],
+      ['malformed', 'token*'], ['unauthenticated'], ['unauthorized'], ['unauthorised'], ['authenticat*', 'fail*'], ['authenticat*', 'required'], ['failed', 'authenticate'],
+      ['authorization', 'violation'], ['not', 'authenticated']] },
+  { concept: 'unknown_operation', source: 'JSON-RPC 2.0 §5.1 (-32601 Method not found); MCP "Unknown tool"; RFC 9110 §15.6.2 (501)',
+    any: [['unknown', 'method*'], ['unknown', 'tool*'], ['unknown', 'command*'], ['unknown', 'endpoint*'], ['unknown', 'operation*'], ['method', 'not', 'found'],
+      ['tool', 'not', 'found'], ['unsupported', 'method*'], ['unsupported', 'operation*'], ['no', 'such', 'method*']] },
+  { concept: 'forbidden', source: 'RFC 9110 §15.5.4 (403 Forbidden); POSIX EACCES/EPERM; RFC 3463 X.7.1 (delivery not authorized)',
+    any: [['forbidden'], ['permission*'], ['not', 'allowed'], ['access', 'denied'], ['not', 'enough', 'rights'], ['not', 'authorized', 'to'], ['blocked'], ['denied'], ['prohibited']] },
+  { concept: 'already', source: 'docs/DESIGN.md "Already done is done": refusals that say the asked-for state holds (409/412/422 "already", `already_exists`, "not modified")',
+    any: [['already'], ['exists'], ['exist', 'already'], ['duplicat*'], ['not', 'modified'], ['member', 'exists']] },
+  { concept: 'not_found', source: 'RFC 9110 §15.5.5 (404); POSIX ENOENT; RFC 3463 X.1.1 (bad destination mailbox)',
+    any: [['not', 'found'], ['notfound'], ['no', 'such'], ['does', 'not', 'exist'], ['doesnt', 'exist'], ['doesn', 't', 'exist'], ['unknown', 'chat'], ['unknown', 'user'], ['unknown', 'channel']] },
+  { concept: 'conflict', source: 'RFC 9110 §15.5.10 (409) and §15.5.13 (412: a version that no longer matches)',
+    any: [['conflict*'], ['wrong', 'sequence'], ['wrong', 'last', 'sequence'], ['version', 'mismatch'], ['sequence', 'mismatch']] },
+  { concept: 'incompatible_state', source: 'RFC 9110 §15.5.21 (422: the request is well formed but cannot be applied to the current state)',
+    any: [['non', 'numeric'], ['wrong', 'type'], ['wrongtype'], ['not', 'a', 'number']] },
+  { concept: 'too_large', source: 'RFC 9110 §15.5.14 (413), §15.5.15 (414), §15.5.17 (416); RFC 3463 X.3.4 (message too big)',
+    any: [['too', 'large'], ['too', 'long'], ['too', 'big'], ['too', 'many', 'tokens'], ['too', 'many', 'items'], ['exceed*'], ['max', 'payload'], ['payload', 'too*'], ['range', 'not', 'satisfiable'], ['invalid', 'range']] },
+  { concept: 'invalid', source: 'RFC 9110 §15.5.1 (400) and §15.5.21 (422); JSON-RPC 2.0 §5.1 (-32602 Invalid params)',
+    any: [['invalid*'], ['validat*'], ['malformed'], ['bad', 'request'], ['is', 'empty'], ['text', 'empty'], ['required'], ['must', 'be'], ['not', 'valid'], ['syntax']] },
+  { concept: 'out_of_memory', source: 'Redis "OOM command not allowed when used memory > maxmemory" (refused before it runs); memcached binary protocol status 0x0082 Out of memory',
+    any: [['out', 'of', 'memory'], ['oom']] },
+  { concept: 'connection_refused', source: 'POSIX ECONNREFUSED (connect(2)): nothing was sent',
+    any: [['connection', 'refused'], ['econnrefused']] },
+  { concept: 'overloaded', source: 'RFC 9110 §15.6.4 (503: overloaded); Anthropic `overloaded_error`',
+    any: [['overload*'], ['busy'], ['capacity'], ['congest*'], ['too', 'many', 'connections']] },
+  { concept: 'unavailable', source: 'RFC 9110 §15.6.4 (503 Service Unavailable); RFC 5321 §4.2.1 (4yz: try again later); POSIX EAGAIN',
+    any: [['unavailable'], ['not', 'available'], ['try', 'again'], ['temporar*'], ['no', 'responders'], ['greylist*'], ['later']] },
+  { concept: 'timeout', source: 'RFC 9110 §15.5.9 (408) and §15.6.5 (504); POSIX ETIMEDOUT; gRPC DEADLINE_EXCEEDED',
+    any: [['timeout*'], ['timed', 'out'], ['time', 'out'], ['deadline']] },
+];
+
+let rows: readonly ConceptRow[] | undefined;
+
+/** The vocabulary, first match first: one row per concept with its source (for the docs and the tests). */
+export function vocabulary(): readonly ConceptRow[] {
+  rows ??= ROWS();
+  return rows;
+}
+
+/** The concepts `text` says, in vocabulary order. */
+export function conceptsOf(text: string | undefined): Concept[] {
+  if (text === undefined || text === '') return [];
+  const words = tokens(text);
+  if (words.length === 0) return [];
+  return vocabulary()
+    .filter((row) => row.any.some((alt) => alt.every((stem) => words.some((w) => matches(w, stem)))))
+    .map((row) => row.concept);
+}
+
+/** The first concept of `texts` (in the order given, each in vocabulary order), or `undefined`. */
+export function firstConcept(texts: readonly (string | undefined)[]): Concept | undefined {
+  for (const t of texts) {
+    const c = conceptsOf(t)[0];
+    if (c !== undefined) return c;
+  }
+  return undefined;
+}
