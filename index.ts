@@ -13,6 +13,10 @@ export {
 export type { RecoveryPluginOptions } from './plugin/recovery-plugin';
 export { NO_TELEMETRY } from './plugin/telemetry';
 export type { RecoveryTelemetry } from './plugin/telemetry';
+export type { TracingOptions } from './activities/tracing/tracing';
+export { ERROR_TYPES, GenAiAttr, RecoveryAttr } from './recovery/trace-attributes';
+export { ShadowPlugin, type ShadowPluginOptions } from './plugin/shadow/shadow-plugin';
+export type { ShadowActivityDeclaration, ShadowLookupResult, ShadowMode, ShadowOptions } from './plugin/shadow/options';
 
 export { defineTool, toolCatalog, ToolDefinitionError } from './activities/define-tool';
 export type {

@@ -27,6 +27,8 @@ import { preflight } from './invoke/preflight';
 import { CallStopped, callContextOf } from './invoke/stop';
 import { createLookupActivity } from './lookup-operation';
 import { createVerifyActivity } from './postcondition';
+import { tracedToolActivity } from './tracing/tool-span';
+import type { Tracing } from './tracing/tracing';
 
 /** Input of the `invokeTool` activity. */
 export interface ToolInvocation {
@@ -68,6 +70,8 @@ export interface ToolActivityDeps {
   toolBackoff?: Record<string, Partial<BackoffPolicy>>;
   credentials?: CredentialBroker;
   breakers?: Breakers;
+  /** Spans and the duration histogram of every attempt (activities/tracing). @default none */
+  tracing?: Tracing;
 }
 
 /** Builds the activities the plugin registers (a factory with injected dependencies, as Temporal samples build activities). */
@@ -105,8 +109,11 @@ export function createToolActivities(deps: ToolActivityDeps) {
     }
   }
 
+  const downstreamOf = (tool: string) => byName.get(tool)?.downstream ?? tool;
   return {
-    invokeTool,
+    invokeTool: deps.tracing
+      ? tracedToolActivity(invokeTool, deps.tracing, (tool) => breakers.state(downstreamOf(tool)))
+      : invokeTool,
     lookupOperation: createLookupActivity({ byName, credentials }),
     verifyPostcondition: createVerifyActivity({ byName, credentials }),
   };
