@@ -78,9 +78,11 @@ export {
   pendingApprovals,
   ReviewError,
   ReviewErrorCode,
+  shadowReport,
+  shadowReportTable,
   showReview,
 } from './operator';
-export type { ApprovalListing, ApprovalRequest, ReviewListing } from './operator';
+export type { ApprovalListing, ApprovalRequest, ReviewListing, ShadowReport, ShadowReportOptions } from './operator';
 export { signApproval } from './activities/approval-signature';
 export type { ApprovalSigningFields } from './activities/approval-signature';
 export type { ApprovalActivityOptions } from './activities/approvals';

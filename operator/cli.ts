@@ -1,7 +1,7 @@
 #!/usr/bin/env node
 /**
  * The operator's command line, the package's `bin` (`npx recovery-router …`): list and decide pending approvals
- * and reviews, and run a local Temporal dev server.
+ * and reviews, run a local Temporal dev server, and report what shadow mode would do with your activities' failures.
  *
  *   recovery-router approvals pending
  *   recovery-router approvals list <workflowId>      # call id, tool, argument digest and preview
@@ -13,6 +13,7 @@
  *   recovery-router reviews decide <operationId> mark-applied|replay|abandon --by <who> --reason <text> \
  *     [--result-ref <ref>]
  *   recovery-router server            # temporal server start-dev, as temporal.config.json `embeddedServer` says
+ *   recovery-router shadow-report [--query <visibility query>] [--writes a,b] [--reads c] [--json]
  *
  * The plain Temporal CLI equivalents:
  *   temporal workflow query --workflow-id <workflowId> --name recovery.pendingApprovals
@@ -33,13 +34,14 @@ import { ensureEmbeddedServer } from '../server/dev-server';
 import { decideApproval, listApprovals, pendingApprovals } from './approvals';
 import { connectClient } from './connect';
 import { decideReview, listReviews, showReview } from './reviews';
+import { addShadowReportCommand } from './shadow-report-cli';
 
 const iso = (ms: number) => new Date(ms).toISOString();
 
 /** Runs `fn` with a client for the program's `--config`, then closes its connection. */
 type WithClient = (fn: (client: Client) => Promise<void>) => Promise<void>;
 
-/** The program: `approvals`, `reviews` and `server` commands. Parse with `.parseAsync(argv)`. */
+/** The program: `approvals`, `reviews`, `server` and `shadow-report` commands. Parse with `.parseAsync(argv)`. */
 export function operatorCli(): Command {
   const program = new Command()
     .name('recovery-router')
@@ -57,6 +59,7 @@ export function operatorCli(): Command {
   addApprovalCommands(program, withClient);
   addReviewCommands(program, withClient);
   addServerCommand(program, configPath);
+  addShadowReportCommand(program, withClient);
   return program;
 }
 
