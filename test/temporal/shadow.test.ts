@@ -85,10 +85,6 @@ const VOLATILE = new Set([
   'workflowExecutionExpirationTime',
   'lastHeartbeatTime',
   'expirationTime',
-  'eventId',
-  'scheduledEventId',
-  'startedEventId',
-  'workflowTaskCompletedEventId',
   'links',
 ]);
 
