@@ -70,19 +70,33 @@ export { findTemporalCli, TemporalCliNotFoundError } from './server/temporal-cli
 
 export {
   ApprovalError,
+  approvalLedger,
   connectClient,
   decideApproval,
+  decideApprovals,
   decideReview,
   listApprovals,
   listReviews,
   pendingApprovals,
   ReviewError,
   ReviewErrorCode,
+  revokeApproval,
   shadowReport,
   shadowReportTable,
   showReview,
+  startDesk,
+  hashPassword,
 } from './operator';
-export type { ApprovalListing, ApprovalRequest, ReviewListing, ShadowReport, ShadowReportOptions } from './operator';
+export type {
+  ApprovalListing,
+  ApprovalRequest,
+  BatchRequest,
+  DeskOptions,
+  ReviewListing,
+  RunningDesk,
+  ShadowReport,
+  ShadowReportOptions,
+} from './operator';
 export { signApproval } from './activities/approval-signature';
 export type { ApprovalSigningFields } from './activities/approval-signature';
 export type { ApprovalActivityOptions } from './activities/approvals';

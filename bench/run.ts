@@ -10,6 +10,8 @@
  *   (bench/eval.ts). Not run by default (it takes minutes): name it with `--only eval`.
  * - `promises`: promises and bytes one run of each scale workload creates in workflow code, against its baseline
  *   (bench/promises.ts). Not run by default: name it with `--only promises`.
+ * - `unseen`: issue 28's held-out cases, client libraries no table names, routed by the real activity
+ *   (bench/unseen.ts, test/unseen). Not run by default: name it with `--only unseen`.
  * - `shadow`: the eval's scenarios as plain activities and a money-transfer equivalent under Temporal's default retry
  *   policy, shadow mode and enforce, with the same seeds, then `shadow-report` (bench/shadow.ts). Not run by default:
  *   name it with `--only shadow` (`--k`, `--seed`, `--cap-ms`, `--scenarios` as for eval; k defaults to 4 here).
@@ -26,8 +28,9 @@ import { overhead } from './overhead';
 import { promisesBench } from './promises';
 import { scale } from './scale';
 import { shadowBench } from './shadow';
+import { unseenBench } from './unseen';
 
-const BENCHMARKS = ['overhead', 'scale', 'chaos', 'eval', 'cluster', 'promises', 'shadow'] as const;
+const BENCHMARKS = ['overhead', 'scale', 'chaos', 'eval', 'cluster', 'promises', 'unseen', 'shadow'] as const;
 type BenchName = (typeof BENCHMARKS)[number];
 /** What runs without `--only`. */
 const DEFAULT_BENCHMARKS: readonly BenchName[] = ['overhead', 'scale', 'chaos'];
@@ -128,6 +131,8 @@ function runOne(name: BenchName, o: BenchOptions): Promise<number> {
       return clusterBench({ quick: o.quick });
     case 'promises':
       return promisesBench({ runs: o.quick ? 10 : o.runs, warmup: o.warmup });
+    case 'unseen':
+      return unseenBench();
     case 'shadow':
       return shadowBench({
         k: o.k ?? (o.quick ? 2 : 4),

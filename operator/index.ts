@@ -11,6 +11,7 @@ export {
   type ApprovalListing,
   type ApprovalRequest,
 } from './approvals';
+export { approvalLedger, decideApprovals, revokeApproval, type BatchRequest } from './approval-lifecycle';
 export { signApproval, type ApprovalSigningFields } from '../activities/approval-signature';
 export { decideReview, listReviews, ReviewError, ReviewErrorCode, showReview, type ReviewListing } from './reviews';
 export {
@@ -22,3 +23,5 @@ export {
   type ShadowReportOptions,
 } from './shadow-report';
 export type { ActivityExecution } from './shadow-report-history';
+export { startDesk, type DeskOptions, type RunningDesk } from './desk/server';
+export { hashPassword } from './desk/password';

@@ -59,7 +59,7 @@ export const RecoveryAttr = {
   RECOVERED_FROM: 'recovery_router.recovered_from',
   /** The class of the failure a replan answered. */
   REPLAN_AFTER: 'recovery_router.replan_after',
-  /** How an approval wait ended: `approved`, `declined`, `timed_out`. */
+  /** How an approval wait ended: `approved`, `denied`, `expired`, `revoked` (workflows/approvals.ts). */
   APPROVAL: 'recovery_router.approval',
   /** A workflow-side wait before a retry, ms. */
   DELAY_MS: 'recovery_router.delay_ms',
