@@ -30,7 +30,10 @@ export interface ShadowReportOptions {
   declare?: Record<string, ShadowActivityDeclaration>;
 }
 
-/** One class's row. `unrecognized`: errors no rule of the classifier recognised (`unrecoverable/tool_bug`). */
+/**
+ * One class's row. `unrecognized`: errors no rule of the classifier recognised (`unrecoverable/tool_bug`, or on a
+ * write `outcome_unknown/unrecognized`).
+ */
 export interface ClassRow {
   /** Executions whose last failure (the final one, or the one before a success) is of this class. */
   failures: number;
@@ -55,11 +58,11 @@ export interface ShadowReport {
   failed: ActivityExecution[];
 }
 
-/** The class an execution is counted under: its last failure's (`unrecognized` for a tool_bug). */
+/** The class an execution is counted under: its last failure's (`unrecognized` when no rule recognised it). */
 function classOf(x: ActivityExecution): string | undefined {
   const v = x.state === 'completed' ? x.retried : (x.final ?? x.retried);
   if (!v) return undefined;
-  return v.failure.reason === 'tool_bug' ? 'unrecognized' : v.failure.class;
+  return v.failure.reason === 'tool_bug' || v.failure.reason === 'unrecognized' ? 'unrecognized' : v.failure.class;
 }
 
 /** Sums executions into a report. Pure. */

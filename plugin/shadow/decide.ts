@@ -12,10 +12,12 @@
  *   exponential delay, plus jitter (recovery/backoff.ts `nextDelay`; RFC 9110 §10.2.3); a Retry-After above
  *   `maxRetryAfterMs` → non-retryable;
  * - an unknown outcome of a declared write → its lookup when it has one, else the failure `outcome_unknown`
- *   (non-retryable, the original as `cause`): never replayed blind (docs/DESIGN.md, "Reconcile").
- * Left as they are: failures it does not recognise (`unrecoverable/tool_bug`), retryable ones without Retry-After,
- * unknown outcomes of an activity whose effect is undeclared, and an `ApplicationFailure` the activity already made
- * non-retryable or gave a `nextRetryDelay`. Node-side only.
+ *   (non-retryable, the original as `cause`): never replayed blind (docs/DESIGN.md, "Reconcile"). An error no rule
+ *   recognises, thrown by a write, is such an outcome too (`outcome_unknown/unrecognized`: "may have been sent"
+ *   wins, docs/DESIGN.md "Phases").
+ * Left as they are: an error no rule recognises on a read (`unrecoverable/tool_bug`), retryable failures without
+ * Retry-After, unknown outcomes of an activity whose effect is undeclared, and an `ApplicationFailure` the activity
+ * already made non-retryable or gave a `nextRetryDelay`. Node-side only.
  */
 import { ApplicationFailure } from '@temporalio/common';
 import { nextDelay, type BackoffPolicy } from '../../recovery/backoff';

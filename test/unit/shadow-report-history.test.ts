@@ -55,7 +55,12 @@ test('the classes read back: 409 → semantic_rejection, 503 → transient, a re
   expect(classOf({ message: 'activity StartToClose timeout', timeoutFailureInfo: {} }, 'write').class).toBe(
     'outcome_unknown',
   );
-  expect(classOf(app('TypeError', 'x is undefined')).reason).toBe('tool_bug');
+  // An error no rule recognises: a bug on a read; on a write (or an undeclared effect) it may have been sent.
+  expect(classOf(app('TypeError', 'x is undefined'), 'read').reason).toBe('tool_bug');
+  expect([classOf(app('TypeError', 'x is undefined')).class, classOf(app('TypeError', 'x')).reason]).toEqual([
+    'outcome_unknown',
+    'unrecognized',
+  ]);
 });
 
 test('judgeRetries: persistent retries are wasted (a 401’s first excepted); a retry that worked is not; an unknown write retried counts', () => {
@@ -78,7 +83,11 @@ test('judgeRetries: persistent retries are wasted (a 401’s first excepted); a 
     writeRetriedAfterUnknown: true,
   });
   expect(judgeRetries(2, 'completed', v(app('Error', 'read ECONNRESET'), 'read')).writeRetriedAfterUnknown).toBe(false);
-  expect(judgeRetries(5, 'failed', v(app('TypeError', 'x is undefined'))).wastedRetries).toBe(0);
+  expect(judgeRetries(5, 'failed', v(app('TypeError', 'x is undefined'), 'read')).wastedRetries).toBe(0);
+  expect(judgeRetries(5, 'failed', v(app('TypeError', 'x is undefined')))).toEqual({
+    wastedRetries: 0,
+    writeRetriedAfterUnknown: false, // not read back as an unknown outcome: counted as unrecognized
+  });
 });
 
 test('executionsOf: an activity scheduled at 0 s, last attempt (4) started at 7 s after a 409, failed → 3 wasted retries, 7 s; the router’s own activities left out', () => {
