@@ -13,6 +13,10 @@ export {
 export type { RecoveryPluginOptions } from './plugin/recovery-plugin';
 export { NO_TELEMETRY } from './plugin/telemetry';
 export type { RecoveryTelemetry } from './plugin/telemetry';
+export type { TracingOptions } from './activities/tracing/tracing';
+export { ERROR_TYPES, GenAiAttr, RecoveryAttr } from './recovery/trace-attributes';
+export { ShadowPlugin, type ShadowPluginOptions } from './plugin/shadow/shadow-plugin';
+export type { ShadowActivityDeclaration, ShadowLookupResult, ShadowMode, ShadowOptions } from './plugin/shadow/options';
 
 export { defineTool, toolCatalog, ToolDefinitionError } from './activities/define-tool';
 export type {
@@ -77,6 +81,8 @@ export {
   ReviewError,
   ReviewErrorCode,
   revokeApproval,
+  shadowReport,
+  shadowReportTable,
   showReview,
   startDesk,
   hashPassword,
@@ -88,6 +94,8 @@ export type {
   DeskOptions,
   ReviewListing,
   RunningDesk,
+  ShadowReport,
+  ShadowReportOptions,
 } from './operator';
 export { signApproval } from './activities/approval-signature';
 export type { ApprovalSigningFields } from './activities/approval-signature';

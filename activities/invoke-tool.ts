@@ -35,6 +35,8 @@ import { carried, unshapedFailure } from './invoke/carry';
 import { CallInterrupted, guardAttempt } from './attempt-guard';
 import { createLookupActivity } from './lookup-operation';
 import { createVerifyActivity } from './postcondition';
+import { tracedToolActivity } from './tracing/tool-span';
+import type { Tracing } from './tracing/tracing';
 
 /** Input of the `invokeTool` activity. */
 export interface ToolInvocation {
@@ -76,6 +78,8 @@ export interface ToolActivityDeps {
   toolBackoff?: Record<string, Partial<BackoffPolicy>>;
   credentials?: CredentialBroker;
   breakers?: Breakers;
+  /** Spans and the duration histogram of every attempt (activities/tracing). @default none */
+  tracing?: Tracing;
 }
 
 /** Builds the activities the plugin registers (a factory with injected dependencies, as Temporal samples build activities). */
@@ -123,8 +127,11 @@ export function createToolActivities(deps: ToolActivityDeps) {
     }
   }
 
+  const downstreamOf = (tool: string) => byName.get(tool)?.downstream ?? tool;
   return {
-    invokeTool,
+    invokeTool: deps.tracing
+      ? tracedToolActivity(invokeTool, deps.tracing, (tool) => breakers.state(downstreamOf(tool)))
+      : invokeTool,
     lookupOperation: createLookupActivity({ byName, credentials }),
     verifyPostcondition: createVerifyActivity({ byName, credentials }),
   };

@@ -12,6 +12,9 @@
  *   (bench/promises.ts). Not run by default: name it with `--only promises`.
  * - `unseen`: issue 28's held-out cases, client libraries no table names, routed by the real activity
  *   (bench/unseen.ts, test/unseen). Not run by default: name it with `--only unseen`.
+ * - `shadow`: the eval's scenarios as plain activities and a money-transfer equivalent under Temporal's default retry
+ *   policy, shadow mode and enforce, with the same seeds, then `shadow-report` (bench/shadow.ts). Not run by default:
+ *   name it with `--only shadow` (`--k`, `--seed`, `--cap-ms`, `--scenarios` as for eval; k defaults to 4 here).
  * `--quick` runs each in a shorter form.
  *
  * Exit code: 0 when every benchmark's gate passed, 1 when one failed, 2 when a benchmark itself broke.
@@ -24,9 +27,10 @@ import { evalBench } from './eval';
 import { overhead } from './overhead';
 import { promisesBench } from './promises';
 import { scale } from './scale';
+import { shadowBench } from './shadow';
 import { unseenBench } from './unseen';
 
-const BENCHMARKS = ['overhead', 'scale', 'chaos', 'eval', 'cluster', 'promises', 'unseen'] as const;
+const BENCHMARKS = ['overhead', 'scale', 'chaos', 'eval', 'cluster', 'promises', 'unseen', 'shadow'] as const;
 type BenchName = (typeof BENCHMARKS)[number];
 /** What runs without `--only`. */
 const DEFAULT_BENCHMARKS: readonly BenchName[] = ['overhead', 'scale', 'chaos'];
@@ -61,7 +65,7 @@ interface BenchOptions {
   inFlight: number;
   restarts: number;
   seed?: number;
-  k: number;
+  k?: number;
   capMs?: number;
   concurrency: number;
   scenarios?: string[];
@@ -92,7 +96,11 @@ function parseArgs(argv: string[]): BenchOptions {
     .option('--in-flight <n>', 'chaos: runs kept in flight', positiveInt, 30)
     .option('--restarts <n>', 'chaos: dev server restarts (SIGTERM, then SIGKILL), evenly spread', Number, 2)
     .option('--seed <n>', 'chaos: seed of the fault mix and kill timing (eval: of the fault schedules)', Number)
-    .option('--k <n>', 'eval: runs per scenario and policy (pass^k)', positiveInt, 8)
+    .option(
+      '--k <n>',
+      'eval, shadow: runs per scenario and policy (eval: pass^k, default 8; shadow: default 4)',
+      positiveInt,
+    )
     .option('--cap-ms <ms>', 'eval: per-call wall-clock cap of temporal-default, ms', positiveInt)
     .option('--concurrency <n>', 'eval: router and naive-3x runs in flight', positiveInt, 8)
     .option('--scenarios <names>', 'eval: scenarios to run, comma-separated (all by default)', (v) => v.split(','))
@@ -125,10 +133,17 @@ function runOne(name: BenchName, o: BenchOptions): Promise<number> {
       return promisesBench({ runs: o.quick ? 10 : o.runs, warmup: o.warmup });
     case 'unseen':
       return unseenBench();
+    case 'shadow':
+      return shadowBench({
+        k: o.k ?? (o.quick ? 2 : 4),
+        capMs: o.capMs ?? 30_000,
+        seed: o.seed ?? 14,
+        scenarios: o.scenarios ?? [],
+      });
     case 'eval':
       return evalBench({
         quick: o.quick,
-        k: o.k,
+        k: o.k ?? 8,
         capMs: o.capMs ?? (o.quick ? 30_000 : 120_000),
         seed: o.seed ?? 14,
         concurrency: o.concurrency,

@@ -1,7 +1,7 @@
 #!/usr/bin/env node
 /**
  * The operator's command line, the package's `bin` (`npx recovery-router …`): list and decide pending approvals
- * and reviews, and run a local Temporal dev server.
+ * and reviews, run a local Temporal dev server, and report what shadow mode would do with your activities' failures.
  *
  *   recovery-router approvals pending
  *   recovery-router approvals list <workflowId>      # call id, tool, argument digest and preview
@@ -18,6 +18,7 @@
  *   recovery-router server            # temporal server start-dev, as temporal.config.json `embeddedServer` says
  *   recovery-router desk              # the approval and review desk in the browser (docs/approvals.md)
  *   recovery-router desk hash-password < password.txt
+ *   recovery-router shadow-report [--query <visibility query>] [--writes a,b] [--reads c] [--json]
  *
  * The plain Temporal CLI equivalents:
  *   temporal workflow query --workflow-id <workflowId> --name recovery.pendingApprovals
@@ -38,13 +39,14 @@ import { addApprovalCommands } from './cli-approvals';
 import { addDeskCommand } from './cli-desk';
 import { connectClient } from './connect';
 import { decideReview, listReviews, showReview } from './reviews';
+import { addShadowReportCommand } from './shadow-report-cli';
 
 const iso = (ms: number) => new Date(ms).toISOString();
 
 /** Runs `fn` with a client for the program's `--config`, then closes its connection. */
 export type WithClient = (fn: (client: Client) => Promise<void>) => Promise<void>;
 
-/** The program: `approvals`, `reviews`, `server` and `desk` commands. Parse with `.parseAsync(argv)`. */
+/** The program: `approvals`, `reviews`, `server`, `desk` and `shadow-report` commands. Parse with `.parseAsync(argv)`. */
 export function operatorCli(): Command {
   const program = new Command()
     .name('recovery-router')
@@ -63,6 +65,7 @@ export function operatorCli(): Command {
   addReviewCommands(program, withClient);
   addServerCommand(program, configPath);
   addDeskCommand(program, configPath);
+  addShadowReportCommand(program, withClient);
   return program;
 }
 

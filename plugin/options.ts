@@ -6,7 +6,7 @@
  * Node side, but the schema is built on first use as in sandbox code (recovery/lazy.ts; docs/DESIGN.md,
  * "Performance"). Each zod message is the rule; `formatOptionIssue` (recovery/errors.ts) prefixes the option's
  * path: `tools[i]`, `credentials.<id>`, `breaker.<field>`, `credentialRefresh.<field>`, `approvals.signingKey`,
- * `` `telemetry` ``, `` `planner` ``.
+ * `` `telemetry` ``, `` `planner` ``, `tracing`, `shadow.<field>` (`shadow.declare.<activity>.<field>`).
  */
 import { z } from 'zod';
 import { approvalKeyBytes } from '../activities/approval-signature';
@@ -22,6 +22,7 @@ import {
   localRest,
   sharedBreakerOptionsSchema,
 } from './shared-options';
+import { shadowOptionsSchema } from './shadow/options';
 
 /** A `RecoveryPlugin` option that cannot be used. */
 export class RecoveryPluginOptionsError extends RecoveryError<'invalid_plugin_options'> {
@@ -38,6 +39,8 @@ const PROVIDER = 'must be a CredentialProvider: an object with initial() and ref
 const TELEMETRY = 'must have a sinks() method: a RecoveryMetrics (recovery-router/metrics) or a RecoveryTelemetry';
 const ENTITY_WORKER = 'must be true, false or { workflowBundle } (a bundle that exports the entity workflows)';
 const PLANNER = 'must have a `plan(input)` method (createScriptedPlanner, createOpenAIPlanner)';
+const TRACER = 'must be an OpenTelemetry TracerProvider: an object with a getTracer() method';
+const METER = 'must be an OpenTelemetry MeterProvider: an object with a getMeter() method';
 
 /** A function, whatever its signature (zod 4's `z.function()` is not a schema of a value). */
 const fn = (error: string) => z.custom<(...args: never[]) => unknown>((v) => typeof v === 'function', { error });
@@ -80,6 +83,18 @@ const signingKey = () =>
       },
       { error: 'needs at least 32 bytes' },
     );
+
+/** `tracing` as an object: OpenTelemetry providers, each with its `get…` method. */
+const tracingOptionsSchema = () =>
+  z
+    .object(
+      {
+        tracerProvider: z.looseObject({ getTracer: fn(TRACER) }, { error: TRACER }).optional(),
+        meterProvider: z.looseObject({ getMeter: fn(METER) }, { error: METER }).optional(),
+      },
+      { error: 'must be false or { tracerProvider?, meterProvider? } (OpenTelemetry providers)' },
+    )
+    .strict();
 
 /** A non-array object as a plain object of its own enumerable string keys; anything else as it is. */
 function ownEntries(v: unknown): unknown {
@@ -133,13 +148,34 @@ export const pluginOptionsSchema = lazy(() =>
         .optional(),
       planner: z.looseObject({ plan: fn(PLANNER) }, { error: PLANNER }).optional(),
       searchAttributes: z.boolean({ error: 'must be true or false' }).optional(),
+      tracing: z
+        .unknown()
+        .superRefine((v, ctx) => {
+          if (v === false) return;
+          const parsed = tracingOptionsSchema().safeParse(v);
+          if (!parsed.success) for (const issue of parsed.error.issues) ctx.addIssue({ ...issue });
+        })
+        .optional(),
+      shadow: z
+        .unknown()
+        .superRefine((v, ctx) => {
+          const parsed = shadowOptionsSchema().safeParse(v);
+          if (!parsed.success) for (const issue of parsed.error.issues) ctx.addIssue({ ...issue });
+        })
+        .optional(),
     },
     { error: `\`tools\` ${TOOLS}` },
   ),
 );
 
 /** How many path segments name an option's subject: a tool by its index, a provider by its id, a field by name. */
-const SUBJECT_DEPTH: Readonly<Record<string, number>> = { telemetry: 1, planner: 1, entityWorker: 1 };
+const SUBJECT_DEPTH: Readonly<Record<string, number>> = {
+  telemetry: 1,
+  planner: 1,
+  entityWorker: 1,
+  tracing: 2,
+  shadow: 4,
+};
 
 /**
  * Checks the options' shapes.

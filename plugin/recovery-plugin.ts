@@ -8,10 +8,9 @@
  * The worker's own `workflowsPath`, if set, wins; otherwise the plugin's workflows (workflows/index.ts) are used.
  * Workflow code receives the tools as data: `plugin.catalog` (ToolSpec[]).
  *
- * Telemetry: the plugin adds the `recoveryTelemetry` sinks of `options.telemetry` (plugin/telemetry.ts) to the
- * worker's `sinks`; with a `RecoveryMetrics` (`recovery-router/metrics`) every recovery record the router writes
- * becomes prom-client metrics (`metrics.text()`, `metrics.serve(port)`). Without one the sinks do nothing. Replay
- * workers get the same sinks, which never run during replay.
+ * Telemetry: the `recoveryTelemetry` sinks of `options.telemetry` (plugin/telemetry.ts; a `RecoveryMetrics` makes
+ * prom-client metrics of each recovery record) and the `recoveryTraces` sink (plugin/trace-sinks.ts) join the
+ * worker's `sinks`; replay workers get the same sinks, which never run during replay.
  */
 import { SimplePlugin } from '@temporalio/plugin';
 import type {
@@ -42,6 +41,11 @@ import { entityTaskQueueOf, entityWorkersFor, sharedBreakerOf, sharedRefreshOf }
 import { checkOptions, RecoveryPluginOptionsError } from './options';
 import { checkSearchAttributes, SearchAttributesError } from './search-attribute-check';
 import { NO_TELEMETRY, type RecoveryTelemetry } from './telemetry';
+import { createTracing, type Tracing, type TracingOptions } from '../activities/tracing/tracing';
+import { shadowInterceptors } from './shadow/interceptor';
+import type { ShadowOptions } from './shadow/options';
+import { shadowRuntime } from './shadow/shadow-plugin';
+import { traceSinks } from './trace-sinks';
 import { RECOVERY_PRELOAD_MODULES, RECOVERY_WORKFLOWS_PATH, withOwnWorkflows, withPreload } from './workflow-code';
 
 export interface RecoveryPluginOptions {
@@ -106,7 +110,16 @@ export interface RecoveryPluginOptions {
    * @default true
    */
   searchAttributes?: boolean;
+  /**
+   * Spans of every tool attempt and recovery, and `gen_ai.execute_tool.duration` (docs/observability.md); `false`:
+   * none. Needs the optional peer `@opentelemetry/api` (absent: a no-op). @default the API's global providers
+   */
+  tracing?: TracingOptions | false;
+  /** Shadow mode for the worker's other activities (docs/shadow-mode.md): `shadow` or `enforce`. @default off */
+  shadow?: ShadowOptions;
 }
+
+const NAME = 'RecoveryPlugin';
 
 export class RecoveryPlugin extends SimplePlugin {
   /** The validated policy. */
@@ -118,6 +131,8 @@ export class RecoveryPlugin extends SimplePlugin {
   readonly breakers: Breakers;
   /** Where the workflow sinks this plugin registers send recovery records (`options.telemetry`). */
   readonly telemetry: RecoveryTelemetry;
+  /** Where spans and the duration histogram go (`options.tracing`); undefined when tracing is off or unavailable. */
+  readonly tracing: Tracing | undefined;
   /** With `credentialRefresh.shared`: how refreshes reach `credential:<id>` (its `fallbacks` count local refreshes). */
   readonly refreshChannel: SharedStateChannel | undefined;
   private readonly entityWorkers: EntityWorkerOptions | undefined;
@@ -147,6 +162,7 @@ export class RecoveryPlugin extends SimplePlugin {
     const entityActivities = shared ? createSharedCredentialActivities(credentials, shared.key) : {};
     const telemetry = options.telemetry ?? NO_TELEMETRY;
     telemetry.addTools?.(catalog.map((t) => t.name));
+    const tracing = createTracing(options.tracing);
     const activities = {
       ...createApprovalActivities(options.approvals),
       ...createToolActivities({
@@ -157,13 +173,19 @@ export class RecoveryPlugin extends SimplePlugin {
         ),
         credentials,
         breakers,
+        ...(tracing ? { tracing } : {}),
       }),
       ...entityActivities,
+      ...(options.planner ? createPlannerActivities(options.planner) : {}),
     };
+    const shadow =
+      options.shadow && shadowRuntime(options.shadow, config.backoff, Object.keys(activities), tracing, NAME);
     super({
       name: 'recovery-router',
-      activities: options.planner ? { ...activities, ...createPlannerActivities(options.planner) } : activities,
+      activities,
+      ...(shadow ? { workerInterceptors: { activity: [shadowInterceptors(shadow)] } } : {}),
     });
+    this.tracing = tracing;
     this.config = config;
     this.catalog = catalog;
     this.credentials = credentials;
@@ -218,15 +240,20 @@ export class RecoveryPlugin extends SimplePlugin {
   }
 
   /**
-   * Adds the activities and the telemetry sinks (`recoveryTelemetry`, replacing a sink of that name the worker
-   * already has; its other sinks are kept); sets `workflowsPath` to the plugin's workflows unless the worker brings
+   * Adds the activities, shadow mode's interceptor (`options.shadow`) and the sinks (`recoveryTelemetry` and
+   * `recoveryTraces`, replacing sinks of those names the worker already has; its other sinks are kept); sets `workflowsPath` to the plugin's workflows unless the worker brings
    * its own; the bundle preloads the router's modules (`RECOVERY_PRELOAD_MODULES`).
    */
   override configureWorker(options: WorkerOptions): WorkerOptions {
     const configured = super.configureWorker(options);
-    const withSinks = { ...configured, sinks: { ...configured.sinks, ...this.telemetry.sinks() } };
+    const withSinks = { ...configured, sinks: { ...configured.sinks, ...this.sinks() } };
     if (withSinks.workflowBundle) return withSinks;
     return withOwnWorkflows(withSinks);
+  }
+
+  /** The sinks of recovery records (`options.telemetry`) and workflow-side spans (`options.tracing`). */
+  private sinks() {
+    return { ...this.telemetry.sinks(), ...traceSinks(this.tracing) };
   }
 
   /**
@@ -245,7 +272,7 @@ export class RecoveryPlugin extends SimplePlugin {
    */
   override configureReplayWorker(options: ReplayWorkerOptions): ReplayWorkerOptions {
     const configured = super.configureReplayWorker(options);
-    const withSinks = { ...configured, sinks: { ...configured.sinks, ...this.telemetry.sinks() } };
+    const withSinks = { ...configured, sinks: { ...configured.sinks, ...this.sinks() } };
     if (withSinks.workflowBundle) return withSinks;
     return withOwnWorkflows(withSinks);
   }

@@ -14,6 +14,7 @@ import type { ReplayWorkerOptions } from '@temporalio/worker';
 import { historyFromJson, historyToJson } from './history-json';
 import { RECOVERY_WORKFLOWS_PATH } from './recovery-plugin';
 import { NO_TELEMETRY } from './telemetry';
+import { traceSinks } from './trace-sinks';
 
 export interface ReplayOutcome {
   workflowId: string;
@@ -24,7 +25,7 @@ export interface ReplayOutcome {
 /**
  * Replays each file; one outcome per file, in order. The workflow id is the file name without `.json`.
  * @param options replay worker options. @default { workflowsPath: the plugin's workflows }; the router's telemetry
- *   sinks are always registered (as no-ops, before `options.sinks`)
+ *   and trace sinks are always registered (as no-ops, before `options.sinks`)
  * @throws Error when a file cannot be read or is not a history (its path is in the message).
  */
 export async function replayHistoryFiles(
@@ -68,7 +69,7 @@ async function replay(
   const workerOptions = {
     workflowsPath: RECOVERY_WORKFLOWS_PATH,
     ...options,
-    sinks: { ...NO_TELEMETRY.sinks(), ...options?.sinks },
+    sinks: { ...NO_TELEMETRY.sinks(), ...traceSinks(undefined), ...options?.sinks },
   } as ReplayWorkerOptions;
   // Loaded here, not at the top: a client-only process that imports the package never loads the worker (webpack,
   // the native bridge).

@@ -55,6 +55,10 @@ export class PlannerRegistry implements Planner {
 export interface Eval {
   env: EvalEnv;
   client: Client;
+  /** The dev server's address (`host:port`). */
+  address: string;
+  /** Every tool, instrumented by the recorder (the workers' tools). */
+  tools: AnyTool[];
   plugin: RecoveryPlugin;
   planners: PlannerRegistry;
   catalog: ToolSpec[];
@@ -129,8 +133,11 @@ function faultHooks(world: WorldService, ledger: LedgerService): Pick<EvalEnv, '
   };
 }
 
-/** Starts the services, the dev server and the two workers. @param o.slots credential slots to start. */
-export async function startEval(o: { slots: number }): Promise<Eval> {
+/**
+ * Starts the services, the dev server and the two workers. @param o.slots credential slots to start.
+ * @param o.workers false: no worker (a bench that runs its own; `run` then runs `fn` alone). @default true
+ */
+export async function startEval(o: { slots: number; workers?: boolean }): Promise<Eval> {
   const tmp = mkdtempSync(join(tmpdir(), 'rr-eval-'));
   mkdirSync(join(tmp, 'files'));
   const closers: Closer[] = [async () => rmSync(tmp, { recursive: true, force: true })];
@@ -163,8 +170,11 @@ export async function startEval(o: { slots: number }): Promise<Eval> {
       breaker: { threshold: 1_000_000 },
       config: { taskQueue: ROUTER_QUEUE },
     });
-    const workers = await createWorkers(server.address, tmp, plugin, tools, baselineBroker, recorder);
-    closers.push(() => workers.connection.close());
+    const workers =
+      o.workers === false
+        ? undefined
+        : await createWorkers(server.address, tmp, plugin, tools, baselineBroker, recorder);
+    if (workers) closers.push(() => workers.connection.close());
     const env: EvalEnv = {
       world,
       ledger,
@@ -179,12 +189,14 @@ export async function startEval(o: { slots: number }): Promise<Eval> {
     return {
       env,
       client: new Client({ connection }),
+      address: server.address,
+      tools,
       plugin,
       planners,
       catalog: toolCatalog(tools),
       slots,
       filesDir: join(tmp, 'files'),
-      run: (fn) => workers.router.runUntil(workers.baseline.runUntil(fn)),
+      run: (fn) => (workers ? workers.router.runUntil(workers.baseline.runUntil(fn)) : fn()),
       close,
     };
   } catch (err) {

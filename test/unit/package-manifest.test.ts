@@ -45,8 +45,15 @@ test('the README’s Install command installs the package and exactly its requir
   expect(names.sort()).toEqual(['recovery-router', ...required].sort());
 });
 
-test('the optional peers are the integrations; the entry points are ., ./workflow and one per integration (two for the agent frameworks: Node side and workflow side)', () => {
-  expect(optional.sort()).toEqual(['@modelcontextprotocol/sdk', '@openai/agents-core', 'ai', 'openai', 'prom-client']);
+test('the optional peers are the integrations and OpenTelemetry’s API; the entry points are ., ./workflow and one per integration (two for the agent frameworks: Node side and workflow side)', () => {
+  expect(optional.sort()).toEqual([
+    '@modelcontextprotocol/sdk',
+    '@openai/agents-core',
+    '@opentelemetry/api',
+    'ai',
+    'openai',
+    'prom-client',
+  ]);
   expect(Object.keys(pkg.exports)).toEqual([
     '.',
     './workflow',

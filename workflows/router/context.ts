@@ -15,6 +15,7 @@ import type { ApprovalGrant } from '../definitions';
 import type { ReconcileResult } from '../reconcile';
 import type { ReconcileOptions } from '../reconcile-call';
 import { own } from '../router-helpers';
+import type { TraceStep } from './trace';
 import type { ToolRouterOptions, ToolRouterState } from '../tool-router-types';
 
 /** The router of one workflow run. */
@@ -69,6 +70,8 @@ export interface CallScope {
   reauthed: boolean;
   /** Workflow-side retries of a write refused before it was sent. */
   workflowRetries: number;
+  /** The finished workflow-side steps of this call's recovery, for its spans (workflows/router/trace.ts). */
+  traceSteps?: TraceStep[];
 }
 
 /** A scope whose tool passed the capability check and whose arguments were hashed. */

@@ -14,6 +14,7 @@ import { isEmptyResult, outcomeDigest, own } from '../router-helpers';
 import { telemetry } from '../telemetry-sinks';
 import type { ToolOutcome } from '../tool-router-types';
 import { budgetsLeft, spendUnit, type CallScope, type RouterContext } from './context';
+import { emitCallSpans } from './trace';
 
 /** How a routed failure ends beyond its route: a forced action, a message, the observed state, … */
 export interface RouteExtra {
@@ -41,8 +42,8 @@ const TERMINAL_OF_ACTION: Readonly<Partial<Record<RecoveryAction, TerminalState>
 
 /**
  * Writes the call's recovery record: kept in state (query `recovery.records`), logged through Temporal's workflow
- * logger (one structured line, not during replay: DEBUG for a success at the first attempt, INFO otherwise), and
- * handed to the telemetry sink (metrics).
+ * logger (one structured line, not during replay: DEBUG for a success at the first attempt, INFO otherwise),
+ * handed to the telemetry sink (metrics), and with the call's workflow-side spans to the trace sink (./trace.ts).
  */
 export function writeRecord(
   ctx: RouterContext,
@@ -76,6 +77,7 @@ export function writeRecord(
   const line = failure === undefined && action === undefined ? log.debug : log.info;
   line('recovery record', { ...r, ...(exhausted ? { exhausted } : {}) });
   telemetry.record(r);
+  emitCallSpans(scope, r, failure);
   if (action === RecoveryAction.REPLAN || action === RecoveryAction.REJECT) {
     ctx.st.pendingReplan = { atMs: Date.now(), class: r.class ?? FailureClass.UNRECOVERABLE };
   }

@@ -12,6 +12,7 @@ import { argsHash } from '../../recovery/canonical';
 import { FailureReason, type ToolFailure } from '../../recovery/failure';
 import { publicObservedState } from '../../recovery/observed-state';
 import { RecoveryAction, routeFor } from '../../recovery/routes';
+import { RecoveryAttr } from '../../recovery/trace-attributes';
 import { isReplaySafe } from '../../recovery/tool-spec';
 import type { ReconcileResult } from '../reconcile';
 import { reconcileCall } from '../reconcile-call';
@@ -21,6 +22,7 @@ import { spendUnit, type ReadyScope, type RouterContext } from './context';
 import { recordAttempt, type FailedAttempt } from './dispatch';
 import { routed, succeed } from './outcomes';
 import { allowAgain } from './preflight';
+import { traceStep } from './trace';
 import { verifyCall } from './verify';
 
 /** What a handler decided. */
@@ -55,6 +57,7 @@ async function requestApproval(ctx: RouterContext, scope: ReadyScope, attempt: F
   recordAttempt(ctx, scope, attempt, failure);
   const stop = (message: string) => end(routed(ctx, scope, failure, { forceAction: RecoveryAction.STOP, message }));
   if (scope.approval) return stop('The action is still forbidden after approval.');
+  const waitStartMs = Date.now();
   const outcome = await ctx.approvals.wait({
     callId: scope.callId,
     tool: scope.spec.name,
@@ -64,6 +67,7 @@ async function requestApproval(ctx: RouterContext, scope: ReadyScope, attempt: F
     argsPreview: publicObservedState(hashedArgs(scope.spec, scope.args)) ?? null,
     turn: scope.turn,
   });
+  traceStep(scope, 'approval_wait', waitStartMs, { [RecoveryAttr.APPROVAL]: outcome.kind });
   switch (outcome.kind) {
     case 'expired':
       return stop(
@@ -108,7 +112,9 @@ async function retry(ctx: RouterContext, scope: ReadyScope, attempt: FailedAttem
       scope.workflowRetries += 1;
       recordAttempt(ctx, scope, attempt, failure, attempt.endedAtMs + delay.delayMs);
       scope.recovered = { failure, action: RecoveryAction.RETRY };
+      const sleptAtMs = Date.now();
       await sleep(delay.delayMs);
+      traceStep(scope, 'retry_wait', sleptAtMs, { [RecoveryAttr.DELAY_MS]: delay.delayMs });
       if (allowAgain(ctx, scope)) return AGAIN;
     }
   }
@@ -132,6 +138,7 @@ async function reconcile(ctx: RouterContext, scope: ReadyScope, attempt: FailedA
   const { failure } = attempt;
   recordAttempt(ctx, scope, attempt, failure);
   let settled: ReconcileResult;
+  const reconcileStartMs = Date.now();
   try {
     settled = await reconcileCall(ctx.reconciliations, {
       spec: scope.spec,
@@ -143,9 +150,12 @@ async function reconcile(ctx: RouterContext, scope: ReadyScope, attempt: FailedA
     });
   } catch (err) {
     if (isCancellation(err)) throw err;
+    traceStep(scope, 'reconcile', reconcileStartMs, { [RecoveryAttr.RECONCILED_BY]: 'failed' });
     const message = `The reconciliation of operation ${scope.operationId} did not finish; a person must check whether the write was applied before anything is replayed.`;
     return end(routed(ctx, scope, failure, { forceAction: RecoveryAction.ESCALATE, message }));
   }
+  const by = settled.state === 'applied' ? settled.via : settled.state;
+  traceStep(scope, 'reconcile', reconcileStartMs, { [RecoveryAttr.RECONCILED_BY]: by });
   scope.attempts += settled.replays;
   scope.activities += settled.replays;
   const settledBy = (value: unknown, via: NonNullable<Extract<ToolOutcome, { ok: true }>['reconciled']>) => {
