@@ -27,7 +27,7 @@ export type {
   ToolDefinition,
   VerifyResult,
 } from './activities/define-tool';
-export { ALREADY_PHRASES } from './recovery/postcondition';
+export { conceptsOf, vocabulary, type Concept } from './recovery/classify/words';
 export type { PostconditionVerdict } from './recovery/postcondition';
 export type { ToolContext } from './activities/tool-context';
 export { HttpOutcomeError } from './activities/http';

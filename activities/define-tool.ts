@@ -79,7 +79,7 @@ export interface ToolDefinition<I extends z.ZodType = z.ZodType, O extends z.Zod
   verify?(args: z.output<I>, ctx: ToolContext): Promise<VerifyResult>;
   /**
    * More phrasings of "the state already holds" in this service's 422 messages (case-insensitive, on word
-   * boundaries), beside the built-in `ALREADY_PHRASES` (recovery/postcondition.ts). Used with `verify`.
+   * boundaries), beside the vocabulary's `already` words (recovery/classify/words.ts). Used with `verify`.
    */
   alreadyPhrases?: readonly string[];
   /**

@@ -2,13 +2,15 @@
  * The activity options a tool call runs with, derived from the tool and the policy — never Temporal's default
  * retry policy (unlimited attempts).
  *
- * - Replay-safe tools (reads; writes whose receiver deduplicates by idempotency key) get bounded server-side
- *   retries: `maximumAttempts` = 1 + the per-call retry budget, and `nonRetryableErrorTypes` = every failure class
- *   but `transient`. The activity sets `nextRetryDelay` per failure, so Temporal's own backoff fields are only the
- *   fallback for timeouts.
- * - A write that is not replay-safe gets `maximumAttempts: 1`: once dispatched it is never retried by the server.
- *   An activity timeout on it is `outcome_unknown` and goes to reconciliation, never a blind retry. (A timeout is
- *   not an ApplicationFailure, so no `nonRetryableErrorTypes` entry could stop Temporal from retrying it.)
+ * - Reads get bounded server-side retries: `maximumAttempts` = 1 + the per-call retry budget, and
+ *   `nonRetryableErrorTypes` = every failure class but `transient`. The activity sets `nextRetryDelay` per failure,
+ *   so Temporal's own backoff fields are only the fallback for timeouts.
+ * - A write gets `maximumAttempts: 1`, even one whose receiver deduplicates: once dispatched it is never retried by
+ *   the server, so the workflow sees every attempt's failure and remembers whether one of them may have been applied
+ *   (docs/DESIGN.md, "Phases"): the workflow retries it (workflows/router/recoveries.ts), and a write whose later
+ *   attempt fails after an earlier one may have landed is reconciled, never reported failed. An activity timeout on a
+ *   write is no answer either (a timeout is not an ApplicationFailure, so no `nonRetryableErrorTypes` entry could stop
+ *   Temporal from retrying it).
  *
  * Source: the issue ("Retry policy derived from class and tool"); Temporal docs, "Activity Retry Policy"
  * (maximumAttempts, nonRetryableErrorTypes, and nextRetryDelay overriding the computed interval).
@@ -45,7 +47,7 @@ export function activityOptionsFor(
   const options: ToolActivityOptions = {
     startToCloseTimeout: spec.startToCloseTimeoutMs,
     retry: {
-      maximumAttempts: isReplaySafe(spec) ? 1 + budgets.perCallRetries : 1,
+      maximumAttempts: spec.effect === 'read' ? 1 + budgets.perCallRetries : 1,
       initialInterval: backoff.initialIntervalMs,
       backoffCoefficient: backoff.backoffCoefficient,
       maximumInterval: backoff.maximumIntervalMs,

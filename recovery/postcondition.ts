@@ -4,17 +4,16 @@
  * a postcondition (`verify`), the router reads it before it routes the refusal; `holds` makes the call a success
  * (`reconciled: 'already_satisfied'`), never re-executed (docs/DESIGN.md, "Already done is done").
  *
- * Which answers ask for the read, one table each:
- * - `ALREADY_STATUSES`: 409 Conflict and 412 Precondition Failed always (RFC 9110 §15.5.10, §15.5.13: the state
- *   of the resource conflicts with, or fails a condition of, the request — which it does when it already holds);
- *   422 only when its message says so (RFC 9110 §15.5.21: "unable to process the contained instructions", which
- *   covers both "already" and plain validation).
- * - `ALREADY_PHRASES`: the phrasings of "already true" that services use, matched case-insensitively on word
- *   boundaries; a tool extends them (`defineTool({ alreadyPhrases })`).
+ * Which answers ask for the read:
+ * - `ALREADY_STATUSES`: 409 Conflict and 412 Precondition Failed always;
+ * - any other refusal whose words say "already" (`saysAlready`: the vocabulary's `already` concept,
+ *   recovery/classify/words.ts), a tool's own phrasings too (`defineTool({ alreadyPhrases })`). A false positive costs
+ *   one read of the postcondition, never a replay.
  * - `VERSION_CONFLICT_PHRASES`: optimistic-concurrency refusals (RFC 9110 §13.1.1 `If-Match`, an ETag that no longer
  *   matches): the read gives the model the current state to replan on.
  * Pure: no I/O.
  */
+import { conceptsOf } from './classify/words';
 
 /** What an answer may mean for the postcondition. */
 export type PostconditionHint = 'already' | 'version_conflict';
@@ -22,39 +21,15 @@ export type PostconditionHint = 'already' | 'version_conflict';
 /** The verdict of a tool's `verify(args, ctx)`: does the state the call asks for hold now? */
 export type PostconditionVerdict = 'holds' | 'does_not_hold' | 'unknown';
 
-/** Statuses that may mean "already", and whether the message must say so. One table. */
-export const ALREADY_STATUSES: Readonly<Record<number, { needsPhrase: boolean; source: string }>> = Object.freeze({
-  409: { needsPhrase: false, source: 'RFC 9110 §15.5.10 409 Conflict' },
-  412: { needsPhrase: false, source: 'RFC 9110 §15.5.13 412 Precondition Failed' },
-  422: { needsPhrase: true, source: 'RFC 9110 §15.5.21 422 Unprocessable Content' },
-});
-
 /**
- * Phrasings of "the state already holds" (lower case). Sources: the services' own documented messages — GitHub
- * ("already exists", "already a member"), Stripe ("already been", resource_already_exists), Google APIs
- * (ALREADY_EXISTS, "duplicate"), Slack (already_in_channel, already_archived), Jira ("already"), and the design
- * (docs/DESIGN.md, "Already done is done").
+ * Statuses that ask for the read whatever the message says: 409 Conflict and 412 Precondition Failed (RFC 9110
+ * §15.5.10, §15.5.13: the state of the resource conflicts with, or fails a condition of, the request — which it does
+ * when it already holds). Any other refusal asks for it when its words say "already".
  */
-export const ALREADY_PHRASES: readonly string[] = Object.freeze([
-  'already exists',
-  'already exist',
-  'already in the list',
-  'already in list',
-  'already a member',
-  'already member',
-  'already archived',
-  'already added',
-  'already been',
-  'already present',
-  'already registered',
-  'already subscribed',
-  'already in channel',
-  'already_exists',
-  'already_in_channel',
-  'already_archived',
-  'resource_already_exists',
-  'duplicate',
-]);
+export const ALREADY_STATUSES: Readonly<Record<number, { source: string }>> = Object.freeze({
+  409: { source: 'RFC 9110 §15.5.10 409 Conflict' },
+  412: { source: 'RFC 9110 §15.5.13 412 Precondition Failed' },
+});
 
 /** Optimistic-concurrency refusals (lower case): RFC 9110 §13.1.1 If-Match; RFC 9110 §8.8.3 ETag. */
 export const VERSION_CONFLICT_PHRASES: readonly string[] = Object.freeze([
@@ -83,10 +58,21 @@ function mentions(message: string, phrases: readonly string[]): boolean {
   });
 }
 
-/** True when `message` says the state already holds (the built-in phrases, plus `extra`). */
+/**
+ * True when `message` says the state already holds: its words carry the vocabulary's `already` concept ("already",
+ * "exists", "duplicate", "not modified": recovery/classify/words.ts, read as tokens, so "The song is already in the
+ * playlist" counts as well as `already_exists`), or one of the tool's own phrasings `extra` (case-insensitive, on word
+ * boundaries).
+ */
 export function saysAlready(message: string | undefined, extra: readonly string[] = []): boolean {
   if (message === undefined || message === '') return false;
-  return mentions(message, [...ALREADY_PHRASES, ...extra.map((p) => p.toLowerCase())]);
+  return (
+    conceptsOf(message).includes('already') ||
+    mentions(
+      message,
+      extra.map((p) => p.toLowerCase()),
+    )
+  );
 }
 
 /**
@@ -100,11 +86,9 @@ export function postconditionHint(
   message: string | undefined,
   extra: readonly string[] = [],
 ): PostconditionHint | undefined {
-  if (status === undefined) return undefined;
-  const rule = ALREADY_STATUSES[status];
-  if (!rule) return undefined;
-  if (message !== undefined && mentions(message, VERSION_CONFLICT_PHRASES) && status !== 422) return 'version_conflict';
   if (status === 412) return 'version_conflict';
-  if (rule.needsPhrase && !saysAlready(message, extra)) return undefined;
-  return 'already';
+  if (status === 409 && message !== undefined && mentions(message, VERSION_CONFLICT_PHRASES)) return 'version_conflict';
+  if (status !== undefined && ALREADY_STATUSES[status]) return 'already';
+  // A refusal of any other kind (a 400, a 422, a library's error without a status): only when its words say so.
+  return saysAlready(message, extra) ? 'already' : undefined;
 }

@@ -32,6 +32,14 @@ export interface BodyFacts {
   message?: string;
   /** Field-level errors as field issues (redacted, truncated). */
   fieldIssues: FieldIssue[];
+  /**
+   * Every structured word the body gives for the error, for the vocabulary (recovery/classify/words.ts): `code`,
+   * `error`, `category`, `errorType`/`error_type`, `type`, `reason`, the problem details' `title` (RFC 9457 §3.1.3),
+   * and `errors[].code`/`errors[].reason` (GitHub, Google). At most 8, as given.
+   */
+  words: string[];
+  /** The server's wait hint in the body, in ms: `retry_after`/`retryAfter` in seconds (Telegram, Slack), top level or under `parameters`. */
+  retryAfterMs?: number;
 }
 
 /** `body`, with a JSON-looking string parsed; the string itself when it does not parse. */
@@ -78,6 +86,7 @@ function readMessage(body: unknown): string | undefined {
     messageLike(readProp(error, 'message')) ??
     (codeLike(error) === undefined ? messageLike(error) : undefined) ??
     messageLike(readProp(body, 'error_description')) ??
+    messageLike(readProp(body, 'description')) ??
     messageLike(detail) ??
     messageLike(readProp(body, 'title'))
   );
@@ -221,7 +230,9 @@ export function fieldIssuesFromBody(body: unknown): FieldIssue[] {
 export function readBodyFacts(rawBody: unknown): BodyFacts {
   try {
     const body = parseBody(rawBody);
-    const facts: BodyFacts = { fieldIssues: fieldIssuesFromBody(body) };
+    const facts: BodyFacts = { fieldIssues: fieldIssuesFromBody(body), words: wordsOf(body) };
+    const retryAfterMs = retryAfterOf(body) ?? retryAfterOf(readProp(body, 'parameters'));
+    if (retryAfterMs !== undefined) facts.retryAfterMs = retryAfterMs;
     const code = readCode(body);
     if (code !== undefined) facts.code = code.toLowerCase();
     const message = readMessage(body);
@@ -229,8 +240,34 @@ export function readBodyFacts(rawBody: unknown): BodyFacts {
     else if (typeof body === 'string' && body.trim() !== '' && !/^\s*</.test(body)) facts.message = body;
     return facts;
   } catch {
-    return { fieldIssues: [] };
+    return { fieldIssues: [], words: [] };
   }
+}
+
+const WORD_FIELDS = ['code', 'error', 'category', 'errorType', 'error_type', 'type', 'reason', 'title'];
+
+/** The body's structured words (see `BodyFacts.words`). Never throws. */
+function wordsOf(body: unknown): string[] {
+  const out: string[] = [];
+  const take = (v: unknown) => {
+    if (typeof v === 'string' && v.length <= 200 && out.length < 8 && !/^https?:/i.test(v)) out.push(v);
+  };
+  for (const key of WORD_FIELDS) take(readProp(body, key));
+  const error = readProp(body, 'error');
+  for (const key of ['code', 'type', 'status', 'reason']) take(readProp(error, key));
+  for (const list of [asArray(readProp(body, 'errors')), asArray(readProp(error, 'errors'))])
+    for (const e of (list ?? []).slice(0, 4)) for (const key of ['code', 'reason']) take(readProp(e, key));
+  return out;
+}
+
+/** A body's `retry_after`/`retryAfter` (seconds) or `retry_after_ms`/`retryAfterMs`, in ms; at most 24 h. */
+function retryAfterOf(node: unknown): number | undefined {
+  const seconds = readProp(node, 'retry_after') ?? readProp(node, 'retryAfter');
+  const ms = readProp(node, 'retry_after_ms') ?? readProp(node, 'retryAfterMs');
+  const value = typeof ms === 'number' ? ms : typeof seconds === 'number' ? seconds * 1000 : undefined;
+  return value !== undefined && Number.isFinite(value) && value >= 0 && value <= 86_400_000
+    ? Math.ceil(value)
+    : undefined;
 }
 
 /**

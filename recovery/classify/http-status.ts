@@ -9,6 +9,7 @@ import { literal, type PublicPart } from './public-parts';
 export const HttpRule = {
   BAD_REQUEST: 'bad_request',
   UNAUTHORIZED: 'unauthorized',
+  PAYMENT_REQUIRED: 'payment_required',
   FORBIDDEN: 'forbidden',
   NOT_FOUND: 'not_found',
   GONE: 'gone',
@@ -34,6 +35,7 @@ const H = HttpRule;
 export const STATUS_RULES: Readonly<Record<number, HttpRule>> = Object.freeze({
   400: H.BAD_REQUEST,
   401: H.UNAUTHORIZED,
+  402: H.PAYMENT_REQUIRED, // RFC 9110 §15.5.3: reserved, in practice billing: waiting or replanning will not pay
   403: H.FORBIDDEN,
   404: H.NOT_FOUND,
   405: H.PROTOCOL_BUG, // the adapter used a method the endpoint does not allow
@@ -46,6 +48,7 @@ export const STATUS_RULES: Readonly<Record<number, HttpRule>> = Object.freeze({
   413: H.TOO_LARGE, // the arguments are too large: a smaller call can pass
   414: H.TOO_LARGE,
   415: H.PROTOCOL_BUG, // the adapter sent a media type the endpoint does not take
+  416: H.BAD_REQUEST, // RFC 9110 §15.5.17: Range Not Satisfiable, the range asked for is outside the resource
   421: H.NOT_PROCESSED, // RFC 9110 §15.5.20: Misdirected Request; may be retried on a new connection, any method
   422: H.UNPROCESSABLE,
   425: H.NOT_PROCESSED, // RFC 8470 §5.2: Too Early, the request was not processed

@@ -47,6 +47,8 @@ import { NOT_PERFORMED_TEXT, ruleForStatus, type HttpRule } from './http-status'
 import { literal } from './public-parts';
 import { readRateLimit } from './rate-limit';
 import { retryAfterMsFromHeaders } from './retry-after';
+import { refinedByWords } from './http-words';
+import { firstConcept } from './words';
 
 export { HttpRule, ruleForStatus, STATUS_RULES } from './http-status';
 
@@ -60,6 +62,8 @@ const RULES: Readonly<Record<HttpRule, (f: HttpFacts) => FailureDraft>> = Object
       rejected(f, C.INVALID_ARGUMENTS, R.SCHEMA, literal('the arguments were rejected as invalid')),
     ),
   unauthorized,
+  payment_required: (f) =>
+    rejected(f, C.UNRECOVERABLE, R.UNSPECIFIED, literal('the account cannot pay for this call; a person must act')),
   forbidden,
   not_found: (f) =>
     rejected(
@@ -125,10 +129,18 @@ const RULES: Readonly<Record<HttpRule, (f: HttpFacts) => FailureDraft>> = Object
  * @param headers a header record or `Headers`-like object (case-insensitive); read, never echoed.
  * @param body the parsed body or its text; JSON text is parsed.
  * @param ctx the call (validated by the caller, see `classify`).
+ * @param names the class names of the error that carried the answer (`InvalidTokenError`), read as words after the
+ *   body's structured codes and before its message (recovery/classify/http-words.ts).
  * @returns a frozen, valid `ToolFailure` (see the module docs for the rules).
  * @throws ClassifyError `not_a_failure` for a 2xx status.
  */
-export function classifyHttp(status: number, headers: unknown, body: unknown, ctx: CallContext): ToolFailure {
+export function classifyHttp(
+  status: number,
+  headers: unknown,
+  body: unknown,
+  ctx: CallContext,
+  names: readonly string[] = [],
+): ToolFailure {
   if (Number.isInteger(status) && status >= 200 && status <= 299) {
     throw new ClassifyError(ClassifyErrorCode.NOT_A_FAILURE, `classify: HTTP ${status} is a success, not a failure`);
   }
@@ -145,15 +157,19 @@ export function classifyHttp(status: number, headers: unknown, body: unknown, ct
       publicMessage: `${ctx.tool}: the tool returned ${shown}, which it does not handle.`,
     });
   }
+  const bodyFacts = readBodyFacts(body);
   const facts: HttpFacts = {
     status,
     headers,
-    body: readBodyFacts(body),
+    body: bodyFacts,
     ctx,
-    retryAfterMs: retryAfterMsFromHeaders(headers, ctx.nowMs),
+    retryAfterMs: retryAfterMsFromHeaders(headers, ctx.nowMs) ?? bodyFacts.retryAfterMs,
     rateLimit: readRateLimit(headers, ctx.nowMs),
   };
-  const draft = RULES[ruleForStatus(status)](facts); // a new object per call: set `code` on it, no copy
+  const rule = ruleForStatus(status);
+  const concept = firstConcept([...bodyFacts.words, ...names, bodyFacts.message]);
+  // a new object per call: set `code` on it, no copy
+  const draft = refinedByWords(rule, facts, concept) ?? RULES[rule](facts);
   // The body's structured code travels with the failure: the business type must not be lost (docs/DESIGN.md,
   // "The failure record").
   if (facts.body.code !== undefined) draft.code = facts.body.code;

@@ -8,7 +8,9 @@
  * | processed)        |                                        |                                                         |
  * |                   |                                        | meanings retryable, an unrecoverable one stays so       |
  * | may have been sent| a read                                 | transient and retryable (unrecoverable stays so)        |
- * | may have been sent| a write whose receiver deduplicates    | transient and retryable in `commit_unknown` (idem)      |
+ * | may have been sent| a write whose receiver deduplicates    | transient meanings: retryable in `commit_unknown` (the  |
+ * |                   |                                        | same key again is harmless); any other meaning:         |
+ * |                   |                                        | `outcome_unknown`, replay-safe                          |
  * | may have been sent| any other write                        | `outcome_unknown` in `commit_unknown`, whatever it      |
  * |                   |                                        | meant: reconcile looks it up before anything runs again |
  *
@@ -92,14 +94,16 @@ function notSent(m: FailureMeaning, sent: Exclude<SendFact, 'maybe_sent'>): Fail
 /** The request may have reached the server: the call's effect decides. */
 function afterSend(m: FailureMeaning, ctx: Pick<CallContext, 'effect' | 'deduplicates'>): FailureDraft {
   const read = ctx.effect === 'read';
-  if (!read && !ctx.deduplicates) {
+  // A write whose meaning is not "try again later" (an unknown error, a bug, a server fault) may have been applied:
+  // its outcome is unknown, whether or not its receiver deduplicates (then a replay with the same key is safe).
+  if (!read && (!ctx.deduplicates || m.class === C.UNRECOVERABLE || m.class === C.OUTCOME_UNKNOWN)) {
     return {
       class: C.OUTCOME_UNKNOWN,
       // A read-side reason such as "tool bug" does not describe an unknown outcome.
       reason: m.reason === FailureReason.TOOL_BUG ? FailureReason.UNRECOGNIZED : m.reason,
       phase: Phase.COMMIT_UNKNOWN,
       retryable: false,
-      replaySafe: false,
+      replaySafe: ctx.deduplicates,
       publicMessage: sentence(m, END.mayHaveApplied),
     };
   }
@@ -107,7 +111,7 @@ function afterSend(m: FailureMeaning, ctx: Pick<CallContext, 'effect' | 'dedupli
     return {
       class: C.UNRECOVERABLE,
       reason: m.reason,
-      phase: read ? Phase.DISPATCH : Phase.COMMIT_UNKNOWN,
+      phase: Phase.DISPATCH,
       retryable: false,
       replaySafe: true,
       publicMessage: sentence(m, END.stop),

@@ -52,24 +52,69 @@ export function smtpReply(code: unknown, text: string | undefined): SmtpReply | 
 export function smtpMeaning(reply: SmtpReply): SmtpMeaning {
   const e = reply.enhanced;
   if (Math.floor(reply.code / 100) === 4) {
-    return m(C.TRANSIENT, R.UNAVAILABLE, `the mail server refused it for now (${label(reply)})`, 'RFC 5321 §4.2.1: 4yz is a transient negative completion; the command may be sent again later');
+    return m(
+      C.TRANSIENT,
+      R.UNAVAILABLE,
+      `the mail server refused it for now (${label(reply)})`,
+      'RFC 5321 §4.2.1: 4yz is a transient negative completion; the command may be sent again later',
+    );
   }
   if (e?.subject === 7) {
     if (e.detail === 0 || e.detail === 8 || e.detail === 9 || reply.code === 530 || reply.code === 535)
-      return m(C.AUTHENTICATION, R.CREDENTIAL_MISSING, `the mail server refused the credentials (${label(reply)})`, 'RFC 4954 §6: 530 5.7.0 Authentication required, 535 5.7.8 Authentication credentials invalid, 534 5.7.9');
-    return m(C.AUTHORIZATION, R.POLICY_DENIED, `the mail server refused it by policy (${label(reply)})`, 'RFC 3463 §3.8: X.7.x security or policy status (5.7.1 delivery not authorized, message refused)');
+      return m(
+        C.AUTHENTICATION,
+        R.CREDENTIAL_MISSING,
+        `the mail server refused the credentials (${label(reply)})`,
+        'RFC 4954 §6: 530 5.7.0 Authentication required, 535 5.7.8 Authentication credentials invalid, 534 5.7.9',
+      );
+    return m(
+      C.AUTHORIZATION,
+      R.POLICY_DENIED,
+      `the mail server refused it by policy (${label(reply)})`,
+      'RFC 3463 §3.8: X.7.x security or policy status (5.7.1 delivery not authorized, message refused)',
+    );
   }
   if (e?.subject === 1 && (e.detail === 3 || e.detail === 7))
-    return m(C.INVALID_ARGUMENTS, R.SCHEMA, `the mail server refused an address's syntax (${label(reply)})`, 'RFC 3463 §3.2: X.1.3 bad destination mailbox address syntax, X.1.7 bad sender mailbox syntax');
+    return m(
+      C.INVALID_ARGUMENTS,
+      R.SCHEMA,
+      `the mail server refused an address's syntax (${label(reply)})`,
+      'RFC 3463 §3.2: X.1.3 bad destination mailbox address syntax, X.1.7 bad sender mailbox syntax',
+    );
   if (e?.subject === 1)
-    return m(C.SEMANTIC_REJECTION, R.NOT_FOUND, `the mail server has no such mailbox or domain (${label(reply)})`, 'RFC 3463 §3.2: X.1.x addressing status (5.1.1 bad destination mailbox)');
+    return m(
+      C.SEMANTIC_REJECTION,
+      R.NOT_FOUND,
+      `the mail server has no such mailbox or domain (${label(reply)})`,
+      'RFC 3463 §3.2: X.1.x addressing status (5.1.1 bad destination mailbox)',
+    );
   if ((e?.subject === 3 && e.detail === 4) || (e?.subject === 2 && e.detail === 3) || reply.code === 552)
-    return m(C.INVALID_ARGUMENTS, R.SCHEMA, `the message is too big for the mail server (${label(reply)})`, 'RFC 3463 §3.5 X.3.4 message too big for system, §3.3 X.2.3; RFC 5321 §4.2.2 552');
+    return m(
+      C.INVALID_ARGUMENTS,
+      R.SCHEMA,
+      `the message is too big for the mail server (${label(reply)})`,
+      'RFC 3463 §3.5 X.3.4 message too big for system, §3.3 X.2.3; RFC 5321 §4.2.2 552',
+    );
   if (e?.subject === 5 || (reply.code >= 500 && reply.code <= 504) || reply.code === 553)
-    return m(C.INVALID_ARGUMENTS, R.SCHEMA, `the mail server refused the command's syntax or arguments (${label(reply)})`, 'RFC 5321 §4.2.2: 500-504 syntax and parameter errors, 553 mailbox name not allowed; RFC 3463 §3.6 X.5.x');
+    return m(
+      C.INVALID_ARGUMENTS,
+      R.SCHEMA,
+      `the mail server refused the command's syntax or arguments (${label(reply)})`,
+      'RFC 5321 §4.2.2: 500-504 syntax and parameter errors, 553 mailbox name not allowed; RFC 3463 §3.6 X.5.x',
+    );
   if (reply.code === 530 || reply.code === 535)
-    return m(C.AUTHENTICATION, R.CREDENTIAL_MISSING, `the mail server refused the credentials (${label(reply)})`, 'RFC 4954 §6: 530 Authentication required, 535 Authentication credentials invalid');
-  return m(C.SEMANTIC_REJECTION, R.UNSPECIFIED, `the mail server refused it (${label(reply)})`, 'RFC 5321 §4.2.1: 5yz is a permanent negative completion; the same command fails again');
+    return m(
+      C.AUTHENTICATION,
+      R.CREDENTIAL_MISSING,
+      `the mail server refused the credentials (${label(reply)})`,
+      'RFC 4954 §6: 530 Authentication required, 535 Authentication credentials invalid',
+    );
+  return m(
+    C.SEMANTIC_REJECTION,
+    R.UNSPECIFIED,
+    `the mail server refused it (${label(reply)})`,
+    'RFC 5321 §4.2.1: 5yz is a permanent negative completion; the same command fails again',
+  );
 }
 
 /** `SMTP 550 5.1.1`: the codes alone, never the server's words. */

@@ -12,7 +12,7 @@ import { buildFailure } from './build';
 import type { CallContext } from './context';
 import { classifyDialect } from './dialects';
 import { classifyHttp } from './http';
-import { classifyNetworkError } from './network';
+import { classifyNetworkError, errorChain } from './network';
 import { classifyInvalidResult } from './result';
 import { readString } from './safe';
 import { wrappedHttp } from './wrapped-http';
@@ -30,6 +30,14 @@ export function toolBugFailure(error: unknown, requestSent: boolean | undefined,
   const head = `${ctx.tool}: the tool failed with an error no rule recognises${shown}`;
   const meaning = { class: FailureClass.UNRECOVERABLE, reason: FailureReason.TOOL_BUG, head };
   return buildFailure(ctx, draftBySend(meaning, requestSent === false ? 'not_sent' : 'maybe_sent', ctx));
+}
+
+/** The class names of an error and its causes (`InvalidTokenError`), for the vocabulary; at most 4. */
+function errorNames(error: unknown): string[] {
+  return errorChain(error)
+    .map((node) => readString(node, 'name'))
+    .filter((n): n is string => n !== undefined && n !== 'Error' && n.length <= 64)
+    .slice(0, 4);
 }
 
 /**
@@ -53,6 +61,6 @@ export function classifyThrown(error: unknown, requestSent: boolean | undefined,
   const dialect = classifyDialect(error, requestSent, ctx);
   if (dialect) return dialect;
   const http = wrappedHttp(error);
-  if (http) return classifyHttp(http.status, http.headers, http.body, ctx);
+  if (http) return classifyHttp(http.status, http.headers, http.body, ctx, errorNames(error));
   return classifyNetworkError(error, requestSent, ctx) ?? toolBugFailure(error, requestSent, ctx);
 }

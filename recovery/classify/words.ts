@@ -53,7 +53,10 @@ export function tokens(text: string): string[] {
     .replace(/([A-Z]+)([A-Z][a-z])/g, '$1 $2')
     .replace(/([A-Za-z])([0-9])|([0-9])([A-Za-z])/g, '$1$3 $2$4')
     .toLowerCase();
-  return spaced.split(TOKEN_SPLIT).filter((t) => t !== '').slice(0, 64);
+  return spaced
+    .split(TOKEN_SPLIT)
+    .filter((t) => t !== '')
+    .slice(0, 64);
 }
 
 /** True when a token matches a stem: `limit*` by prefix, anything else whole. */
@@ -68,7 +71,7 @@ const ROWS = (): readonly ConceptRow[] => [
   { concept: 'quota', source: 'Google API errors `quotaExceeded`, `dailyLimitExceeded`; OpenAI `insufficient_quota`',
     any: [['quota*'], ['daily', 'limit*']] },
   { concept: 'billing', source: 'RFC 9110 §15.5.3 (402 Payment Required); Stripe and OpenAI billing errors',
-    any: [['billing'], ['payment', 'required'], ['payment', 'method'], ['insufficient', 'funds'], ['insufficient', 'credit*'], ['insufficient', 'balance']] },
+    any: [['billing'], ['payment', 'required'], ['payment', 'method'], ['insufficient', 'quota'], ['insufficient', 'credit*'], ['out', 'of', 'credit*']] },
   { concept: 'scope_missing', source: 'RFC 6750 §3.1 `insufficient_scope`; OAuth 2.0 scopes (RFC 6749 §3.3)',
     any: [['scope*', 'insufficient'], ['scope*', 'missing'], ['scope*', 'required'], ['scope*', 'granted'], ['scope*', 'not']] },
   { concept: 'credential_expired', source: 'RFC 6750 §3.1 `invalid_token` ("expired, revoked, malformed"); OAuth 2.0 token lifetimes',
@@ -84,7 +87,7 @@ const ROWS = (): readonly ConceptRow[] => [
   { concept: 'forbidden', source: 'RFC 9110 §15.5.4 (403 Forbidden); POSIX EACCES/EPERM; RFC 3463 X.7.1 (delivery not authorized)',
     any: [['forbidden'], ['permission*'], ['not', 'allowed'], ['access', 'denied'], ['not', 'enough', 'rights'], ['not', 'authorized', 'to'], ['blocked'], ['denied'], ['prohibited']] },
   { concept: 'already', source: 'docs/DESIGN.md "Already done is done": refusals that say the asked-for state holds (409/412/422 "already", `already_exists`, "not modified")',
-    any: [['already'], ['exists'], ['exist', 'already'], ['duplicat*'], ['not', 'modified'], ['member', 'exists']] },
+    any: [['already'], ['duplicat*'], ['not', 'modified'], ['eexist'], ['member', 'exists'], ['resource', 'exists'], ['record', 'exists'], ['entry', 'exists'], ['file', 'exists'], ['key', 'exists']] },
   { concept: 'not_found', source: 'RFC 9110 §15.5.5 (404); POSIX ENOENT; RFC 3463 X.1.1 (bad destination mailbox)',
     any: [['not', 'found'], ['notfound'], ['no', 'such'], ['does', 'not', 'exist'], ['doesnt', 'exist'], ['doesn', 't', 'exist'], ['unknown', 'chat'], ['unknown', 'user'], ['unknown', 'channel']] },
   { concept: 'conflict', source: 'RFC 9110 §15.5.10 (409) and §15.5.13 (412: a version that no longer matches)',

@@ -7,7 +7,12 @@
  * - an http `RawOutcome` thrown as is, or carried as `outcome` (this project's `HttpOutcomeError`);
  * - axios: `response: { status, headers, data }`;
  * - OpenAI / Anthropic SDK `APIError`: `status`, `headers`, `error` (the body);
- * - undici `ResponseStatusCodeError` and `http-errors`: `statusCode` or `status`, `headers`, `body`.
+ * - undici `ResponseStatusCodeError` and `http-errors`: `statusCode` or `status`, `headers`, `body`;
+ * - Azure's `RestError`: `statusCode` with `response.parsedBody` / `response.bodyAsText`;
+ * - an error envelope that keeps the status as a number of its own (`error_code`, `errorCode`: Telegram's
+ *   `{ ok: false, error_code, description }`), or as `code` beside the answer's `headers` or `body` (a generated
+ *   OpenAPI client's `ApiException`) or beside a `description` (NATS JetStream's `api_error`), or as a `code` of
+ *   three digits in a string (NATS: status codes follow HTTP's, "503" no responders).
  * Only a status that is an integer in 400–599 counts.
  * Pure: no I/O.
  */
@@ -25,6 +30,16 @@ function failureStatus(v: unknown): number | undefined {
   return typeof v === 'number' && Number.isInteger(v) && v >= 400 && v <= 599 ? v : undefined;
 }
 
+/** A status kept as `error_code`/`errorCode`, or as `code` where the node shows it is an HTTP-style answer. */
+function envelopeStatus(node: unknown): number | undefined {
+  const own = failureStatus(readProp(node, 'error_code')) ?? failureStatus(readProp(node, 'errorCode'));
+  if (own !== undefined) return own;
+  const code = readProp(node, 'code');
+  if (typeof code === 'string' && /^[45]\d\d$/.test(code)) return Number(code);
+  const answerBeside = ['headers', 'body', 'description'].some((k) => readProp(node, k) !== undefined);
+  return answerBeside ? failureStatus(code) : undefined;
+}
+
 function fromNode(node: unknown): WrappedHttp | undefined {
   for (const outcome of [node, readProp(node, 'outcome')]) {
     if (readProp(outcome, 'kind') !== 'http') continue;
@@ -39,12 +54,21 @@ function fromNode(node: unknown): WrappedHttp | undefined {
       return {
         status,
         headers: readProp(response, 'headers') ?? {},
-        body: readProp(response, 'data') ?? readProp(response, 'body'),
+        body:
+          readProp(response, 'data') ??
+          readProp(response, 'body') ??
+          readProp(response, 'parsedBody') ??
+          readProp(response, 'bodyAsText'),
       };
     }
   }
   const status = failureStatus(readProp(node, 'status')) ?? failureStatus(readProp(node, 'statusCode'));
-  if (status === undefined) return undefined;
+  if (status === undefined) {
+    const enveloped = envelopeStatus(node);
+    return enveloped === undefined
+      ? undefined
+      : { status: enveloped, headers: readProp(node, 'headers') ?? {}, body: readProp(node, 'body') ?? node };
+  }
   return {
     status,
     headers: readProp(node, 'headers') ?? {},

@@ -21,9 +21,15 @@ describe('postconditionHint: which answers ask for the read', () => {
     [422, 'item_id must be positive', undefined],
     [422, undefined, undefined],
     [422, 'alreadyexists', undefined],
-    [400, 'already exists', undefined],
-    [404, 'already exists', undefined],
-    [undefined, 'already exists', undefined],
+    // Any other refusal asks for the read when its words say "already" (a false positive costs one read).
+    [400, 'already exists', 'already'],
+    [400, 'ada@example.org is already a list member.', 'already'],
+    [422, 'The song is already in the playlist.', 'already'],
+    [404, 'already exists', 'already'],
+    [undefined, 'already exists', 'already'],
+    [undefined, 'Label already_exists', 'already'],
+    [400, 'message is not modified', 'already'],
+    [400, 'chat not found', undefined],
   ] as const)('HTTP %s %j → %s', (status, message, hint) => {
     expect(postconditionHint(status, message)).toBe(hint);
   });
@@ -31,10 +37,12 @@ describe('postconditionHint: which answers ask for the read', () => {
     expect(postconditionHint(422, 'Sam is on the roster')).toBeUndefined();
     expect(postconditionHint(422, 'Sam is on the roster', ['On The Roster'])).toBe('already');
   });
-  test('phrases match on word boundaries, case-insensitively, across whitespace', () => {
+  test('words are tokens, case-insensitive, across whitespace and code spellings; a word inside another is none', () => {
     expect(saysAlready('ALREADY\n  EXISTS')).toBe(true);
+    expect(saysAlready('ALREADY_EXISTS')).toBe(true);
+    expect(saysAlready('alreadyExists')).toBe(true);
     expect(saysAlready('xalready exists')).toBe(false);
-    expect(saysAlready('already existsx')).toBe(false);
+    expect(saysAlready('alreadyexists')).toBe(false);
   });
 });
 

@@ -70,6 +70,11 @@ export interface CallScope {
   reauthed: boolean;
   /** Workflow-side retries of a write refused before it was sent. */
   workflowRetries: number;
+  /**
+   * An attempt of this write may have been applied (a failure in phase `commit_unknown`): a later failure of the
+   * call is then an unknown outcome, reconciled, never reported failed (docs/DESIGN.md, "Phases").
+   */
+  maybeApplied?: boolean;
   /** The finished workflow-side steps of this call's recovery, for its spans (workflows/router/trace.ts). */
   traceSteps?: TraceStep[];
 }

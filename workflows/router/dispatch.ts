@@ -89,6 +89,7 @@ export function dispatchFailed(
   // it up instead of routing a conflict (docs/DESIGN.md, "Reconcile").
   const reexecuted = scope.activities > 1 || attempt > 1;
   const landed = scope.spec.effect === 'write' && reexecuted && isDuplicateKey(failure);
+  if (scope.spec.effect === 'write' && failure.phase === Phase.COMMIT_UNKNOWN) scope.maybeApplied = true;
   return {
     ok: false,
     attempt: {

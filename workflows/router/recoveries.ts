@@ -4,12 +4,12 @@
  * failure's own route"; actions without a handler (repair, replan, reject, escalate, stop) end with their route
  * and the feedback for the model (docs/DESIGN.md, "Routes"). Sandbox-safe.
  */
-import { isCancellation, sleep } from '@temporalio/workflow';
+import { isCancellation, patched, sleep } from '@temporalio/workflow';
 import { nextDelay } from '../../recovery/backoff';
 import { ExhaustedBudget } from '../../recovery/budgets';
 import { recordOutcome } from '../../recovery/call-ledger';
 import { argsHash } from '../../recovery/canonical';
-import { FailureReason, type ToolFailure } from '../../recovery/failure';
+import { FailureClass, FailureReason, Phase, type ToolFailure } from '../../recovery/failure';
 import { publicObservedState } from '../../recovery/observed-state';
 import { RecoveryAction, routeFor } from '../../recovery/routes';
 import { RecoveryAttr } from '../../recovery/trace-attributes';
@@ -100,7 +100,7 @@ function span(ms: number): string {
  */
 async function retry(ctx: RouterContext, scope: ReadyScope, attempt: FailedAttempt): Promise<Next> {
   const { failure } = attempt;
-  if (!isReplaySafe(scope.spec) && failure.replaySafe) {
+  if (writeRetriedHere(scope, failure)) {
     const room = spendUnit(ctx, 'retry', scope.stepId);
     const delay = nextDelay({
       retryNumber: scope.workflowRetries + 1,
@@ -119,7 +119,7 @@ async function retry(ctx: RouterContext, scope: ReadyScope, attempt: FailedAttem
     }
   }
   const persistent: ToolFailure = { ...failure, retryable: false };
-  if (persistent.reason !== FailureReason.CIRCUIT_OPEN || scope.spec.effect !== 'write') {
+  if (persistent.reason !== FailureReason.CIRCUIT_OPEN || scope.spec.effect !== 'write' || scope.maybeApplied) {
     return { kind: 'route', failure: persistent };
   }
   recordAttempt(ctx, scope, attempt, persistent);
@@ -211,6 +211,37 @@ export const RECOVERIES: Readonly<Partial<Record<RecoveryAction, Recovery>>> = O
   [RecoveryAction.RECONCILE]: reconcile,
 });
 
+/** The patch that moved a deduplicated write's retries into the workflow (Temporal docs, "Patching"). */
+export const WRITE_RETRIES_PATCH = 'recovery-router:write-retries-in-workflow';
+
+/**
+ * The workflow retries a write itself, after backoff, within the per-call budget: a write that is not replay-safe
+ * only after a failure known to happen before anything was sent; a write whose receiver deduplicates after any
+ * retryable failure (its activity has one attempt, recovery/activity-options.ts). Runs recorded before that keep the
+ * server's retries (no patch marker).
+ */
+function writeRetriedHere(scope: ReadyScope, failure: ToolFailure): boolean {
+  if (scope.spec.effect !== 'write' || !failure.replaySafe) return false;
+  return !isReplaySafe(scope.spec) || (failure.retryable && patched(WRITE_RETRIES_PATCH));
+}
+
+/**
+ * A later failure of a write an earlier attempt of which may have been applied: it is that unknown outcome, not its
+ * own failure (docs/DESIGN.md, "Phases"), so it is reconciled.
+ */
+function unknownAfterApplied(scope: ReadyScope, failure: ToolFailure): ToolFailure | undefined {
+  if (!scope.maybeApplied || failure.class === FailureClass.OUTCOME_UNKNOWN) return undefined;
+  if (!patched(WRITE_RETRIES_PATCH)) return undefined;
+  return {
+    ...failure,
+    class: FailureClass.OUTCOME_UNKNOWN,
+    phase: Phase.COMMIT_UNKNOWN,
+    retryable: false,
+    publicMessage:
+      'An earlier attempt of this write may have been applied before this one failed; it is looked up before anything runs again.',
+  };
+}
+
 /** Carries out the failure's route: run again, or the call's outcome. */
 export async function recover(
   ctx: RouterContext,
@@ -221,7 +252,9 @@ export async function recover(
   if (verified.kind === 'end') return verified;
   const { attempt } = verified;
   const handler = RECOVERIES[routeFor(attempt.failure).action];
-  const next = handler ? await handler(ctx, scope, attempt) : { kind: 'route' as const, failure: attempt.failure };
+  let next = handler ? await handler(ctx, scope, attempt) : { kind: 'route' as const, failure: attempt.failure };
+  const unknown = next.kind === 'route' ? unknownAfterApplied(scope, next.failure) : undefined;
+  if (unknown) next = await reconcile(ctx, scope, { ...attempt, failure: unknown });
   if (next.kind !== 'route') return next;
   const { failure } = next;
   recordAttempt(ctx, scope, attempt, failure);
