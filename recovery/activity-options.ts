@@ -19,7 +19,7 @@
 import type { BackoffPolicy } from './backoff';
 import type { BudgetPolicy } from './budgets';
 import { FAILURE_CLASSES, FailureClass } from './failure';
-import { isReplaySafe, type ToolSpec } from './tool-spec';
+import type { ToolSpec } from './tool-spec';
 
 export interface ToolActivityOptions {
   startToCloseTimeout: number;
