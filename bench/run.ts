@@ -10,6 +10,9 @@
  *   (bench/eval.ts). Not run by default (it takes minutes): name it with `--only eval`.
  * - `promises`: promises and bytes one run of each scale workload creates in workflow code, against its baseline
  *   (bench/promises.ts). Not run by default: name it with `--only promises`.
+ * - `write-safety`: issue 27's write-safety matrix — fault kinds against `pay` tool declarations, each cell counted
+ *   in a real SQLite store (bench/write-safety.ts). Not run by default (minutes): name it with `--only write-safety`;
+ *   `--rows` and `--columns` pick cells, `--quick` runs issue 27's column only.
  * `--quick` runs each in a shorter form.
  *
  * Exit code: 0 when every benchmark's gate passed, 1 when one failed, 2 when a benchmark itself broke.
@@ -22,8 +25,9 @@ import { evalBench } from './eval';
 import { overhead } from './overhead';
 import { promisesBench } from './promises';
 import { scale } from './scale';
+import { writeSafety } from './write-safety';
 
-const BENCHMARKS = ['overhead', 'scale', 'chaos', 'eval', 'cluster', 'promises'] as const;
+const BENCHMARKS = ['overhead', 'scale', 'chaos', 'eval', 'cluster', 'promises', 'write-safety'] as const;
 type BenchName = (typeof BENCHMARKS)[number];
 /** What runs without `--only`. */
 const DEFAULT_BENCHMARKS: readonly BenchName[] = ['overhead', 'scale', 'chaos'];
@@ -64,6 +68,8 @@ interface BenchOptions {
   scenarios?: string[];
   keys?: string[];
   paladin: boolean;
+  rows?: string[];
+  columns?: string[];
 }
 
 function parseArgs(argv: string[]): BenchOptions {
@@ -91,10 +97,17 @@ function parseArgs(argv: string[]): BenchOptions {
     .option('--seed <n>', 'chaos: seed of the fault mix and kill timing (eval: of the fault schedules)', Number)
     .option('--k <n>', 'eval: runs per scenario and policy (pass^k)', positiveInt, 8)
     .option('--cap-ms <ms>', 'eval: per-call wall-clock cap of temporal-default, ms', positiveInt)
-    .option('--concurrency <n>', 'eval: router and naive-3x runs in flight', positiveInt, 8)
+    .option(
+      '--concurrency <n>',
+      'eval: router and naive-3x runs in flight; write-safety: cells at once',
+      positiveInt,
+      8,
+    )
     .option('--scenarios <names>', 'eval: scenarios to run, comma-separated (all by default)', (v) => v.split(','))
     .option('--keys <names>', 'eval: PALADIN keys to run, comma-separated (all by default)', (v) => v.split(','))
     .option('--no-paladin', 'eval: skip the PALADIN catalogue')
+    .option('--rows <ids>', 'write-safety: fault kinds to run, comma-separated (all by default)', (v) => v.split(','))
+    .option('--columns <ids>', 'write-safety: columns to run, e.g. _L_,DL_ (all by default)', (v) => v.split(','))
     .parse(argv)
     .opts<BenchOptions>();
 }
@@ -131,6 +144,8 @@ function runOne(name: BenchName, o: BenchOptions): Promise<number> {
         keys: o.keys ?? [],
         noPaladin: !o.paladin,
       });
+    case 'write-safety':
+      return writeSafety({ quick: o.quick, rows: o.rows ?? [], columns: o.columns ?? [], concurrency: o.concurrency });
   }
 }
 
