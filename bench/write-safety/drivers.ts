@@ -17,7 +17,7 @@ import type { PartitionProxy } from './partition-proxy';
 
 const ROOT = resolve(__dirname, '..', '..');
 const WORKER_SCRIPT = join(ROOT, 'bench', 'write-safety', 'worker-process.ts');
-/** How long a worker may take to finish `shutdown()` before the cell calls it hung, ms (its grace time is 2 s). */
+/** How long a worker may take to finish `shutdown()` before the cell calls it hung, ms (grace times here are ≤ 2 s). */
 export const SHUTDOWN_LIMIT_MS = 12_000;
 
 export interface CellEnv {
@@ -43,14 +43,16 @@ export interface Setup {
 
 const pause = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
-/** A worker in this process; `stop()` shuts it down and times it. */
+/**
+ * A worker in this process, with the SDK's default shutdown grace time (0: running activities are cancelled at once,
+ * as a deploy's SIGTERM does); `stop()` shuts it down and times it.
+ */
 async function inProcessWorker(connection: NativeConnection, taskQueue: string, recipe: PayRecipe, bundlePath: string) {
   const worker = await Worker.create({
     connection,
     taskQueue,
     plugins: [new RecoveryPlugin({ tools: toolsOf(recipe), config: { taskQueue } })],
     workflowBundle: { codePath: bundlePath },
-    shutdownGraceTime: 2_000,
     stickyQueueScheduleToStartTimeout: '1s',
   });
   const done = worker.run().catch(() => undefined);
@@ -169,7 +171,7 @@ export async function setUp(
       return { client: env.client, during, stop, close: noClose };
     }
     case 'server_stop':
-      return serverStopSetup(driver.signal, env, taskQueue, recipe, firstPost);
+      return serverStopSetup(driver, env, taskQueue, recipe, firstPost);
     case 'worker_sigkill_during_lookup': {
       const first = await processWorker(env.address, taskQueue, recipe, env.bundlePath);
       let second: Awaited<ReturnType<typeof processWorker>> | undefined;
@@ -191,9 +193,9 @@ export async function setUp(
   }
 }
 
-/** A dev server of the cell's own, stopped with `signal` once the first POST reached the service, then restarted. */
+/** A dev server of the cell's own, stopped once the first POST reached the service, and restarted `downMs` ms later. */
 async function serverStopSetup(
-  signal: 'SIGTERM' | 'SIGKILL',
+  driver: Extract<Driver, { kind: 'server_stop' }>,
   env: CellEnv,
   taskQueue: string,
   recipe: PayRecipe,
@@ -209,7 +211,8 @@ async function serverStopSetup(
     client,
     during: async () => {
       await firstPost;
-      await server.stop(signal);
+      await server.stop(driver.signal);
+      await pause(driver.downMs);
       await server.start();
     },
     stop: w.stop,

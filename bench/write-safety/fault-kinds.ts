@@ -70,8 +70,8 @@ export type Driver =
   | { kind: 'plain' }
   /** `Worker.shutdown()` once the first POST reached the service; a second worker then takes over. */
   | { kind: 'worker_shutdown' }
-  /** The cell's own dev server is stopped with `signal` while the first POST is held, then started again. */
-  | { kind: 'server_stop'; signal: 'SIGTERM' | 'SIGKILL' }
+  /** The cell's own dev server is stopped with `signal` once the first POST arrived, and started again `downMs` ms later. */
+  | { kind: 'server_stop'; signal: 'SIGTERM' | 'SIGKILL'; downMs: number }
   /** The worker runs in its own process; SIGKILLed while its first lookup is held at the service; a new one starts. */
   | { kind: 'worker_sigkill_during_lookup' }
   /** The tool reaches the service through a TCP proxy that blackholes every byte once the first POST passed, `healMs` ms. */
