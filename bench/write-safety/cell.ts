@@ -15,7 +15,7 @@ import type { FaultRow } from './fault-kinds';
 import { describeLeaks, scanHistory } from './leaks';
 import { startPartitionProxy, type PartitionProxy } from './partition-proxy';
 import { toolsOf, type PayRecipe } from './pay-tools';
-import { startPaymentsService } from './payments-service';
+import { startPaymentsService, type PaymentsService } from './payments-service';
 import { startRuns, terminateRun, watchRun, type OpClaim, type RunSpec } from './runs';
 import { cellVerdict, type OpFacts, type Verdict } from './verdict';
 
@@ -82,7 +82,7 @@ export async function runCell(row: FaultRow, column: Column, env: CellEnv): Prom
     const { shutdownHung, shutdownMs } = await setup.stop();
     await setup.close();
     const drained = await service.drain(DRAIN_MS);
-    const ops = opFacts(runs, claims, (id) => service.rows(id));
+    const ops = opFacts(runs, claims, service);
     const { verdict, problems } = cellVerdict({
       ops,
       leaks,
@@ -100,11 +100,11 @@ export async function runCell(row: FaultRow, column: Column, env: CellEnv): Prom
   }
 }
 
-function opFacts(runs: RunSpec[], claims: Map<string, OpClaim>[], rows: (id: string) => number): OpFacts[] {
+function opFacts(runs: RunSpec[], claims: Map<string, OpClaim>[], service: PaymentsService): OpFacts[] {
   return runs.flatMap((run, i) =>
     run.opIds.map((operationId) => {
       const c = claims[i]?.get(operationId) ?? { claim: 'open' as const, said: 'not watched' };
-      return { operationId, rows: rows(operationId), claim: c.claim, said: c.said };
+      return { operationId, rows: service.rows(operationId), posts: service.posts(operationId), ...c };
     }),
   );
 }

@@ -68,7 +68,7 @@ async function inProcessWorker(connection: NativeConnection, taskQueue: string, 
 }
 
 /** A worker in its own process (worker-process.ts); resolves once it polls. */
-async function processWorker(
+export async function processWorker(
   address: string,
   taskQueue: string,
   recipe: PayRecipe,

@@ -28,8 +28,16 @@ export function weightOf(row: FaultRow, concurrency: number): number {
 }
 
 /** Every cell, in row-major order. Cells that do not apply are `n/a` without running. */
-export async function runMatrix(o: MatrixOptions): Promise<CellResult[]> {
+export function runMatrix(o: MatrixOptions): Promise<CellResult[]> {
   const tasks = o.rows.flatMap((row) => o.columns.map((column) => ({ row, column })));
+  return runCells(tasks, o);
+}
+
+/** The given cells, in the given order. */
+export async function runCells(
+  tasks: readonly { row: FaultRow; column: Column }[],
+  o: Pick<MatrixOptions, 'concurrency' | 'env' | 'onCell'>,
+): Promise<CellResult[]> {
   const results = new Map<number, CellResult>();
   let free = o.concurrency;
   const waiters: (() => void)[] = [];

@@ -25,6 +25,8 @@ export interface OpFacts {
   operationId: string;
   /** Rows in the store for its idempotency key, after held commits drained. */
   rows: number;
+  /** POSTs the service received with its idempotency key. */
+  posts: number;
   claim: Claim;
   /** What the run said, in a few words (class/reason, reconciled…), for the report. */
   said: string;
