@@ -17,6 +17,7 @@ import { startPartitionProxy, type PartitionProxy } from './partition-proxy';
 import { toolsOf, type PayRecipe } from './pay-tools';
 import { startPaymentsService, type PaymentsService } from './payments-service';
 import { startRuns, terminateRun, watchRun, type OpClaim, type RunSpec } from './runs';
+import { within } from './time';
 import { cellVerdict, type OpFacts, type Verdict } from './verdict';
 
 export interface CellResult {
@@ -32,10 +33,9 @@ export interface CellResult {
 
 /** How long held commits may take to land after the runs were watched, ms. */
 const DRAIN_MS = 20_000;
-const DEFAULT_BUDGET_MS = 60_000;
+const DEFAULT_BUDGET_MS = 45_000;
 /** How long a driver may still act once the runs were watched, ms. */
 const DRIVER_GRACE_MS = 20_000;
-const pause = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
 /** Whether the row's fault can reach the column: a read-path fault needs a lookup or a verify. */
 export function applies(row: FaultRow, column: Column): boolean {
@@ -75,7 +75,7 @@ export async function runCell(row: FaultRow, column: Column, env: CellEnv): Prom
     };
     const claims = await Promise.all(runs.map((r) => watchRun(setup.client, r, watchOptions)));
     // A driver still acting (a second worker starting, a partition healing) finishes before the workers stop.
-    const driverError = await Promise.race([during, pause(DRIVER_GRACE_MS).then(() => undefined)]);
+    const driverError = await within(during, DRIVER_GRACE_MS, undefined);
     await Promise.all(runs.map((r) => terminateRun(setup.client, r)));
     const leaks = await historyLeaks(setup.client, runs, row.secrets ?? []);
     const workflowTaskFailures = await countTaskFailures(setup.client, runs);

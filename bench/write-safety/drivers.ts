@@ -14,11 +14,14 @@ import { ownServer } from './own-server';
 import { toolsOf, type PayRecipe } from './pay-tools';
 import type { PaymentsService } from './payments-service';
 import type { PartitionProxy } from './partition-proxy';
+import { pause, within } from './time';
 
 const ROOT = resolve(__dirname, '..', '..');
 const WORKER_SCRIPT = join(ROOT, 'bench', 'write-safety', 'worker-process.ts');
 /** How long a worker may take to finish `shutdown()` before the cell calls it hung, ms (grace times here are ≤ 2 s). */
 export const SHUTDOWN_LIMIT_MS = 12_000;
+/** The `shutdownGraceTime` of worker processes (worker-process.ts), ms. */
+export const SHUTDOWN_GRACE_MS = 2_000;
 
 export interface CellEnv {
   client: Client;
@@ -41,8 +44,6 @@ export interface Setup {
   close(): Promise<void>;
 }
 
-const pause = (ms: number) => new Promise((r) => setTimeout(r, ms));
-
 /**
  * A worker in this process, with the SDK's default shutdown grace time (0: running activities are cancelled at once,
  * as a deploy's SIGTERM does); `stop()` shuts it down and times it.
@@ -61,7 +62,11 @@ async function inProcessWorker(connection: NativeConnection, taskQueue: string, 
     async stop() {
       const at = Date.now();
       if (worker.getState() === 'RUNNING') worker.shutdown();
-      const finished = await Promise.race([done.then(() => true), pause(SHUTDOWN_LIMIT_MS).then(() => false)]);
+      const finished = await within(
+        done.then(() => true),
+        SHUTDOWN_LIMIT_MS,
+        false,
+      );
       return { shutdownHung: !finished, shutdownMs: Date.now() - at };
     },
   };
@@ -83,6 +88,7 @@ export async function processWorker(
       TASK_QUEUE: taskQueue,
       PAY_RECIPE: JSON.stringify(recipe),
       WORKFLOW_BUNDLE: bundlePath,
+      SHUTDOWN_GRACE_MS: String(SHUTDOWN_GRACE_MS),
       ...(slots ? { SLOTS: String(slots) } : {}),
     },
     stdio: ['ignore', 'pipe', 'pipe'],
@@ -107,7 +113,11 @@ export async function processWorker(
     async stop() {
       const at = Date.now();
       if (child.exitCode === null && child.signalCode === null) child.kill('SIGTERM');
-      const finished = await Promise.race([exited.then(() => true), pause(SHUTDOWN_LIMIT_MS).then(() => false)]);
+      const finished = await within(
+        exited.then(() => true),
+        SHUTDOWN_LIMIT_MS,
+        false,
+      );
       if (!finished) await kill();
       return { shutdownHung: !finished, shutdownMs: Date.now() - at };
     },

@@ -105,6 +105,6 @@ export interface FaultRow {
   secrets?: readonly string[];
   /** The row's own fault is on the read path: columns with neither lookup nor verify show `n/a`. */
   readPath?: boolean;
-  /** How long the runs may take to end or to wait visibly for review, in ms. @default 60_000 */
+  /** How long the runs may take to end or to wait visibly for review, in ms. @default 45_000 */
   budgetMs?: number;
 }

@@ -49,9 +49,13 @@ export async function runCells(
     free += w;
     for (const ok of waiters.splice(0)) ok();
   };
+  const weights = tasks.map(({ row, column }) => (applies(row, column) ? weightOf(row, o.concurrency) : 0));
+  // The heaviest cells queue first: a cell that needs the whole pool would otherwise wait for every light one.
+  const order = tasks.map((_, i) => i).sort((a, b) => weights[b]! - weights[a]! || a - b);
   await Promise.all(
-    tasks.map(async ({ row, column }, i) => {
-      const w = applies(row, column) ? weightOf(row, o.concurrency) : 0;
+    order.map(async (i) => {
+      const { row, column } = tasks[i]!;
+      const w = weights[i]!;
       await acquire(w);
       try {
         const r = await runCell(row, column, o.env);

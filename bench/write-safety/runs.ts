@@ -8,6 +8,7 @@ import { reconcileWorkflowId, reviewCaseQuery } from '../../workflows/definition
 import type { ToolPlanInput, ToolPlanResult } from '../../workflows/tool-plan';
 import type { ToolSpec } from '../../recovery/tool-spec';
 import { LOOKUP_TIMEOUT_MS } from './columns';
+import { pause } from './time';
 import type { Claim } from './verdict';
 
 export interface RunSpec {
@@ -20,8 +21,6 @@ export interface OpClaim {
   claim: Claim;
   said: string;
 }
-
-const pause = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
 /** The plan of one run: `calls` payments, each its own step (and so its own operation id and invoice). */
 export function planOf(catalog: ToolSpec[], workflowId: string, calls: number): ToolPlanInput {

@@ -11,9 +11,6 @@ import { DefaultLogger, NativeConnection, Runtime, Worker } from '@temporalio/wo
 import { RecoveryPlugin } from '../../plugin/recovery-plugin';
 import { toolsOf, type PayRecipe } from './pay-tools';
 
-/** The grace time `Worker.shutdown()` gives running activities, ms. */
-export const SHUTDOWN_GRACE_MS = 2_000;
-
 function required(name: string): string {
   const value = process.env[name];
   if (!value) throw new Error(`worker-process: ${name} is not set`);
@@ -31,7 +28,7 @@ async function main(): Promise<void> {
     taskQueue,
     plugins: [new RecoveryPlugin({ tools: toolsOf(recipe), config: { taskQueue } })],
     workflowBundle: { codePath: required('WORKFLOW_BUNDLE') },
-    shutdownGraceTime: SHUTDOWN_GRACE_MS,
+    shutdownGraceTime: Number(required('SHUTDOWN_GRACE_MS')),
     stickyQueueScheduleToStartTimeout: '1s',
     ...(slots ? { maxConcurrentActivityTaskExecutions: slots } : {}),
   });

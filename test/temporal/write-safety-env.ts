@@ -55,9 +55,12 @@ export function honestRows(row: FaultRow, op: OpFacts): number {
   return (commitsFirst(row.post) && op.posts > 0) || op.claim === 'applied' ? 1 : 0;
 }
 
-/** What an honest run may say of an operation the row's fault committed, or of one it did not. */
-export function honestClaims(row: FaultRow): Claim[] {
-  return commitsFirst(row.post)
+/**
+ * What an honest run may say of an operation: applied, unknown or awaiting review once its first POST reached the
+ * service and the fault committed it; a failure too when nothing committed (or the POST was never sent).
+ */
+export function honestClaims(row: FaultRow, op: OpFacts): Claim[] {
+  return commitsFirst(row.post) && op.posts > 0
     ? ['applied', 'unknown', 'review']
     : ['applied', 'unknown', 'review', 'failed', 'not_reached'];
 }
@@ -74,16 +77,18 @@ export function cellSummary(cell: CellResult) {
 
 /** The summary an honest cell has: verdict ok, exact rows per operation, each claim among the honest ones. */
 export function honestSummary(row: FaultRow, cell: CellResult) {
-  const claims = honestClaims(row);
   return {
     cell: `${cell.row} ${cell.column}`,
     verdict: 'ok',
-    ops: cell.ops.map((o) => ({
-      rows: honestRows(row, o),
-      posts: o.posts,
-      claim: claims.includes(o.claim) ? o.claim : `one of ${claims.join('|')}`,
-      said: o.said,
-    })),
+    ops: cell.ops.map((o) => {
+      const claims = honestClaims(row, o);
+      return {
+        rows: honestRows(row, o),
+        posts: o.posts,
+        claim: claims.includes(o.claim) ? o.claim : `one of ${claims.join('|')}`,
+        said: o.said,
+      };
+    }),
     problems: [],
   };
 }

@@ -36,7 +36,7 @@ const SUBSET: Record<string, string[]> = {
   'commit-after-lookup-timeout': ['_L_'],
   'replica-restored-from-backup': ['_L_'],
   'worker-sigkill-during-lookup': ['_L_'],
-  'network-partition': ['_L_'],
+  'network-partition': ['_L_', 'DL_'],
   'review-decision-storm': ['_L_'],
   'headers-then-stalled-body': ['_L_'],
   'lookup-200-html': ['_L_'],
