@@ -49,7 +49,9 @@ test('cellVerdict: the worst operation, a hung shutdown and leaks, each named in
     'WEDGED: worker shutdown outlived its grace time',
     'LEAK: stack in ACTIVITY_TASK_FAILED: at x (/w/a.ts:1:2)',
   ]);
-  expect(cellVerdict({ ops: [{ operationId: 'a', rows: 0, posts: 1, claim: 'failed', said: 'x' }], leaks: [] })).toEqual({
+  expect(
+    cellVerdict({ ops: [{ operationId: 'a', rows: 0, posts: 1, claim: 'failed', said: 'x' }], leaks: [] }),
+  ).toEqual({
     verdict: 'ok',
     problems: [],
   });
