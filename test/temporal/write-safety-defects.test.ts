@@ -177,7 +177,7 @@ test('item 7: secrets in 5xx and 409 bodies reach neither the model text nor any
   expect(cells.map((c) => c.ops[0]?.rows)).toEqual([0, 0]);
 }, 120_000);
 
-test('item 8: failures the activity edge did not shape (a BigInt result, a looping cause) put no stack and no path into history', async () => {
+test('item 8: failures the activity edge did not shape (a BigInt or circular result, a looping cause) put no stack and no path into history', async () => {
   const cells = await inIssueColumn(['result-bigint', 'result-circular', 'cause-loop-self']);
   expect(cells.map((c) => problemsOf(c, 'LEAK'))).toEqual([[], [], []]);
 }, 120_000);
