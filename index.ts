@@ -66,17 +66,29 @@ export { findTemporalCli, TemporalCliNotFoundError } from './server/temporal-cli
 
 export {
   ApprovalError,
+  approvalLedger,
   connectClient,
   decideApproval,
+  decideApprovals,
   decideReview,
   listApprovals,
   listReviews,
   pendingApprovals,
   ReviewError,
   ReviewErrorCode,
+  revokeApproval,
   showReview,
+  startDesk,
+  hashPassword,
 } from './operator';
-export type { ApprovalListing, ApprovalRequest, ReviewListing } from './operator';
+export type {
+  ApprovalListing,
+  ApprovalRequest,
+  BatchRequest,
+  DeskOptions,
+  ReviewListing,
+  RunningDesk,
+} from './operator';
 export { signApproval } from './activities/approval-signature';
 export type { ApprovalSigningFields } from './activities/approval-signature';
 export type { ApprovalActivityOptions } from './activities/approvals';

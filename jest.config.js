@@ -1,10 +1,15 @@
 /**
- * Three projects:
+ * Four projects:
  * - core: pure unit tests and loopback-HTTP tests; no Temporal server.
  * - temporal: tests on a real Temporal dev server, started once per run by test/setup/global-setup.ts
  *   (a project-level globalSetup runs only when a test of that project is selected).
  * - dialects: real client libraries against real servers (PostgreSQL, moto, gRPC, loopback SaaS wire formats)
  *   through the real activity; one PostgreSQL, moto and Temporal dev server per run (test/setup/dialects-setup.ts).
+ * - unseen: issue 28's held-out cases, client libraries no table names, each against its own server (Debian's
+ *   memcached and nats-server, npm's smtp-server and Azurite, or a loopback wire format), started per test file in a
+ *   plain Node process (test/unseen/run.ts); a ratchet on test/unseen/known-misses.json.
+ * - desk: the approval desk in a real browser (Debian's chromium driven by playwright-core) against a dev server
+ *   (`npm run test:desk`); the same dev server setup as `temporal`.
  */
 const transform = { '^.+\\.ts$': ['ts-jest', { tsconfig: 'tsconfig.json' }] };
 module.exports = {
@@ -27,6 +32,15 @@ module.exports = {
       globalTeardown: '<rootDir>/test/setup/global-teardown.ts',
     },
     {
+      displayName: 'desk',
+      testEnvironment: 'node',
+      transform,
+      testMatch: ['<rootDir>/test/desk/**/*.test.ts'],
+      setupFiles: ['<rootDir>/test/setup/quiet-runtime.ts'],
+      globalSetup: '<rootDir>/test/setup/global-setup.ts',
+      globalTeardown: '<rootDir>/test/setup/global-teardown.ts',
+    },
+    {
       displayName: 'dialects',
       testEnvironment: 'node',
       transform,
@@ -34,6 +48,12 @@ module.exports = {
       setupFiles: ['<rootDir>/test/setup/quiet-runtime.ts'],
       globalSetup: '<rootDir>/test/setup/dialects-setup.ts',
       globalTeardown: '<rootDir>/test/setup/dialects-teardown.ts',
+    },
+    {
+      displayName: 'unseen',
+      testEnvironment: 'node',
+      transform,
+      testMatch: ['<rootDir>/test/unseen/**/*.test.ts'],
     },
   ],
 };

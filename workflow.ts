@@ -27,11 +27,15 @@ export type { PlannedCall, ToolPlanInput, ToolPlanResult } from './workflows/too
 export type { Observation, PlannerDecision, PlannerInput } from './workflows/planner-contract';
 export {
   agentStateQuery,
+  approvalLedgerQuery,
   approvalSignal,
+  decideApprovalsUpdate,
   decideApprovalUpdate,
+  MAX_BATCH_CALLS,
   decideReviewUpdate,
   pendingApprovalsQuery,
   reconcileWorkflowId,
+  revokeApprovalUpdate,
   recoveryRecordsQuery,
   reviewCaseQuery,
   reviewDecisionSignal,
@@ -40,11 +44,16 @@ export {
 export type {
   AgentState,
   ApprovalDecision,
+  ApprovalEntry,
   ApprovalGrant,
+  ApprovalState,
+  BatchApprovalDecision,
+  BatchCall,
   LookupRecord,
   PendingApproval,
   ReviewCase,
   ReviewDecision,
+  RevokeApproval,
   UserMessage,
 } from './workflows/definitions';
 export { RecoveryOperationId, RecoveryStatus, RecoveryTool, SEARCH_ATTRIBUTES } from './workflows/search-attributes';

@@ -4,6 +4,7 @@
  */
 import { z } from 'zod';
 import { DIALECTS, type Dialect, type ToolClassifier } from '../recovery/classify';
+import { commitWindows } from './commit-windows';
 import {
   idempotencySchema,
   TOOL_NAME_PATTERN,
@@ -52,6 +53,22 @@ export interface ToolDefinition<I extends z.ZodType = z.ZodType, O extends z.Zod
    * call's arguments as the tool saw them (after its input schema), for lookups that need them.
    */
   lookup?(operationId: string, ctx: ToolContext, args: z.output<I>): Promise<LookupResult<z.output<O>>>;
+  /**
+   * What the router cannot know about this write's downstream, which decides when a `lookup` that answers
+   * `not_applied` may be believed (docs/DESIGN.md, "Reconcile": replay only when the first attempt can no longer
+   * commit). Both unset (the default): a "not found" is never final — the router looks again and then asks a person;
+   * it never replays a write that may still land. A write whose receiver deduplicates by its key needs neither.
+   */
+  commit?: {
+    /**
+     * The longest a request the service has received may take to commit, in ms, counted from the moment the attempt's
+     * failure reached the workflow (include the time a tool that ignores `ctx.signal` may keep sending). 0 to
+     * `MAX_COMMIT_WINDOW_MS`.
+     */
+    settleMs?: number;
+    /** How long a commit may take to show in `lookup`, in ms: 0 for a lookup that reads its own writes. */
+    lookupLagMs?: number;
+  };
   /**
    * The call's postcondition: a read against the real system that says whether the state the call asks for holds
    * now (`'holds'`, `'does_not_hold'`, `'unknown'`, or `{ verdict, state }`). Run as an activity (docs/DESIGN.md,
@@ -237,6 +254,7 @@ export function defineTool<I extends z.ZodType, O extends z.ZodType>(def: ToolDe
     approvalCanLift: def.approvalCanLift ?? false,
     startToCloseTimeoutMs: def.timeouts?.startToCloseMs ?? DEFAULT_START_TO_CLOSE_MS,
     heartbeatTimeoutMs: def.timeouts?.heartbeatMs,
+    ...commitWindows(def.commit, (message) => new ToolDefinitionError(name, message)),
   });
   if (!spec.success) {
     const issue = spec.error.issues[0];

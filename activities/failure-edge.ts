@@ -15,6 +15,7 @@
  */
 import { ApplicationFailure } from '@temporalio/common';
 import { nextDelay, type BackoffPolicy } from '../recovery/backoff';
+import { isObjectLike, readProp, readString } from '../recovery/classify/safe';
 import { validFailure } from '../recovery/valid-failure';
 import { errorTypeFor, FailureClass, FailureReason, type FailureMeta, type ToolFailure } from '../recovery/failure';
 
@@ -89,16 +90,42 @@ export function applicationFailureType(failure: ToolFailure): string {
   return errorTypeFor(failure.code) ?? failure.class;
 }
 
-/** Operator-only description of the raw error (may hold hosts, paths, stacks: it goes to the log, not history). */
-function describe(diagnostic: unknown): unknown {
-  if (diagnostic instanceof Error) {
-    const cause = (diagnostic as { cause?: unknown }).cause;
+/** Causes followed into the log's description of an error; a cause chain that loops stops where it repeats. */
+export const MAX_DESCRIBED_CAUSES = 8;
+/** Longest text of the description kept per field, in characters. */
+const MAX_DESCRIBED_CHARS = 4_000;
+
+/**
+ * Operator-only description of the raw error (may hold hosts, paths, stacks: it goes to the log, not history).
+ * Total and bounded: reads through never-throwing readers (a throwing getter, a revoked Proxy), follows at most
+ * `MAX_DESCRIBED_CAUSES` causes, stops at a cause seen before (`cause = itself`, a→b→a), cuts long texts.
+ */
+export function describe(diagnostic: unknown): unknown {
+  const seen = new Set<unknown>();
+  const one = (value: unknown, depth: number): unknown => {
+    if (!isObjectLike(value)) return typeof value === 'string' ? cut(value) : safeScalar(value);
+    if (seen.has(value)) return '[cause seen before]';
+    seen.add(value);
+    const cause = readProp(value, 'cause');
     return {
-      name: diagnostic.name,
-      message: diagnostic.message,
-      stack: diagnostic.stack,
-      cause: cause instanceof Error ? describe(cause) : cause,
+      name: cut(readString(value, 'name')),
+      message: cut(readString(value, 'message')),
+      stack: cut(readString(value, 'stack')),
+      ...(cause === undefined
+        ? {}
+        : { cause: depth >= MAX_DESCRIBED_CAUSES ? '[more causes]' : one(cause, depth + 1) }),
     };
-  }
-  return diagnostic;
+  };
+  return one(diagnostic, 0);
+}
+
+function cut(text: string | undefined): string | undefined {
+  return text === undefined || text.length <= MAX_DESCRIBED_CHARS ? text : `${text.slice(0, MAX_DESCRIBED_CHARS)}…`;
+}
+
+/** A scalar the log can carry: a symbol or a bigint as text, never throwing. */
+function safeScalar(value: unknown): unknown {
+  if (typeof value === 'symbol') return value.toString();
+  if (typeof value === 'bigint') return `${value}n`;
+  return typeof value === 'function' ? '[function]' : value;
 }

@@ -10,6 +10,12 @@
  *      `credential_refreshed`.
  *   3. postcheck — the result passes the output schema and the `after` invariants, else `invalid_result`.
  *
+ * The steps run against the attempt's cancellation and deadline (activities/attempt-guard.ts): a tool that never
+ * settles gives its slot back at the deadline, and a worker's shutdown ends the attempt at once. What no step
+ * shaped — an interruption, a non-Error throw, an error of the edge itself — is classified by whether the request
+ * may have left (recovery/classify/sent.ts), so a write that may have been applied is `outcome_unknown`, never a
+ * tool bug. A result the payload cannot carry is cut to a marker (activities/invoke/carry.ts).
+ *
  * A failure leaves as `ApplicationFailure` (activities/failure-edge.ts): type = failure class, nonRetryable unless
  * transient and replay-safe, `nextRetryDelay` = jittered backoff with Retry-After as its floor, details = the
  * ToolFailure (public by construction). Full diagnostics go to the worker's log under `diagnosticRef` only.
@@ -25,6 +31,8 @@ import { dispatch } from './invoke/dispatch';
 import { postcheck } from './invoke/postcheck';
 import { preflight } from './invoke/preflight';
 import { CallStopped, callContextOf } from './invoke/stop';
+import { carried, unshapedFailure } from './invoke/carry';
+import { CallInterrupted, guardAttempt } from './attempt-guard';
 import { createLookupActivity } from './lookup-operation';
 import { createVerifyActivity } from './postcondition';
 
@@ -80,28 +88,38 @@ export function createToolActivities(deps: ToolActivityDeps) {
       ? { ...deps.backoff, ...deps.toolBackoff?.[tool] }
       : deps.backoff;
 
-  /** preflight → dispatch → postcheck; a step that stops the call leaves through the activity edge. */
+  /**
+   * preflight → dispatch → postcheck, against the attempt's cancellation and deadline; a step that stops the call
+   * leaves through the activity edge, and so does anything else that goes wrong (unshapedFailure).
+   */
   async function invokeTool(inv: ToolInvocation): Promise<ToolInvocationResult> {
     const activity = Context.current();
     const { info } = activity;
     const tool = byName.get(inv.tool);
     const ctx = callContextOf(tool, inv, info);
+    const guard = guardAttempt(activity);
+    // Once `execute` has been called, the request may have left (docs/DESIGN.md, "Phases").
+    let mayHaveSent = false;
     try {
-      const call = await preflight(tool, inv, ctx, credentials);
-      const raw = await dispatch(call, inv, ctx, activity, { breakers, credentials });
-      const value = postcheck(call.tool, raw, call.args, ctx);
+      const call = await guard.race(preflight(tool, inv, ctx, credentials));
+      mayHaveSent = true;
+      const raw = await dispatch(call, inv, ctx, activity, { breakers, credentials, guard });
+      const value = carried(call.tool, postcheck(call.tool, raw, call.args, ctx), ctx);
       return call.credential
         ? { value, attempt: info.attempt, credentialVersion: call.credential.version }
         : { value, attempt: info.attempt };
     } catch (err) {
-      if (!(err instanceof CallStopped)) throw err;
-      return failWith(err.failure, {
-        diagnostic: err.diagnostic,
-        meta: err.meta,
+      if (err instanceof CallInterrupted && err.why === 'cancel_requested') throw err.cancellation ?? err;
+      const stopped = err instanceof CallStopped ? err : unshapedFailure(err, ctx, mayHaveSent);
+      return failWith(stopped.failure, {
+        diagnostic: stopped.diagnostic,
+        meta: stopped.meta,
         attempt: info.attempt,
         backoff: backoffFor(inv.tool),
         log: activity.log,
       });
+    } finally {
+      guard.dispose();
     }
   }
 

@@ -8,7 +8,11 @@
  * polls again or escalates; it never treats a failed lookup as "not applied".
  */
 import { Context } from '@temporalio/activity';
+import { MAX_RESULT_BYTES, measureJson, omittedValue } from '../recovery/bounds';
+import { readProp, readString } from '../recovery/classify/safe';
 import { redact } from '../recovery/redact';
+import { CallInterrupted, guardAttempt } from './attempt-guard';
+import { describe } from './failure-edge';
 import type { CredentialBroker } from './credentials';
 import type { AnyTool } from './define-tool';
 import { keepHeartbeating } from './heartbeat';
@@ -28,31 +32,55 @@ export type LookupAnswer =
   | { state: 'not_applied' }
   | { state: 'unknown'; detail: string };
 
+/**
+ * The tool's answer as workflow code may receive it: a state it names, an `applied` result that passes the output
+ * schema and fits a payload (recovery/bounds.ts: a larger one is kept applied, its result a marker), anything else
+ * `unknown`. Never throws.
+ */
+export function lookupAnswerOf(tool: AnyTool, answer: unknown): LookupAnswer {
+  const state = readProp(answer, 'state');
+  if (state === 'not_applied') return { state: 'not_applied' };
+  if (state === 'unknown') {
+    const detail = readString(answer, 'detail');
+    return { state: 'unknown', detail: redact(detail ?? 'The lookup could not tell.') };
+  }
+  if (state !== 'applied') return { state: 'unknown', detail: 'The lookup answered with a state it does not know.' };
+  const result = tool.output.safeParse(readProp(answer, 'result'));
+  if (!result.success)
+    return { state: 'unknown', detail: 'The lookup found the operation but its record is not a valid result.' };
+  const measured = measureJson(result.data);
+  if (measured.kind === 'json' && measured.bytes <= MAX_RESULT_BYTES) {
+    const value =
+      measured.hadBigInt && measured.json !== undefined ? (JSON.parse(measured.json) as unknown) : result.data;
+    return { state: 'applied', result: value };
+  }
+  const why =
+    measured.kind === 'json' ? `it is ${measured.bytes} bytes, over the ${MAX_RESULT_BYTES}-byte limit` : measured.why;
+  return { state: 'applied', result: omittedValue(why, measured.kind === 'json' ? measured.bytes : undefined, true) };
+}
+
 export function createLookupActivity(deps: { byName: ReadonlyMap<string, AnyTool>; credentials: CredentialBroker }) {
   return async function lookupOperation(req: LookupRequest): Promise<LookupAnswer> {
     const activity = Context.current();
     const tool = deps.byName.get(req.tool);
     if (!tool?.lookup) return { state: 'unknown', detail: `The tool "${req.tool}" cannot look up its operations.` };
     const stopHeartbeats = keepHeartbeating(activity, 1_000);
+    const guard = guardAttempt(activity);
     try {
       const credential = tool.credential ? await deps.credentials.current(tool.credential) : undefined;
       // The call's arguments as the tool saw them; a request without them (an older workflow) passes undefined.
       const parsed = req.args === undefined ? undefined : tool.input.safeParse(req.args);
       const args: unknown = parsed?.success ? parsed.data : undefined;
-      const answer = await tool.lookup(req.operationId, toolContextOf(activity, tool, req, credential), args);
-      if (answer.state !== 'applied') {
-        return answer.state === 'unknown'
-          ? { state: 'unknown', detail: redact(answer.detail ?? 'The lookup could not tell.') }
-          : answer;
-      }
-      const result = tool.output.safeParse(answer.result);
-      if (!result.success)
-        return { state: 'unknown', detail: 'The lookup found the operation but its record is not a valid result.' };
-      return { state: 'applied', result: result.data };
+      const ctx = toolContextOf(activity, tool, req, credential, undefined, guard.signal);
+      const answer: unknown = await guard.race(Promise.resolve().then(() => tool.lookup!(req.operationId, ctx, args)));
+      return lookupAnswerOf(tool, answer);
     } catch (err) {
-      activity.log.warn('lookup failed', { tool: req.tool, operationId: req.operationId, error: String(err) });
-      return { state: 'unknown', detail: 'The lookup itself failed.' };
+      const interrupted = err instanceof CallInterrupted ? err : guard.interruption();
+      if (interrupted?.why === 'cancel_requested') throw interrupted.cancellation ?? interrupted;
+      activity.log.warn('lookup failed', { tool: req.tool, operationId: req.operationId, error: describe(err) });
+      return { state: 'unknown', detail: interrupted ? 'The lookup was interrupted.' : 'The lookup itself failed.' };
     } finally {
+      guard.dispose();
       stopHeartbeats();
     }
   };

@@ -15,6 +15,8 @@ import { publicObservedState } from '../recovery/observed-state';
 import { postconditionHint, type PostconditionVerdict } from '../recovery/postcondition';
 import type { CredentialBroker } from './credentials';
 import type { AnyTool } from './define-tool';
+import { CallInterrupted, guardAttempt } from './attempt-guard';
+import { describe } from './failure-edge';
 import { keepHeartbeating } from './heartbeat';
 import { toolContextOf } from './tool-context-of';
 
@@ -70,11 +72,13 @@ export function createVerifyActivity(deps: { byName: ReadonlyMap<string, AnyTool
     const tool = deps.byName.get(req.tool);
     if (!tool?.verify) return { verdict: 'unknown' };
     const stopHeartbeats = keepHeartbeating(activity, 1_000);
+    const guard = guardAttempt(activity);
     try {
       const parsed = tool.input.safeParse(req.args);
       if (!parsed.success) return { verdict: 'unknown' };
       const credential = tool.credential ? await deps.credentials.current(tool.credential) : undefined;
-      const answer = await tool.verify(parsed.data, toolContextOf(activity, tool, req, credential));
+      const ctx = toolContextOf(activity, tool, req, credential, undefined, guard.signal);
+      const answer = await guard.race(Promise.resolve().then(() => tool.verify!(parsed.data, ctx)));
       const verdict = typeof answer === 'string' ? answer : answer?.verdict;
       if (!VERDICTS.includes(verdict as PostconditionVerdict)) return { verdict: 'unknown' };
       const state = typeof answer === 'object' && answer !== null ? publicObservedState(answer.state) : undefined;
@@ -82,9 +86,12 @@ export function createVerifyActivity(deps: { byName: ReadonlyMap<string, AnyTool
         ? { verdict: verdict as PostconditionVerdict }
         : { verdict: verdict as PostconditionVerdict, state };
     } catch (err) {
-      activity.log.warn('verify failed', { tool: req.tool, operationId: req.operationId, error: String(err) });
+      const interrupted = err instanceof CallInterrupted ? err : guard.interruption();
+      if (interrupted?.why === 'cancel_requested') throw interrupted.cancellation ?? interrupted;
+      activity.log.warn('verify failed', { tool: req.tool, operationId: req.operationId, error: describe(err) });
       return { verdict: 'unknown' };
     } finally {
+      guard.dispose();
       stopHeartbeats();
     }
   };

@@ -15,13 +15,15 @@ export function toolContextOf(
   call: { callId: string; operationId: string },
   credential: { token: string; version: number } | undefined,
   approval?: ApprovalGrant,
+  /** Aborted when the attempt ends early (activities/attempt-guard.ts). @default the activity's cancellation signal */
+  signal: AbortSignal = activity.cancellationSignal,
 ): ToolContext {
   return {
     tool: tool.name,
     callId: call.callId,
     operationId: call.operationId,
     attempt: activity.info.attempt,
-    signal: activity.cancellationSignal,
+    signal,
     credential,
     approval,
     heartbeat: (details) => activity.heartbeat(details),
@@ -29,7 +31,7 @@ export function toolContextOf(
       idempotency: tool.idempotency,
       operationId: call.operationId,
       credential,
-      signal: activity.cancellationSignal,
+      signal,
     }),
   };
 }

@@ -10,6 +10,8 @@
  *   (bench/eval.ts). Not run by default (it takes minutes): name it with `--only eval`.
  * - `promises`: promises and bytes one run of each scale workload creates in workflow code, against its baseline
  *   (bench/promises.ts). Not run by default: name it with `--only promises`.
+ * - `unseen`: issue 28's held-out cases, client libraries no table names, routed by the real activity
+ *   (bench/unseen.ts, test/unseen). Not run by default: name it with `--only unseen`.
  * - `write-safety`: issue 27's write-safety matrix — fault kinds against `pay` tool declarations, each cell counted
  *   in a real SQLite store (bench/write-safety.ts). Not run by default (minutes): name it with `--only write-safety`;
  *   `--rows` and `--columns` pick cells, `--quick` runs issue 27's column only.
@@ -25,9 +27,10 @@ import { evalBench } from './eval';
 import { overhead } from './overhead';
 import { promisesBench } from './promises';
 import { scale } from './scale';
+import { unseenBench } from './unseen';
 import { writeSafety } from './write-safety';
 
-const BENCHMARKS = ['overhead', 'scale', 'chaos', 'eval', 'cluster', 'promises', 'write-safety'] as const;
+const BENCHMARKS = ['overhead', 'scale', 'chaos', 'eval', 'cluster', 'promises', 'unseen', 'write-safety'] as const;
 type BenchName = (typeof BENCHMARKS)[number];
 /** What runs without `--only`. */
 const DEFAULT_BENCHMARKS: readonly BenchName[] = ['overhead', 'scale', 'chaos'];
@@ -133,6 +136,8 @@ function runOne(name: BenchName, o: BenchOptions): Promise<number> {
       return clusterBench({ quick: o.quick });
     case 'promises':
       return promisesBench({ runs: o.quick ? 10 : o.runs, warmup: o.warmup });
+    case 'unseen':
+      return unseenBench();
     case 'eval':
       return evalBench({
         quick: o.quick,

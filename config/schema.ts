@@ -7,6 +7,7 @@
 import { z } from 'zod';
 import { backoffOverrideSchema, backoffPolicySchema } from '../recovery/backoff';
 import { budgetOverrideSchema, budgetPolicySchema } from '../recovery/budgets';
+import { DeskConfigSchema } from './desk-schema';
 
 export const EmbeddedServerConfigSchema = z
   .object({
@@ -42,6 +43,8 @@ export const RecoveryConfigSchema = z
     backoff: backoffPolicySchema().default(backoffPolicySchema().parse({})),
     tools: z.record(z.string().min(1), ToolOverrideSchema).default({}),
     embeddedServer: EmbeddedServerConfigSchema.default(EmbeddedServerConfigSchema.parse({})),
+    /** `recovery-router desk`: where it listens and who may decide (config/desk-schema.ts). */
+    desk: DeskConfigSchema.default(DeskConfigSchema.parse({})),
   })
   .strict();
 export type RecoveryConfig = z.infer<typeof RecoveryConfigSchema>;

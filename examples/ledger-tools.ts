@@ -46,6 +46,9 @@ export function ledgerTools(baseUrl: string, options: LedgerToolOptions = {}) {
     startToCloseMs: options.startToCloseMs ?? 10_000,
     ...(options.heartbeatMs ? { heartbeatMs: options.heartbeatMs } : {}),
   };
+  // The ledger's lookup reads the database it commits to, and answers `unknown` for a request it received but has not
+  // committed ("seen"): a "not found" means the request never arrived. So nothing needs time to settle or to show.
+  const commit = { settleMs: 0, lookupLagMs: 0 };
 
   const issueRefund = defineTool({
     name: 'issue_refund',
@@ -55,6 +58,7 @@ export function ledgerTools(baseUrl: string, options: LedgerToolOptions = {}) {
     effect: 'write',
     idempotency: { carrier: 'header', name: 'Idempotency-Key', deduplicates: false },
     timeouts,
+    commit,
     async execute(args, ctx) {
       return (
         await ctx.http.request({ method: 'POST', url: `${baseUrl}/refunds`, json: args, timeoutMs: writeTimeoutMs })
@@ -82,6 +86,7 @@ export function ledgerTools(baseUrl: string, options: LedgerToolOptions = {}) {
     effect: 'write',
     idempotency: { carrier: 'header', name: 'X-Dedupe-Key', deduplicates: false },
     timeouts,
+    commit,
     execute: sendEmail(`${baseUrl}/emails`),
     lookup: (operationId, ctx) => lookupBy(ctx, `${baseUrl}/messages?dedupe_key=${encodeURIComponent(operationId)}`),
   });

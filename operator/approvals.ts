@@ -5,7 +5,9 @@
  */
 import { WorkflowNotFoundError, WorkflowUpdateFailedError, type Client } from '@temporalio/client';
 import { approvalKeyBytes, signApproval } from '../activities/approval-signature';
+import { closedReason } from '../workflows/approval-ledger';
 import {
+  approvalLedgerQuery,
   decideApprovalUpdate,
   pendingApprovalsQuery,
   type ApprovalDecision,
@@ -95,12 +97,7 @@ export async function decideApproval(
   try {
     const pending = await pendingApprovals(client, workflowId);
     const call = pending.find((p) => p.callId === decision.callId);
-    if (!call) {
-      const waiting = pending.map((p) => p.callId).join(', ') || 'none';
-      throw new ApprovalError(
-        `call ${decision.callId} of ${workflowId} is not waiting for approval (waiting: ${waiting})`,
-      );
-    }
+    if (!call) throw new ApprovalError(await notWaiting(client, workflowId, decision.callId, pending));
     const signature = key === undefined ? undefined : signApproval(key, { workflowId, tool: call.tool, ...decision });
     return await client.workflow
       .getHandle(workflowId)
@@ -112,8 +109,26 @@ export async function decideApproval(
   }
 }
 
+/** Why `callId` cannot be decided: what its run's ledger says became of it, else the calls that do wait. */
+export async function notWaiting(
+  client: Client,
+  workflowId: string,
+  callId: string,
+  pending: readonly PendingApproval[],
+): Promise<string> {
+  const entries = await client.workflow
+    .getHandle(workflowId)
+    .query(approvalLedgerQuery)
+    .catch(() => []);
+  const entry = entries.filter((e) => e.callId === callId).pop();
+  const closed = entry && closedReason(entry);
+  if (closed) return `${workflowId}: ${closed}`;
+  const waiting = pending.map((p) => p.callId).join(', ') || 'none';
+  return `call ${callId} of ${workflowId} is not waiting for approval (waiting: ${waiting})`;
+}
+
 /** `options.signingKey`, checked before anything is sent. @throws ApprovalError when it is not a key of ≥ 32 bytes. */
-function signingKeyOf(options: { signingKey?: string | Uint8Array }): string | Uint8Array | undefined {
+export function signingKeyOf(options: { signingKey?: string | Uint8Array }): string | Uint8Array | undefined {
   const key = (options as { signingKey?: unknown } | null | undefined)?.signingKey;
   if (key === undefined) return undefined;
   if (typeof key === 'string' || key instanceof Uint8Array) {

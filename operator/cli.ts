@@ -8,11 +8,16 @@
  *   recovery-router approvals approve <workflowId> <callId> --digest <argsDigest> --by ops@example \
  *     --reason "one-off export" [--key-file approval.key]
  *   recovery-router approvals deny <workflowId> <callId> --digest <argsDigest> --by ops@example
+ *   recovery-router approvals approve-batch <workflowId> <callId>=<argsDigest>... --by ops@example
+ *   recovery-router approvals revoke <workflowId> <callId> --by ops@example [--reason <text>]
+ *   recovery-router approvals ledger <workflowId>      # every request of the run and what became of it
  *   recovery-router reviews list
  *   recovery-router reviews show <operationId>
  *   recovery-router reviews decide <operationId> mark-applied|replay|abandon --by <who> --reason <text> \
  *     [--result-ref <ref>]
  *   recovery-router server            # temporal server start-dev, as temporal.config.json `embeddedServer` says
+ *   recovery-router desk              # the approval and review desk in the browser (docs/approvals.md)
+ *   recovery-router desk hash-password < password.txt
  *
  * The plain Temporal CLI equivalents:
  *   temporal workflow query --workflow-id <workflowId> --name recovery.pendingApprovals
@@ -25,21 +30,21 @@
  *
  * Connection settings: Temporal's environment configuration, else the embedded dev server (config/connection.ts).
  */
-import { readFileSync } from 'node:fs';
 import { Argument, Command } from 'commander';
 import type { Client } from '@temporalio/client';
 import { loadConfig } from '../config/load';
 import { ensureEmbeddedServer } from '../server/dev-server';
-import { decideApproval, listApprovals, pendingApprovals } from './approvals';
+import { addApprovalCommands } from './cli-approvals';
+import { addDeskCommand } from './cli-desk';
 import { connectClient } from './connect';
 import { decideReview, listReviews, showReview } from './reviews';
 
 const iso = (ms: number) => new Date(ms).toISOString();
 
 /** Runs `fn` with a client for the program's `--config`, then closes its connection. */
-type WithClient = (fn: (client: Client) => Promise<void>) => Promise<void>;
+export type WithClient = (fn: (client: Client) => Promise<void>) => Promise<void>;
 
-/** The program: `approvals`, `reviews` and `server` commands. Parse with `.parseAsync(argv)`. */
+/** The program: `approvals`, `reviews`, `server` and `desk` commands. Parse with `.parseAsync(argv)`. */
 export function operatorCli(): Command {
   const program = new Command()
     .name('recovery-router')
@@ -57,70 +62,8 @@ export function operatorCli(): Command {
   addApprovalCommands(program, withClient);
   addReviewCommands(program, withClient);
   addServerCommand(program, configPath);
+  addDeskCommand(program, configPath);
   return program;
-}
-
-interface ApproveOptions {
-  digest: string;
-  by: string;
-  reason?: string;
-  keyFile?: string;
-}
-
-function addApprovalCommands(program: Command, withClient: WithClient): void {
-  const approvals = program.command('approvals').description('tool calls waiting for a human approval');
-  approvals
-    .command('pending')
-    .description('workflows with a call waiting for approval, across the namespace (visibility)')
-    .action(() =>
-      withClient(async (c) => {
-        const listed = await listApprovals(c);
-        if (listed.length === 0) console.log('no workflow waits for approval');
-        for (const a of listed) console.log(`${a.workflowId}\t${a.tool}\t${iso(a.startedAtMs)}`);
-      }),
-    );
-  approvals
-    .command('list <workflowId>')
-    .description('the calls of one workflow that wait for approval')
-    .action((workflowId: string) =>
-      withClient(async (c) => {
-        const pending = await pendingApprovals(c, workflowId);
-        if (pending.length === 0) console.log('no calls wait for approval');
-        for (const p of pending) {
-          console.log(`${p.callId}\t${p.tool}\t${p.operationId}\t${p.message}`);
-          console.log(`  argsDigest ${p.argsDigest}`);
-          console.log(`  args       ${JSON.stringify(p.argsPreview)}`);
-        }
-      }),
-    );
-  for (const verb of ['approve', 'deny'] as const) {
-    approvals
-      .command(`${verb} <workflowId> <callId>`)
-      .description(
-        verb === 'approve'
-          ? 'approve a waiting call: it runs again once, with the approval'
-          : 'deny a waiting call: it stops ("A person declined this action.")',
-      )
-      .requiredOption('--digest <argsDigest>', 'the argsDigest that `approvals list` shows: what you decide on')
-      .requiredOption('--by <who>', 'who decides')
-      .option('--reason <text>', 'why')
-      .option('--key-file <path>', 'the approval signing key, when the workers require signed approvals')
-      .action((workflowId: string, callId: string, o: ApproveOptions) =>
-        withClient(async (c) => {
-          const decision = {
-            callId,
-            argsDigest: o.digest,
-            approved: verb === 'approve',
-            by: o.by,
-            ...(o.reason ? { reason: o.reason } : {}),
-          };
-          const key = o.keyFile ? { signingKey: readFileSync(o.keyFile) } : {};
-          const grant = await decideApproval(c, workflowId, decision, key);
-          const who = grant.identity ? ` (recorded identity ${grant.identity})` : '';
-          console.log(`${verb === 'approve' ? 'approved' : 'denied'} ${callId}${who}`);
-        }),
-      );
-  }
 }
 
 function addReviewCommands(program: Command, withClient: WithClient): void {

@@ -8,5 +8,8 @@ export {
   type ApprovalListing,
   type ApprovalRequest,
 } from './approvals';
+export { approvalLedger, decideApprovals, revokeApproval, type BatchRequest } from './approval-lifecycle';
 export { signApproval, type ApprovalSigningFields } from '../activities/approval-signature';
 export { decideReview, listReviews, ReviewError, ReviewErrorCode, showReview, type ReviewListing } from './reviews';
+export { startDesk, type DeskOptions, type RunningDesk } from './desk/server';
+export { hashPassword } from './desk/password';

@@ -101,6 +101,15 @@ export const FailureReason = {
   SCHEMA_VIOLATION: 'schema_violation',
   INVARIANT_VIOLATION: 'invariant_violation',
   TOOL_BUG: 'tool_bug',
+  /**
+   * The attempt was cut short before an answer came: the worker shut down, the attempt's deadline passed, the
+   * server timed it out (docs/DESIGN.md, "Phases").
+   */
+  INTERRUPTED: 'interrupted',
+  /** Nothing the tool threw or the edge saw is recognised; on a write that may have left, the outcome is unknown. */
+  UNRECOGNIZED: 'unrecognized',
+  /** The result is larger than a payload may carry (recovery/bounds.ts). */
+  RESULT_TOO_LARGE: 'result_too_large',
 } as const;
 export type FailureReason = (typeof FailureReason)[keyof typeof FailureReason];
 export const FAILURE_REASONS = Object.values(FailureReason) as [FailureReason, ...FailureReason[]];

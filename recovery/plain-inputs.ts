@@ -13,7 +13,7 @@
 import { MAX_BACKOFF_INTERVAL_MS, MAX_RETRY_AFTER_CAP_MS } from './backoff';
 import { MAX_PER_CALL_RETRIES } from './budget-schemas';
 import { fieldsOf, isName, isPlainObject } from './plain-checks';
-import { TOOL_NAME_PATTERN } from './tool-spec';
+import { MAX_COMMIT_WINDOW_MS, TOOL_NAME_PATTERN } from './tool-spec';
 
 const SPEC_KEYS = new Set([
   'name',
@@ -27,6 +27,8 @@ const SPEC_KEYS = new Set([
   'approvalCanLift',
   'startToCloseTimeoutMs',
   'heartbeatTimeoutMs',
+  'settleMs',
+  'lookupLagMs',
 ]);
 const NONE_KEYS = new Set(['carrier']);
 const KEYED_KEYS = new Set(['carrier', 'name', 'deduplicates']);
@@ -97,6 +99,8 @@ export function plainlyValidToolSpec(v: unknown): boolean {
   if (!isRecordOf(f.inputSchema, () => true) || (f.effect !== 'read' && f.effect !== 'write')) return false;
   if (!plainIdempotency(f.idempotency) || !isBoolean(f.hasLookup) || !isBoolean(f.approvalCanLift)) return false;
   if (!optional(f.hasVerify, isBoolean) || !optional(f.scope, isName)) return false;
+  if (!optional(f.settleMs, (t) => isIntIn(t, 0, MAX_COMMIT_WINDOW_MS))) return false;
+  if (!optional(f.lookupLagMs, (t) => isIntIn(t, 0, MAX_COMMIT_WINDOW_MS))) return false;
   return isIntIn(f.startToCloseTimeoutMs, 1) && optional(f.heartbeatTimeoutMs, (t) => isIntIn(t, 1));
 }
 

@@ -1,94 +1,146 @@
 /**
- * Which keys and words name a secret, for the redaction rules (recovery/redact-rules-secrets.ts) and for
- * `isSecretKey`, which other modules ask about field names (recovery/observed-state.ts). Pure: no imports.
+ * Which keys name a secret or an account identifier, by meaning: a key is split into words (snake_case, camelCase,
+ * PascalCase, kebab-case, dotted, spaced; letters apart from digits) and its words are matched against one
+ * vocabulary (recovery/redact-key-words.ts), for the redaction rules (recovery/redact-rules-pairs.ts) and for every
+ * module that asks about a field name (recovery/observed-state.ts, recovery/classify/zod-fields.ts).
+ * Pure. The rule is stated in docs/DESIGN.md, "What the model sees".
  */
+import {
+  ACCOUNT_ID_WORDS,
+  ACCOUNT_WORDS,
+  METADATA_WORDS,
+  NOT_STRONG,
+  PAGE_WORDS,
+  QUALIFIED_LAST_WORDS,
+  SECRET_LAST_WORDS,
+  SECRET_SUFFIXES,
+  SOLO_WORDS,
+  STRONG_STEMS,
+} from './redact-key-words';
 
 /** Header names whose whole value is a credential. */
 export const CREDENTIAL_HEADERS =
   'proxy-authorization|authorization|set-cookie|cookie|x-api-key|api-key|x-auth-token|x-amz-security-token|x-goog-api-key|x-access-token';
 
 /**
- * Secret key names (see `isSecretKey`). A key is secret when it contains `secret`, `password`, `passwd`,
- * `credential` or `privkey`; or its last word (camelCase, snake_case, kebab-case and dots split words) is one of
- * `SECRET_WORDS`, ends with one of `SECRET_SUFFIXES`, or its last two words form one of `SECRET_PAIRS`.
+ * A part every key that `keyMeaning` names contains (`pwd` has `pw`, `privkey` has `key`, `signature` has `sig`,
+ * `sessionid` has `sess`, `connection_string` has `conn`, `card_number` has `card`). The precheck of the key=value
+ * rule and the core of its key pattern; test/unit/redact-keys.test.ts checks it against the whole vocabulary.
  */
-const SECRET_ANYWHERE = /secret|passw(?:or)?d|credential|privkey/i;
-const SECRET_WORDS = new Set([
-  'pass',
-  'pwd',
-  'passphrase',
-  'passcode',
-  'pin',
-  'otp',
-  'token',
-  'auth',
-  'authorization',
-  'bearer',
-  'cookie',
-  'signature',
-  'sig',
-  'jwt',
-  'apikey',
-  'sessionid',
-]);
-/** A glued word ending like this is secret too (`accesstoken`, `csrftoken`, `xapikey`). */
-const SECRET_SUFFIXES = ['token', 'apikey', 'cookie', 'signature', 'authorization', 'sessionid'];
-const SECRET_PAIRS = new Set([
-  'apikey',
-  'accesskey',
-  'privatekey',
-  'secretkey',
-  'accountkey',
-  'signingkey',
-  'encryptionkey',
-  'masterkey',
-  'authkey',
-  'sessionid',
-]);
+const KEY_HINTS =
+  'pass|pw|pin|otp|secret|cred|key|token|jwt|bearer|auth|cookie|sig|hmac|verifier|assertion|mnemonic|salt|pepper|dsn|cvv|cvc|sess|sid|code|phrase|conn|card|acct|account|org|tenant|subscription';
+/** See `KEY_HINTS`; case-insensitive, not global. */
+export const KEY_HINT = new RegExp(KEY_HINTS, 'i');
 
 /**
- * A key=value key that may name a secret (the rule then asks `isSecretKey`): one ending in a secret word, or
- * containing `secret`/`password`/`passwd`/`credential`. Keys that cannot be secret are not matched at all, so
- * their values stay open to the other rules (`x?token=…` inside `example:8443/v1/x?token=…`).
+ * A key of a key=value pair that may hold a secret (the rule then asks `keyMeaning`): a run of key characters with a
+ * hint in it. Keys without a hint are not matched at all, so their values stay open to the other rules.
  */
-export const SECRET_KEY_SOURCE =
-  '[A-Za-z0-9_.-]{0,100}?(?:pass(?:word|wd|phrase|code)?|pwd|pin|otp|secret|token|key|credentials?|cookie|auth(?:orization)?|signature|sig|bearer|jwt|privkey|session[_-]?id)|[A-Za-z0-9_.-]{0,100}?(?:secret|passw(?:or)?d|credential|privkey)[A-Za-z0-9_.-]{1,100}';
+export const SECRET_KEY_SOURCE = `[A-Za-z0-9_.-]{0,100}?(?:${KEY_HINTS})[A-Za-z0-9_.-]{0,100}`;
+
+/** Longest tail of a key that is read, in characters. */
+const MAX_KEY_CHARS = 200;
+
+/** What a key names: a secret, an account identifier, or (undefined) neither. */
+export type KeyMeaning = 'secret' | 'account';
 
 /**
- * A word every key matched by `SECRET_KEY_SOURCE` contains (`privkey` has `key`, `signature` has `sig`, `passwd`
- * has `pass`): the precheck of the 'secret key-value' rule.
+ * The words of a key, lower case: `XApiKey` → `x api key`, `client_secret` → `client secret`,
+ * `existing.api.key` → `existing api key`, `x-hub-signature-256` → `x hub signature 256`, `sha256` → `sha 256`.
+ * Only the last 200 characters are read.
  */
-export const SECRET_KEY_HINT = /pass|pwd|pin|otp|secret|token|key|credential|cookie|auth|sig|bearer|jwt|session/i;
-
-/** Credential nouns in prose: `password hunter2`, `token is abc123def456`, `X-Api-Key abcd1234`. */
-export const CREDENTIAL_NOUNS =
-  'pass(?:word|wd|phrase|code)|pwd|pin|otp|secret|token|api[ _-]?key|access[ _-]?key|secret[ _-]?key|private[ _-]?key|client[ _-]?secret|credentials?|x-api-key|x-auth-token|authorization';
-
-/** A word every noun of `CREDENTIAL_NOUNS` contains: the precheck of the 'credential in prose' rule. */
-export const CREDENTIAL_NOUN_HINT = /pass|pwd|pin|otp|secret|token|key|credential|authorization/i;
-
-/**
- * True when a key or field name names a secret: it contains `secret`, `password`, `passwd`, `credential` or
- * `privkey`; or its last word is `pass`, `pwd`, `passphrase`, `passcode`, `pin`, `otp`, `token`, `auth`,
- * `authorization`, `bearer`, `cookie`, `signature`, `sig`, `jwt`, `apikey` or `sessionid` (or ends with
- * `token`, `apikey`, `cookie`, `signature`, `authorization`, `sessionid`); or its last two words are
- * `api key`, `access key`, `private key`, `secret key`, `account key`, `signing key`, `encryption key`,
- * `master key`, `auth key` or `session id`. Words are split at camelCase humps, `_`, `-`, `.` and spaces.
- * E.g. `password`, `api_key`, `accessToken`, `client_secret`, `x-api-key`, `privateKey`, `pwd` → true;
- * `max_tokens`, `token_count`, `customerId`, `idempotency_key`, `bypass` → false.
- */
-export function isSecretKey(key: string): boolean {
-  if (typeof key !== 'string') return false;
-  if (SECRET_ANYWHERE.test(key)) return true;
-  const words = key
-    .slice(-200)
-    .replace(/([a-z0-9])([A-Z])/g, '$1 $2')
+export function keyWords(key: string): string[] {
+  return key
+    .slice(-MAX_KEY_CHARS)
+    .replace(/([a-z])([A-Z])/g, '$1 $2')
     .replace(/([A-Z]+)([A-Z][a-z])/g, '$1 $2')
+    .replace(/([A-Za-z])(?=[0-9])|([0-9])(?=[A-Za-z])/g, '$1$2 ')
     .toLowerCase()
     .split(/[^a-z0-9]+/)
     .filter((w) => w !== '');
+}
+
+/** The words that carry meaning: trailing numbers and a trailing version `v` dropped (`api_key_v2` → `api key`). */
+function significant(words: string[]): string[] {
+  let end = words.length;
+  while (end > 0 && /^\d+$/.test(words[end - 1]!)) end--;
+  if (end > 1 && words[end - 1] === 'v') end--;
+  return words.slice(0, end);
+}
+
+/** True when a strong stem stands anywhere in the words, glued or not (`dbPassword`, `clientsecret`). */
+function hasStrongStem(words: readonly string[]): boolean {
+  const joined = words.join('');
+  for (const stem of STRONG_STEMS) {
+    for (let at = joined.indexOf(stem); at >= 0; at = joined.indexOf(stem, at + 1)) {
+      if (!NOT_STRONG.test(joined.slice(at))) return true;
+    }
+  }
+  return false;
+}
+
+/** The meaning of a key's last word given the words before it (see recovery/redact-key-words.ts). */
+function lastWordMeaning(words: readonly string[]): KeyMeaning | undefined {
   const last = words[words.length - 1];
-  if (last === undefined) return false;
-  if (SECRET_WORDS.has(last) || SECRET_SUFFIXES.some((s) => last.endsWith(s))) return true;
-  return words.length >= 2 && SECRET_PAIRS.has(`${words[words.length - 2]}${last}`);
+  if (last === undefined) return undefined;
+  const prev = words[words.length - 2] ?? '';
+  const glued = `${words[words.length - 3] ?? ''}${prev}`;
+  if (last === 'token' || last.endsWith('token')) {
+    return PAGE_WORDS.has(prev) || PAGE_WORDS.has(last.slice(0, -5)) ? undefined : 'secret';
+  }
+  if (SECRET_LAST_WORDS.has(last) || SECRET_SUFFIXES.some((s) => last.endsWith(s))) return 'secret';
+  if (SOLO_WORDS.has(last) && words.length === 1) return 'secret';
+  const qualifiers = QUALIFIED_LAST_WORDS[last];
+  if (qualifiers !== undefined && (qualifiers.has(prev) || qualifiers.has(glued))) return 'secret';
+  if (ACCOUNT_ID_WORDS.has(last) && ACCOUNT_WORDS.has(prev)) return 'account';
+  if (ACCOUNT_WORDS.has(last) && last !== 'account' && last !== 'subscription') return 'account';
+  if (/^(?:account|acct|org|organi[sz]ation|tenant|subscription)id$/.test(last)) return 'account';
+  return undefined;
+}
+
+/**
+ * What `key` names, by meaning:
+ * - `'secret'` when a strong stem (`password`, `passwd`, `passphrase`, `passcode`, `secret`, `credential`,
+ *   `privkey`) stands anywhere in it and its last word is not metadata (`password_changed_at` is not); or its last
+ *   word names a secret (`pwd`, `otp`, `access_token`, `set-cookie`, `code_verifier`, `x-hub-signature-256`); or its
+ *   last word does after the word before it (`api key`, `private key`, `recovery codes`, `session id`);
+ * - `'account'` for an account or organisation identifier (`account_id`, `AccountId`, `org_id`, `organization`,
+ *   `tenant_id`, `subscription_id`, `account_sid`);
+ * - `undefined` otherwise: `max_tokens`, `token_count`, `token_type`, `next_page_token`, `keyword`, `monkey`,
+ *   `passenger`, `bypass`, `idempotency_key`, `sort_key`, `public_key_id`, `error_code`, `customer_id`.
+ * `parentKey`, the key of the object that holds `key` in a body, qualifies a one-word key: `{ api: { key } }`,
+ * `{ session: { id } }`, `{ card: { number } }`, `{ org: { id } }`. Never throws; a non-string key names nothing.
+ */
+export function keyMeaning(key: string, parentKey?: string): KeyMeaning | undefined {
+  if (typeof key !== 'string') return undefined;
+  const words = significant(keyWords(key));
+  const last = words[words.length - 1];
+  if (last === undefined) return undefined;
+  if (hasStrongStem(words) && !METADATA_WORDS.has(last)) return 'secret';
+  if (words.length === 1 && typeof parentKey === 'string') {
+    const parentLast = significant(keyWords(parentKey)).pop();
+    const qualified = parentLast === undefined ? undefined : lastWordMeaning([parentLast, last]);
+    if (qualified !== undefined) return qualified;
+  }
+  return lastWordMeaning(words);
+}
+
+/**
+ * True when a key or field name names a secret (`keyMeaning(key) === 'secret'`): `password`, `pwd`, `api_key`,
+ * `x-api-key`, `accessToken`, `client_secret`, `privateKey`, `creds`, `pw`, `recovery_codes`, `code_verifier` →
+ * true; `max_tokens`, `token_count`, `customerId`, `idempotency_key`, `bypass`, `keyword`, `monkey`,
+ * `passenger` → false.
+ */
+export function isSecretKey(key: string): boolean {
+  return keyMeaning(key) === 'secret';
+}
+
+/**
+ * True when the last segment of a field path names a secret or an account (`["user", "password"]`, `["api_key"]`):
+ * the value at it is never shown, in a repair's `received` or anywhere else (docs/DESIGN.md, "Redaction by meaning").
+ */
+export function pathNamesSecret(path: readonly (string | number)[]): boolean {
+  const last = path.at(-1);
+  const parent = path.at(-2);
+  return typeof last === 'string' && keyMeaning(last, typeof parent === 'string' ? parent : undefined) !== undefined;
 }

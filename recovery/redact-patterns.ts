@@ -1,6 +1,7 @@
 /**
  * Pattern pieces and replacement helpers of the redaction rules (recovery/redact-rules-*.ts): host-name parts
- * (RFC 1035, RFC 1123), stack-frame locations, and the checks a replacement makes on a match. Pure.
+ * (RFC 1035, RFC 1123), stack-frame locations, and the checks a replacement makes on a match. Pure; the one piece
+ * of module state is `longestRun`'s one-entry memo of a pure function.
  */
 import { Placeholder } from './redact-rule';
 
@@ -37,25 +38,39 @@ export const HOST_PATH = '(?:\\/[^\\s"\'<>`]*)?';
 export const FRAME_LOCATION =
   '(?:[^()\\n]{0,500}\\.[A-Za-z][A-Za-z0-9]{0,9}:\\d+(?::\\d+)?|[^()\\n]{0,500}[A-Za-z/\\\\][^():\\n]{0,200}:\\d+:\\d+|native|index \\d+|<anonymous>|unknown location)';
 
+/** Token characters (`[A-Za-z0-9+/_=.~-]`), by ASCII code. */
+const TOKEN_CHAR = ((): Uint8Array => {
+  const table = new Uint8Array(128);
+  for (const c of 'ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/_=.~-') table[c.charCodeAt(0)] = 1;
+  return table;
+})();
+/** Longest run `longestRun` reports; every caller asks for fewer. */
+const RUN_CAP = 32;
+/** A one-entry memo of `longestRun` (the same answer with or without it): rules of one pass ask about one text. */
+let memoText: string | undefined;
+let memoRun = 0;
+
+/** The longest run of token characters in `text`, capped at `RUN_CAP`. */
+function longestRun(text: string): number {
+  if (text === memoText) return memoRun;
+  let run = 0;
+  let best = 0;
+  for (let i = 0; i < text.length && best < RUN_CAP; i++) {
+    const c = text.charCodeAt(i);
+    run = c < 128 && TOKEN_CHAR[c] === 1 ? run + 1 : 0;
+    if (run > best) best = run;
+  }
+  memoText = text;
+  memoRun = best;
+  return best;
+}
+
 /**
- * True when `text` has `min` characters of `[A-Za-z0-9+/_]` in a row (the precheck of the 'long token' rule,
- * whose matches begin with such a run).
+ * True when `text` has `min` (at most 32) token characters (`[A-Za-z0-9+/_=.~-]`) in a row: the precheck of the
+ * 'vendor-prefixed token' and 'token-shaped string' rules, whose matches hold such runs.
  */
 export function hasRun(text: string, min: number): boolean {
-  let run = 0;
-  for (let i = 0; i < text.length; i++) {
-    const c = text.charCodeAt(i);
-    const inClass =
-      (c >= 0x61 && c <= 0x7a) ||
-      (c >= 0x41 && c <= 0x5a) ||
-      (c >= 0x30 && c <= 0x39) ||
-      c === 0x2b ||
-      c === 0x2f ||
-      c === 0x5f;
-    run = inClass ? run + 1 : 0;
-    if (run >= min) return true;
-  }
-  return false;
+  return longestRun(text) >= min;
 }
 
 /** `[host]`, or `[url]` when a path follows the host. Trailing sentence punctuation stays outside. */
@@ -101,7 +116,3 @@ export function looksLikeSecret(noun: string, value: string): boolean {
     (/\d/.test(value) || /[A-Z]/.test(value.slice(1)) || /[^A-Za-z0-9-]/.test(value))
   );
 }
-
-/**
- * The redaction table, applied in order. Exported so a reader sees every rule in one place and tests can name them.
- */

@@ -11,6 +11,10 @@ export const Placeholder = {
   HOST: '[host]',
   IP: '[ip]',
   PATH: '[path]',
+  /** an e-mail address, local part and domain */
+  EMAIL: '[email]',
+  /** an account or organisation identifier */
+  ACCOUNT: '[account]',
 } as const;
 export type Placeholder = (typeof Placeholder)[keyof typeof Placeholder];
 

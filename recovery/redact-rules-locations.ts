@@ -1,7 +1,8 @@
 /**
  * The second half of the redaction table (recovery/redact.ts, `REDACTION_RULES`), in order: IP addresses, host
- * names, `user:password@` before a host, file paths, and last any long high-entropy blob. Pure.
+ * names, `user:password@` before a host, file paths, and last any token-shaped string. Pure.
  */
+import { isTokenShaped, MIN_TOKEN_RUN } from './redact-entropy';
 import { HEX4, HOST_PATH, hasRun, hostOrUrl, LABEL, NOT_A_TLD, TLDS } from './redact-patterns';
 import { Placeholder, type RedactionRule } from './redact-rule';
 
@@ -138,11 +139,15 @@ export const LOCATION_RULES: readonly RedactionRule[] = Object.freeze([
     replace: P.PATH,
     mayMatch: (t) => t.includes('/') && t.includes('.'),
   },
-  // Any long high-entropy blob (hex digests, base64 secrets): 32+ characters mixing letters and digits.
+  // Token-shaped strings: a run of token characters that reads as random (recovery/redact-entropy.ts: length,
+  // mixed classes, short unpronounceable words, Shannon entropy); a sentence's trailing full stop stays outside.
   {
-    name: 'long token',
-    pattern: /[A-Za-z0-9+/_]{32,}={0,2}/g,
-    replace: (m: string) => (/[0-9]/.test(m) && /[A-Za-z]/.test(m) ? P.REDACTED : m),
-    mayMatch: (t) => hasRun(t, 32),
+    name: 'token-shaped string',
+    pattern: /[A-Za-z0-9+/_=.~-]{16,}/g,
+    replace: (m: string) => {
+      const core = m.replace(/[.~-]+$/, '');
+      return isTokenShaped(core) ? `${P.REDACTED}${m.slice(core.length)}` : m;
+    },
+    mayMatch: (t) => hasRun(t, MIN_TOKEN_RUN),
   },
 ]);

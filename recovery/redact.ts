@@ -9,10 +9,12 @@
  * zero-width and control characters, full-width and other compatibility forms (NFKC), mixed-script homoglyphs,
  * percent-encoding. Then one ordered table of rules (`REDACTION_RULES`); each rule replaces what it matches with
  * a short placeholder. Order matters: whole lines (stack frames), private key blocks and credential headers
- * first, then URLs (so their hosts and query secrets go at once), then token shapes, key=value secrets,
- * credentials in prose, addresses, host names, user:password@ before a host, file paths, and last any long
- * high-entropy blob. Every pattern is linear (no nested unbounded quantifiers) and input is capped at
- * `MAX_REDACT_INPUT_CHARS`, so redaction cannot be made slow by its input.
+ * first, then URLs (so their hosts and query secrets go at once), then e-mail addresses, vendor-prefixed and
+ * masked tokens, account ids (recovery/redact-rules-tokens.ts), key=value pairs whose key names a secret by meaning
+ * and prose that introduces one (recovery/redact-rules-pairs.ts), addresses, host names, user:password@ before a
+ * host, file paths, and last any token-shaped string (recovery/redact-entropy.ts). The rule is stated in
+ * docs/DESIGN.md, "What the model sees". Every pattern is linear (no nested unbounded quantifiers) and input is
+ * capped at `MAX_REDACT_INPUT_CHARS`, so redaction cannot be made slow by its input.
  *
  * Pure: no I/O, no clock.
  */
@@ -68,9 +70,12 @@ export const REDACTION_RULES: readonly RedactionRule[] = Object.freeze([...SECRE
 /**
  * Removes from `text` everything the model must not see: stack traces, file paths (POSIX, Windows, UNC,
  * `file://`), URLs (with `user:pass@`), host names, `localhost:port`, IPv4/IPv6 addresses, `user:pass@` before a
- * host, bearer/basic tokens, JWTs, API-key shapes (sk-…, ghp_…/github_pat_…, xox…, AKIA…, Stripe sk_live_/rk_live_,
- * Google AIza…/ya29.…), private key blocks, credential header lines, the values of `password=`/`token=`/
- * `secret=`/`api_key=` style keys (`isSecretKey`) and credentials in prose (`with password hunter2`). Each is
+ * host, e-mail addresses (whole), bearer/basic tokens, JWTs, vendor-prefixed keys (recovery/redact-vendor-tokens.ts:
+ * sk-…, SG.….…, ghp_…, xox…, AKIA…, hf_…, …), masked key fragments (`sk-abc12…`, `****1234`), account and
+ * organisation ids (`org-…`, `acct_…`, AWS ARNs and account numbers, tenant ids), private key blocks, credential
+ * header lines, the values of keys that name a secret or an account by meaning (`keyMeaning`: `password=`,
+ * `"existing.api.key":`, `creds.pw=`, `AccountId:`), prose that introduces a secret (`with password hunter2`,
+ * "the passphrase is: …", "das Passwort lautet …"), and any token-shaped string (`isTokenShaped`). Each is
  * replaced by a short placeholder (`Placeholder`). Before matching, hidden forms are made plain
  * (`revealHidden`: zero-width and control characters removed, NFKC, mixed-script homoglyphs, percent-encoding
  * outside URLs); the result is that plain text. Ordinary prose survives unchanged, e.g.

@@ -48,6 +48,9 @@ export type Idempotency = z.infer<ReturnType<typeof idempotencySchema>>;
  */
 export const TOOL_NAME_PATTERN = /^[a-zA-Z0-9_.-]{1,64}$/;
 
+/** Longest settle time or lookup lag a tool may declare, in ms (24 h: the default review timeout). */
+export const MAX_COMMIT_WINDOW_MS = 86_400_000;
+
 export const toolSpecSchema = lazy((z) =>
   z
     .object({
@@ -69,6 +72,10 @@ export const toolSpecSchema = lazy((z) =>
       startToCloseTimeoutMs: z.number().int().positive(),
       /** Activity heartbeat timeout, in ms; set for long tools so a stale attempt learns of its cancellation. */
       heartbeatTimeoutMs: z.number().int().positive().optional(),
+      /** `commit.settleMs` of the definition: the longest a received request may take to commit, in ms. */
+      settleMs: z.number().int().min(0).max(MAX_COMMIT_WINDOW_MS).optional(),
+      /** `commit.lookupLagMs` of the definition: how late a commit may show in `lookup`, in ms (0: at once). */
+      lookupLagMs: z.number().int().min(0).max(MAX_COMMIT_WINDOW_MS).optional(),
     })
     .strict(),
 );
@@ -81,6 +88,19 @@ export type ToolSpec = z.infer<ReturnType<typeof toolSpecSchema>>;
  */
 export function isReplaySafe(spec: Pick<ToolSpec, 'effect' | 'idempotency'>): boolean {
   return spec.effect === 'read' || (spec.idempotency.carrier !== 'none' && spec.idempotency.deduplicates);
+}
+
+/**
+ * When a lookup's `not_applied` answer counts as final for this write, in ms after its attempt ended: the settle time
+ * plus the lookup's lag. `undefined` when the tool declares either as unknown: then "not found" is never final, since
+ * the first request may still commit or the lookup may still be behind (docs/DESIGN.md, "Reconcile"). A replay-safe
+ * call needs no wait (0): replaying it cannot apply it twice.
+ */
+export function notFoundFinalAfterMs(
+  spec: Pick<ToolSpec, 'effect' | 'idempotency' | 'settleMs' | 'lookupLagMs'>,
+): number | undefined {
+  if (isReplaySafe(spec)) return 0;
+  return spec.settleMs === undefined || spec.lookupLagMs === undefined ? undefined : spec.settleMs + spec.lookupLagMs;
 }
 
 /** What a planner may see of a tool: name, description, input JSON Schema. */

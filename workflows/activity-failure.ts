@@ -7,7 +7,8 @@
  *   for a replay-safe tool it is transient; for a write that is not replay-safe the request may have been applied,
  *   so it is `outcome_unknown` in phase `commit_unknown` (docs/DESIGN.md, "Phases"), routed to reconcile, never
  *   retried blind.
- * - Anything else (a failure our edge did not shape) is `unrecoverable`, with a generic public message.
+ * - Anything else (a failure our edge did not shape) may have been sent: a write that is not replay-safe is
+ *   `outcome_unknown`, anything else transient (see `unshaped`). No stack or message of it is kept.
  * Cancellation is not a tool failure: it is rethrown.
  */
 import {
@@ -21,13 +22,14 @@ import {
   FailureClass,
   failureMetaSchema,
   FailureReason,
-  Phase,
   toolFailureSchema,
   type FailureMeta,
   type ToolFailure,
 } from '../recovery/failure';
 import { isReplaySafe, type ToolSpec } from '../recovery/tool-spec';
 import { markValid } from '../recovery/valid-failure';
+import { buildFailure } from '../recovery/classify/build';
+import { draftBySend } from '../recovery/classify/sent';
 
 export interface ActivityFailureFacts {
   failure: ToolFailure;
@@ -48,47 +50,31 @@ export function fromActivityError(
     // Frozen and marked valid: routeFor and the gate read it without parsing it again (recovery/valid-failure.ts).
     if (parsed.success) return { failure: markValid(parsed.data), meta: readMeta(cause.details?.[1]) };
   }
-  if (cause instanceof TimeoutFailure) {
-    const replaySafe = isReplaySafe(spec);
-    const failure: ToolFailure = replaySafe
-      ? {
-          tool: spec.name,
-          callId,
-          class: FailureClass.TRANSIENT,
-          reason: FailureReason.TIMEOUT,
-          phase: Phase.DISPATCH,
-          retryable: false,
-          replaySafe: true,
-          publicMessage: `The tool "${spec.name}" timed out on every allowed attempt.`,
-          diagnosticRef,
-        }
-      : {
-          tool: spec.name,
-          callId,
-          class: FailureClass.OUTCOME_UNKNOWN,
-          reason: FailureReason.TIMEOUT,
-          phase: Phase.COMMIT_UNKNOWN,
-          retryable: false,
-          replaySafe: false,
-          publicMessage: `The write "${spec.name}" timed out after it was sent; it may or may not have been applied.`,
-          diagnosticRef,
-        };
-    return { failure, meta: {} };
-  }
-  return {
-    failure: {
-      tool: spec.name,
-      callId,
-      class: FailureClass.UNRECOVERABLE,
-      reason: FailureReason.TOOL_BUG,
-      phase: Phase.DISPATCH,
-      retryable: false,
-      replaySafe: false,
-      publicMessage: `The tool "${spec.name}" failed in an unexpected way.`,
-      diagnosticRef,
-    },
-    meta: {},
-  };
+  // A timeout (StartToClose, heartbeat, a crashed worker) is not an answer; nor is a failure our edge did not shape.
+  const what = cause instanceof TimeoutFailure ? 'timed out' : 'failed in a way its activity did not report';
+  const reason = cause instanceof TimeoutFailure ? FailureReason.TIMEOUT : FailureReason.UNRECOGNIZED;
+  return { failure: afterAttempts(spec, callId, diagnosticRef, reason, what), meta: {} };
+}
+
+/**
+ * A failure that is no answer, after Temporal's retries: nobody knows whether the request left, so the one phase
+ * decision (recovery/classify/sent.ts) takes "may have been sent": a write that is not replay-safe is
+ * `outcome_unknown` (reconcile), never a tool bug; a read, or a write its receiver deduplicates, is transient and
+ * not retried again here (its attempts are spent).
+ */
+function afterAttempts(
+  spec: ToolSpec,
+  callId: string,
+  diagnosticRef: string,
+  reason: FailureReason,
+  what: string,
+): ToolFailure {
+  const head = `The tool "${spec.name}" ${what}`;
+  const ctx = { effect: spec.effect, deduplicates: spec.effect === 'write' && isReplaySafe(spec) };
+  const draft = draftBySend({ class: FailureClass.TRANSIENT, reason, head }, 'maybe_sent', ctx);
+  const spent =
+    draft.class === FailureClass.OUTCOME_UNKNOWN ? {} : { publicMessage: `${head} on every allowed attempt.` };
+  return buildFailure({ tool: spec.name, callId, diagnosticRef }, { ...draft, ...spent, retryable: false });
 }
 
 function readMeta(raw: unknown): FailureMeta {

@@ -5,70 +5,8 @@
 import { defineQuery, defineSignal, defineUpdate } from '@temporalio/workflow';
 import type { RecoveryRecord } from '../recovery/records';
 
-/**
- * A human's decision on a tool call that waits for approval (a 403 the tool says approval can lift). Sent with the
- * `recovery.decideApproval` update (preferred: a refused decision is refused at once, and the approver's identity
- * is the one Temporal recorded for the update) or the `recovery.approval` signal. Parsed by
- * `approvalDecisionSchema` (workflows/messages.ts): strict, bounded; a malformed one is refused.
- */
-export interface ApprovalDecision {
-  /** The waiting call's id (`PendingApproval.callId`). 1 to 128 characters. */
-  callId: string;
-  /**
-   * The `argsDigest` that `pendingApprovals` shows for the call: the decision binds to exactly those arguments and
-   * is refused if the waiting call's digest differs. 64 lowercase hex characters.
-   */
-  argsDigest: string;
-  approved: boolean;
-  /** Who decided, as they declare it (1 to 200 characters). The identity Temporal recorded is kept beside it. */
-  by: string;
-  /** Why, at most 2,000 characters. */
-  reason?: string;
-  /**
-   * HMAC-SHA256 (hex) over `approvalSigningText(...)` with the approval key; required when the worker has one
-   * (`RecoveryPlugin({ approvals: { signingKey } })`), verified in the worker, never in history.
-   */
-  signature?: string;
-}
+export * from './approval-definitions';
 
-/** A call waiting for approval, as the `pendingApprovals` query shows it. */
-export interface PendingApproval {
-  callId: string;
-  tool: string;
-  operationId: string;
-  /** The failure's public message. */
-  message: string;
-  /** sha256 hex of the canonical arguments the tool will see (recovery/canonical.ts `argsHash`). */
-  argsDigest: string;
-  /** The arguments, redacted and bounded (recovery/observed-state.ts): what a person approves. */
-  argsPreview: unknown;
-  /** Since when it waits, ms since the epoch (workflow time). */
-  sinceMs: number;
-}
-
-/** Who approved a call, as the run recorded it (the tool sees it as `ctx.approval`). */
-export interface ApprovalGrant {
-  /** Self-declared by the approver. */
-  by: string;
-  /**
-   * The client identity Temporal recorded on the signal or update (`Client` option `identity`, by default
-   * `<pid>@<hostname>`); absent when the worker could not read it from the history.
-   */
-  identity?: string;
-  reason?: string;
-  /** True when the decision carried a valid signature from the approval key. */
-  signed: boolean;
-  /** How the decision arrived. */
-  via: 'update' | 'signal';
-}
-
-export const approvalSignal = defineSignal<[ApprovalDecision]>('recovery.approval');
-/** The update form of `approvalSignal`: returns the grant as recorded, or is rejected with the reason. */
-export const decideApprovalUpdate = defineUpdate<
-  ApprovalGrant & { callId: string; approved: boolean },
-  [ApprovalDecision]
->('recovery.decideApproval');
-export const pendingApprovalsQuery = defineQuery<PendingApproval[]>('recovery.pendingApprovals');
 export const recoveryRecordsQuery = defineQuery<RecoveryRecord[]>('recovery.records');
 
 /** A reviewer's decision on a write whose outcome stayed unknown. */
@@ -95,6 +33,22 @@ export interface LookupRecord {
   detail?: string;
 }
 
+/** The facts of the failure that left a write's outcome unknown. */
+export interface UnknownErrorFacts {
+  class: string;
+  reason: string;
+  phase: string;
+  /** The HTTP status, when there was one. */
+  status?: number;
+  /** The provider's structured error code, when there was one. */
+  code?: string;
+  /**
+   * sha256 hex of the canonical `{ class, reason, status, code }` (recovery/canonical.ts `argsHash`): equal
+   * fingerprints, the same kind of failure; the digest the call ledger records for a failed call.
+   */
+  fingerprint: string;
+}
+
 /** What the `recovery.reviewCase` query shows a reviewer. Nothing secret: the arguments are redacted. */
 export interface ReviewCase {
   operationId: string;
@@ -105,11 +59,17 @@ export interface ReviewCase {
   message: string;
   /** The call's arguments, redacted and bounded (recovery/observed-state.ts). */
   argsSummary: unknown;
+  /** The unknown error as facts (never its text), and their fingerprint. */
+  failure: UnknownErrorFacts;
   /** Replays made under this reconciliation. */
   replays: number;
+  /** The decisions the case takes now: `replay` only while the replay budget lasts. */
+  allowed: Array<ReviewDecision['decision']>;
   lookups: LookupRecord[];
   /** Since when it waits for review, ms since the epoch; absent before. */
   awaitingSinceMs?: number;
+  /** The last review decision the run accepted, with when it accepted it (ms since the epoch); absent before. */
+  decision?: ReviewDecision & { atMs: number };
 }
 
 export const reviewDecisionSignal = defineSignal<[ReviewDecision]>('recovery.reviewDecision');

@@ -14,7 +14,7 @@
  */
 import type { z as Z } from 'zod';
 import { zod } from '../recovery/zod-runtime';
-import { MAX_USER_MESSAGE_CHARS } from './definitions';
+import { MAX_BATCH_CALLS, MAX_USER_MESSAGE_CHARS } from './definitions';
 import { matching } from '../recovery/zod-pattern';
 import { lazy } from '../recovery/lazy';
 
@@ -42,6 +42,39 @@ export const approvalDecisionSchema = lazy((z) =>
       by: text(MESSAGE_BOUNDS.by),
       reason: z.string().max(MESSAGE_BOUNDS.reason).optional(),
       signature: matching(HEX64, 'must be a 64-character HMAC-SHA256 hex').optional(),
+    })
+    .strict(),
+);
+
+export const batchDecisionSchema = lazy((z) =>
+  z
+    .object({
+      calls: z
+        .array(
+          z
+            .object({
+              callId: text(MESSAGE_BOUNDS.callId),
+              argsDigest: matching(HEX64, 'must be the 64-character argsDigest that pendingApprovals shows'),
+              signature: matching(HEX64, 'must be a 64-character HMAC-SHA256 hex').optional(),
+            })
+            .strict(),
+        )
+        .min(1)
+        .max(MAX_BATCH_CALLS)
+        .refine((calls) => new Set(calls.map((c) => c.callId)).size === calls.length, 'names a call twice'),
+      approved: z.boolean(),
+      by: text(MESSAGE_BOUNDS.by),
+      reason: z.string().max(MESSAGE_BOUNDS.reason).optional(),
+    })
+    .strict(),
+);
+
+export const revokeApprovalSchema = lazy((z) =>
+  z
+    .object({
+      callId: text(MESSAGE_BOUNDS.callId),
+      by: text(MESSAGE_BOUNDS.by),
+      reason: z.string().max(MESSAGE_BOUNDS.reason).optional(),
     })
     .strict(),
 );

@@ -25,6 +25,7 @@ const SHARED_KEYS = [
   'budgets',
   'backoff',
   'approvalTimeoutMs',
+  'approvalHoldMs',
   'searchAttributes',
   'toolOverrides',
   'reconcile',
@@ -84,7 +85,8 @@ function plainShared(f: Fields): boolean {
   if (!optional(f.budgets, plainlyValidBudgetOverride) || !optional(f.backoff, plainlyValidBackoffOverride)) {
     return false;
   }
-  if (!optional(f.approvalTimeoutMs, intFrom(0)) || !optional(f.searchAttributes, isBoolean)) return false;
+  if (!optional(f.approvalTimeoutMs, intFrom(0)) || !optional(f.approvalHoldMs, intFrom(0))) return false;
+  if (!optional(f.searchAttributes, isBoolean)) return false;
   return optional(f.toolOverrides, (o) => isRecordOf(o, plainToolOverride)) && optional(f.reconcile, plainReconcile);
 }
 

@@ -29,8 +29,11 @@ export const LOOKUP_HEARTBEAT_TIMEOUT_MS = 5_000;
 export interface LookupRounds {
   /** Lookups allowed. */
   readonly budget: number;
-  /** Waits the backoff (from the second lookup on), looks up once, records the answer. */
-  next(): Promise<LookupAnswer>;
+  /**
+   * Waits the backoff (from the second lookup on) — or until `notBeforeMs` (workflow time, ms since the epoch), when
+   * that is later — looks up once, records the answer.
+   */
+  next(notBeforeMs?: number): Promise<LookupAnswer>;
   /** Up to `budget` more lookups until one finds the operation applied; the last answer. */
   poll(): Promise<LookupAnswer | undefined>;
 }
@@ -57,10 +60,11 @@ export function lookupRounds(input: ReconcileInput, tally: Tally): LookupRounds 
       return { state: 'unknown', detail: 'The lookup did not complete: its worker was lost or it timed out.' };
     }
   };
-  const next = async (): Promise<LookupAnswer> => {
+  const next = async (notBeforeMs?: number): Promise<LookupAnswer> => {
     if (made > 0) {
       const d = nextDelay({ retryNumber: made, policy: backoff, random: Math.random });
-      if (d.kind === 'wait') await sleep(d.delayMs);
+      const waitMs = Math.max(d.kind === 'wait' ? d.delayMs : 0, (notBeforeMs ?? 0) - Date.now());
+      if (waitMs > 0) await sleep(waitMs);
     }
     made += 1;
     const answer = await lookUp();

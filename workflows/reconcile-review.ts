@@ -6,16 +6,33 @@
  */
 import { ApplicationFailure, log, setHandler } from '@temporalio/workflow';
 import { ApplicationFailureType } from '../recovery/failure-types';
+import { argsHash } from '../recovery/canonical';
+import type { ToolFailure } from '../recovery/failure';
 import {
   decideReviewUpdate,
   reviewCaseQuery,
   reviewDecisionSignal,
   type ReviewCase,
   type ReviewDecision,
+  type UnknownErrorFacts,
 } from './definitions';
 import { parseMessage, reviewDecisionSchema, type Parsed } from './messages';
 import type { ReconcileInput } from './reconcile';
 import type { Tally } from './reconcile-lookups';
+
+/** The failure's facts and fingerprint, for the reviewer. */
+export function errorFacts(f: ToolFailure): UnknownErrorFacts {
+  const status = f.status ?? null;
+  const code = f.code ?? null;
+  return {
+    class: f.class,
+    reason: f.reason,
+    phase: f.phase,
+    ...(f.status !== undefined ? { status: f.status } : {}),
+    ...(f.code !== undefined ? { code: f.code } : {}),
+    fingerprint: argsHash({ class: f.class, reason: f.reason, status, code }),
+  };
+}
 
 /**
  * Registers the review query, signal and update. A decision that passes every check is put in `inbox` for the
@@ -47,10 +64,25 @@ export function registerReview(
       );
     return parsed;
   };
-  setHandler(reviewCaseQuery, () => ({ ...caseView, replays: tally.replays }));
+  // The decision to carry out, and for the case view (the desk's history) who took it and when.
+  const take = (d: ReviewDecision) => {
+    inbox.decision = d;
+    caseView.decision = { ...d, atMs: Date.now() };
+  };
+  const view = (): ReviewCase => ({
+    ...caseView,
+    replays: tally.replays,
+    allowed:
+      caseView.status !== 'awaiting_review' || inbox.decision !== undefined
+        ? []
+        : tally.replays < replayBudget
+          ? ['mark_applied', 'replay', 'abandon']
+          : ['mark_applied', 'abandon'],
+  });
+  setHandler(reviewCaseQuery, view);
   setHandler(reviewDecisionSignal, (raw: unknown) => {
     const checked = check(raw, 'recovery.reviewDecision');
-    if (checked.ok) inbox.decision = checked.value;
+    if (checked.ok) take(checked.value);
     else log.warn('review decision ignored', { why: checked.why });
   });
   setHandler(
@@ -58,8 +90,8 @@ export function registerReview(
     (raw: ReviewDecision) => {
       const checked = check(raw, 'recovery.decideReview');
       if (!checked.ok) throw ApplicationFailure.nonRetryable(checked.why, ApplicationFailureType.REVIEW_REFUSED);
-      inbox.decision = checked.value;
-      return { ...caseView, replays: tally.replays };
+      take(checked.value);
+      return view();
     },
     {
       validator: (raw: unknown) => {

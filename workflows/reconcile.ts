@@ -2,16 +2,15 @@
  * `reconcileOperationWorkflow`: what happens to a write whose outcome is unknown (phase `commit_unknown`), before
  * anything is replayed (docs/DESIGN.md, "Reconcile"):
  *   lookup says applied     → return the first call's result; no re-execution;
- *   lookup says not_applied → replay with the same idempotency key (evidence `state_verified`), within the replay
- *                             budget;
+ *   lookup says not_applied → once that is final (workflows/reconcile-not-found.ts), replay with the same key
+ *                             (evidence `state_verified`), within the replay budget;
  *   still unknown           → poll within the lookup budget (each poll is a new time window), then human review.
  * A replay answered with a duplicate-key conflict (409 or 412 to the same key) means the first write may have
  * landed: it is looked up, in any path, review included, and reported applied when the lookup finds it; otherwise
  * it goes (back) to review with that fact. It is never routed as a conflict.
  *
- * Nothing here fails the workflow: a lookup or replay whose worker died is retried by Temporal (lookups are reads:
- * short timeouts, heartbeats, retries) and, once spent, counts as "unknown"; the case then goes to review. The
- * router turns a reconciliation that still fails (terminated, say) into an escalation of the call.
+ * Nothing here fails the workflow: a lookup or replay whose worker died is retried by Temporal, then counts as
+ * "unknown". The router turns a reconciliation that still fails (terminated, say) into an escalation of the call.
  *
  * Review: the `recovery.reviewCase` query shows the case; a reviewer sends `recovery.reviewDecision` (signal) or
  * `recovery.decideReview` (update, whose validator rejects what the workflow cannot take): `mark_applied` (with a
@@ -33,7 +32,8 @@ import { isReplaySafe, type ToolSpec } from '../recovery/tool-spec';
 import { fromActivityError } from './activity-failure';
 import type { LookupRecord, ReviewCase, ReviewDecision } from './definitions';
 import { lookupRounds, type LookupRounds, type Tally } from './reconcile-lookups';
-import { registerReview } from './reconcile-review';
+import { NOT_FOUND_NOT_FINAL, notFoundFinality } from './reconcile-not-found';
+import { errorFacts, registerReview } from './reconcile-review';
 import { verifyCall } from './router/verify';
 import { RecoveryOperationId, RecoveryStatus, RecoveryTool } from './search-attributes';
 
@@ -104,6 +104,8 @@ export async function reconcileOperationWorkflow(input: ReconcileInput): Promise
 /** One reconciliation's state, shared by its phases. */
 interface Run {
   input: ReconcileInput;
+  /** Workflow time the reconciliation began, ms since the epoch: after the attempt's failure reached the workflow. */
+  startedAtMs: number;
   tally: Tally;
   replayBudget: number;
   /** What the `recovery.reviewCase` query shows. */
@@ -129,7 +131,9 @@ function startRun(input: ReconcileInput): Run {
     status: 'reconciling',
     message: input.failure.publicMessage,
     argsSummary: publicObservedState(input.args) ?? null,
+    failure: errorFacts(input.failure),
     replays: 0,
+    allowed: [],
     lookups: tally.lookups,
   };
   const useSearchAttributes = input.searchAttributes ?? true;
@@ -149,10 +153,10 @@ function startRun(input: ReconcileInput): Run {
   const looked = lookupRounds(input, tally);
   const done = (result: ReconcileResult): ReconcileResult => {
     caseView.status = 'done';
-    status(endStatus(result));
+    status(END_STATUS[result.state]);
     return result;
   };
-  return { input, tally, replayBudget, caseView, inbox, looked, replayOnce, status, done };
+  return { input, startedAtMs: Date.now(), tally, replayBudget, caseView, inbox, looked, replayOnce, status, done };
 }
 
 /** One replay with the same operation_id per call, counted in `tally.replays` unless it was not sent. */
@@ -200,17 +204,28 @@ async function verifyFirst({ input, tally, done }: Run): Promise<ReconcileResult
 async function lookUpOrReplay(run: Run): Promise<ReconcileResult | undefined> {
   const { input, tally, replayBudget, looked, replayOnce, done } = run;
   if (input.spec.hasLookup) {
+    let notFound = 0;
+    let notBeforeMs: number | undefined;
     for (let i = 0; i < looked.budget; i++) {
-      const answer = await looked.next();
+      const answer = await looked.next(notBeforeMs);
       if (answer.state === 'applied') return done({ ...tally, state: 'applied', value: answer.result, via: 'lookup' });
+      notFound = answer.state === 'not_applied' ? notFound + 1 : 0;
       if (answer.state !== 'not_applied' || tally.replays >= replayBudget) continue;
+      const finality = notFoundFinality(input.spec, run.startedAtMs, notFound);
+      if (finality.kind === 'not_yet') {
+        notBeforeMs = finality.lookAgainAtMs;
+        continue;
+      }
+      if (finality.kind === 'never') continue;
       const replayed = await replayOnce();
+      notFound = 0;
       if (replayed.kind === 'applied')
         return done({ ...tally, state: 'applied', value: replayed.value, via: 'replay' });
       if (replayed.kind === 'failed') return done({ ...tally, state: 'replay_failed', failure: replayed.failure });
       // unknown again, not sent, or a duplicate key (the first write landed; a stale replica said otherwise): look
       // again.
     }
+    if (notFound > 0) run.caseView.message = NOT_FOUND_NOT_FINAL;
   } else if (isReplaySafe(input.spec) && replayBudget > 0) {
     // No lookup, but the receiver deduplicates by key: replaying the same key is harmless.
     const replayed = await replayOnce();
@@ -273,18 +288,13 @@ async function confirmLanded(
   return answer?.state === 'applied' ? { ...tally, state: 'applied', value: answer.result, via } : undefined;
 }
 
-function endStatus(result: ReconcileResult): string {
-  switch (result.state) {
-    case 'applied':
-    case 'marked_applied':
-      return 'Done';
-    case 'abandoned':
-      return 'Abandoned';
-    case 'review_timed_out':
-      return 'ReviewTimedOut';
-    default:
-      return 'Failed';
-  }
-}
+/** The RecoveryStatus a reconciliation ends with. */
+const END_STATUS: Readonly<Record<ReconcileResult['state'], string>> = {
+  applied: 'Done',
+  marked_applied: 'Done',
+  abandoned: 'Abandoned',
+  review_timed_out: 'ReviewTimedOut',
+  replay_failed: 'Failed',
+};
 
 export type { LookupAnswer, LookupRecord };

@@ -48,6 +48,16 @@ export function hashedArgs(spec: ToolSpec, args: unknown): unknown {
   return kept;
 }
 
+/**
+ * The arguments an activity receives: `hashedArgs`' (what the tool's schema keeps), with the idempotency field set to
+ * the operation_id when the tool carries its key in a field (the activity writes it there too).
+ */
+export function dispatchedArgs(spec: ToolSpec, kept: unknown, operationId: string): unknown {
+  if (spec.idempotency.carrier !== 'field' || typeof kept !== 'object' || kept === null || Array.isArray(kept))
+    return kept;
+  return { ...kept, [spec.idempotency.name]: operationId };
+}
+
 /** A digest of a result for no-progress detection; a result that cannot be hashed counts as always new. */
 export function outcomeDigest(value: unknown): string {
   try {

@@ -14,6 +14,7 @@ import { lazy } from '../recovery/lazy';
 import { toolSpecSchema } from '../recovery/tool-spec';
 import { invalidInput } from './input-errors';
 import { plainlyValidToolPlanInput } from './plain-input';
+import { boundedPlanResult } from './bounded-result';
 import { buildToolRouter, type ToolOutcome } from './tool-router';
 import type { ReconcileOptions } from './reconcile-call';
 
@@ -32,7 +33,10 @@ export interface ToolPlanInput {
   grantedScopes?: string[];
   budgets?: Partial<BudgetPolicy>;
   backoff?: Partial<BackoffPolicy>;
+  /** How long an approval request waits before it expires, in ms (`ToolRouterOptions`). @default 86_400_000 */
   approvalTimeoutMs?: number;
+  /** How long an approved call is held (revocable) before it runs, in ms (`ToolRouterOptions`). @default 0 */
+  approvalHoldMs?: number;
   /**
    * Set the RecoveryStatus/RecoveryTool/RecoveryOperationId search attributes while a call waits for approval or
    * is reconciled (`plugin.workflowDefaults()` carries `false` from `RecoveryPlugin({ searchAttributes: false })`).
@@ -86,6 +90,7 @@ export const toolPlanInputSchema = lazy((z) =>
       budgets: budgetOverrideSchema().optional(),
       backoff: backoffOverrideSchema().optional(),
       approvalTimeoutMs: z.number().int().min(0).optional(),
+      approvalHoldMs: z.number().int().min(0).optional(),
       searchAttributes: z.boolean().optional(),
       toolOverrides: z
         .record(
@@ -127,6 +132,7 @@ export async function toolPlanWorkflow(rawInput: ToolPlanInput): Promise<ToolPla
     ...(input.budgets ? { budgets: input.budgets } : {}),
     ...(input.backoff ? { backoff: input.backoff } : {}),
     ...(input.approvalTimeoutMs !== undefined ? { approvalTimeoutMs: input.approvalTimeoutMs } : {}),
+    ...(input.approvalHoldMs !== undefined ? { approvalHoldMs: input.approvalHoldMs } : {}),
     ...(input.searchAttributes !== undefined ? { searchAttributes: input.searchAttributes } : {}),
     ...(input.reconcile ? { reconcile: input.reconcile } : {}),
     ...(input.toolOverrides ? { toolOverrides: input.toolOverrides } : {}),
@@ -150,5 +156,6 @@ export async function toolPlanWorkflow(rawInput: ToolPlanInput): Promise<ToolPla
       if (outcome.ok && outcome.noProgress) break;
     }
   }
-  return { outcomes, records: [...router.records()] };
+  // Within the payload limit: a result over it would fail every workflow task that tries to complete the run.
+  return boundedPlanResult({ outcomes, records: [...router.records()] }, input.catalog);
 }

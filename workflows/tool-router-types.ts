@@ -21,8 +21,16 @@ export interface ToolRouterOptions {
   budgets?: Partial<BudgetPolicy>;
   /** Backoff policy; omitted fields take the defaults (recovery/backoff.ts). */
   backoff?: Partial<BackoffPolicy>;
-  /** How long a call waits for an approval signal before it stops, in ms. @default 86_400_000 (24 h) */
+  /**
+   * How long an approval request waits for a decision before it expires and the call stops, in ms
+   * (docs/approvals.md, "Lifecycle"). @default 86_400_000 (24 h)
+   */
   approvalTimeoutMs?: number;
+  /**
+   * How long an approved call waits before it runs with the approval, in ms: until then the approval can be revoked
+   * (`recovery.revokeApproval`). 0: it runs at once. @default 0
+   */
+  approvalHoldMs?: number;
   /** Set the RecoveryStatus/RecoveryTool search attributes while waiting. Needs them registered. @default true */
   searchAttributes?: boolean;
   /** Per-tool overrides of `budgets` and `backoff` (temporal.config.json `tools.<name>`). */

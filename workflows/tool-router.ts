@@ -74,6 +74,7 @@ export function buildToolRouter(options: ToolRouterOptions): ToolRouter {
     backoff: { ...DEFAULT_BACKOFF_POLICY, ...options.backoff },
     approvals: createApprovalDesk({
       timeoutMs: options.approvalTimeoutMs ?? DEFAULT_APPROVAL_TIMEOUT_MS,
+      holdMs: options.approvalHoldMs ?? 0,
       searchAttributes,
     }),
     reconcile: { searchAttributes, ...options.reconcile },

@@ -12,6 +12,7 @@ import type { CallContext } from '../../recovery/classify';
 import { buildFailure } from '../../recovery/classify/build';
 import { FailureClass, FailureReason, Phase, type ToolFailure } from '../../recovery/failure';
 import type { ApprovalGrant } from '../../workflows/definitions';
+import { CallInterrupted, type AttemptGuard } from '../attempt-guard';
 import { CircuitOpen, DownstreamFault, type Breakers } from '../breaker';
 import { CredentialUnavailable, type CredentialBroker } from '../credentials';
 import { keepHeartbeating } from '../heartbeat';
@@ -24,6 +25,8 @@ import { CallStopped, classifyThrown } from './stop';
 export interface DispatchDeps {
   breakers: Breakers;
   credentials: CredentialBroker;
+  /** The attempt's guard: `execute` runs against its cancellation and deadline. */
+  guard: AttemptGuard;
 }
 
 /** The raw result of the tool. @throws CallStopped with the classified failure. */
@@ -36,18 +39,24 @@ export async function dispatch(
 ): Promise<unknown> {
   const { tool, args, credential } = call;
   const stopHeartbeats = keepHeartbeating(activity);
-  const toolCtx = toolContextOf(activity, tool, inv, credential, inv.approval);
+  const toolCtx = toolContextOf(activity, tool, inv, credential, inv.approval, deps.guard.signal);
   try {
     return await deps.breakers.execute(tool.downstream ?? tool.name, async () => {
       try {
-        return await tool.execute(args, toolCtx);
+        // A tool may throw synchronously: `execute` is called inside the promise so the guard still races it.
+        return await deps.guard.race(Promise.resolve().then(() => tool.execute(args, toolCtx)));
       } catch (err) {
+        const interrupted = interruptionOf(err, deps.guard);
+        if (interrupted) throw interrupted.why === 'deadline' ? new DownstreamFault(interrupted) : interrupted;
         const failure = classifyThrown(err, ctx, tool);
         throw failure.class === 'transient' || failure.class === 'outcome_unknown' ? new DownstreamFault(err) : err;
       }
     });
   } catch (err) {
     if (err instanceof CircuitOpen) throw new CallStopped(circuitOpen(ctx, err), err);
+    // An attempt cut short is shaped by the activity (activities/invoke-tool.ts), whatever the tool threw for it.
+    const interrupted = interruptionOf(err, deps.guard);
+    if (interrupted) throw interrupted;
     const failure = classifyThrown(err, ctx, tool);
     const refreshable =
       failure.class === FailureClass.AUTHENTICATION &&
@@ -59,6 +68,15 @@ export async function dispatch(
   } finally {
     stopHeartbeats();
   }
+}
+
+/**
+ * The interruption behind `err`: the guard's own rejection, or what the tool threw once the guard had fired and
+ * aborted its signal (an `AbortError`, the SDK's `CancelledFailure`, the abort reason itself).
+ */
+function interruptionOf(err: unknown, guard: AttemptGuard): CallInterrupted | undefined {
+  if (err instanceof CallInterrupted) return err;
+  return guard.interruption();
 }
 
 function circuitOpen(ctx: CallContext, err: CircuitOpen): ToolFailure {

@@ -14,6 +14,7 @@
  * A string body that looks like JSON is parsed first. Never throws.
  * Pure: no I/O.
  */
+import { pathNamesSecret } from '../redact-keys';
 import { MAX_RECEIVED_CHARS } from '../failure';
 import type { FieldIssue } from '../failure';
 import { dataPart, type PublicPart } from './public-parts';
@@ -126,9 +127,11 @@ export function toIssue(
   return {
     path,
     expected,
-    received: hasReceived
-      ? truncate(publicText(renderValue(received), 10 * MAX_RECEIVED_CHARS), MAX_RECEIVED_CHARS)
-      : 'not reported',
+    received: !hasReceived
+      ? 'not reported'
+      : pathNamesSecret(path)
+        ? '[redacted]'
+        : truncate(publicText(renderValue(received), 10 * MAX_RECEIVED_CHARS), MAX_RECEIVED_CHARS),
     suggestion: truncate(`fix ${label} and call again`, MAX_ISSUE_TEXT_CHARS),
   };
 }

@@ -13,6 +13,7 @@ import {
   toolFailureSchema,
 } from '../failure';
 import { redact } from '../redact';
+import { pathNamesSecret } from '../redact-keys';
 import { plainlyValidFailure } from '../plain-checks';
 import { markValid } from '../valid-failure';
 import type { FieldIssue, ToolFailure } from '../failure';
@@ -65,20 +66,33 @@ export function buildFailure(id: FailureIdentity, d: FailureDraft): ToolFailure 
   if (d.issues && d.issues.length > 0) candidate.issues = d.issues.map(safeIssue);
   if (d.code !== undefined) {
     const code = d.code.toLowerCase();
-    if (ERROR_CODE_PATTERN.test(code)) candidate.code = code;
+    // A "code" the redaction would change (a token a server put in its `code` field) is no code: it stays out.
+    if (ERROR_CODE_PATTERN.test(code) && redact(d.code) === d.code) candidate.code = code;
   }
   if (plainlyValidFailure(candidate) || toolFailureSchema().safeParse(candidate).success) return markValid(candidate);
-  return markValid({
+  return markValid(unbuildable(id, d));
+}
+
+/**
+ * The failure that stands in for a draft that does not validate (a bug here): a draft that says a write may have
+ * been applied stays an unknown outcome (docs/DESIGN.md, "Phases"); anything else is `unrecoverable/tool_bug`.
+ */
+function unbuildable(id: FailureIdentity, d: FailureDraft): ToolFailure {
+  const mayHaveApplied =
+    d.class === FailureClass.OUTCOME_UNKNOWN || (d.phase === Phase.COMMIT_UNKNOWN && !d.replaySafe);
+  return {
     tool: id.tool,
     callId: id.callId,
-    class: FailureClass.UNRECOVERABLE,
-    reason: FailureReason.TOOL_BUG,
-    phase: Phase.DISPATCH,
+    class: mayHaveApplied ? FailureClass.OUTCOME_UNKNOWN : FailureClass.UNRECOVERABLE,
+    reason: mayHaveApplied ? FailureReason.UNRECOGNIZED : FailureReason.TOOL_BUG,
+    phase: mayHaveApplied ? Phase.COMMIT_UNKNOWN : Phase.DISPATCH,
     retryable: false,
     replaySafe: false,
-    publicMessage: 'The tool call failed in a way that could not be classified.',
+    publicMessage: mayHaveApplied
+      ? 'The write may or may not have been applied; its failure could not be classified.'
+      : 'The tool call failed in a way that could not be classified.',
     diagnosticRef: id.diagnosticRef,
-  });
+  };
 }
 
 /**
@@ -98,13 +112,15 @@ function safeIssue(i: FieldIssue): FieldIssue {
     const r = redact(stripControls(t));
     return r.length > max ? `${r.slice(0, max - 1)}…` : r;
   };
+  // The value a server echoes for a field named like a secret (`password`, `api_key`) is never shown.
+  const secretField = pathNamesSecret(i.path);
   return {
     path: i.path.slice(0, 16).map((seg) => {
       const s = pathSegment(seg);
       return typeof s === 'string' ? clean(s, 64) : s;
     }),
     expected: clean(i.expected, 200) || 'a valid value',
-    received: clean(i.received, MAX_RECEIVED_CHARS),
+    received: secretField && i.received !== '' ? '[redacted]' : clean(i.received, MAX_RECEIVED_CHARS),
     suggestion: clean(i.suggestion, 200) || 'Fix this field.',
   };
 }

@@ -8,10 +8,12 @@
  * `transient` and `replaySafe` is true; `outcome_unknown` is put in phase `commit_unknown`; `publicMessage` is
  * redacted and cut again; `retryAfterMs` is rounded up to whole ms. Fields with a wrong type or value are
  * ignored. A tool classifier that throws, or answers something that is not an object, leaves the built-in answer.
- * `phase`, `status`, `issues` and the identity fields are not the tool's to change.
+ * `phase`, `status`, `issues` and the identity fields are not the tool's to change, with one consequence: an
+ * `outcome_unknown` the tool names as another, replay-safe class was the built-in rules' guess ("may have been
+ * sent", docs/DESIGN.md "Phases"), so it moves to phase `dispatch`.
  * Pure: no I/O (the tool classifier is the caller's code, called once).
  */
-import { FAILURE_CLASSES, FAILURE_REASONS, FailureClass, FailureReason } from '../failure';
+import { FAILURE_CLASSES, FAILURE_REASONS, FailureClass, FailureReason, Phase } from '../failure';
 import type { ToolFailure } from '../failure';
 import { buildFailure } from './build';
 import type { CallContext, RawOutcome } from './context';
@@ -80,7 +82,9 @@ export function applyToolClassifier(
   return buildFailure(ctx, {
     class: nextClass,
     reason: reason ?? (classChanged ? FailureReason.UNSPECIFIED : builtIn.reason),
-    phase: builtIn.phase,
+    // An unknown outcome the tool's classifier names as something replay-safe was not applied: its phase follows.
+    phase:
+      classChanged && builtIn.class === FailureClass.OUTCOME_UNKNOWN && nextReplaySafe ? Phase.DISPATCH : builtIn.phase,
     retryable: retryable ?? derived,
     replaySafe: nextReplaySafe,
     publicMessage: publicMessage ?? builtIn.publicMessage,

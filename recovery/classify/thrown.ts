@@ -6,6 +6,7 @@
  * Pure: no I/O.
  */
 import { FailureClass, FailureReason, Phase } from '../failure';
+import { draftBySend } from './sent';
 import type { ToolFailure } from '../failure';
 import { buildFailure } from './build';
 import type { CallContext } from './context';
@@ -17,21 +18,18 @@ import { readString } from './safe';
 import { wrappedHttp } from './wrapped-http';
 import { isZodError, zodArgumentsDraft } from './zod';
 
-/** `unrecoverable/tool_bug`: the tool threw something no rule recognises. */
+/**
+ * What no rule recognises. Before the request left (`requestSent === false`), `unrecoverable/tool_bug`, replay-safe;
+ * otherwise the request may have left (an unknown `requestSent` included), and the one phase decision
+ * (recovery/classify/sent.ts) makes a write that is not deduplicated `outcome_unknown`: an unknown throw after a
+ * write was sent is never reported as a bug in the tool, and never replayed blind.
+ */
 export function toolBugFailure(error: unknown, requestSent: boolean | undefined, ctx: CallContext): ToolFailure {
   const name = readString(error, 'name');
   const shown = name !== undefined && /^[A-Za-z][A-Za-z0-9_]{0,40}$/.test(name) ? ` (${name})` : '';
-  const mayHaveApplied = requestSent === true && ctx.effect === 'write' && !ctx.deduplicates;
-  return buildFailure(ctx, {
-    class: FailureClass.UNRECOVERABLE,
-    reason: FailureReason.TOOL_BUG,
-    phase: requestSent === true && ctx.effect === 'write' ? Phase.COMMIT_UNKNOWN : Phase.DISPATCH,
-    retryable: false,
-    replaySafe: requestSent === false || ctx.effect === 'read' || ctx.deduplicates,
-    publicMessage: `${ctx.tool}: the tool failed with an internal error${shown}; changing the arguments will not fix it.${
-      mayHaveApplied ? ' The write was sent and may have been applied.' : ''
-    }`,
-  });
+  const head = `${ctx.tool}: the tool failed with an error no rule recognises${shown}`;
+  const meaning = { class: FailureClass.UNRECOVERABLE, reason: FailureReason.TOOL_BUG, head };
+  return buildFailure(ctx, draftBySend(meaning, requestSent === false ? 'not_sent' : 'maybe_sent', ctx));
 }
 
 /**
@@ -42,7 +40,8 @@ export function toolBugFailure(error: unknown, requestSent: boolean | undefined,
  * - An HTTP answer inside the error (axios `response`, SDK `status`/`headers`, `HttpOutcomeError.outcome`) →
  *   the HTTP rules.
  * - A transport error → the network rules (`requestSent` wins over inference).
- * - Anything else → `unrecoverable/tool_bug`; replay-safe unless a non-deduplicated write was (or may have been) sent.
+ * - Anything else → `toolBugFailure`: `unrecoverable/tool_bug`, except that a write that is not deduplicated and
+ *   may have been sent is `outcome_unknown`.
  * @param ctx the call (validated by the caller).
  */
 export function classifyThrown(error: unknown, requestSent: boolean | undefined, ctx: CallContext): ToolFailure {

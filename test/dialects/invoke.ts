@@ -82,7 +82,7 @@ export async function invoke(
     backoff: DEFAULT_BACKOFF_POLICY,
     ...(options.credentials ? { credentials: options.credentials } : {}),
   });
-  const env = new MockActivityEnvironment({ activityId: 'act-1' }, { logger: silent });
+  const env = new MockActivityEnvironment({ activityId: 'act-1', startToCloseTimeoutMs: 60_000 }, { logger: silent });
   const err = await env
     .run(activities.invokeTool, { tool: tool.name, args, callId: 'call-1', operationId: `op-${tool.name}` })
     .then(

@@ -80,7 +80,7 @@ async function otherClient(identity: string): Promise<Client> {
   return new Client({ connection: env.client.connection, identity });
 }
 
-test('pendingApprovals shows the tool, a redacted preview of the arguments and their digest', async () => {
+test('pendingApprovals shows the tool, a redacted preview of the arguments, their digest, the turn and the expiry (24 h after it began)', async () => {
   const h = await harness(env, [exportTool]);
   await withPlan(h, async (id, call) => {
     expect(call).toEqual({
@@ -91,6 +91,9 @@ test('pendingApprovals shows the tool, a redacted preview of the arguments and t
       argsDigest: argsHash(ARGS),
       argsPreview: { month: '2026-11' }, // the secret-looking key is dropped
       sinceMs: expect.any(Number),
+      expiresAtMs: call.sinceMs + 86_400_000,
+      turn: 1,
+      state: 'waiting',
     });
     await decideApproval(env.client, id, {
       callId: call.callId,

@@ -140,10 +140,22 @@ function expectQuickStartRan(printed: unknown): void {
   expect(JSON.parse(booking[0]!.body)).toEqual({ slot: '10:00', customerId: 'cus_7' });
 }
 
-test('the tarball holds dist/ (JavaScript, declarations, source maps), README and package.json only', () => {
+test('the tarball holds dist/ (JavaScript, declarations, source maps, the desk page), README and package.json only', () => {
   const outside = packed.files.filter((f) => !/^dist\/.+\.(js|js\.map|d\.ts)$/.test(f));
-  expect(outside.sort()).toEqual(['README.md', 'package.json']);
-  expect(packed.files).toEqual(expect.arrayContaining(['dist/index.js', 'dist/workflow.d.ts', 'dist/operator/cli.js']));
+  expect(outside.sort()).toEqual([
+    'README.md',
+    'dist/operator/desk/public/desk.css',
+    'dist/operator/desk/public/index.html',
+    'package.json',
+  ]);
+  expect(packed.files).toEqual(
+    expect.arrayContaining([
+      'dist/index.js',
+      'dist/workflow.d.ts',
+      'dist/operator/cli.js',
+      'dist/operator/desk/public/desk.js',
+    ]),
+  );
   console.log(`tarball: ${packed.size} B packed, ${packed.unpackedSize} B unpacked, ${packed.files.length} files`);
 });
 
@@ -236,13 +248,40 @@ describe(`newest peers (@temporalio ${NEWEST.temporal}, zod ${NEWEST.zod})`, () 
 
   test('the recovery-router bin: --help lists its commands; `server` without a Temporal CLI says how to get one', async () => {
     const help = await sh('npx', ['recovery-router', '--help'], dir);
-    expect([...help.matchAll(/^  (\w+) /gm)].map((m) => m[1])).toEqual(['approvals', 'reviews', 'server', 'help']);
+    expect([...help.matchAll(/^  (\w+) /gm)].map((m) => m[1])).toEqual([
+      'approvals',
+      'reviews',
+      'server',
+      'desk',
+      'help',
+    ]);
     // No server answers at the project's embeddedServer port, and no CLI is on this PATH: refused with the hint.
     const env = childEnv({ PATH: [dirname(process.execPath), '/usr/bin', '/bin'].join(delimiter) });
     delete env.TEMPORAL_CLI_PATH;
     await expect(sh('npx', ['recovery-router', 'server'], dir, env)).rejects.toThrow(
       `is not on PATH, TEMPORAL_CLI_PATH is not set and there is no ${join(dir, '.temporal', 'bin', 'temporal')}: ${INSTALL_HINT}`,
     );
+  });
+
+  test('the desk from the installed package serves its page, script and stylesheet with the strict CSP', async () => {
+    const script = [
+      "const { Client } = require('@temporalio/client');",
+      "const { startDesk } = require('recovery-router');",
+      '(async () => {',
+      '  const desk = await startDesk({ client: new Client(), config: { port: 0 } });',
+      "  const answers = await Promise.all(['/', '/desk.js', '/desk.css'].map(async (p) => {",
+      '    const res = await fetch(desk.url + p);',
+      "    return [p, res.status, res.headers.get('content-type'), res.headers.get('content-security-policy').split(';')[0], (await res.text()).length > 500];",
+      '  }));',
+      '  console.log(JSON.stringify(answers));',
+      '  await desk.close();',
+      '})().catch((e) => { console.error(e); process.exit(1); });',
+    ].join('\n');
+    expect(JSON.parse(await sh(process.execPath, ['-e', script], dir))).toEqual([
+      ['/', 200, 'text/html; charset=utf-8', "default-src 'self'", true],
+      ['/desk.js', 200, 'text/javascript; charset=utf-8', "default-src 'self'", true],
+      ['/desk.css', 200, 'text/css; charset=utf-8', "default-src 'self'", true],
+    ]);
   });
 
   test('ESM ("type": "module", sharing the install): the same files with .js imports compile and run', async () => {

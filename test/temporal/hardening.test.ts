@@ -136,7 +136,7 @@ test('an approval signal with approved: "false" (a string) approves nothing; the
   });
   expect(failedOutcome(r.outcomes[0])).toMatchObject({
     action: 'stop',
-    feedback: { message: 'No approval arrived in time; the action was not taken.' },
+    feedback: { message: 'The approval request expired after 3 s without a decision; the action was not taken.' },
   });
   expect(service.hits('GET /export')).toBe(1);
 });

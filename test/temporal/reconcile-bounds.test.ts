@@ -141,6 +141,8 @@ test('a replay refused before it was sent (connection refused) spends no replay:
       return { paymentId: 'pay_1' };
     },
     lookup: async () => ({ state: 'not_applied' }),
+    // A lookup that sees its own writes, and a service that commits before it answers: "not found" is final.
+    commit: { settleMs: 0, lookupLagMs: 0 },
   });
   const h = await harness(env, [flaky]);
   const r = await h.run(() =>

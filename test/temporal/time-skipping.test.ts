@@ -39,7 +39,7 @@ test('403 that approval can lift, no decision: waits the default 24 h (one timer
     ok: false,
     action: 'stop',
     terminal: true,
-    feedback: { message: 'No approval arrived in time; the action was not taken.' },
+    feedback: { message: 'The approval request expired after 24 h without a decision; the action was not taken.' },
   });
   expect(service.hits('GET /export')).toBe(1);
   const timers = (await h.history(r.workflowId)).filter(

@@ -275,31 +275,42 @@ describe('classify: errors that are not transport faults', () => {
       retryable: false,
       replaySafe: true,
     });
-    expect(f.publicMessage).toBe(
-      'get_docs: the tool failed with an internal error (TypeError); changing the arguments will not fix it.',
-    );
+    expect(f.publicMessage).toBe('get_docs: the tool failed with an error no rule recognises (TypeError).');
   });
 
-  it('classify: a buggy adapter that loses the error type (new Error("Unexpected error occurred")) on a write → tool_bug, not replaySafe', () => {
+  it('classify: a buggy adapter that loses the error type (new Error("Unexpected error occurred")) on a write → outcome_unknown (it may have been sent), never a tool bug', () => {
     expect(route(classify(thrown(new Error('Unexpected error occurred')), WRITE))).toEqual({
-      class: 'unrecoverable',
-      reason: 'tool_bug',
-      phase: 'dispatch',
-      retryable: false,
-      replaySafe: false,
-    });
-  });
-
-  it('classify: an unknown error after the write was sent → tool_bug in commit_unknown, says it may have been applied', () => {
-    const f = classify(thrown(new Error('boom'), true), WRITE);
-    expect(route(f)).toEqual({
-      class: 'unrecoverable',
-      reason: 'tool_bug',
+      class: 'outcome_unknown',
+      reason: 'unrecognized',
       phase: 'commit_unknown',
       retryable: false,
       replaySafe: false,
     });
-    expect(f.publicMessage).toContain('The write was sent and may have been applied.');
+  });
+
+  it('classify: an unknown error after the write was sent → outcome_unknown in commit_unknown, says it may have been applied', () => {
+    const f = classify(thrown(new Error('boom'), true), WRITE);
+    expect(route(f)).toEqual({
+      class: 'outcome_unknown',
+      reason: 'unrecognized',
+      phase: 'commit_unknown',
+      retryable: false,
+      replaySafe: false,
+    });
+    expect(f.publicMessage).toBe(
+      'create_payment: the tool failed with an error no rule recognises (Error) after the write was sent; it may or may not have been applied. Check its status before any new attempt.',
+    );
+  });
+
+  it('classify: an unknown error on a write known not to have been sent → unrecoverable/tool_bug, replay-safe', () => {
+    const f = classify(thrown(new Error('boom'), false), WRITE);
+    expect(route(f)).toEqual({
+      class: 'unrecoverable',
+      reason: 'tool_bug',
+      phase: 'dispatch',
+      retryable: false,
+      replaySafe: true,
+    });
   });
 
   it('classify: a thrown string, null, or a cyclic cause chain → tool_bug, never a crash', () => {

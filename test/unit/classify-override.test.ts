@@ -9,7 +9,7 @@ import { READ, WRITE } from './classify-helpers';
 const http500: RawOutcome = { kind: 'http', status: 500, headers: {}, body: { code: 'ledger_locked' } };
 
 describe('classify: a tool classifier overrides the built-in answer', () => {
-  it('classify: the tool reclassifies its 500 "ledger_locked" on a write as transient and replay-safe → retryable', () => {
+  it('classify: the tool reclassifies its 500 "ledger_locked" on a write as transient and replay-safe → retryable, in phase dispatch (the unknown outcome was the built-in guess)', () => {
     const tool: ToolClassifier = (raw) =>
       raw.kind === 'http' && (raw.body as { code?: string }).code === 'ledger_locked'
         ? { class: 'transient', replaySafe: true, retryAfterMs: 250 }
@@ -18,7 +18,7 @@ describe('classify: a tool classifier overrides the built-in answer', () => {
     expect(f).toMatchObject({
       class: 'transient',
       reason: 'unspecified',
-      phase: 'commit_unknown',
+      phase: 'dispatch',
       retryable: true,
       replaySafe: true,
       retryAfterMs: 250,

@@ -22,9 +22,9 @@ describe('failureText', () => {
   });
 });
 
-test('every approvals and reviews subcommand has a description', () => {
+test('every approvals, reviews and desk subcommand has a description', () => {
   const program = operatorCli();
-  const described = ['approvals', 'reviews'].flatMap((group) =>
+  const described = ['approvals', 'reviews', 'desk'].flatMap((group) =>
     program.commands
       .find((c) => c.name() === group)!
       .commands.map((c) => [`${group} ${c.name()}`, c.description() !== '']),
@@ -34,8 +34,12 @@ test('every approvals and reviews subcommand has a description', () => {
     ['approvals list', true],
     ['approvals approve', true],
     ['approvals deny', true],
+    ['approvals approve-batch', true],
+    ['approvals revoke', true],
+    ['approvals ledger', true],
     ['reviews list', true],
     ['reviews show', true],
     ['reviews decide', true],
+    ['desk hash-password', true],
   ]);
 });

@@ -69,6 +69,7 @@ const shared = {
   budgets,
   backoff,
   approvalTimeoutMs: 0,
+  approvalHoldMs: 0,
   toolOverrides: { refund: { budgets: { perCallRetries: 0 }, backoff: { jitterRatio: 0 } }, other: {} },
   reconcile: {
     lookupBudget: 0,

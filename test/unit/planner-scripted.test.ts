@@ -414,9 +414,7 @@ describe('planner activity: the answer check', () => {
     const failure = await failureOf(run(planner, input([], 'Refund O-1')));
     expect(failure.type).toBe('unrecoverable');
     expect(failure.nonRetryable).toBe(true);
-    expect(failure.message).toBe(
-      'planner: the tool failed with an internal error (ScriptedPolicyError); changing the arguments will not fix it.',
-    );
+    expect(failure.message).toBe('planner: the tool failed with an error no rule recognises (ScriptedPolicyError).');
   });
 
   it('an input that is not a PlannerInput → planner_invalid_input naming the field', async () => {

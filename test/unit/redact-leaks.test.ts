@@ -165,3 +165,23 @@ describe('redaction probes: observedState of a semantic rejection', () => {
     ).toEqual({ message: 'slot taken; upstream said Basic [redacted] to [host]' });
   });
 });
+
+describe('redaction probes: the structured fields a failure keeps (issue 27)', () => {
+  test('a token a server puts in its `code` field is not kept as the failure code (it would reach the history)', () => {
+    const token = 'sk-proj-ab3de6Fq9Zt0LmN2xYp8RsT4uVw';
+    const f = said(422, { code: token, message: 'bad request' });
+    expect(f.code).toBeUndefined();
+    expect(JSON.stringify(f)).not.toContain('ab3de6Fq9Zt0');
+    expect(said(422, { code: 'insufficient_funds', message: 'no funds' }).code).toBe('insufficient_funds');
+  });
+
+  test('the value a server echoes for a field named like a secret is never the repair feedback', () => {
+    const f = said(422, {
+      errors: [{ field: 'password', message: 'is too short', value: 'hunter2' }],
+      message: 'Validation failed',
+    });
+    expect(JSON.stringify(f)).not.toContain('hunter2');
+    for (const i of f.issues ?? [])
+      if (i.path.at(-1) === 'password' && i.received !== '') expect(i.received).toBe('[redacted]');
+  });
+});

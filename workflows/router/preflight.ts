@@ -10,7 +10,7 @@ import { canonicalize, hashCanonical } from '../../recovery/canonical';
 import { isRecoveryInputError } from '../../recovery/errors';
 import { FailureClass, FailureReason } from '../../recovery/failure';
 import { RecoveryAction } from '../../recovery/routes';
-import { hashedArgs, MAX_ARGS_CHARS, own } from '../router-helpers';
+import { dispatchedArgs, hashedArgs, MAX_ARGS_CHARS, own } from '../router-helpers';
 import type { CallToolOptions, ToolOutcome } from '../tool-router-types';
 import { capabilities, permitted, versions, type CallScope, type ReadyScope, type RouterContext } from './context';
 import { routed, runtimeFailure } from './outcomes';
@@ -103,15 +103,18 @@ export function checkCapability(ctx: RouterContext, scope: CallScope): ToolOutco
 
 /**
  * The canonical hash of the arguments the tool will see (at most `MAX_ARGS_CHARS` characters of JSON), then the
- * call's operation_id. Arguments that are too large or not JSON are `invalid_arguments` with a field issue.
+ * call's operation_id; the call's arguments become what the tool will see (`dispatchedArgs`), so what its schema
+ * strips is never copied into history. Arguments that are too large or not JSON are `invalid_arguments` with a field
+ * issue.
  */
 export function hashArguments(
   ctx: RouterContext,
   scope: CallScope & { spec: NonNullable<CallScope['spec']> },
 ): ToolOutcome | undefined {
   let canonical: string;
+  const kept = hashedArgs(scope.spec, scope.args);
   try {
-    canonical = canonicalize(hashedArgs(scope.spec, scope.args));
+    canonical = canonicalize(kept);
   } catch (err) {
     const message = 'The arguments are not a JSON value.';
     const issue = {
@@ -142,6 +145,8 @@ export function hashArguments(
   }
   scope.hash = hashCanonical(canonical);
   scope.operationId = operationIdFor(ctx, scope.operationId, scope.stepId, scope.hash);
+  // What the tool will see and no more: fields its schema strips never reach the activity's input (history).
+  scope.args = dispatchedArgs(scope.spec, kept, scope.operationId);
   return undefined;
 }
 

@@ -55,22 +55,38 @@ async function requestApproval(ctx: RouterContext, scope: ReadyScope, attempt: F
   recordAttempt(ctx, scope, attempt, failure);
   const stop = (message: string) => end(routed(ctx, scope, failure, { forceAction: RecoveryAction.STOP, message }));
   if (scope.approval) return stop('The action is still forbidden after approval.');
-  const decision = await ctx.approvals.wait({
+  const outcome = await ctx.approvals.wait({
     callId: scope.callId,
     tool: scope.spec.name,
     operationId: scope.operationId,
     message: failure.publicMessage,
     argsDigest: scope.hash,
     argsPreview: publicObservedState(hashedArgs(scope.spec, scope.args)) ?? null,
+    turn: scope.turn,
   });
-  if (!decision) return stop('No approval arrived in time; the action was not taken.');
-  if (!decision.approved) return stop('A person declined this action.');
-  const { approved: _approved, ...grant } = decision;
+  switch (outcome.kind) {
+    case 'expired':
+      return stop(
+        `The approval request expired after ${span(outcome.afterMs)} without a decision; the action was not taken.`,
+      );
+    case 'revoked':
+      return stop('The approval was revoked before it was used; the action was not taken.');
+    case 'denied':
+      return stop('A person declined this action.');
+  }
+  const { approved: _approved, ...grant } = outcome.grant;
   scope.approval = grant;
   const key = `${scope.name}|${scope.hash}`;
   ctx.st.grants[key] = own(ctx.st.grants, key) + 1;
   scope.recovered = { failure, action: RecoveryAction.REQUEST_APPROVAL };
   return allowAgain(ctx, scope) ? AGAIN : stop('The approved call could not run again.');
+}
+
+/** A duration for people: whole hours, minutes or seconds when it is one, else ms. */
+function span(ms: number): string {
+  if (ms > 0 && ms % 3_600_000 === 0) return `${ms / 3_600_000} h`;
+  if (ms > 0 && ms % 60_000 === 0) return `${ms / 60_000} min`;
+  return ms % 1000 === 0 ? `${ms / 1000} s` : `${ms} ms`;
 }
 
 /**

@@ -9,9 +9,8 @@
  * - `refused`: the server (or the client library) refused the call before applying it — a constraint, a
  *   rolled-back transaction, a throttle, a connection that never opened. Phase `dispatch`, replay-safe for any tool.
  * - `maybe`: the call may have been applied (a connection lost after the request was sent, a client-side timeout,
- *   a server fault while running it). A read is `transient`; a write whose receiver deduplicates is `transient` in
- *   `commit_unknown`; any other write is `outcome_unknown` (reconcile). When the library says the request never
- *   left (`sent: 'not_sent'`), it is `transient` and replay-safe for any tool. The adapter's `requestSent` wins.
+ *   a server fault while running it): the one phase decision of recovery/classify/sent.ts (`draftBySend`) says
+ *   what it becomes. The adapter's `requestSent` wins over the library's own send fact.
  * - `returned`: the call returned and its result is unusable (`invalid_result`, phase `postcheck`); a write was
  *   applied, so only a read or a deduplicated write is replay-safe.
  * Pure: no I/O.
@@ -21,6 +20,7 @@ import type { FieldIssue } from '../../failure';
 import type { FailureDraft } from '../build';
 import type { CallContext } from '../context';
 import { appliedWriteNote } from '../result';
+import { draftBySend } from '../sent';
 import type { WrappedHttp } from '../wrapped-http';
 
 /** What a library error means. A const object plus a type of the same name. */
@@ -206,7 +206,7 @@ export function kindDraft(
     };
   }
   const sent = requestSent ?? (facts.sent ?? 'maybe_sent') === 'maybe_sent';
-  const draft = sent ? afterSend(rule, ctx, head) : notSent(rule, head);
+  const draft = draftBySend({ class: rule.class, reason: rule.reason, head }, sent ? 'maybe_sent' : 'not_sent', ctx);
   return { ...extra, ...draft, publicMessage: `${draft.publicMessage}${said}` };
 }
 
@@ -221,63 +221,6 @@ function returned(rule: KindRule, ctx: CallContext, head: string, said: string):
     phase: Phase.POSTCHECK,
     replaySafe,
     publicMessage: `${head}.${appliedWriteNote(ctx)}${said}`,
-  };
-}
-
-/** A `maybe` kind whose request never left: transient (or unrecoverable) and replay-safe for any tool. */
-function notSent(rule: KindRule, head: string): FailureDraft {
-  const unrecoverable = rule.class === C.UNRECOVERABLE;
-  return {
-    class: unrecoverable ? C.UNRECOVERABLE : C.TRANSIENT,
-    reason: rule.reason,
-    phase: Phase.DISPATCH,
-    retryable: !unrecoverable,
-    replaySafe: true,
-    publicMessage: `${head}; the request was not sent, so it is safe to try again.`,
-  };
-}
-
-/** A `maybe` kind after the request may have reached the server: the call's effect decides (module docs). */
-function afterSend(rule: KindRule, ctx: CallContext, head: string): FailureDraft {
-  const replaySafe = ctx.effect === 'read' || ctx.deduplicates;
-  if (rule.class === C.UNRECOVERABLE) {
-    const mayHaveApplied = ctx.effect === 'write' && !replaySafe;
-    return {
-      ...base(rule),
-      phase: ctx.effect === 'write' ? Phase.COMMIT_UNKNOWN : Phase.DISPATCH,
-      replaySafe,
-      publicMessage: `${head}.${mayHaveApplied ? ' The write was sent and may have been applied.' : ''}`,
-    };
-  }
-  // A read cannot have applied anything; an outcome the server could not tell is then just unavailable.
-  const reason = rule.class === C.OUTCOME_UNKNOWN ? R.UNAVAILABLE : rule.reason;
-  if (ctx.effect === 'read') {
-    return {
-      class: C.TRANSIENT,
-      reason,
-      phase: Phase.DISPATCH,
-      retryable: true,
-      replaySafe: true,
-      publicMessage: `${head}; the read can be retried.`,
-    };
-  }
-  if (ctx.deduplicates) {
-    return {
-      class: C.TRANSIENT,
-      reason,
-      phase: Phase.COMMIT_UNKNOWN,
-      retryable: true,
-      replaySafe: true,
-      publicMessage: `${head} after the write was sent; the service deduplicates it, so it can be retried with the same idempotency key.`,
-    };
-  }
-  return {
-    class: C.OUTCOME_UNKNOWN,
-    reason: rule.reason,
-    phase: Phase.COMMIT_UNKNOWN,
-    retryable: false,
-    replaySafe: false,
-    publicMessage: `${head} after the write was sent; it may or may not have been applied. Check its status before any new attempt.`,
   };
 }
 

@@ -1,0 +1,59 @@
+/**
+ * The `desk` section of `temporal.config.json`: how `recovery-router desk` (operator/desk/) listens and who may
+ * decide (docs/approvals.md, "The desk"). Either users with scrypt password hashes, or a trusted reverse proxy that
+ * names the operator in a header, or both.
+ */
+import { z } from 'zod';
+
+/** `$scrypt$ln=<log2 N>,r=<r>,p=<p>$<salt, base64>$<hash, base64>` (PHC string format). */
+export const SCRYPT_HASH =
+  /^\$scrypt\$ln=(\d{1,2}),r=(\d{1,2}),p=(\d{1,2})\$([A-Za-z0-9+/]+={0,2})\$([A-Za-z0-9+/]+={0,2})$/;
+
+/** An operator's name: what the desk records as `by`. 1 to 200 visible characters, no control characters. */
+export const OPERATOR_NAME = /^[^\p{Cc}\s](?:[^\p{Cc}]{0,198}[^\p{Cc}\s])?$/u;
+
+export const DeskUserSchema = z
+  .object({
+    /** The operator's name, recorded as `by` on every decision. */
+    name: z.string().regex(OPERATOR_NAME, 'must be 1 to 200 characters, no control characters'),
+    /** `recovery-router desk hash-password` prints it. */
+    scrypt: z.string().regex(SCRYPT_HASH, 'must be a $scrypt$ln=…,r=…,p=…$salt$hash string (desk hash-password)'),
+  })
+  .strict();
+
+export const DeskProxySchema = z
+  .object({
+    /** The request header that names the operator. @default "x-forwarded-user" */
+    header: z
+      .string()
+      .regex(/^[a-z0-9-]{1,64}$/, 'must be a lower-case header name')
+      .default('x-forwarded-user'),
+    /** Addresses of the proxies whose header is believed (exact IPv4 or IPv6 addresses). */
+    trustedProxies: z.array(z.string().min(2).max(45)).min(1),
+  })
+  .strict();
+
+export const DeskConfigSchema = z
+  .object({
+    /** The address to listen on. @default "127.0.0.1" (loopback only) */
+    host: z.string().min(1).default('127.0.0.1'),
+    /** The port. @default 7480 */
+    port: z.number().int().min(0).max(65535).default(7480),
+    /** Operators who log in with a password. */
+    users: z.array(DeskUserSchema).default([]),
+    /** A reverse proxy that authenticates operators and names them in a header. */
+    proxy: DeskProxySchema.optional(),
+    /** The approval signing key's file, when the workers require signed approvals. */
+    signingKeyFile: z.string().min(1).optional(),
+    /** How long a session lasts, in ms. @default 28_800_000 (8 h) */
+    sessionTtlMs: z.number().int().min(60_000).max(604_800_000).default(28_800_000),
+    /** How often the page's live feed looks for waiting calls and reviews, in ms. @default 2_000 */
+    pollMs: z.number().int().min(250).max(60_000).default(2_000),
+    /** Mark the session cookie `Secure` (serve over HTTPS, e.g. behind a TLS proxy). @default false */
+    secureCookies: z.boolean().default(false),
+    /** Recent workflows whose decisions the history page shows. @default 50 */
+    historyLimit: z.number().int().min(1).max(500).default(50),
+  })
+  .strict();
+export type DeskConfig = z.infer<typeof DeskConfigSchema>;
+export type DeskConfigInput = z.input<typeof DeskConfigSchema>;

@@ -1,0 +1,69 @@
+/**
+ * The history page's rows: each decision a run recorded, with who took it and when. From an approval ledger
+ * (`recovery.approvalLedger`: approved, used, denied, revoked; an expiry is a row with nobody) and a review case
+ * (`recovery.reviewCase`: its last decision). Node side; pure.
+ */
+import type { ApprovalEntry, ReviewCase } from '../../workflows/definitions';
+
+export interface HistoryItem {
+  kind: 'approval' | 'review';
+  workflowId: string;
+  tool: string;
+  /** The call id (approval) or the operation id (review). */
+  subject: string;
+  /**
+   * approval: `approved` (held, not yet used), `used`, `denied`, `expired`, `revoked`; review: `mark_applied`,
+   * `replay`, `abandon`.
+   */
+  outcome: string;
+  /** Who decided (or revoked); absent for an expiry. */
+  by?: string;
+  /** The client identity Temporal recorded for the decision, when the worker read it. */
+  identity?: string;
+  reason?: string;
+  /** When, ms since the epoch (workflow time). */
+  atMs: number;
+}
+
+/** One row per decided, expired or revoked request of the ledger. */
+export function historyOfLedger(workflowId: string, entries: readonly ApprovalEntry[]): HistoryItem[] {
+  const rows: HistoryItem[] = [];
+  for (const e of entries) {
+    const base = { kind: 'approval' as const, workflowId, tool: e.tool, subject: e.callId };
+    if (e.state === 'expired') rows.push({ ...base, outcome: 'expired', atMs: e.expiresAtMs });
+    const d = e.decision;
+    if (d) {
+      rows.push({
+        ...base,
+        outcome: d.approved ? (e.state === 'used' ? 'used' : 'approved') : 'denied',
+        by: d.by,
+        ...(d.identity ? { identity: d.identity } : {}),
+        ...(d.reason ? { reason: d.reason } : {}),
+        atMs: d.atMs,
+      });
+    }
+    if (e.revoked) {
+      const { by, reason, atMs } = e.revoked;
+      rows.push({ ...base, outcome: 'revoked', by, ...(reason ? { reason } : {}), atMs });
+    }
+  }
+  return rows;
+}
+
+/** The case's last decision, if it has one. */
+export function historyOfCase(workflowId: string, c: ReviewCase): HistoryItem[] {
+  const d = c.decision;
+  if (!d) return [];
+  return [
+    {
+      kind: 'review',
+      workflowId,
+      tool: c.tool,
+      subject: c.operationId,
+      outcome: d.decision,
+      by: d.by,
+      reason: d.resultRef ? `${d.reason} (result ${d.resultRef})` : d.reason,
+      atMs: d.atMs,
+    },
+  ];
+}

@@ -1,0 +1,110 @@
+/**
+ * HTTP plumbing of the desk over `node:http`: the security headers of every answer, JSON answers, bounded JSON
+ * bodies and the session cookie. Node side.
+ */
+import type { IncomingMessage, ServerResponse } from 'node:http';
+
+/** The session cookie's name. */
+export const SESSION_COOKIE = 'rr_desk';
+
+/** Largest request body read, in bytes; a larger one is refused with 413. */
+export const MAX_BODY_BYTES = 16_384;
+
+/**
+ * On every answer: a strict Content-Security-Policy (W3C CSP Level 3: scripts, styles and connections from the
+ * desk's own origin only, no inline script, no framing), no MIME sniffing, no referrer, no caching.
+ */
+export const SECURITY_HEADERS: Readonly<Record<string, string>> = Object.freeze({
+  'content-security-policy':
+    "default-src 'self'; script-src 'self'; style-src 'self'; img-src 'self'; connect-src 'self'; " +
+    "object-src 'none'; base-uri 'none'; form-action 'self'; frame-ancestors 'none'",
+  'x-content-type-options': 'nosniff',
+  'x-frame-options': 'DENY',
+  'referrer-policy': 'no-referrer',
+  'cross-origin-opener-policy': 'same-origin',
+  'cross-origin-resource-policy': 'same-origin',
+  'cache-control': 'no-store',
+});
+
+/** A failure the desk answers with `status` and `{ error: message }`. */
+export class HttpError extends Error {
+  constructor(
+    readonly status: number,
+    message: string,
+  ) {
+    super(message);
+  }
+}
+
+export function sendJson(res: ServerResponse, status: number, body: unknown, headers: Record<string, string> = {}) {
+  const text = JSON.stringify(body);
+  res.writeHead(status, {
+    ...SECURITY_HEADERS,
+    'content-type': 'application/json; charset=utf-8',
+    'content-length': String(Buffer.byteLength(text)),
+    ...headers,
+  });
+  res.end(text);
+}
+
+/**
+ * The request's JSON body: an object, at most `MAX_BODY_BYTES`, sent as `application/json` (a cross-site HTML form
+ * cannot send that type without a CORS preflight, which the desk never answers).
+ * @throws HttpError 415 for another content type, 413 when too large, 400 when not a JSON object.
+ */
+export async function readJson(req: IncomingMessage): Promise<Record<string, unknown>> {
+  const type = (req.headers['content-type'] ?? '').split(';')[0]!.trim().toLowerCase();
+  if (type !== 'application/json') throw new HttpError(415, 'send the request as application/json');
+  const chunks: Buffer[] = [];
+  let size = 0;
+  for await (const chunk of req as AsyncIterable<Buffer>) {
+    size += chunk.length;
+    if (size > MAX_BODY_BYTES) throw new HttpError(413, `the request body is larger than ${MAX_BODY_BYTES} bytes`);
+    chunks.push(chunk);
+  }
+  let value: unknown;
+  try {
+    value = JSON.parse(Buffer.concat(chunks).toString('utf8'));
+  } catch {
+    throw new HttpError(400, 'the request body is not JSON');
+  }
+  if (typeof value !== 'object' || value === null || Array.isArray(value))
+    throw new HttpError(400, 'the request body must be a JSON object');
+  return value as Record<string, unknown>;
+}
+
+/** The value of cookie `name` in the request (RFC 6265 §5.4 `Cookie` header), or undefined. */
+export function cookie(req: IncomingMessage, name: string): string | undefined {
+  for (const part of (req.headers.cookie ?? '').split(';')) {
+    const eq = part.indexOf('=');
+    if (eq > 0 && part.slice(0, eq).trim() === name) return part.slice(eq + 1).trim();
+  }
+  return undefined;
+}
+
+/** `Set-Cookie` for the session (RFC 6265bis: HttpOnly, SameSite=Strict, Path=/; Secure when asked). */
+export function sessionCookie(id: string, maxAgeMs: number, secure: boolean): string {
+  const attrs = [
+    `${SESSION_COOKIE}=${id}`,
+    'Path=/',
+    'HttpOnly',
+    'SameSite=Strict',
+    `Max-Age=${Math.floor(maxAgeMs / 1000)}`,
+  ];
+  if (secure) attrs.push('Secure');
+  return attrs.join('; ');
+}
+
+/** A string field of a JSON body, trimmed, 1 to `max` characters. @throws HttpError 400 naming it */
+export function textField(body: Record<string, unknown>, name: string, max: number): string {
+  const v = body[name];
+  if (typeof v !== 'string' || v.trim() === '' || v.length > max)
+    throw new HttpError(400, `\`${name}\` must be text of 1 to ${max} characters`);
+  return v.trim();
+}
+
+/** `textField`, or undefined when the field is absent or blank. @throws HttpError 400 naming it */
+export function optionalText(body: Record<string, unknown>, name: string, max: number): string | undefined {
+  const v = body[name];
+  return v === undefined || (typeof v === 'string' && v.trim() === '') ? undefined : textField(body, name, max);
+}

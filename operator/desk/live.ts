@@ -1,0 +1,86 @@
+/**
+ * The page's live feed: server-sent events (HTML Living Standard, "Server-sent events"). While at least one page
+ * listens, the desk reads the namespace every `pollMs` (operator/desk/views.ts) and sends
+ * - `snapshot` (the waiting calls and cases, with the server's clock) when it changed, and at least every 15 s;
+ * - `trouble` (`{ message }`) when Temporal could not be read; the page shows it beside its connection state.
+ * A comment line every tick lets the browser notice a dead connection; `retry: 2000` sets its reconnect delay (ms).
+ * One reader for every page. Node side.
+ */
+import type { IncomingMessage, ServerResponse } from 'node:http';
+import type { Client } from '@temporalio/client';
+import { SECURITY_HEADERS } from './http';
+import { snapshot, type Snapshot } from './views';
+
+/** A snapshot is sent again at least this often, in ms, even unchanged. */
+const RESEND_MS = 15_000;
+
+export class LiveFeed {
+  private readonly pages = new Set<ServerResponse>();
+  private timer: NodeJS.Timeout | undefined;
+  private last: { body: string; sentAtMs: number; frame: string } | undefined;
+  private closed = false;
+
+  constructor(
+    private readonly client: Client,
+    private readonly pollMs: number,
+  ) {}
+
+  /** Answers `req` with the event stream; it ends when the page goes or the feed closes. */
+  subscribe(req: IncomingMessage, res: ServerResponse): void {
+    res.writeHead(200, {
+      ...SECURITY_HEADERS,
+      'content-type': 'text/event-stream; charset=utf-8',
+      connection: 'keep-alive',
+      // nginx buffers proxied answers unless told not to (nginx docs, "X-Accel-Buffering").
+      'x-accel-buffering': 'no',
+    });
+    res.write('retry: 2000\n\n');
+    if (this.last) res.write(this.last.frame);
+    this.pages.add(res);
+    req.on('close', () => this.pages.delete(res));
+    if (this.timer === undefined) this.schedule(0);
+  }
+
+  /** Ends every stream and stops reading. */
+  close(): void {
+    this.closed = true;
+    clearTimeout(this.timer);
+    for (const res of this.pages) res.end();
+    this.pages.clear();
+  }
+
+  private schedule(delayMs: number): void {
+    this.timer = setTimeout(() => void this.tick(), delayMs);
+  }
+
+  private async tick(): Promise<void> {
+    if (this.closed) return;
+    if (this.pages.size === 0) {
+      this.timer = undefined;
+      return;
+    }
+    try {
+      this.publish(await snapshot(this.client));
+    } catch (err) {
+      const message = err instanceof Error ? err.message.split('\n')[0]!.slice(0, 300) : 'Temporal could not be read';
+      this.broadcast(`event: trouble\ndata: ${JSON.stringify({ message })}\n\n`);
+    }
+    if (!this.closed) this.schedule(this.pollMs);
+  }
+
+  private publish(snap: Snapshot): void {
+    const body = JSON.stringify({ approvals: snap.approvals, reviews: snap.reviews });
+    const nowMs = Date.now();
+    if (this.last && this.last.body === body && nowMs - this.last.sentAtMs < RESEND_MS) {
+      this.broadcast(': tick\n\n');
+      return;
+    }
+    const frame = `event: snapshot\ndata: ${JSON.stringify(snap)}\n\n`;
+    this.last = { body, sentAtMs: nowMs, frame };
+    this.broadcast(frame);
+  }
+
+  private broadcast(text: string): void {
+    for (const res of this.pages) res.write(text);
+  }
+}

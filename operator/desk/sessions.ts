@@ -1,0 +1,72 @@
+/**
+ * The desk's sessions, in memory: each browser gets one on its first visit, with a CSRF token (OWASP CSRF
+ * Prevention Cheat Sheet, "Synchronizer token pattern"); a login gives it a user under a NEW session id (session
+ * fixation: OWASP Session Management Cheat Sheet, "Renew the session ID after any privilege level change").
+ * Ids and tokens are 32 random bytes (base64url); tokens compare in constant time. A restart logs everyone out.
+ * Node side.
+ */
+import { randomBytes, timingSafeEqual } from 'node:crypto';
+
+export interface Session {
+  id: string;
+  csrf: string;
+  /** The operator, once logged in with a password. */
+  user?: string;
+  expiresAtMs: number;
+}
+
+/** Sessions kept at most; the oldest goes first (an anonymous visit costs one). */
+export const MAX_SESSIONS = 10_000;
+
+const token = () => randomBytes(32).toString('base64url');
+
+/** True when `given` is `expected`, in constant time; false for anything not a string of the same length. */
+export function sameToken(given: unknown, expected: string): boolean {
+  if (typeof given !== 'string') return false;
+  const a = Buffer.from(given);
+  const b = Buffer.from(expected);
+  return a.length === b.length && timingSafeEqual(a, b);
+}
+
+export class SessionStore {
+  private readonly byId = new Map<string, Session>();
+
+  /** @param ttlMs how long a session lasts from its creation or login, in ms. */
+  constructor(
+    private readonly ttlMs: number,
+    private readonly now: () => number = Date.now,
+  ) {}
+
+  /** The live session with this id, or undefined (unknown, expired). */
+  get(id: string | undefined): Session | undefined {
+    if (id === undefined) return undefined;
+    const s = this.byId.get(id);
+    if (s && s.expiresAtMs > this.now()) return s;
+    if (s) this.byId.delete(id);
+    return undefined;
+  }
+
+  /** A new anonymous session. */
+  create(): Session {
+    return this.put({ id: token(), csrf: token(), expiresAtMs: this.now() + this.ttlMs });
+  }
+
+  /** Logs `user` in: the old session ends, a new one (new id, new CSRF token) begins. */
+  login(old: Session | undefined, user: string): Session {
+    if (old) this.byId.delete(old.id);
+    return this.put({ id: token(), csrf: token(), user, expiresAtMs: this.now() + this.ttlMs });
+  }
+
+  end(session: Session): void {
+    this.byId.delete(session.id);
+  }
+
+  private put(s: Session): Session {
+    while (this.byId.size >= MAX_SESSIONS) {
+      const oldest = this.byId.keys().next().value as string;
+      this.byId.delete(oldest);
+    }
+    this.byId.set(s.id, s);
+    return s;
+  }
+}

@@ -1,0 +1,155 @@
+/**
+ * The desk's HTTP edge without a browser, on the jest run's dev server: an operator named by a trusted proxy's
+ * header decides as that operator; the same header from an address outside the allow-list is refused; logins,
+ * bodies and content types are bounded. Plain `fetch` with the session cookie carried by hand.
+ */
+import type { TestWorkflowEnvironment } from '@temporalio/testing';
+import { Worker } from '@temporalio/worker';
+import type { ToolContext } from '../../activities/tool-context';
+import { startScriptedService, type ScriptedService } from '../../examples/scripted-service';
+import { hashPassword, pendingApprovals, startDesk, type RunningDesk } from '../../client';
+import { LOGIN_FAILURES } from '../../operator/desk/auth';
+import { MAX_BODY_BYTES } from '../../operator/desk/http';
+import { RecoveryPlugin } from '../../plugin/recovery-plugin';
+import type { PendingApproval } from '../../workflows/definitions';
+import type { ToolOutcome } from '../../workflows/tool-router';
+import { testEnv, uniqueTaskQueue } from '../setup/env';
+import { GATED_SCRIPT, gatedExportTool } from '../temporal/fixtures/gated-export-tool';
+import { FAST_BACKOFF } from '../temporal/harness';
+
+let env: TestWorkflowEnvironment;
+let service: ScriptedService;
+const seen: Array<{ month: string; approval: ToolContext['approval'] }> = [];
+const desks: RunningDesk[] = [];
+beforeAll(async () => {
+  env = await testEnv();
+  service = await startScriptedService(GATED_SCRIPT);
+});
+afterAll(async () => {
+  await Promise.all(desks.map((d) => d.close()));
+  await service?.close();
+  await env?.teardown();
+});
+
+async function desk(config: Parameters<typeof startDesk>[0]['config']): Promise<RunningDesk> {
+  const d = await startDesk({ client: env.client, config: { port: 0, ...config } });
+  desks.push(d);
+  return d;
+}
+
+/** A session: its cookie and CSRF token, from `GET /api/session`. */
+async function session(url: string, headers: Record<string, string> = {}) {
+  const res = await fetch(`${url}/api/session`, { headers });
+  const cookie = res.headers.get('set-cookie')!.split(';')[0]!;
+  return { cookie, body: (await res.json()) as { user: string | null; via: string | null; csrf: string } };
+}
+
+async function postJson(url: string, path: string, body: unknown, headers: Record<string, string>) {
+  const res = await fetch(`${url}${path}`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json', ...headers },
+    body: typeof body === 'string' ? body : JSON.stringify(body),
+  });
+  return { status: res.status, body: (await res.json()) as Record<string, unknown> };
+}
+
+test('proxy: a trusted proxy names the operator; the decision is recorded as theirs, the body cannot name another', async () => {
+  const taskQueue = uniqueTaskQueue('desk-proxy');
+  const plugin = new RecoveryPlugin({
+    tools: [gatedExportTool(() => service.url, seen)],
+    config: { taskQueue, backoff: FAST_BACKOFF },
+  });
+  const worker = await Worker.create({
+    connection: env.nativeConnection,
+    taskQueue,
+    workflowsPath: require.resolve('../temporal/fixtures/parallel-approvals-workflow'),
+    plugins: [plugin],
+  });
+  const d = await desk({ proxy: { header: 'x-forwarded-user', trustedProxies: ['127.0.0.1'] } });
+  const outcome = await worker.runUntil(async () => {
+    const workflowId = uniqueTaskQueue('desk-proxy-run');
+    const calls = [{ tool: 'export_report', args: { month: '2027-02' }, callId: 'proxied-1' }];
+    await env.client.workflow.start('parallelCalls', {
+      taskQueue,
+      workflowId,
+      args: [{ ...plugin.workflowDefaults(), calls }],
+    });
+    let pending: PendingApproval[] = [];
+    while (pending.length === 0) {
+      await new Promise((r) => setTimeout(r, 100));
+      pending = await pendingApprovals(env.client, workflowId);
+    }
+    const carol = { 'x-forwarded-user': 'carol@example.com' };
+    const s = await session(d.url, carol);
+    expect(s.body).toMatchObject({ user: 'carol@example.com', via: 'proxy' });
+    const decided = await postJson(
+      d.url,
+      '/api/approvals/decide',
+      { workflowId, callId: 'proxied-1', argsDigest: pending[0]!.argsDigest, approved: true, by: 'mallory' },
+      { ...carol, cookie: s.cookie, 'x-csrf-token': s.body.csrf },
+    );
+    expect(decided).toMatchObject({
+      status: 200,
+      body: {
+        ok: true,
+        result: { callId: 'proxied-1', by: 'carol@example.com', identity: 'recovery-router-desk/carol@example.com' },
+      },
+    });
+    return ((await env.client.workflow.getHandle(workflowId).result()) as { outcomes: ToolOutcome[] }).outcomes[0];
+  });
+  expect(outcome).toMatchObject({ ok: true });
+  expect(seen.map((s) => s.approval?.by)).toEqual([undefined, 'carol@example.com']);
+});
+
+test('proxy: the header from an address outside trustedProxies is refused (403); without it, nobody is logged in (401)', async () => {
+  const d = await desk({ proxy: { header: 'x-forwarded-user', trustedProxies: ['10.0.0.7'] } });
+  const res = await fetch(`${d.url}/api/session`, { headers: { 'x-forwarded-user': 'carol@example.com' } });
+  expect(res.status).toBe(403);
+  await expect(res.json()).resolves.toEqual({
+    error: 'the x-forwarded-user header came from an address that is not a trusted proxy',
+  });
+  const s = await session(d.url);
+  expect(s.body).toMatchObject({ user: null });
+  const events = await fetch(`${d.url}/api/history`, { headers: { cookie: s.cookie } });
+  expect(events.status).toBe(401);
+});
+
+test(`logins: after ${LOGIN_FAILURES.max} wrong passwords from one address the desk answers 429, even to the right one`, async () => {
+  const d = await desk({ users: [{ name: 'dave', scrypt: await hashPassword('right password', { ln: 10 }) }] });
+  const s = await session(d.url);
+  const headers = { cookie: s.cookie, 'x-csrf-token': s.body.csrf };
+  const statuses: number[] = [];
+  for (let i = 0; i < LOGIN_FAILURES.max; i++)
+    statuses.push((await postJson(d.url, '/api/login', { name: 'dave', password: `wrong ${i}` }, headers)).status);
+  expect(statuses).toEqual(Array(LOGIN_FAILURES.max).fill(401));
+  await expect(postJson(d.url, '/api/login', { name: 'dave', password: 'right password' }, headers)).resolves.toEqual({
+    status: 429,
+    body: { error: 'too many failed logins from this address; try again in a few minutes' },
+  });
+});
+
+test('bodies: another content type → 415, more than 16 KiB → 413, not an object → 400; an unknown user → 401 like a wrong password', async () => {
+  const d = await desk({ users: [{ name: 'erin', scrypt: await hashPassword('pw of erin', { ln: 10 }) }] });
+  const s = await session(d.url);
+  const headers = { cookie: s.cookie, 'x-csrf-token': s.body.csrf };
+  const asForm = await fetch(`${d.url}/api/login`, {
+    method: 'POST',
+    headers: { ...headers, 'content-type': 'application/x-www-form-urlencoded' },
+    body: 'name=erin&password=x',
+  });
+  expect(asForm.status).toBe(415);
+  const big = await postJson(d.url, '/api/login', { name: 'erin', password: 'x'.repeat(MAX_BODY_BYTES) }, headers);
+  expect(big.status).toBe(413);
+  expect((await postJson(d.url, '/api/login', '[1,2]', headers)).status).toBe(400);
+  await expect(postJson(d.url, '/api/login', { name: 'nobody', password: 'pw of erin' }, headers)).resolves.toEqual({
+    status: 401,
+    body: { error: 'wrong name or password' },
+  });
+  const ok = await postJson(d.url, '/api/login', { name: 'erin', password: 'pw of erin' }, headers);
+  expect(ok).toMatchObject({ status: 200, body: { user: 'erin', via: 'password' } });
+  // The login renewed the session (new id, new token): the old cookie and its token no longer count.
+  await expect(postJson(d.url, '/api/approvals/decide', {}, headers)).resolves.toEqual({
+    status: 403,
+    body: { error: 'missing or wrong CSRF token: reload the page' },
+  });
+});

@@ -1,0 +1,83 @@
+/**
+ * The desk's password hashes and session tokens (operator/desk/password.ts, sessions.ts): pure, no server. The
+ * hashes use ln = 10 here (N = 2^10) to keep the tests fast; the format and the checks are the same.
+ */
+import { hashPassword, MAX_PASSWORD_CHARS, verifyPassword } from '../../operator/desk/password';
+import { MAX_SESSIONS, sameToken, SessionStore } from '../../operator/desk/sessions';
+import { SCRYPT_HASH } from '../../config/desk-schema';
+
+describe('desk passwords (scrypt)', () => {
+  test('hashPassword: a PHC string $scrypt$ln=17,r=8,p=1$<16-byte salt>$<32-byte key> by default, a new salt each time', async () => {
+    const a = await hashPassword('s3cret');
+    const m = SCRYPT_HASH.exec(a)!;
+    expect([m[1], m[2], m[3]]).toEqual(['17', '8', '1']);
+    expect([Buffer.from(m[4]!, 'base64').length, Buffer.from(m[5]!, 'base64').length]).toEqual([16, 32]);
+    expect(await hashPassword('s3cret', { ln: 10 })).not.toBe(await hashPassword('s3cret', { ln: 10 }));
+  });
+
+  test('verifyPassword: the right password → true; a wrong one, an unknown user (no hash), a malformed hash → false', async () => {
+    const stored = await hashPassword('correct horse', { ln: 10 });
+    await expect(verifyPassword('correct horse', stored)).resolves.toBe(true);
+    await expect(verifyPassword('correct horsE', stored)).resolves.toBe(false);
+    await expect(verifyPassword('correct horse', undefined)).resolves.toBe(false);
+    await expect(verifyPassword('correct horse', stored.replace('ln=10', 'ln=11'))).resolves.toBe(false);
+    await expect(verifyPassword('correct horse', '$scrypt$ln=99,r=8,p=1$AAAA$AAAA')).resolves.toBe(false);
+    await expect(verifyPassword('correct horse', 'plain text')).resolves.toBe(false);
+  });
+
+  test('passwords: Unicode is normalized (NFC) before hashing; non-strings, empty and over-long ones are refused', async () => {
+    const stored = await hashPassword('caf\u00e9', { ln: 10 });
+    await expect(verifyPassword('cafe\u0301', stored)).resolves.toBe(true);
+    for (const bad of [undefined, 5, '', 'x'.repeat(MAX_PASSWORD_CHARS + 1)])
+      await expect(verifyPassword(bad, stored)).resolves.toBe(false);
+    await expect(hashPassword('')).rejects.toThrow(new RangeError('a desk password must be 1 to 1024 characters'));
+  });
+});
+
+describe('desk sessions', () => {
+  test('a login ends the old session and starts one with a new id and a new CSRF token; sessions expire', () => {
+    let now = 1_000;
+    const store = new SessionStore(60_000, () => now);
+    const anon = store.create();
+    expect(anon.id).toMatch(/^[\w-]{43}$/);
+    const in1 = store.login(anon, 'alice');
+    expect([in1.id === anon.id, in1.csrf === anon.csrf, in1.user]).toEqual([false, false, 'alice']);
+    expect(store.get(anon.id)).toBeUndefined();
+    expect(store.get(in1.id)).toBe(in1);
+    now += 60_000;
+    expect(store.get(in1.id)).toBeUndefined();
+  });
+
+  test(`at most ${MAX_SESSIONS} sessions: the oldest goes first`, () => {
+    const store = new SessionStore(60_000);
+    const first = store.create();
+    for (let i = 0; i < MAX_SESSIONS; i++) store.create();
+    expect(store.get(first.id)).toBeUndefined();
+  });
+
+  test('sameToken: equal strings only; another length, a non-string → false', () => {
+    expect(sameToken('abc', 'abc')).toBe(true);
+    expect(sameToken('abd', 'abc')).toBe(false);
+    expect(sameToken('abcd', 'abc')).toBe(false);
+    expect(sameToken(['abc'], 'abc')).toBe(false);
+    expect(sameToken(undefined, 'abc')).toBe(false);
+  });
+});
+
+describe('startDesk options', () => {
+  test('a missing client or a malformed desk config is refused with ConfigError naming the field', async () => {
+    const { startDesk } = await import('../../operator/desk/server');
+    const { ConfigError } = await import('../../config/load');
+    await expect(startDesk(undefined as never)).rejects.toThrow(
+      new ConfigError('startDesk options', 'client', ['client: must be a @temporalio/client Client']),
+    );
+    const client = { workflow: { list: () => undefined } } as never;
+    await expect(startDesk({ client, config: { port: 70_000 } })).rejects.toMatchObject({
+      name: 'ConfigError',
+      field: 'desk.port',
+    });
+    await expect(startDesk({ client, config: { users: [{ name: 'a', scrypt: 'plain' }] } })).rejects.toThrow(
+      /desk\.users\.0\.scrypt: must be a \$scrypt\$ln=…,r=…,p=…\$salt\$hash string \(desk hash-password\)/,
+    );
+  });
+});
