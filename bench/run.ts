@@ -15,6 +15,9 @@
  * - `shadow`: the eval's scenarios as plain activities and a money-transfer equivalent under Temporal's default retry
  *   policy, shadow mode and enforce, with the same seeds, then `shadow-report` (bench/shadow.ts). Not run by default:
  *   name it with `--only shadow` (`--k`, `--seed`, `--cap-ms`, `--scenarios` as for eval; k defaults to 4 here).
+ * - `write-safety`: issue 27's write-safety matrix — fault kinds against `pay` tool declarations, each cell counted
+ *   in a real SQLite store (bench/write-safety.ts). Not run by default (minutes): name it with `--only write-safety`;
+ *   `--rows` and `--columns` pick cells, `--quick` runs issue 27's column only.
  * `--quick` runs each in a shorter form.
  *
  * Exit code: 0 when every benchmark's gate passed, 1 when one failed, 2 when a benchmark itself broke.
@@ -29,8 +32,19 @@ import { promisesBench } from './promises';
 import { scale } from './scale';
 import { shadowBench } from './shadow';
 import { unseenBench } from './unseen';
+import { writeSafety } from './write-safety';
 
-const BENCHMARKS = ['overhead', 'scale', 'chaos', 'eval', 'cluster', 'promises', 'unseen', 'shadow'] as const;
+const BENCHMARKS = [
+  'overhead',
+  'scale',
+  'chaos',
+  'eval',
+  'cluster',
+  'promises',
+  'unseen',
+  'shadow',
+  'write-safety',
+] as const;
 type BenchName = (typeof BENCHMARKS)[number];
 /** What runs without `--only`. */
 const DEFAULT_BENCHMARKS: readonly BenchName[] = ['overhead', 'scale', 'chaos'];
@@ -71,6 +85,8 @@ interface BenchOptions {
   scenarios?: string[];
   keys?: string[];
   paladin: boolean;
+  rows?: string[];
+  columns?: string[];
 }
 
 function parseArgs(argv: string[]): BenchOptions {
@@ -102,10 +118,17 @@ function parseArgs(argv: string[]): BenchOptions {
       positiveInt,
     )
     .option('--cap-ms <ms>', 'eval: per-call wall-clock cap of temporal-default, ms', positiveInt)
-    .option('--concurrency <n>', 'eval: router and naive-3x runs in flight', positiveInt, 8)
+    .option(
+      '--concurrency <n>',
+      'eval: router and naive-3x runs in flight; write-safety: cells at once',
+      positiveInt,
+      8,
+    )
     .option('--scenarios <names>', 'eval: scenarios to run, comma-separated (all by default)', (v) => v.split(','))
     .option('--keys <names>', 'eval: PALADIN keys to run, comma-separated (all by default)', (v) => v.split(','))
     .option('--no-paladin', 'eval: skip the PALADIN catalogue')
+    .option('--rows <ids>', 'write-safety: fault kinds to run, comma-separated (all by default)', (v) => v.split(','))
+    .option('--columns <ids>', 'write-safety: columns to run, e.g. _L_,DL_ (all by default)', (v) => v.split(','))
     .parse(argv)
     .opts<BenchOptions>();
 }
@@ -151,6 +174,8 @@ function runOne(name: BenchName, o: BenchOptions): Promise<number> {
         keys: o.keys ?? [],
         noPaladin: !o.paladin,
       });
+    case 'write-safety':
+      return writeSafety({ quick: o.quick, rows: o.rows ?? [], columns: o.columns ?? [], concurrency: o.concurrency });
   }
 }
 

@@ -1,0 +1,200 @@
+/**
+ * The write-safety matrix's downstream (bench/write-safety/payments-service.ts) and partition proxy, on loopback:
+ * each fault knob does what the matrix's rows say, counted in the SQLite store. No Temporal server.
+ */
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import type { PostFault, ReadFault } from '../../bench/write-safety/fault-kinds';
+import { startPartitionProxy } from '../../bench/write-safety/partition-proxy';
+import { startPaymentsService, type PaymentsService } from '../../bench/write-safety/payments-service';
+
+let dir: string;
+const services: PaymentsService[] = [];
+beforeAll(() => {
+  dir = mkdtempSync(join(tmpdir(), 'rr-ws-service-'));
+});
+afterEach(async () => {
+  for (const s of services.splice(0)) await s.close();
+});
+afterAll(() => rmSync(dir, { recursive: true, force: true }));
+
+async function service(o: { dedupe?: boolean; post?: PostFault; read?: ReadFault } = {}) {
+  const s = await startPaymentsService({
+    dedupe: o.dedupe ?? false,
+    post: o.post ?? { kind: 'none' },
+    read: o.read ?? { kind: 'none' },
+    tmpDir: dir,
+  });
+  services.push(s);
+  return s;
+}
+
+const pause = (ms: number) => new Promise((r) => setTimeout(r, ms));
+const body = { invoice: 'INV-1', amountCents: 100 };
+
+/** POSTs a payment with `key`; the status and JSON body, or the error's name when no answer came in `timeoutMs`. */
+async function pay(url: string, key: string, timeoutMs = 1_000, json: object = body) {
+  try {
+    const res = await fetch(`${url}/payments`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', 'idempotency-key': key },
+      body: JSON.stringify(json),
+      signal: AbortSignal.timeout(timeoutMs),
+    });
+    const text = await res.text();
+    return { status: res.status, body: text === '' ? '' : (JSON.parse(text) as unknown) };
+  } catch (err) {
+    return { error: (err as Error).name };
+  }
+}
+
+async function read(url: string, path: string, timeoutMs = 2_000) {
+  const res = await fetch(`${url}${path}`, { signal: AbortSignal.timeout(timeoutMs) });
+  return { status: res.status, type: res.headers.get('content-type'), text: await res.text() };
+}
+
+test('without dedupe every POST is a row, the same key too; the lookup finds the first', async () => {
+  const s = await service();
+  expect((await pay(s.url, 'k1')).status).toBe(201);
+  expect((await pay(s.url, 'k1')).status).toBe(201);
+  expect([s.rows(), s.rows('k1'), s.posts('k1')]).toEqual([2, 2, 2]);
+  expect(JSON.parse((await read(s.url, '/payments/by-key/k1')).text)).toEqual({
+    paymentId: 'pay_1',
+    invoice: 'INV-1',
+    amountCents: 100,
+    status: 'captured',
+  });
+  expect((await read(s.url, '/payments/by-key/nope')).status).toBe(404);
+  expect(JSON.parse((await read(s.url, '/payments?invoice=INV-1')).text).payments).toHaveLength(2);
+});
+
+test('with dedupe: a finished key replays its answer, a key in flight is 409, another body under the key is 422', async () => {
+  const s = await service({ dedupe: true, post: { kind: 'hold_commit', holdMs: 400 } });
+  const first = pay(s.url, 'k1');
+  await pause(100);
+  expect(await pay(s.url, 'k1')).toEqual({ status: 409, body: { code: 'idempotency_key_in_use' } });
+  expect((await first).status).toBe(201);
+  expect(await pay(s.url, 'k1')).toMatchObject({ status: 200, body: { paymentId: 'pay_1' } });
+  expect((await pay(s.url, 'k1', 1_000, { invoice: 'INV-2', amountCents: 5 })).status).toBe(422);
+  expect(s.rows('k1')).toBe(1);
+});
+
+test('hold_commit: no row while held, one row after holdMs even though the client gave up', async () => {
+  const s = await service({ post: { kind: 'hold_commit', holdMs: 500 } });
+  expect(await pay(s.url, 'k1', 150)).toEqual({ error: 'TimeoutError' });
+  expect(s.rows()).toBe(0);
+  expect(await s.drain(2_000)).toBe(true);
+  expect(s.rows()).toBe(1);
+});
+
+test.each([
+  ['commit_then_drop', 1],
+  ['drop_before_commit', 0],
+] as const)('%s: the connection is dropped (no answer), rows: %i', async (kind, rows) => {
+  const s = await service({ post: { kind } });
+  expect(await pay(s.url, 'k1')).toEqual({ error: 'TypeError' });
+  expect(s.rows()).toBe(rows);
+  expect((await pay(s.url, 'k1')).status).toBe(201);
+});
+
+test('drop_then_commit: dropped at once, committed commitMs later', async () => {
+  const s = await service({ post: { kind: 'drop_then_commit', commitMs: 300 } });
+  expect(await pay(s.url, 'k1')).toEqual({ error: 'TypeError' });
+  expect(s.rows()).toBe(0);
+  await s.drain(2_000);
+  expect(s.rows()).toBe(1);
+});
+
+test('commit_then_hang and commit_then_stall_body: committed, and the client never gets a whole answer', async () => {
+  for (const kind of ['commit_then_hang', 'commit_then_stall_body'] as const) {
+    const s = await service({ post: { kind } });
+    expect(await pay(s.url, 'k1', 300)).toEqual({ error: 'TimeoutError' });
+    expect(s.rows()).toBe(1);
+  }
+});
+
+test('gateway_timeout: 504 at answerMs, the row at commitMs', async () => {
+  const s = await service({ post: { kind: 'gateway_timeout', answerMs: 100, commitMs: 400 } });
+  expect(await pay(s.url, 'k1')).toEqual({ status: 504, body: { message: 'upstream request timeout' } });
+  expect(s.rows()).toBe(0);
+  await s.drain(2_000);
+  expect(s.rows()).toBe(1);
+});
+
+test('answer with every: each POST of the key gets the status and body, nothing is committed', async () => {
+  const s = await service({ post: { kind: 'answer', status: 503, body: { e: 1 }, every: true } });
+  expect(await pay(s.url, 'k1')).toEqual({ status: 503, body: { e: 1 } });
+  expect(await pay(s.url, 'k1')).toEqual({ status: 503, body: { e: 1 } });
+  expect([s.rows(), s.posts('k1')]).toEqual([0, 2]);
+});
+
+test('replica_lag: a committed payment is invisible to reads for lagMs', async () => {
+  const s = await service({ read: { kind: 'replica_lag', lagMs: 400 } });
+  await pay(s.url, 'k1');
+  expect((await read(s.url, '/payments/by-key/k1')).status).toBe(404);
+  expect(JSON.parse((await read(s.url, '/payments?invoice=INV-1')).text)).toEqual({ payments: [] });
+  await pause(500);
+  expect((await read(s.url, '/payments/by-key/k1')).status).toBe(200);
+});
+
+test('not_found_once: the first read of each key answers 404 (an empty list by invoice), later reads are true', async () => {
+  const s = await service({ read: { kind: 'not_found_once' } });
+  await pay(s.url, 'k1');
+  expect((await read(s.url, '/payments/by-key/k1')).status).toBe(404);
+  expect((await read(s.url, '/payments/by-key/k1')).status).toBe(200);
+  expect(JSON.parse((await read(s.url, '/payments?invoice=INV-1')).text)).toEqual({ payments: [] });
+  expect(JSON.parse((await read(s.url, '/payments?invoice=INV-1')).text).payments).toHaveLength(1);
+});
+
+test('restored_backup: reads miss a commit made after the backup until forMs, then the replica catches up', async () => {
+  const s = await service({ post: { kind: 'commit_then_drop' }, read: { kind: 'restored_backup', forMs: 500 } });
+  await pay(s.url, 'k1');
+  expect(s.rows()).toBe(1);
+  expect((await read(s.url, '/payments/by-key/k1')).status).toBe(404);
+  await pause(700);
+  expect((await read(s.url, '/payments/by-key/k1')).status).toBe(200);
+});
+
+test('slow_first: the first `count` reads of a key answer after hangMs, with what was true when they arrived', async () => {
+  const s = await service({
+    post: { kind: 'hold_commit', holdMs: 100 },
+    read: { kind: 'slow_first', hangMs: 400, count: 1 },
+  });
+  const held = pay(s.url, 'k1', 2_000);
+  const at = Date.now();
+  const first = await read(s.url, '/payments/by-key/k1');
+  expect([first.status, Date.now() - at >= 350]).toEqual([404, true]);
+  await held;
+  expect((await read(s.url, '/payments/by-key/k1')).status).toBe(200);
+});
+
+test('down, html_200, empty_200 and huge_200 reads', async () => {
+  const down = await service({ read: { kind: 'down' } });
+  expect((await read(down.url, '/payments/by-key/k1')).status).toBe(503);
+  const html = await service({ read: { kind: 'html_200' } });
+  expect(await read(html.url, '/payments/by-key/k1')).toMatchObject({ status: 200, type: 'text/html; charset=utf-8' });
+  const empty = await service({ read: { kind: 'empty_200' } });
+  expect(await read(empty.url, '/payments/by-key/k1')).toMatchObject({ status: 200, text: '' });
+  const huge = await service({ read: { kind: 'huge_200', bytes: 1_000 } });
+  await pay(huge.url, 'k1');
+  expect((JSON.parse((await read(huge.url, '/payments/by-key/k1')).text) as { receipt: string }).receipt).toHaveLength(
+    1_000,
+  );
+});
+
+test('partition proxy: the POST goes through and commits, its answer and every later byte are dropped until heal', async () => {
+  const s = await service();
+  const proxy = await startPartitionProxy(s.port, 'POST /payments');
+  try {
+    expect(await pay(proxy.url, 'k1', 500)).toEqual({ error: 'TimeoutError' });
+    await proxy.partitioned;
+    expect(s.rows()).toBe(1);
+    await expect(read(proxy.url, '/payments/by-key/k1', 300)).rejects.toThrow();
+    proxy.heal();
+    await pause(100); // the reset of the cut-off connections reaches the client's pool first
+    expect((await read(proxy.url, '/payments/by-key/k1')).status).toBe(200);
+  } finally {
+    await proxy.close();
+  }
+});
