@@ -51,6 +51,28 @@ export interface TransportFact {
   readonly sent: 'not_sent' | 'maybe_sent';
 }
 
+/**
+ * The node's system error code: `code`, or — when a library puts its own code there (nodemailer's `ESOCKET`) —
+ * the system one it keeps beside it (`originalCode`; node-fetch's `errno` as a string).
+ */
+function systemCode(node: unknown): string | undefined {
+  const code = readString(node, 'code');
+  if (code !== undefined && Object.prototype.hasOwnProperty.call(CODE_RULES, code)) return code;
+  return readString(node, 'originalCode') ?? readString(node, 'errno') ?? code;
+}
+
+/** Words of a stage a library names (`command: 'CONN'`, `stage: 'connect'`) that mean the connection was not up. */
+const CONNECT_STAGES = /^(?:conn|connect|connecting|connection|greeting|handshake|tls[_-]?handshake)$/i;
+
+/**
+ * The failure happened while connecting, by a structured fact: `syscall` connect/getaddrinfo (Node's system
+ * errors), or a `command`/`stage`/`phase` field that names the connection (nodemailer's `command: 'CONN'`).
+ */
+function connecting(node: unknown): boolean {
+  if (CONNECT_SYSCALLS.test(readString(node, 'syscall') ?? '')) return true;
+  return ['command', 'stage', 'phase'].some((k) => CONNECT_STAGES.test(readString(node, k) ?? ''));
+}
+
 function decideSent(r: TransportRule, node: unknown): 'not_sent' | 'maybe_sent' {
   const syscall = readString(node, 'syscall') ?? '';
   switch (r.sent) {
@@ -62,7 +84,7 @@ function decideSent(r: TransportRule, node: unknown): 'not_sent' | 'maybe_sent' 
       return written === 0 ? 'not_sent' : 'maybe_sent';
     }
     case S.BY_SYSCALL:
-      return CONNECT_SYSCALLS.test(syscall) ? 'not_sent' : 'maybe_sent';
+      return connecting(node) ? 'not_sent' : 'maybe_sent';
     case S.CONNECT_UNLESS_IO:
       return IO_SYSCALLS.test(syscall) ? 'maybe_sent' : 'not_sent';
   }
@@ -117,12 +139,23 @@ export function errorChain(error: unknown): unknown[] {
   return out;
 }
 
+/**
+ * A Node system error as a library re-threw it with only its message: `connect ECONNREFUSED 127.0.0.1:9200` is the
+ * form Node writes for a `SystemError` (`<syscall> <code> <address>:<port>`: Node.js docs, "Class: SystemError"), a
+ * structured fact in text form, read as its code and syscall.
+ */
+function systemErrorIn(message: string): TransportFact | undefined {
+  const m = /^(connect|getaddrinfo|read|write) (E[A-Z]+)\b/.exec(message.trim());
+  const r = m ? own(CODE_RULES, m[2]!) : undefined;
+  return m && r ? { label: m[2]!, rule: r, sent: decideSent(r, { syscall: m[1] }) } : undefined;
+}
+
 /** Every recognised transport fact of an error's chain (codes and names; messages only when those find none). */
 export function transportFacts(error: unknown): TransportFact[] {
   const chain = errorChain(error);
   const facts: TransportFact[] = [];
   for (const node of chain) {
-    const code = readString(node, 'code');
+    const code = systemCode(node);
     const byCode =
       code === undefined
         ? undefined
@@ -139,6 +172,11 @@ export function transportFacts(error: unknown): TransportFact[] {
   for (const node of chain) {
     const message = readString(node, 'message');
     if (message === undefined) continue;
+    const system = systemErrorIn(message);
+    if (system) {
+      facts.push(system);
+      continue;
+    }
     const hit = MESSAGE_RULES.find(([re]) => re.test(message.trim()));
     if (hit) facts.push({ label: 'network error', rule: hit[1], sent: 'maybe_sent' });
   }
