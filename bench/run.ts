@@ -21,12 +21,13 @@ import { Command, InvalidArgumentError } from 'commander';
 import { chaos } from './chaos';
 import { clusterBench } from './cluster';
 import { evalBench } from './eval';
+import { historyBench } from './history-bytes';
 import { overhead } from './overhead';
 import { promisesBench } from './promises';
 import { scale } from './scale';
 import { unseenBench } from './unseen';
 
-const BENCHMARKS = ['overhead', 'scale', 'chaos', 'eval', 'cluster', 'promises', 'unseen'] as const;
+const BENCHMARKS = ['overhead', 'scale', 'chaos', 'eval', 'cluster', 'promises', 'unseen', 'history'] as const;
 type BenchName = (typeof BENCHMARKS)[number];
 /** What runs without `--only`. */
 const DEFAULT_BENCHMARKS: readonly BenchName[] = ['overhead', 'scale', 'chaos'];
@@ -123,6 +124,8 @@ function runOne(name: BenchName, o: BenchOptions): Promise<number> {
       return clusterBench({ quick: o.quick });
     case 'promises':
       return promisesBench({ runs: o.quick ? 10 : o.runs, warmup: o.warmup });
+    case 'history':
+      return historyBench();
     case 'unseen':
       return unseenBench();
     case 'eval':
