@@ -3,15 +3,20 @@
  * from workflow code. It pulls only the router, the plugin's workflows and the pure core they use into a workflow
  * bundle; Node-side parts (plugin, activities, client functions) are in the package's main entry.
  *
- * A worker with its own `workflowsPath` runs the router's child workflow for writes whose outcome is unknown, so its
- * workflows module re-exports it: `export { reconcileOperationWorkflow } from 'recovery-router/workflow'`.
+ * A worker with the plugin adds the plugin's own workflows (the reconcile child, and the shared-mode entities) to its
+ * bundle beside a `workflowsPath` of its own, and supplies the catalog and policy: no re-export, no tools in the
+ * workflow's input (docs/DESIGN.md, "Workflow code and the worker").
  */
 export { createToolRouter, isEmptyResult } from './workflows/tool-router';
 export type {
   CallToolOptions,
   Reconciled,
+  ToolInput,
+  ToolName,
   ToolOutcome,
+  ToolOutput,
   ToolRouter,
+  ToolRouterBase,
   ToolRouterOptions,
   ToolRouterState,
 } from './workflows/tool-router';

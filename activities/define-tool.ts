@@ -35,9 +35,13 @@ export interface RuleViolation {
   suggestion?: string;
 }
 
-export interface ToolDefinition<I extends z.ZodType = z.ZodType, O extends z.ZodType = z.ZodType> {
-  /** Unique name, 1-64 characters of [a-zA-Z0-9_.-]. */
-  name: string;
+export interface ToolDefinition<
+  I extends z.ZodType = z.ZodType,
+  O extends z.ZodType = z.ZodType,
+  N extends string = string,
+> {
+  /** Unique name, 1-64 characters of [a-zA-Z0-9_.-]; its literal type names the tool in a typed router. */
+  name: N;
   /** What the tool does, for the planner. */
   description: string;
   /** Arguments schema. Its JSON Schema (zod 4 `z.toJSONSchema`) is what a planner sees. */
@@ -114,7 +118,11 @@ export interface ToolDefinition<I extends z.ZodType = z.ZodType, O extends z.Zod
 }
 
 /** A definition whose defaults are filled in. */
-export type DefinedTool<I extends z.ZodType = z.ZodType, O extends z.ZodType = z.ZodType> = ToolDefinition<I, O> & {
+export type DefinedTool<
+  I extends z.ZodType = z.ZodType,
+  O extends z.ZodType = z.ZodType,
+  N extends string = string,
+> = ToolDefinition<I, O, N> & {
   readonly idempotency: Idempotency;
   readonly spec: ToolSpec;
 };
@@ -181,7 +189,9 @@ function kindOf(value: unknown): string {
  *   timeouts not positive integers in ms, an idempotency carrier that fails `idempotencySchema()`, `errors` not one
  *   of `DIALECTS`.
  */
-export function defineTool<I extends z.ZodType, O extends z.ZodType>(def: ToolDefinition<I, O>): DefinedTool<I, O> {
+export function defineTool<I extends z.ZodType, O extends z.ZodType, const N extends string>(
+  def: ToolDefinition<I, O, N>,
+): DefinedTool<I, O, N> {
   if (typeof def !== 'object' || def === null || Array.isArray(def)) {
     throw new ToolDefinitionError(
       '(not an object)',

@@ -13,6 +13,8 @@ import { existsSync, mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { bundleWorkflowCode } from '@temporalio/worker';
 import { Command, InvalidArgumentError } from 'commander';
+import { z } from 'zod';
+import type * as Package from '../index';
 import { summarize } from './stats';
 
 const ROOT = join(__dirname, '..');
@@ -40,11 +42,11 @@ function requireCost(warm: string[], targets: string[], runs: number): { ms: num
 
 const WORKFLOWS: Record<string, string> = {
   bare: "exports.hello = async function hello(name) { return 'Hello, ' + name; };\n",
+  // The README's quick start workflow, bundled with the plugin (which adds reconcileOperationWorkflow and its data).
   readme: [
     "const { createToolRouter } = require('../../../dist/workflow.js');",
-    "exports.reconcileOperationWorkflow = require('../../../dist/workflow.js').reconcileOperationWorkflow;",
-    'exports.bookingAgent = async function bookingAgent(defaults) {',
-    '  const router = createToolRouter(defaults);',
+    'exports.bookingAgent = async function bookingAgent() {',
+    '  const router = createToolRouter();',
     '  router.startTurn();',
     "  return router.callTool('check_inventory', { sku: 'desk-1' });",
     '};',
@@ -60,12 +62,28 @@ interface BundleSize {
   byPackage: Record<string, number>;
 }
 
+/** A plugin of the built package with one tool, as the README's worker has (its bundler options add its code). */
+function builtPlugin(): NonNullable<Parameters<typeof bundleWorkflowCode>[0]['plugins']>[number] {
+  // eslint-disable-next-line @typescript-eslint/no-require-imports -- the built package, not the sources
+  const { RecoveryPlugin, defineTool } = require(join(ROOT, 'dist', 'index.js')) as typeof Package;
+  const tool = defineTool({
+    name: 'check_inventory',
+    description: 'Units in stock for a SKU.',
+    input: z.object({ sku: z.string() }),
+    output: z.object({ units: z.number() }),
+    effect: 'read',
+    execute: async () => ({ units: 1 }),
+  });
+  return new RecoveryPlugin({ tools: [tool], config: {} });
+}
+
 async function bundleSize(name: string): Promise<BundleSize> {
   const file = join(OUT, `${name}.js`);
   writeFileSync(file, WORKFLOWS[name]!);
   const silent = () => undefined;
   const logger = { log: silent, trace: silent, debug: silent, info: silent, warn: silent, error: console.error };
-  const { code } = await bundleWorkflowCode({ workflowsPath: file, logger });
+  const plugins = name === 'readme' ? [builtPlugin()] : [];
+  const { code } = await bundleWorkflowCode({ workflowsPath: file, logger, plugins });
   const stripped = code.replace(/\n\/\/# sourceMappingURL=data:[^\n]*/g, '');
   const byPackage: Record<string, number> = {};
   // Development-mode webpack writes each module as `/***/ "<path>":`.

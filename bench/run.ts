@@ -27,6 +27,7 @@ import { Command, InvalidArgumentError } from 'commander';
 import { chaos } from './chaos';
 import { clusterBench } from './cluster';
 import { evalBench } from './eval';
+import { historyBench } from './history-bytes';
 import { overhead } from './overhead';
 import { promisesBench } from './promises';
 import { scale } from './scale';
@@ -44,6 +45,7 @@ const BENCHMARKS = [
   'unseen',
   'shadow',
   'write-safety',
+  'history',
 ] as const;
 type BenchName = (typeof BENCHMARKS)[number];
 /** What runs without `--only`. */
@@ -154,6 +156,8 @@ function runOne(name: BenchName, o: BenchOptions): Promise<number> {
       return clusterBench({ quick: o.quick });
     case 'promises':
       return promisesBench({ runs: o.quick ? 10 : o.runs, warmup: o.warmup });
+    case 'history':
+      return historyBench();
     case 'unseen':
       return unseenBench();
     case 'shadow':

@@ -37,7 +37,7 @@ import { ConfigError, loadConfig, parseConfigObject } from '../config/load';
 import type { RecoveryConfig, RecoveryConfigInput } from '../config/schema';
 import type { ToolSpec } from '../recovery/tool-spec';
 import { release, runWithEntityWorkers, type EntityWorkerOptions } from './entity-worker';
-import { entityTaskQueueOf, entityWorkersFor, sharedBreakerOf, sharedRefreshOf } from './shared-mode';
+import { entityTaskQueueOf, entityWorkersFor, ownWorkflowsOn, sharedBreakerOf, sharedRefreshOf } from './shared-mode';
 import { checkOptions, RecoveryPluginOptionsError } from './options';
 import { checkSearchAttributes, SearchAttributesError } from './search-attribute-check';
 import { NO_TELEMETRY, type RecoveryTelemetry } from './telemetry';
@@ -46,7 +46,15 @@ import { shadowInterceptors } from './shadow/interceptor';
 import type { ShadowOptions } from './shadow/options';
 import { shadowRuntime } from './shadow/shadow-plugin';
 import { traceSinks } from './trace-sinks';
-import { RECOVERY_PRELOAD_MODULES, RECOVERY_WORKFLOWS_PATH, withOwnWorkflows, withPreload } from './workflow-code';
+import { checkWorkflowBundle, WorkflowBundleError } from './bundle-check';
+import { workerDataOf } from './worker-data';
+import {
+  bundlerWithPluginCode,
+  RECOVERY_PRELOAD_MODULES,
+  RECOVERY_WORKFLOWS_PATH,
+  withPluginCode,
+  type PluginCode,
+} from './workflow-code';
 
 export interface RecoveryPluginOptions {
   /** The tools (from `defineTool`). At least one; names unique. */
@@ -137,6 +145,8 @@ export class RecoveryPlugin extends SimplePlugin {
   readonly refreshChannel: SharedStateChannel | undefined;
   private readonly entityWorkers: EntityWorkerOptions | undefined;
   private readonly searchAttributes: boolean;
+  /** What the plugin puts in a workflow bundle: its data, and whether the shared-mode entities go in. */
+  private readonly code: PluginCode;
 
   /**
    * @throws RecoveryPluginOptionsError when `tools` is empty or an entry is not a `defineTool` result (the message
@@ -194,6 +204,10 @@ export class RecoveryPlugin extends SimplePlugin {
     this.refreshChannel = refreshing ? refreshing.channel : undefined;
     this.entityWorkers = entityWorkersFor(options, config.taskQueue, entityActivities);
     this.searchAttributes = options.searchAttributes ?? true;
+    this.code = {
+      data: workerDataOf(catalog, config, this.searchAttributes),
+      shared: sharedBreakerOf(options) !== undefined || sharedRefreshOf(options) !== undefined,
+    };
   }
 
   /**
@@ -241,14 +255,20 @@ export class RecoveryPlugin extends SimplePlugin {
 
   /**
    * Adds the activities, shadow mode's interceptor (`options.shadow`) and the sinks (`recoveryTelemetry` and
-   * `recoveryTraces`, replacing sinks of those names the worker already has; its other sinks are kept); sets `workflowsPath` to the plugin's workflows unless the worker brings
-   * its own; the bundle preloads the router's modules (`RECOVERY_PRELOAD_MODULES`).
+   * `recoveryTraces`, replacing sinks of those names the worker already has; its other sinks are kept) and the plugin's workflow code (plugin/workflow-code.ts): without a
+   * `workflowsPath`, the plugin's workflows; with one, the user's workflows and the plugin's own (the reconcile
+   * child, and the entities in shared mode) with no re-export needed; the worker's data (catalog and policy); the
+   * router's modules preloaded (`RECOVERY_PRELOAD_MODULES`).
+   * @throws WorkflowBundleError when the Worker's prebuilt `workflowBundle` lacks a workflow the plugin starts
+   *   (naming it), or was built with a plugin of another catalog (plugin/bundle-check.ts).
    */
   override configureWorker(options: WorkerOptions): WorkerOptions {
     const configured = super.configureWorker(options);
     const withSinks = { ...configured, sinks: { ...configured.sinks, ...this.sinks() } };
-    if (withSinks.workflowBundle) return withSinks;
-    return withOwnWorkflows(withSinks);
+    if (!withSinks.workflowBundle) return withPluginCode(withSinks, this.code);
+    const required = ownWorkflowsOn(withSinks.taskQueue, this.code.shared, this.entityWorkers);
+    checkWorkflowBundle(withSinks.workflowBundle, required, this.code.data.catalogDigest);
+    return withSinks;
   }
 
   /** The sinks of recovery records (`options.telemetry`) and workflow-side spans (`options.tracing`). */
@@ -257,24 +277,23 @@ export class RecoveryPlugin extends SimplePlugin {
   }
 
   /**
-   * A bundle built with this plugin (`bundleWorkflowCode({ workflowsPath, plugins: [plugin] })`) preloads the
-   * router's modules, as a worker that bundles with the plugin does (`RECOVERY_PRELOAD_MODULES`).
+   * A bundle built with this plugin (`bundleWorkflowCode({ workflowsPath, plugins: [plugin] })`) gets the plugin's
+   * workflow code as a Worker's does (`configureWorker`).
    */
   override configureBundler(options: BundleOptions): BundleOptions {
-    const configured = super.configureBundler(options);
-    return { ...configured, preloadModules: withPreload(configured).preloadModules };
+    return bundlerWithPluginCode(super.configureBundler(options), this.code);
   }
 
   /**
    * A replay worker gets the same sinks, so workflow code finds them; they are registered with
-   * `callDuringReplay: false`, so replaying a history never counts a record again. Sets `workflowsPath` as
-   * `configureWorker` does.
+   * `callDuringReplay: false`, so replaying a history never counts a record again. Adds the plugin's workflow code
+   * as `configureWorker` does.
    */
   override configureReplayWorker(options: ReplayWorkerOptions): ReplayWorkerOptions {
     const configured = super.configureReplayWorker(options);
     const withSinks = { ...configured, sinks: { ...configured.sinks, ...this.sinks() } };
     if (withSinks.workflowBundle) return withSinks;
-    return withOwnWorkflows(withSinks);
+    return withPluginCode(withSinks, this.code);
   }
 }
 
@@ -294,6 +313,7 @@ function resolveConfig(config: RecoveryPluginOptions['config']): RecoveryConfig 
 export {
   ConfigError,
   RecoveryPluginOptionsError,
+  WorkflowBundleError,
   SearchAttributesError,
   RECOVERY_PRELOAD_MODULES,
   RECOVERY_WORKFLOWS_PATH,

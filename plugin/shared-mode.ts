@@ -33,3 +33,16 @@ export function entityWorkersFor(
     ...(bundle ? { workflowBundle: bundle } : {}),
   };
 }
+
+/**
+ * The plugin's workflows a Worker on `taskQueue` must export: the reconcile child, and in shared mode the entities
+ * unless the plugin runs them on a queue of their own (`entities`, plugin/entity-worker.ts).
+ */
+export function ownWorkflowsOn(
+  taskQueue: string,
+  shared: boolean,
+  entities: EntityWorkerOptions | undefined,
+): string[] {
+  const entitiesHere = shared && (entities === undefined || entities.taskQueues.includes(taskQueue));
+  return ['reconcileOperationWorkflow', ...(entitiesHere ? ['breakerEntityWorkflow', 'credentialEntityWorkflow'] : [])];
+}

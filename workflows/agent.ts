@@ -71,16 +71,20 @@ const DEFAULT_PLANNER_TIMEOUT_MS = 150_000;
 const DEFAULT_PLANNER_ATTEMPTS = 4;
 
 /**
- * The agent workflow. Start it with `client.workflow.start(agentWorkflow, { args: [goal, { ...plugin.workflowDefaults()
- * }], taskQueue, workflowId })`; the worker needs the RecoveryPlugin and the planner activities
- * (`createPlannerActivities(planner)`).
+ * The agent workflow. Start it with `client.workflow.start(agentWorkflow, { args: [goal], taskQueue, workflowId })`
+ * (or `[goal, { grantedScopes }]`): the catalog and policy are the worker's (docs/DESIGN.md, "Workflow code and the
+ * worker"). The worker needs the RecoveryPlugin and the planner activities (`createPlannerActivities(planner)`).
  * @param goal what the user wants, 1 to 8,000 characters.
  * @param carried internal: set by continue-as-new only.
  * @returns AgentResult; it never throws for a routable tool failure or a planner failure.
  * @throws ApplicationFailure `invalid_input` (non-retryable, the run FAILS) when `goal` or `options` are malformed;
  *   the message names the field.
  */
-export async function agentWorkflow(goal: string, options: AgentOptions, carried?: AgentCarry): Promise<AgentResult> {
+export async function agentWorkflow(
+  goal: string,
+  options: AgentOptions = {},
+  carried?: AgentCarry,
+): Promise<AgentResult> {
   checkInput(goal, options, carried);
   const maxTurns = options.maxTurns ?? DEFAULT_MAX_TURNS;
   const maxInvalid = options.maxInvalidDecisions ?? DEFAULT_MAX_INVALID_DECISIONS;

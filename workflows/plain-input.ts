@@ -80,7 +80,7 @@ function plainReconcile(v: unknown): boolean {
 
 /** The fields both inputs share, already known to be an object with no key outside its schema's. */
 function plainShared(f: Fields): boolean {
-  if (!every(f.catalog, plainlyValidToolSpec)) return false;
+  if (!optional(f.catalog, (c) => every(c, plainlyValidToolSpec))) return false;
   if (!optional(f.grantedScopes, (s) => every(s, (x) => typeof x === 'string'))) return false;
   if (!optional(f.budgets, plainlyValidBudgetOverride) || !optional(f.backoff, plainlyValidBackoffOverride)) {
     return false;

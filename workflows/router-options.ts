@@ -46,7 +46,7 @@ export const routerOptionsSchema = lazy((z) => {
 export function checkRouterOptions(options: unknown): void {
   if (typeof options !== 'object' || options === null || Array.isArray(options)) {
     throw ApplicationFailure.nonRetryable(
-      `${PREFIX}: must be an object { catalog, … } (plugin.workflowDefaults(), passed in the workflow's input)`,
+      `${PREFIX}: must be an object, e.g. { grantedScopes: ['billing'] } (the catalog and policy come from the worker)`,
       ApplicationFailureType.INVALID_INPUT,
     );
   }

@@ -16,6 +16,7 @@ import { invalidInput } from './input-errors';
 import { plainlyValidToolPlanInput } from './plain-input';
 import { boundedPlanResult } from './bounded-result';
 import { buildToolRouter, type ToolOutcome } from './tool-router';
+import { withWorkerDefaults } from './worker-supplied';
 import type { ReconcileOptions } from './reconcile-call';
 
 export interface PlannedCall {
@@ -28,7 +29,8 @@ export interface PlannedCall {
 }
 
 export interface ToolPlanInput {
-  catalog: ToolSpec[];
+  /** @default the worker's catalog (see `ToolRouterOptions.catalog`) */
+  catalog?: ToolSpec[];
   calls: PlannedCall[];
   grantedScopes?: string[];
   budgets?: Partial<BudgetPolicy>;
@@ -75,7 +77,7 @@ export interface ToolPlanResult {
 export const toolPlanInputSchema = lazy((z) =>
   z
     .object({
-      catalog: z.array(toolSpecSchema()),
+      catalog: z.array(toolSpecSchema()).optional(),
       calls: z.array(
         z
           .object({
@@ -125,7 +127,7 @@ export async function toolPlanWorkflow(rawInput: ToolPlanInput): Promise<ToolPla
     const parsed = toolPlanInputSchema().safeParse(rawInput);
     if (!parsed.success) throw invalidInput('toolPlanWorkflow input ', parsed.error);
   }
-  const input = rawInput;
+  const input = withWorkerDefaults(rawInput, 'toolPlanWorkflow input');
   const router = buildToolRouter({
     catalog: input.catalog,
     ...(input.grantedScopes ? { grantedScopes: input.grantedScopes } : {}),

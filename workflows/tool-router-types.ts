@@ -11,13 +11,18 @@ import type { RecoveryRecord } from '../recovery/records';
 import type { RecoveryAction } from '../recovery/routes';
 import type { Capability, ToolSpec } from '../recovery/tool-spec';
 import type { ReconcileOptions } from './reconcile-call';
+import type { ToolInput, ToolName, ToolOutput } from './typed-tools';
 
 export interface ToolRouterOptions {
-  /** The tools this workflow may call (`toolCatalog(tools)` on the Node side). */
-  catalog: readonly ToolSpec[];
+  /**
+   * The tools this workflow may call (`toolCatalog(tools)` on the Node side). @default the worker's catalog, which a
+   * bundle built with the plugin carries (docs/DESIGN.md, "Workflow code and the worker"); given, it replaces the
+   * worker's catalog and policy (`budgets`, `backoff`, `toolOverrides`, `searchAttributes`) whole.
+   */
+  catalog?: readonly ToolSpec[];
   /** Scopes granted to this run; a tool with a scope outside them is not offered. @default [] */
   grantedScopes?: readonly string[];
-  /** Budget limits; omitted fields take the design's defaults (recovery/budgets.ts). */
+  /** Budget limits; omitted fields take the worker's (temporal.config.json), then the design's defaults. */
   budgets?: Partial<BudgetPolicy>;
   /** Backoff policy; omitted fields take the defaults (recovery/backoff.ts). */
   backoff?: Partial<BackoffPolicy>;
@@ -34,7 +39,10 @@ export interface ToolRouterOptions {
   /** Set the RecoveryStatus/RecoveryTool search attributes while waiting. Needs them registered. @default true */
   searchAttributes?: boolean;
   /** Per-tool overrides of `budgets` and `backoff` (temporal.config.json `tools.<name>`). */
-  toolOverrides?: Record<string, { budgets?: Partial<BudgetPolicy>; backoff?: Partial<BackoffPolicy> }>;
+  toolOverrides?: Record<
+    string,
+    { budgets?: Partial<BudgetPolicy> | undefined; backoff?: Partial<BackoffPolicy> | undefined }
+  >;
   /** Lookup budget, lookup backoff and review timeout of reconciliations (workflows/reconcile.ts). */
   reconcile?: ReconcileOptions;
   /** State from `router.state()` of the previous run, after continue-as-new. */
@@ -67,14 +75,18 @@ export interface CallToolOptions {
  */
 export type Reconciled = 'lookup' | 'replay' | 'review_replay' | 'marked_applied' | 'already_satisfied';
 
-/** What `callTool` returns: a validated value, or a routed failure with the feedback for the model. */
-export type ToolOutcome =
+/**
+ * What `callTool` returns: a validated value, or a routed failure with the feedback for the model. `V` is the
+ * value's type and `N` the tool's name: a typed router's (`createToolRouter<typeof tools>()`) are the tool's own.
+ */
+export type ToolOutcome<V = unknown, N extends string = string> =
   | {
       ok: true;
-      tool: string;
+      tool: N;
       callId: string;
       operationId: string;
-      value: unknown;
+      /** The tool's result, validated by its output schema on the Node side. */
+      value: V;
       /** The value is a valid but empty result (e.g. an empty list): a success labelled as empty. */
       empty: boolean;
       /** The same call returned the same result NO_PROGRESS_REPEATS times: the plan makes no progress. */
@@ -91,7 +103,7 @@ export type ToolOutcome =
     }
   | {
       ok: false;
-      tool: string;
+      tool: N;
       callId: string;
       operationId: string;
       action: RecoveryAction;
@@ -136,11 +148,33 @@ export interface ToolRouterState {
   pendingReplan?: { atMs: number; class: ToolFailure['class'] };
 }
 
-export interface ToolRouter {
+/**
+ * A router. `T`, `typeof tools` (workflows/typed-tools.ts), types `callTool`: only a tool of `T` may be named, with
+ * its input, and a success's `value` has its output type. Without `T`, `callTool` takes any name and arguments.
+ */
+export interface ToolRouter<T = unknown> extends ToolRouterBase {
+  /** Runs a tool call; never throws for a routable failure. */
+  callTool: CallTool<T>;
+}
+
+/** `callTool` of a router typed by `T`, or untyped (`T` unknown). */
+export type CallTool<T> = unknown extends T
+  ? (name: string, args: unknown, options?: CallToolOptions) => Promise<ToolOutcome>
+  : <N extends ToolName<T>>(
+      name: N,
+      args: ToolInput<T, N>,
+      options?: CallToolOptions,
+    ) => Promise<ToolOutcome<ToolOutput<T, N>, N>>;
+
+/** What every router has, typed or not: the interop adapters take it (workflows/interop). */
+export interface ToolRouterBase {
   /** Opens the next turn: the per-turn replan budget starts again. */
   startTurn(): void;
-  /** Runs a tool call; never throws for a routable failure. */
-  callTool(name: string, args: unknown, options?: CallToolOptions): Promise<ToolOutcome>;
+  /**
+   * Runs a call of a tool named at run time (a model's choice, an MCP server's tool, an interop framework's call):
+   * `callTool` untyped. Never throws for a routable failure; an unknown name is `capability_missing`.
+   */
+  callToolByName(name: string, args: unknown, options?: CallToolOptions): Promise<ToolOutcome>;
   /** The tools this run may use, filtered by its scopes. */
   capabilities(): Capability[];
   /** Every recovery record so far. */

@@ -1,7 +1,7 @@
 /**
  * `callTool` in workflow code: every tool call as a Temporal activity, every failure routed.
  *
- *   const router = createToolRouter({ catalog, grantedScopes: ['billing'] });
+ *   const router = createToolRouter({ grantedScopes: ['billing'] }); // the catalog and policy: the worker's
  *   router.startTurn();
  *   const out = await router.callTool('create_invoice', args);
  *   if (!out.ok) feedModel(out.feedback);
@@ -39,16 +39,20 @@ import { routed, runtimeFailure, succeed } from './router/outcomes';
 import { checkCapability, gate, hashArguments, openCall } from './router/preflight';
 import { recover } from './router/recoveries';
 import { structuredCloneJson } from './router-helpers';
+import { withWorkerDefaults } from './worker-supplied';
 import type { CallToolOptions, ToolOutcome, ToolRouter, ToolRouterOptions, ToolRouterState } from './tool-router-types';
 
 export type {
+  CallTool,
   CallToolOptions,
   Reconciled,
   ToolOutcome,
   ToolRouter,
+  ToolRouterBase,
   ToolRouterOptions,
   ToolRouterState,
 } from './tool-router-types';
+export type { ToolInput, ToolName, ToolOutput, ToolsIn } from './typed-tools';
 export { isEmptyResult, MAX_ARGS_CHARS } from './router-helpers';
 
 const DEFAULT_APPROVAL_TIMEOUT_MS = 24 * 60 * 60 * 1000;
@@ -58,13 +62,17 @@ const DEFAULT_APPROVAL_TIMEOUT_MS = 24 * 60 * 60 * 1000;
  * @throws ApplicationFailure `invalid_input` (non-retryable: the run fails, naming the field) when `options` are
  *   malformed (workflows/router-options.ts).
  */
-export function createToolRouter(options: ToolRouterOptions): ToolRouter {
+export function createToolRouter<T = unknown>(options: ToolRouterOptions = {}): ToolRouter<T> {
   checkRouterOptions(options);
-  return buildToolRouter(options);
+  return buildToolRouter(options) as ToolRouter<T>;
 }
 
-/** `createToolRouter` for options already checked (the plugin's workflows check their own inputs). */
-export function buildToolRouter(options: ToolRouterOptions): ToolRouter {
+/**
+ * `createToolRouter` for options already checked (the plugin's workflows check their own inputs).
+ * @throws ApplicationFailure `invalid_input` when neither `given` nor the worker has a catalog (worker-supplied.ts).
+ */
+export function buildToolRouter(given: ToolRouterOptions): ToolRouter {
+  const options = withWorkerDefaults(given, 'createToolRouter options');
   const searchAttributes = options.searchAttributes ?? true;
   const ctx: RouterContext = {
     options,
@@ -126,6 +134,7 @@ export function buildToolRouter(options: ToolRouterOptions): ToolRouter {
   return {
     startTurn: startTurnNow,
     callTool,
+    callToolByName: callTool,
     capabilities: () => capabilities(ctx),
     records: () => ctx.st.records,
     state: () => structuredCloneJson(ctx.st),

@@ -141,7 +141,9 @@ describe('RecoveryPlugin telemetry wiring', () => {
     expect(out.workflowsPath).toBe(RECOVERY_WORKFLOWS_PATH);
     expect(Object.keys(out.activities as object)).toContain('invokeTool');
     const own = plugin.configureWorker({ taskQueue: 'q', workflowsPath: '/x/workflows' } as WorkerOptions);
-    expect(own.workflowsPath).toBe('/x/workflows');
+    // The user's module is bundled through workflows/with-plugin.ts, beside the plugin's own workflows.
+    expect(own.workflowsPath).toBe(require.resolve('../../workflows/with-plugin'));
+    expect(userWorkflowsOf(own)).toBe('/x/workflows');
     expect(own.sinks?.recoveryTelemetry).toBeDefined();
   });
 
@@ -213,7 +215,7 @@ describe("RecoveryPlugin: the router's modules are preloaded into every bundle i
       workflowsPath: '/app/workflows.js',
       bundlerOptions: { preloadModules: ['/app/shared.js'] },
     } as WorkerOptions);
-    expect(own.workflowsPath).toBe('/app/workflows.js');
+    expect(userWorkflowsOf(own)).toBe('/app/workflows.js');
     expect(own.bundlerOptions?.preloadModules).toEqual(['/app/shared.js', ...RECOVERY_PRELOAD_MODULES]);
     const dflt = plugin().configureWorker({ taskQueue: 'q' } as WorkerOptions);
     expect(dflt.workflowsPath).toBe(RECOVERY_WORKFLOWS_PATH);
@@ -241,3 +243,9 @@ describe("RecoveryPlugin: the router's modules are preloaded into every bundle i
     expect(bundled.preloadModules).toEqual([...RECOVERY_PRELOAD_MODULES]);
   });
 });
+
+/** The user's workflows module a configured Worker bundles (the alias the plugin's webpack hook adds). */
+function userWorkflowsOf(options: WorkerOptions): unknown {
+  const config = options.bundlerOptions?.webpackConfigHook?.({ resolve: { alias: {} } }) ?? {};
+  return (config.resolve?.alias as Record<string, unknown> | undefined)?.__recovery_router_user_workflows__$;
+}

@@ -27,7 +27,7 @@
  * call of `aiSdkTools`, nothing at module load.
  */
 import { jsonSchema, type Tool, type ToolExecutionOptions, type ToolSet } from 'ai';
-import type { ToolRouter } from '../tool-router-types';
+import type { ToolRouterBase } from '../tool-router-types';
 import { exposedCapabilities, routedCall, type RoutedToolsOptions } from './tool-result';
 
 export interface AiSdkToolsOptions extends RoutedToolsOptions {
@@ -37,7 +37,7 @@ export interface AiSdkToolsOptions extends RoutedToolsOptions {
 
 /** One router tool as an AI SDK tool: description, JSON Schema, and an `execute` that calls the router. */
 function routedTool(
-  router: ToolRouter,
+  router: ToolRouterBase,
   name: string,
   description: string,
   schema: Record<string, unknown>,
@@ -55,7 +55,7 @@ function routedTool(
  * The router's tools as an AI SDK `ToolSet`.
  * @throws ApplicationFailure `invalid_input` when `include` names a tool the run may not use.
  */
-export function aiSdkTools(router: ToolRouter, options: AiSdkToolsOptions = {}): ToolSet {
+export function aiSdkTools(router: ToolRouterBase, options: AiSdkToolsOptions = {}): ToolSet {
   const tools: ToolSet = {};
   for (const c of exposedCapabilities(router, options.include)) {
     tools[c.name] = routedTool(router, c.name, c.description, c.inputSchema, options);

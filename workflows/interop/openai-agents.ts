@@ -27,7 +27,7 @@
  * Sandbox-safe: types only from `@openai/agents-core`; builds the tools per call of `agentsTools`.
  */
 import type { FunctionTool, RunConfig, ToolErrorFormatterArgs } from '@openai/agents-core';
-import type { ToolRouter } from '../tool-router-types';
+import type { ToolRouterBase } from '../tool-router-types';
 import { exposedCapabilities, routedCall, type RoutedToolsOptions } from './tool-result';
 
 /** The tools and the run config fields that route them. */
@@ -55,7 +55,7 @@ function parseArguments(input: string): unknown {
  * The router's tools as OpenAI Agents function tools, and the run config that routes unknown tool names.
  * @throws ApplicationFailure `invalid_input` when `include` names a tool the run may not use.
  */
-export function agentsTools(router: ToolRouter, options: RoutedToolsOptions = {}): AgentsTools {
+export function agentsTools(router: ToolRouterBase, options: RoutedToolsOptions = {}): AgentsTools {
   const tools = exposedCapabilities(router, options.include).map(
     (c): FunctionTool => ({
       type: 'function',

@@ -9,7 +9,7 @@
 import { ApplicationFailure } from '@temporalio/workflow';
 import type { ModelFeedback } from '../../recovery/feedback';
 import type { Capability } from '../../recovery/tool-spec';
-import type { ToolOutcome, ToolRouter } from '../tool-router-types';
+import type { ToolOutcome, ToolRouterBase } from '../tool-router-types';
 import { ApplicationFailureType } from '../../recovery/failure-types';
 
 /** What the model receives: the value of a success, or the router's feedback for a routed failure. */
@@ -43,14 +43,14 @@ export interface RoutedToolsOptions {
  * failure (the router does not); cancellation and a workflow-level `ApplicationFailure` propagate.
  */
 export async function routedCall(
-  router: ToolRouter,
+  router: ToolRouterBase,
   name: string,
   args: unknown,
   callId: unknown,
   onOutcome: OutcomeListener | undefined,
 ): Promise<unknown> {
   const id = routerCallId(callId);
-  const outcome = await router.callTool(name, args, id === undefined ? {} : { callId: id });
+  const outcome = await router.callToolByName(name, args, id === undefined ? {} : { callId: id });
   onOutcome?.(outcome);
   return toolResultFor(outcome);
 }
@@ -60,7 +60,7 @@ export async function routedCall(
  * @throws ApplicationFailure `invalid_input` (non-retryable: the run fails, not its workflow task) when `include`
  *   names a tool the run may not use (unknown, or outside its scopes).
  */
-export function exposedCapabilities(router: ToolRouter, include: readonly string[] | undefined): Capability[] {
+export function exposedCapabilities(router: ToolRouterBase, include: readonly string[] | undefined): Capability[] {
   const all = router.capabilities();
   if (include === undefined) return all;
   return include.map((name) => {

@@ -20,7 +20,8 @@ import type { ToolRouterOptions, ToolRouterState } from '../tool-router-types';
 
 /** The router of one workflow run. */
 export interface RouterContext {
-  readonly options: ToolRouterOptions;
+  /** The run's options over the worker's (workflows/worker-supplied.ts). */
+  readonly options: ToolRouterOptions & { catalog: readonly ToolSpec[] };
   /** Mutable: each step replaces the parts it changes (the ledgers are immutable values). */
   readonly st: ToolRouterState;
   readonly catalog: ReadonlyMap<string, ToolSpec>;

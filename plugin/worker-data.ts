@@ -1,0 +1,37 @@
+/**
+ * The worker's data for workflow code (workflows/worker-data-types.ts): the catalog, the policy of
+ * temporal.config.json and the catalog's digest. Node-side only.
+ */
+import { createHash } from 'node:crypto';
+import type { RecoveryConfig } from '../config/schema';
+import type { ToolSpec } from '../recovery/tool-spec';
+import type { WorkerData } from '../workflows/worker-data-types';
+
+/**
+ * sha256 (hex, first 16 characters) of the catalog's routing facts, sorted by tool name: each spec without
+ * `description`, `inputSchema`, `startToCloseTimeoutMs` and `heartbeatTimeoutMs`, which change no routing decision
+ * (docs/DESIGN.md, "Workflow code and the worker").
+ */
+export function catalogDigest(catalog: readonly ToolSpec[]): string {
+  const facts = [...catalog]
+    .sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0))
+    .map(({ description: _d, inputSchema: _s, startToCloseTimeoutMs: _t, heartbeatTimeoutMs: _h, ...rest }) =>
+      Object.fromEntries(Object.entries(rest).sort(([a], [b]) => (a < b ? -1 : 1))),
+    );
+  return createHash('sha256').update(JSON.stringify(facts)).digest('hex').slice(0, 16);
+}
+
+export function workerDataOf(
+  catalog: readonly ToolSpec[],
+  config: RecoveryConfig,
+  searchAttributes: boolean,
+): WorkerData {
+  return {
+    catalogDigest: catalogDigest(catalog),
+    catalog,
+    budgets: config.budgets,
+    backoff: config.backoff,
+    toolOverrides: config.tools,
+    ...(searchAttributes ? {} : { searchAttributes: false as const }),
+  };
+}
