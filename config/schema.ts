@@ -7,6 +7,7 @@
 import { z } from 'zod';
 import { backoffOverrideSchema, backoffPolicySchema } from '../recovery/backoff';
 import { budgetOverrideSchema, budgetPolicySchema } from '../recovery/budgets';
+import { classifyRuleSchema } from '../recovery/classify/rules';
 import { DeskConfigSchema } from './desk-schema';
 
 export const EmbeddedServerConfigSchema = z
@@ -43,6 +44,15 @@ export const RecoveryConfigSchema = z
     backoff: backoffPolicySchema().default(backoffPolicySchema().parse({})),
     tools: z.record(z.string().min(1), ToolOverrideSchema).default({}),
     embeddedServer: EmbeddedServerConfigSchema.default(EmbeddedServerConfigSchema.parse({})),
+    /**
+     * What operators teach the classifier (docs/DESIGN.md, "Facts, not libraries"): `rules`, each `{ match:
+     * { fingerprint?, name?, code?, status?, message? }, class, reason?, applied? }`, the first that matches wins
+     * (recovery/classify/rules.ts). At most 200. @default { rules: [] }
+     */
+    classify: z
+      .object({ rules: z.array(classifyRuleSchema()).max(200).default([]) })
+      .strict()
+      .default({ rules: [] }),
     /** `recovery-router desk`: where it listens and who may decide (config/desk-schema.ts). */
     desk: DeskConfigSchema.default(DeskConfigSchema.parse({})),
   })

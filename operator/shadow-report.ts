@@ -31,7 +31,7 @@ export interface ShadowReportOptions {
 }
 
 /**
- * One class's row. `unrecognized`: errors no rule of the classifier recognised (`unrecoverable/tool_bug`, or on a
+ * One class's row. `unrecognized`: errors no rule of the classifier recognised (`unrecoverable/unrecognized`, or on a
  * write `outcome_unknown/unrecognized`).
  */
 export interface ClassRow {

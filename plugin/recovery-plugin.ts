@@ -183,6 +183,7 @@ export class RecoveryPlugin extends SimplePlugin {
         ),
         credentials,
         breakers,
+        classifyRules: config.classify.rules,
         ...(tracing ? { tracing } : {}),
       }),
       ...entityActivities,

@@ -15,6 +15,7 @@
  */
 import {
   ERROR_CODE_PATTERN,
+  FINGERPRINT_PATTERN,
   FAILURE_CLASSES,
   FAILURE_REASONS,
   MAX_PUBLIC_MESSAGE_CHARS,
@@ -50,6 +51,7 @@ const FAILURE_KEYS = new Set([
   'status',
   'issues',
   'code',
+  'fingerprint',
 ]);
 const ISSUE_KEYS = new Set(['path', 'expected', 'received', 'suggestion']);
 const CLASSES: ReadonlySet<string> = new Set(FAILURE_CLASSES);
@@ -166,6 +168,8 @@ function plainFailure(f: ToolFailure): boolean {
   const s = f.status;
   if (s !== undefined && !(typeof s === 'number' && Number.isInteger(s) && s >= 100 && s <= 599)) return false;
   if (f.code !== undefined && !(typeof f.code === 'string' && ERROR_CODE_PATTERN.test(f.code))) return false;
+  if (f.fingerprint !== undefined && !(typeof f.fingerprint === 'string' && FINGERPRINT_PATTERN.test(f.fingerprint)))
+    return false;
   return f.issues === undefined || every(f.issues, plainlyValidIssue);
 }
 

@@ -54,4 +54,9 @@ export interface RecoveryRecord {
    * e.g. `already_satisfied` when its postcondition held.
    */
   reconciled?: 'lookup' | 'replay' | 'review_replay' | 'marked_applied' | 'already_satisfied';
+  /**
+   * The fingerprint of an error no fact spoke for (`fp_` + 12 hex: recovery/classify/rules.ts): the rule an operator
+   * adds to `classify.rules` in temporal.config.json matches it (`{ match: { fingerprint } }`).
+   */
+  fingerprint?: string;
 }

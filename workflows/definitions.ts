@@ -43,10 +43,13 @@ export interface UnknownErrorFacts {
   /** The provider's structured error code, when there was one. */
   code?: string;
   /**
-   * sha256 hex of the canonical `{ class, reason, status, code }` (recovery/canonical.ts `argsHash`): equal
-   * fingerprints, the same kind of failure; the digest the call ledger records for a failed call.
+   * The error's own fingerprint when no fact spoke for it (`fp_` + 12 hex, recovery/classify/rules.ts); otherwise the
+   * sha256 hex of the canonical `{ class, reason, status, code }` (recovery/canonical.ts `argsHash`). Equal
+   * fingerprints, the same kind of failure.
    */
   fingerprint: string;
+  /** For an error no fact spoke for: the `classify.rules` entry (temporal.config.json) that would route it. */
+  suggestedRule?: string;
 }
 
 /** What the `recovery.reviewCase` query shows a reviewer. Nothing secret: the arguments are redacted. */

@@ -9,6 +9,7 @@
  */
 import type { Context } from '@temporalio/activity';
 import type { CallContext } from '../../recovery/classify';
+import type { ClassifyRule } from '../../recovery/classify/rules';
 import { buildFailure } from '../../recovery/classify/build';
 import { FailureClass, FailureReason, Phase, type ToolFailure } from '../../recovery/failure';
 import type { ApprovalGrant } from '../../workflows/definitions';
@@ -27,6 +28,8 @@ export interface DispatchDeps {
   credentials: CredentialBroker;
   /** The attempt's guard: `execute` runs against its cancellation and deadline. */
   guard: AttemptGuard;
+  /** Operators' classification rules (recovery/classify/rules.ts). */
+  rules: readonly ClassifyRule[];
 }
 
 /** The raw result of the tool. @throws CallStopped with the classified failure. */
@@ -48,7 +51,7 @@ export async function dispatch(
       } catch (err) {
         const interrupted = interruptionOf(err, deps.guard);
         if (interrupted) throw interrupted.why === 'deadline' ? new DownstreamFault(interrupted) : interrupted;
-        const failure = classifyThrown(err, ctx, tool);
+        const failure = classifyThrown(err, ctx, tool, deps.rules);
         throw failure.class === 'transient' || failure.class === 'outcome_unknown' ? new DownstreamFault(err) : err;
       }
     });
@@ -57,7 +60,7 @@ export async function dispatch(
     // An attempt cut short is shaped by the activity (activities/invoke-tool.ts), whatever the tool threw for it.
     const interrupted = interruptionOf(err, deps.guard);
     if (interrupted) throw interrupted;
-    const failure = classifyThrown(err, ctx, tool);
+    const failure = classifyThrown(err, ctx, tool, deps.rules);
     const refreshable =
       failure.class === FailureClass.AUTHENTICATION &&
       tool.credential &&

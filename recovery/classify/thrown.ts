@@ -13,6 +13,7 @@ import type { CallContext } from './context';
 import { classifyDialect } from './dialects';
 import { classifyHttp } from './http';
 import { classifyByFacts } from './by-facts';
+import { fingerprintOf } from './rules';
 import { errorChain } from './network';
 import { classifyInvalidResult } from './result';
 import { readString } from './safe';
@@ -20,17 +21,21 @@ import { wrappedHttp } from './wrapped-http';
 import { isZodError, zodArgumentsDraft } from './zod';
 
 /**
- * What no rule recognises. Before the request left (`requestSent === false`), `unrecoverable/tool_bug`, replay-safe;
- * otherwise the request may have left (an unknown `requestSent` included), and the one phase decision
- * (recovery/classify/sent.ts) makes a write that is not deduplicated `outcome_unknown`: an unknown throw after a
- * write was sent is never reported as a bug in the tool, and never replayed blind.
+ * What no fact speaks for (docs/DESIGN.md, "Facts, not libraries": unknown is not a bug). It carries its stable
+ * fingerprint (recovery/classify/rules.ts), which operators route with `classify.rules`. Before the request left
+ * (`requestSent === false`) it is `unrecoverable/unrecognized`, replay-safe; otherwise the request may have left (an
+ * unknown `requestSent` included), and the one phase decision (recovery/classify/sent.ts) makes a write
+ * `outcome_unknown`: never reported as a bug in the tool, never replayed blind. A read is escalated with its
+ * fingerprint.
  */
 export function toolBugFailure(error: unknown, requestSent: boolean | undefined, ctx: CallContext): ToolFailure {
   const name = readString(error, 'name');
   const shown = name !== undefined && /^[A-Za-z][A-Za-z0-9_]{0,40}$/.test(name) ? ` (${name})` : '';
+  const fingerprint = fingerprintOf(error).id;
   const head = `${ctx.tool}: the tool failed with an error no rule recognises${shown}`;
-  const meaning = { class: FailureClass.UNRECOVERABLE, reason: FailureReason.TOOL_BUG, head };
-  return buildFailure(ctx, draftBySend(meaning, requestSent === false ? 'not_sent' : 'maybe_sent', ctx));
+  const meaning = { class: FailureClass.UNRECOVERABLE, reason: FailureReason.UNRECOGNIZED, head };
+  const draft = draftBySend(meaning, requestSent === false ? 'not_sent' : 'maybe_sent', ctx);
+  return buildFailure(ctx, { ...draft, fingerprint });
 }
 
 /** The class names of an error and its causes (`InvalidTokenError`), for the vocabulary; at most 4. */

@@ -176,5 +176,4 @@ describe('the key table', () => {
       expect(f === 'capability_missing' ? 'replan' : routeFor(f).action).toBe(expected);
     },
   );
-
 });

@@ -65,6 +65,7 @@ export function writeRecord(
     durationMs: Date.now() - scope.startedAtMs,
   };
   if (failure) Object.assign(r, { class: failure.class, reason: failure.reason, phase: failure.phase });
+  if (failure?.fingerprint !== undefined) r.fingerprint = failure.fingerprint;
   if (action) r.action = action;
   if (scope.evidence) r.evidence = scope.evidence;
   if (reconciled) r.reconciled = reconciled;
