@@ -51,16 +51,19 @@ export async function dispatch(
       } catch (err) {
         const interrupted = interruptionOf(err, deps.guard);
         if (interrupted) throw interrupted.why === 'deadline' ? new DownstreamFault(interrupted) : interrupted;
-        const failure = classifyThrown(err, ctx, tool, deps.rules);
-        throw failure.class === 'transient' || failure.class === 'outcome_unknown' ? new DownstreamFault(err) : err;
+        // Classified once, here; the breaker counts infrastructure faults, and the answer travels out with the error.
+        const classified = new Classified(err, classifyThrown(err, ctx, tool, deps.rules));
+        const fault = classified.failure.class === 'transient' || classified.failure.class === 'outcome_unknown';
+        throw fault ? new DownstreamFault(classified) : classified;
       }
     });
-  } catch (err) {
-    if (err instanceof CircuitOpen) throw new CallStopped(circuitOpen(ctx, err), err);
+  } catch (thrown) {
+    if (thrown instanceof CircuitOpen) throw new CallStopped(circuitOpen(ctx, thrown), thrown);
     // An attempt cut short is shaped by the activity (activities/invoke-tool.ts), whatever the tool threw for it.
-    const interrupted = interruptionOf(err, deps.guard);
+    const interrupted = interruptionOf(thrown, deps.guard);
     if (interrupted) throw interrupted;
-    const failure = classifyThrown(err, ctx, tool, deps.rules);
+    const err = thrown instanceof Classified ? thrown.error : thrown;
+    const failure = thrown instanceof Classified ? thrown.failure : classifyThrown(err, ctx, tool, deps.rules);
     const refreshable =
       failure.class === FailureClass.AUTHENTICATION &&
       tool.credential &&
@@ -71,6 +74,14 @@ export async function dispatch(
   } finally {
     stopHeartbeats();
   }
+}
+
+/** What the tool threw, with its classification: carried out of the breaker so the call is classified once. */
+class Classified {
+  constructor(
+    readonly error: unknown,
+    readonly failure: ToolFailure,
+  ) {}
 }
 
 /**
