@@ -101,10 +101,10 @@ describe('routes: the table', () => {
     expect(md).toHaveLength(ROUTES.length + 2);
     expect(md[0]).toBe('| row | class | when | action | why |');
     expect(md[2]).toBe(
-      '| 0 | `invalid_arguments` | otherwise | `repair` | the same arguments fail the same way; only changed arguments can pass |',
+      '| `invalid-arguments` | `invalid_arguments` | otherwise | `repair` | the same arguments fail the same way; only changed arguments can pass |',
     );
-    expect(md[3]).toContain('| 1 | `transient` | reason ∈ {retry_after_too_long} | `replan` |');
-    expect(md[4]).toContain('| 2 | `transient` | retryable = true | `retry` |');
+    expect(md[3]).toContain('| `transient-wait-too-long` | `transient` | reason ∈ {retry_after_too_long} | `replan` |');
+    expect(md[4]).toContain('| `transient-retryable` | `transient` | retryable = true | `retry` |');
   });
 });
 
