@@ -190,14 +190,15 @@ describe(`newest peers (@temporalio ${NEWEST.temporal}, zod ${NEWEST.zod})`, () 
     expectQuickStartRan(await runQuickStart(dir));
   });
 
-  test('README "Replaying histories": fetchHistoryJSON writes the quick start\'s history and replayHistoryFiles replays it, with npm\'s nested protobufjs copies', async () => {
+  test('docs/testing.md "Replaying histories": fetchHistoryJSON writes the quick start\'s history and replayHistoryFiles replays it, with npm\'s nested protobufjs copies', async () => {
     // This install's top-level protobufjs is 7.x (@grpc/proto-loader's); npm nests 8.x under each @temporalio
     // package, where @temporalio/common's own historyToJSON fails with "type must be a Type".
     expect(copiesOf(dir, 'protobufjs').length).toBeGreaterThan(1);
     const script = [
       "const { writeFileSync } = require('node:fs');",
       "const { Client, Connection } = require('@temporalio/client');",
-      "const { fetchHistoryJSON, replayHistoryFiles, RecoveryPlugin } = require('recovery-router');",
+      "const { RecoveryPlugin } = require('recovery-router');",
+      "const { fetchHistoryJSON, replayHistoryFiles } = require('recovery-router/testing');",
       "const { bookSlot, checkInventory } = require('./lib/tools');",
       '(async () => {',
       '  const connection = await Connection.connect({ address: process.env.TEMPORAL_ADDRESS });',
@@ -229,15 +230,18 @@ describe(`newest peers (@temporalio ${NEWEST.temporal}, zod ${NEWEST.zod})`, () 
     });
   });
 
-  test('require("recovery-router") without the optional peers: loads; each integration names its missing peer', async () => {
+  test('require("recovery-router") without the optional peers: loads, as do /operator, /testing and /server; each integration names its missing peer', async () => {
     const script = [
       "require('recovery-router');",
-      "for (const sub of ['openai', 'mcp', 'metrics', 'ai-sdk', 'ai-sdk/workflow', 'openai-agents', 'openai-agents/workflow']) {",
+      "for (const sub of ['operator', 'testing', 'server', 'openai', 'mcp', 'metrics', 'ai-sdk', 'ai-sdk/workflow', 'openai-agents', 'openai-agents/workflow']) {",
       "  try { require('recovery-router/' + sub); console.log(sub, 'loaded'); }",
       "  catch (e) { console.log(sub, e.code, /Cannot find module '([^']+)'/.exec(e.message)[1]); }",
       '}',
     ].join('\n');
     expect((await sh(process.execPath, ['-e', script], dir)).trim().split('\n')).toEqual([
+      'operator loaded',
+      'testing loaded',
+      'server loaded',
       'openai MODULE_NOT_FOUND openai',
       'mcp MODULE_NOT_FOUND @modelcontextprotocol/sdk/client/index.js',
       'metrics MODULE_NOT_FOUND prom-client',
@@ -270,7 +274,7 @@ describe(`newest peers (@temporalio ${NEWEST.temporal}, zod ${NEWEST.zod})`, () 
   test('the desk from the installed package serves its page, script and stylesheet with the strict CSP', async () => {
     const script = [
       "const { Client } = require('@temporalio/client');",
-      "const { startDesk } = require('recovery-router');",
+      "const { startDesk } = require('recovery-router/operator');",
       '(async () => {',
       '  const desk = await startDesk({ client: new Client(), config: { port: 0 } });',
       "  const answers = await Promise.all(['/', '/desk.js', '/desk.css'].map(async (p) => {",

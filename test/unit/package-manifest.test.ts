@@ -45,7 +45,7 @@ test('the README’s Install command installs the package and exactly its requir
   expect(names.sort()).toEqual(['recovery-router', ...required].sort());
 });
 
-test('the optional peers are the integrations and OpenTelemetry’s API; the entry points are ., ./workflow and one per integration (two for the agent frameworks: Node side and workflow side)', () => {
+test('the optional peers are the integrations and OpenTelemetry’s API; the entry points are ., ./workflow, one per integration (two for the agent frameworks: Node side and workflow side), and ./operator, ./testing, ./server', () => {
   expect(optional.sort()).toEqual([
     '@modelcontextprotocol/sdk',
     '@openai/agents-core',
@@ -64,6 +64,9 @@ test('the optional peers are the integrations and OpenTelemetry’s API; the ent
     './ai-sdk/workflow',
     './openai-agents',
     './openai-agents/workflow',
+    './operator',
+    './testing',
+    './server',
     './package.json',
   ]);
 });
