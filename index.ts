@@ -35,12 +35,12 @@ export type {
 } from './activities/define-tool';
 export type { PostconditionVerdict } from './recovery/postcondition';
 export type { ToolContext } from './activities/tool-context';
-export { HttpOutcomeError } from './activities/http';
+export { HttpOutcomeError, ToolHttpRequestError } from './activities/http';
 export type { ToolHttp, ToolHttpRequest, ToolHttpResponse } from './activities/http';
 export type { ToolClassifier, ToolClassifierAnswer } from './recovery/classify/override';
 export type { Idempotency } from './recovery/tool-spec';
 
-export { CredentialBroker, CredentialRefreshFailed, UnknownCredential } from './activities/credentials';
+export { CredentialBroker } from './activities/credentials';
 export type { CredentialProvider } from './activities/credentials';
 export type { BreakerOptions } from './activities/breaker';
 export type { SharedBreakerOptions } from './activities/shared-breaker';

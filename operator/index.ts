@@ -47,3 +47,4 @@ export {
 export type { Breakers } from '../activities/breaker';
 export { SharedBreaker } from '../activities/shared-breaker';
 export { ERROR_TYPES, GenAiAttr, RecoveryAttr } from '../recovery/trace-attributes';
+export { CredentialRefreshFailed, UnknownCredential } from '../activities/credentials';
