@@ -140,13 +140,14 @@ function expectQuickStartRan(printed: unknown): void {
   expect(JSON.parse(booking[0]!.body)).toEqual({ slot: '10:00', customerId: 'cus_7' });
 }
 
-test('the tarball holds dist/ (JavaScript, declarations, source maps, the desk page), README and package.json only', () => {
+test("the tarball holds dist/ (JavaScript, declarations, source maps, the desk page), the scripted policy's JSON Schema, README and package.json only", () => {
   const outside = packed.files.filter((f) => !/^dist\/.+\.(js|js\.map|d\.ts)$/.test(f));
   expect(outside.sort()).toEqual([
     'README.md',
     'dist/operator/desk/public/desk.css',
     'dist/operator/desk/public/index.html',
     'package.json',
+    'schemas/scripted-policy.schema.json',
   ]);
   expect(packed.files).toEqual(
     expect.arrayContaining([

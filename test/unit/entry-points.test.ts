@@ -15,7 +15,7 @@ const pkg = JSON.parse(readFileSync(join(ROOT, 'package.json'), 'utf8')) as {
 /** Subpath (`.`, `./workflow`, …) → its source file, from package.json's exports. */
 const SOURCES: Record<string, string> = Object.fromEntries(
   Object.entries(pkg.exports)
-    .filter(([subpath]) => subpath !== './package.json')
+    .filter(([, target]) => typeof target !== 'string') // package.json and the JSON Schema are files
     .map(([subpath, target]) => [
       subpath,
       join(ROOT, (target as { default: string }).default.replace(/^\.\/dist\//, '').replace(/\.js$/, '.ts')),

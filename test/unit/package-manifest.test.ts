@@ -45,7 +45,7 @@ test('the README’s Install command installs the package and exactly its requir
   expect(names.sort()).toEqual(['recovery-router', ...required].sort());
 });
 
-test('the optional peers are the integrations and OpenTelemetry’s API; the entry points are ., ./workflow, one per integration (two for the agent frameworks: Node side and workflow side), and ./operator, ./testing, ./server', () => {
+test('the optional peers are the integrations and OpenTelemetry’s API; the entry points are ., ./workflow, one per integration (two for the agent frameworks: Node side and workflow side), ./operator, ./testing, ./server, and the scripted policy’s JSON Schema', () => {
   expect(optional.sort()).toEqual([
     '@modelcontextprotocol/sdk',
     '@openai/agents-core',
@@ -67,19 +67,20 @@ test('the optional peers are the integrations and OpenTelemetry’s API; the ent
     './operator',
     './testing',
     './server',
+    './scripted-policy.schema.json',
     './package.json',
   ]);
 });
 
 test('every entry point and the bin are built by tsconfig.build.json, with types next to the JavaScript', () => {
   for (const [subpath, target] of Object.entries(pkg.exports)) {
-    if (subpath === './package.json') continue;
+    if (typeof target === 'string') continue; // package.json and the JSON Schema: files, not modules
     const { types, default: js } = target as { types: string; default: string };
     expect([subpath, types]).toEqual([subpath, js.replace(/\.js$/, '.d.ts')]);
     expect(build.files).toContain(js.replace(/^\.\/dist\//, '').replace(/\.js$/, '.ts'));
   }
   expect(build.files).toContain(pkg.bin['recovery-router']!.replace(/^\.\/dist\//, '').replace(/\.js$/, '.ts'));
-  expect(pkg.files.every((f) => f.startsWith('dist/'))).toBe(true);
+  expect(pkg.files.filter((f) => !f.startsWith('dist/'))).toEqual(['schemas/*.json']);
 });
 
 test('every module library code names by require.resolve (a workflowsPath, a preload) is built too', () => {
