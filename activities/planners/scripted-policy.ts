@@ -126,6 +126,7 @@ export const ScriptedGoalSchema = z
 /** The policy schema (zod 4). `ScriptedPolicy` is its parsed form, defaults filled in. */
 export const ScriptedPolicySchema = z
   .object({
+    $schema: z.string().optional().describe('Where editors find this schema; ignored by the planner.'),
     goals: z.record(z.string().min(1), ScriptedGoalSchema).describe('The exact goal text → its script.'),
   })
   .strict()
@@ -140,6 +141,10 @@ export const ScriptedPolicySchema = z
 export function scriptedPolicyJsonSchema(): Record<string, unknown> {
   return z.toJSONSchema(ScriptedPolicySchema, { io: 'input' });
 }
+/**
+ * A parsed scripted policy, defaults filled in (docs/agents.md, "The scripted planner"; JSON Schema:
+ * `recovery-router/scripted-policy.schema.json`).
+ */
 export type ScriptedPolicy = z.output<typeof ScriptedPolicySchema>;
 export type Goal = ScriptedPolicy['goals'][string];
 export type Step = Goal['steps'][number];
