@@ -41,6 +41,8 @@ import {
 jest.setTimeout(300_000);
 
 const README = readFileSync(join(REPO, 'README.md'), 'utf8');
+const MCP_GUIDE = readFileSync(join(REPO, 'docs', 'mcp.md'), 'utf8');
+const MCP_EXAMPLE = '## Example: a remote payments server';
 const NEWEST = { temporal: '1.24.0', zod: '4.6.7' };
 const OLDEST = { temporal: '1.23.0', zod: '4.1.0' };
 const SLOT_TAKEN = { code: 'slot_taken', message: 'slot 10:00 is taken', freeSlots: ['11:00', '14:30'] };
@@ -308,13 +310,13 @@ describe(`newest peers (@temporalio ${NEWEST.temporal}, zod ${NEWEST.zod})`, () 
     expectQuickStartRan(await runQuickStart(esm));
   });
 
-  test('README "MCP servers" (the optional peer installed): the three files compile and run against an MCP server behind bearer auth', async () => {
+  test('docs/mcp.md "Example" (the optional peer installed): the three files compile and run against an MCP server behind bearer auth', async () => {
     const peer = await install(dir, ['@modelcontextprotocol/sdk@1.32.2']);
     console.log(`install (@modelcontextprotocol/sdk): ${peer.ms} ms`);
     const mcp = join(dir, 'mcp');
     writeProject(mcp, {
       extendsConfig: '../tsconfig.json',
-      src: sectionFiles(README, '## MCP servers'),
+      src: sectionFiles(MCP_GUIDE, MCP_EXAMPLE),
       config: await configFor('mcp'),
     });
     expect(outsideTemporal(await compile(mcp, true))).toEqual([]);
@@ -327,7 +329,7 @@ describe(`newest peers (@temporalio ${NEWEST.temporal}, zod ${NEWEST.zod})`, () 
         MCP_REFRESH_TOKEN: server.initialRefreshToken,
       });
       const printed: unknown = JSON.parse(await sh(process.execPath, ['lib/mcp-main.js'], mcp, env, 120_000));
-      expect(printed).toEqual(sectionOutput(README, '## MCP servers'));
+      expect(printed).toEqual(sectionOutput(MCP_GUIDE, MCP_EXAMPLE));
       // The balance: refused once by the payments API, replayed with the refreshed token; the payment made once.
       expect(server.calls.map((c) => c.tool)).toEqual(['get_balance', 'get_balance', 'create_payment', 'find_payment']);
       expect(new Set(server.calls.slice(0, 2).map((c) => c.token)).size).toBe(2);

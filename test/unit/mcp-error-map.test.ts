@@ -656,8 +656,8 @@ describe('the tables', () => {
   });
 });
 
-test('README: the MCP error table in README.md is the one in code (mcpErrorRulesMarkdown)', () => {
-  const readme = readFileSync(join(__dirname, '..', '..', 'README.md'), 'utf8');
+test('docs/mcp.md: its MCP error table is the one in code (mcpErrorRulesMarkdown)', () => {
+  const readme = readFileSync(join(__dirname, '..', '..', 'docs', 'mcp.md'), 'utf8');
   const block = readme.split('<!-- mcp-errors:start -->')[1]?.split('<!-- mcp-errors:end -->')[0]?.trim();
   expect(block).toBe(mcpErrorRulesMarkdown());
 });
