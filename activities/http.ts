@@ -8,6 +8,7 @@ import type { RawOutcome } from '../recovery/classify';
 import type { Idempotency } from '../recovery/tool-spec';
 import { RecoveryError } from '../recovery/recovery-error';
 
+/** One request of `ctx.http.request`. */
 export interface ToolHttpRequest {
   /** @default "GET" */
   method?: string;
@@ -27,6 +28,7 @@ export interface ToolHttpRequest {
   accept?: readonly number[];
 }
 
+/** An answer `ctx.http.request` returns: any 2xx, or a status the request listed in `accept`. */
 export interface ToolHttpResponse {
   status: number;
   headers: Record<string, string>;
@@ -34,6 +36,7 @@ export interface ToolHttpResponse {
   body: unknown;
 }
 
+/** `ctx.http`: HTTP for tools that keeps what the classifier needs (status, headers, body). */
 export interface ToolHttp {
   /**
    * Sends the request with the call's idempotency key (when the tool carries it in a header) and credential.

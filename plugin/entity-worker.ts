@@ -18,6 +18,7 @@ export const ENTITY_WORKFLOWS_PATH = require.resolve('../workflows/entities');
  */
 export const ENTITY_STICKY_TIMEOUT_MS = 1_000;
 
+/** How the plugin runs the Worker of shared mode's entities beside a Worker it is used in. */
 export interface EntityWorkerOptions {
   /** The entities' task queues; none is run for the running Worker's own queue. */
   taskQueues: string[];
