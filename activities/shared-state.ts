@@ -27,7 +27,7 @@ export interface SharedStateOptions {
   taskQueue?: string;
   /**
    * Longest wait on the shared state in one call before falling back to local state, in ms. @default 2_000:
-   * measured in the cluster bench (README, "Several workers"), an update round trip on a loaded 2-core machine
+   * measured in the cluster bench (docs/benchmarks.md, "Shared mode"), an update round trip on a loaded 2-core machine
    * often passed 250 ms (7 fallbacks in one run, 40 outage calls instead of 7); at 2 000 ms, 0 fallbacks.
    */
   timeoutMs?: number;

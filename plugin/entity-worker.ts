@@ -1,5 +1,5 @@
 /**
- * The Workers of the entities' own task queues (README, "Several workers: shared breaker and refresh"), run by the
+ * The Workers of the entities' own task queues (docs/operating.md, "Shared mode: several workers"), run by the
  * plugin alongside each Worker it is used in (Temporal's worker-plugin hook `runWorker(worker, next)`,
  * @temporalio/plugin `SimplePlugin`): the same connection and namespace as that Worker, the entity workflows only
  * (workflows/entities.ts) and the shared refresh activity. They run together: when one stops (shutdown or failure),
