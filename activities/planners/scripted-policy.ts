@@ -1,6 +1,6 @@
 /**
  * The policy of the scripted planner (scripted.ts): its schema, its errors, and how it is parsed and read from a
- * file. Its JSON Schema ships in the package as `recovery-router/scripted-policy.schema.json`; docs/agents.md shows
+ * file. Its JSON Schema ships in the package as `recovery-router/schemas/scripted-policy.schema.json`; docs/agents.md shows
  * a full example.
  *
  * ## The policy format
@@ -135,7 +135,7 @@ export const ScriptedPolicySchema = z
 /**
  * The policy's JSON Schema (draft 2020-12), generated from `ScriptedPolicySchema` by zod's `z.toJSONSchema` in its
  * input form (fields with a default are optional). The package ships it as
- * `recovery-router/scripted-policy.schema.json` (`npm run schemas` writes it; a test keeps it current). Rules the
+ * `recovery-router/schemas/scripted-policy.schema.json` (`npm run schemas` writes it; a test keeps it current). Rules the
  * schema cannot say (unique step ids, a `resultFrom` naming a step) are checked by `parseScriptedPolicy` only.
  */
 export function scriptedPolicyJsonSchema(): Record<string, unknown> {
@@ -143,7 +143,7 @@ export function scriptedPolicyJsonSchema(): Record<string, unknown> {
 }
 /**
  * A parsed scripted policy, defaults filled in (docs/agents.md, "The scripted planner"; JSON Schema:
- * `recovery-router/scripted-policy.schema.json`).
+ * `recovery-router/schemas/scripted-policy.schema.json`).
  */
 export type ScriptedPolicy = z.output<typeof ScriptedPolicySchema>;
 export type Goal = ScriptedPolicy['goals'][string];

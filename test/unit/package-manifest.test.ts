@@ -32,6 +32,14 @@ function atLeast(a: string, b: string): boolean {
   return i === -1 || x![i]! > y![i]!;
 }
 
+test("engines names the Node lines the consumer test runs (this machine's 20, and 22 and 24 from the registry), as the README's table does", () => {
+  const { engines } = JSON.parse(readFileSync(join(ROOT, 'package.json'), 'utf8')) as { engines: { node: string } };
+  expect(engines.node).toBe('^20 || ^22 || ^24');
+  const consumer = readFileSync(join(ROOT, 'test', 'temporal', 'consumer.test.ts'), 'utf8');
+  expect(consumer).toContain('describe.each([22, 24])');
+  expect(readFileSync(join(ROOT, 'README.md'), 'utf8')).toContain('| Node.js | 20, 22, 24 ');
+});
+
 const optional = Object.keys(pkg.peerDependenciesMeta).filter((n) => pkg.peerDependenciesMeta[n]?.optional);
 const required = Object.keys(pkg.peerDependencies).filter((n) => !optional.includes(n));
 
@@ -67,7 +75,7 @@ test('the optional peers are the integrations and OpenTelemetry’s API; the ent
     './operator',
     './testing',
     './server',
-    './scripted-policy.schema.json',
+    './schemas/scripted-policy.schema.json',
     './package.json',
   ]);
 });

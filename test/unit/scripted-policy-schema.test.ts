@@ -1,6 +1,6 @@
 /**
  * The scripted policy's published JSON Schema (schemas/scripted-policy.schema.json, shipped as
- * `recovery-router/scripted-policy.schema.json`): it is what `npm run schemas` writes from the zod schema, and a
+ * `recovery-router/schemas/scripted-policy.schema.json`): it is what `npm run schemas` writes from the zod schema, and a
  * JSON Schema validator (Ajv, draft 2020-12) accepts and refuses what `parseScriptedPolicy` does — every built-in
  * scenario's script, and the mistakes the docs name.
  */
