@@ -12,7 +12,8 @@ import { buildFailure } from './build';
 import type { CallContext } from './context';
 import { classifyDialect } from './dialects';
 import { classifyHttp } from './http';
-import { classifyNetworkError, errorChain } from './network';
+import { classifyByFacts } from './by-facts';
+import { errorChain } from './network';
 import { classifyInvalidResult } from './result';
 import { readString } from './safe';
 import { wrappedHttp } from './wrapped-http';
@@ -47,7 +48,8 @@ function errorNames(error: unknown): string[] {
  * - A client library's error (PostgreSQL, AWS SDK, Stripe, gRPC, …) → its dialect's table (dialects/index.ts).
  * - An HTTP answer inside the error (axios `response`, SDK `status`/`headers`, `HttpOutcomeError.outcome`) →
  *   the HTTP rules.
- * - A transport error → the network rules (`requestSent` wins over inference).
+ * - Its other facts (recovery/classify/by-facts.ts): an SMTP reply, a transport error (`requestSent` wins over
+ *   inference), a structured code, the error's own words.
  * - Anything else → `toolBugFailure`: `unrecoverable/tool_bug`, except that a write that is not deduplicated and
  *   may have been sent is `outcome_unknown`.
  * @param ctx the call (validated by the caller).
@@ -62,5 +64,5 @@ export function classifyThrown(error: unknown, requestSent: boolean | undefined,
   if (dialect) return dialect;
   const http = wrappedHttp(error);
   if (http) return classifyHttp(http.status, http.headers, http.body, ctx, errorNames(error));
-  return classifyNetworkError(error, requestSent, ctx) ?? toolBugFailure(error, requestSent, ctx);
+  return classifyByFacts(error, requestSent, ctx) ?? toolBugFailure(error, requestSent, ctx);
 }

@@ -275,7 +275,9 @@ describe('classify: errors that are not transport faults', () => {
       retryable: false,
       replaySafe: true,
     });
-    expect(f.publicMessage).toBe('get_docs: the tool failed with an error no rule recognises (TypeError).');
+    expect(f.publicMessage).toBe(
+      "get_docs: the tool's own code failed (a bug or a missing dependency); an operator must fix it.",
+    );
   });
 
   it('classify: a buggy adapter that loses the error type (new Error("Unexpected error occurred")) on a write → outcome_unknown (it may have been sent), never a tool bug', () => {

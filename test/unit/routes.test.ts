@@ -1,8 +1,6 @@
 /**
  * Pure unit tests of the route table (recovery/routes.ts): no workers, no servers.
  */
-import { readFileSync } from 'node:fs';
-import { join } from 'node:path';
 import fc from 'fast-check';
 import { FAILURE_CLASSES, FAILURE_REASONS, PHASES, toolFailureSchema } from '../../recovery/failure';
 import type { FailureClass, FailureReason, ToolFailure } from '../../recovery/failure';
@@ -270,13 +268,5 @@ describe('routes: properties', () => {
         expect(routeFor(fa)).toEqual(routeFor(fb));
       }),
     );
-  });
-});
-
-describe('README', () => {
-  test('the route table in README.md is the one in code (routesMarkdown)', () => {
-    const readme = readFileSync(join(__dirname, '..', '..', 'README.md'), 'utf8');
-    const block = readme.split('<!-- routes:start -->')[1]?.split('<!-- routes:end -->')[0]?.trim();
-    expect(block).toBe(routesMarkdown());
   });
 });
