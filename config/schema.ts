@@ -34,6 +34,10 @@ export const ToolOverrideSchema = z
   })
   .strict();
 
+/**
+ * The schema of `temporal.config.json` (zod 4); `loadConfig` applies it and throws `ConfigError` naming the
+ * file and the field.
+ */
 export const RecoveryConfigSchema = z
   .object({
     /** JSON Schema pointer for editors; ignored. */
@@ -57,6 +61,7 @@ export const RecoveryConfigSchema = z
     desk: DeskConfigSchema.default(DeskConfigSchema.parse({})),
   })
   .strict();
+/** The validated policy of `temporal.config.json`, defaults filled in (docs/configuration.md). Durations in ms. */
 export type RecoveryConfig = z.infer<typeof RecoveryConfigSchema>;
 /** What a config file or object may hold: every field optional (defaults fill the rest). */
 export type RecoveryConfigInput = z.input<typeof RecoveryConfigSchema>;

@@ -80,6 +80,10 @@ export const backoffPolicySchema = lazy((z) =>
       }
     }),
 );
+/**
+ * The retry delay: `initialIntervalMs` × `backoffCoefficient`^n, capped at `maximumIntervalMs`, plus additive
+ * jitter (`jitterRatio`); a `Retry-After` is the floor, up to `maxRetryAfterMs`. All in ms.
+ */
 export type BackoffPolicy = z.output<ReturnType<typeof backoffPolicySchema>>;
 
 /**

@@ -45,6 +45,10 @@ export const budgetPolicySchema = lazy((z) =>
     })
     .strict(),
 );
+/**
+ * The budgets (docs/DESIGN.md, "Budgets and escalation"): retries and repairs per call, replans per turn,
+ * attempts per run, unknown-tool turns in a row.
+ */
 export type BudgetPolicy = z.output<ReturnType<typeof budgetPolicySchema>>;
 
 /** A partial budget policy (a per-tool override, `temporal.config.json` `tools.<name>.budgets`). Built on first use. */

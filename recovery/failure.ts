@@ -161,6 +161,7 @@ export const fieldIssueSchema = lazy((z) =>
     })
     .strict(),
 );
+/** One argument the model must fix: its path, what is wrong, and a suggestion when there is one. */
 export type FieldIssue = z.infer<ReturnType<typeof fieldIssueSchema>>;
 
 /**
@@ -224,6 +225,11 @@ export const toolFailureSchema = lazy((z) =>
       }
     }),
 );
+/**
+ * The public failure record of one call (docs/DESIGN.md, "The failure record"): class, reason, phase, whether
+ * it is retryable, the public message, field issues, observed state, `retryAfterMs` (ms). Redacted: no stack,
+ * host, token or header.
+ */
 export type ToolFailure = z.infer<ReturnType<typeof toolFailureSchema>>;
 
 /**

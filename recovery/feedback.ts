@@ -9,6 +9,10 @@ import type { Capability } from './tool-spec';
 import type { FailureClass, FailureReason, FieldIssue, ToolFailure } from './failure';
 import type { RecoveryAction } from './routes';
 
+/**
+ * What the model is told about a failed call: class, action, public message, next step, field issues, permitted
+ * capabilities, observed state (docs/DESIGN.md, "What the model sees").
+ */
 export interface ModelFeedback {
   status: 'failed';
   tool: string;

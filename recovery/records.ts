@@ -22,6 +22,10 @@ export const TerminalState = {
 } as const;
 export type TerminalState = (typeof TerminalState)[keyof typeof TerminalState];
 
+/**
+ * One record per routed call (docs/DESIGN.md, "Telemetry"): tool, class, reason, phase, action, change
+ * evidence, attempts, budgets left, terminal state, duration in ms.
+ */
 export interface RecoveryRecord {
   callId: string;
   tool: string;

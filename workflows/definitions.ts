@@ -7,6 +7,7 @@ import type { RecoveryRecord } from '../recovery/records';
 
 export * from './approval-definitions';
 
+/** Query `recovery.records`: one recovery record per routed call of the run. */
 export const recoveryRecordsQuery = defineQuery<RecoveryRecord[]>('recovery.records');
 
 /** A reviewer's decision on a write whose outcome stayed unknown. */
@@ -75,8 +76,17 @@ export interface ReviewCase {
   decision?: ReviewDecision & { atMs: number };
 }
 
+/**
+ * Signal `recovery.reviewDecision`: a person's decision on a write awaiting review (prefer the update
+ * `decideReviewUpdate`, which says why it refuses).
+ */
 export const reviewDecisionSignal = defineSignal<[ReviewDecision]>('recovery.reviewDecision');
+/**
+ * Update `recovery.decideReview` to `reconcile:<operationId>`: `mark_applied` (with a result reference),
+ * `replay` (within the replay budget) or `abandon`; rejected with the reason when the case cannot take it.
+ */
 export const decideReviewUpdate = defineUpdate<ReviewCase, [ReviewDecision]>('recovery.decideReview');
+/** Query `recovery.reviewCase` of `reconcile:<operationId>`: the case as a person sees it. */
 export const reviewCaseQuery = defineQuery<ReviewCase>('recovery.reviewCase');
 
 /** The workflow id of an operation's reconciliation: one operation, one reconciliation. */
@@ -130,5 +140,7 @@ export interface AgentState {
   status?: string;
 }
 
+/** Signal `agent.userMessage` `{ text, by? }`: shown to the planner at its next step (at most 50 wait). */
 export const userMessageSignal = defineSignal<[UserMessage]>('agent.userMessage');
+/** Query `agent.state`: the agent's goal, phase, turn, current call and counts. */
 export const agentStateQuery = defineQuery<AgentState>('agent.state');

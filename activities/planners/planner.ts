@@ -72,6 +72,7 @@ export class PlannerOutputError extends RecoveryError<typeof PLANNER_INVALID_DEC
   }
 }
 
+/** Options of the `planNextStep` activity. */
 export interface PlannerActivityOptions {
   /** Backoff for retryable transport failures of the model endpoint. @default DEFAULT_BACKOFF_POLICY */
   backoff?: BackoffPolicy;
@@ -101,6 +102,10 @@ export function createPlannerActivities(planner: Planner, options: PlannerActivi
   const backoff = options.backoff ?? DEFAULT_BACKOFF_POLICY;
   const name = options.name ?? 'planner';
 
+  /**
+   * The activity: asks the planner, then checks its answer (`PlannerOutputError` for an unusable one, which the
+   * agent shows back to the planner). Failures of the model call are classified like a tool's.
+   */
   async function planNextStep(input: PlannerInput): Promise<PlannerDecision> {
     const activity = Context.current();
     const { info } = activity;
@@ -161,7 +166,10 @@ export function createPlannerActivities(planner: Planner, options: PlannerActivi
     );
   }
 
-  return { planNextStep };
+  return {
+    /** The planner activity `planNextStep(input: PlannerInput): Promise<PlannerDecision>`. */
+    planNextStep,
+  };
 }
 
 /** The `planner_invalid_decision` failure. Public by construction: a redacted reason and a ≤200-char excerpt. */

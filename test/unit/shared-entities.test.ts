@@ -152,7 +152,7 @@ describe('RecoveryPlugin: shared options', () => {
 });
 
 describe('recovery-router/workflow exports the entity workflows', () => {
-  test('a workflows module of its own can re-export them (README, "Several workers")', async () => {
+  test('a workflows module of its own can re-export them (docs/operating.md, "Shared mode")', async () => {
     const entry = await import('../../workflow');
     const index = await import('../../workflows');
     expect([typeof entry.breakerEntityWorkflow, typeof entry.credentialEntityWorkflow]).toEqual([
