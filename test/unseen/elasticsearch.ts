@@ -5,8 +5,8 @@
  * `body.error.type`), `ConnectionError` and `TimeoutError`. Its retries are off (`maxRetries: 0`).
  */
 import { Client } from '@elastic/elasticsearch';
-import type { Effect, UnseenCase, UnseenLibrary } from './cases';
-import { startLoopback, type Answer } from './loopback';
+import type { UnseenCase, UnseenLibrary } from './cases';
+import { loopbackCases, startLoopback, type Answer } from './loopback';
 import { freePort } from './net-fixtures';
 
 /** An Elasticsearch error body (docs: "Error responses"). */
@@ -28,22 +28,7 @@ export const elasticsearchLibrary: UnseenLibrary = {
     const search = (c = client()) => c.search({ index: 'orders', query: { match: { customer: 'ada' } } });
     const index = (c = client()) => c.index({ index: 'orders', id: 'o-1', document: { customer: 'ada', total: 12.5 } });
     const create = () => client().create({ index: 'orders', id: 'o-1', document: { customer: 'ada', total: 12.5 } });
-    const one = (
-      name: string,
-      effect: Effect,
-      answer: Answer | undefined,
-      run: () => Promise<unknown>,
-      verify?: 'holds',
-    ) =>
-      ({
-        id: `elasticsearch.${name}.${effect}`,
-        effect,
-        run: () => {
-          if (answer) server.answer = answer;
-          return run();
-        },
-        ...(verify ? { verify } : {}),
-      }) satisfies UnseenCase;
+    const one = loopbackCases('elasticsearch', server);
     const rejected = es(
       429,
       'es_rejected_execution_exception',

@@ -5,8 +5,8 @@
  * failed request is an `HttpError` whose `error` holds the network error.
  */
 import { Api } from 'grammy';
-import type { Effect, UnseenCase, UnseenLibrary } from './cases';
-import { startLoopback, type Answer } from './loopback';
+import type { UnseenCase, UnseenLibrary } from './cases';
+import { loopbackCases, startLoopback, type Answer } from './loopback';
 import { freePort } from './net-fixtures';
 
 const TOKEN = '123456:AAbot-token-never-shown';
@@ -28,22 +28,7 @@ export const grammyLibrary: UnseenLibrary = {
     const send = (a = api()) => a.sendMessage(-1001234, 'Deploy finished');
     const edit = () => api().editMessageText(-1001234, 77, 'Deploy finished');
     const me = (a = api()) => a.getMe();
-    const one = (
-      name: string,
-      effect: Effect,
-      answer: Answer | undefined,
-      run: () => Promise<unknown>,
-      verify?: 'holds',
-    ) =>
-      ({
-        id: `grammy.${name}.${effect}`,
-        effect,
-        run: () => {
-          if (answer) server.answer = answer;
-          return run();
-        },
-        ...(verify ? { verify } : {}),
-      }) satisfies UnseenCase;
+    const one = loopbackCases('grammy', server);
     const flood = tg(429, 'Too Many Requests: retry after 3', { retry_after: 3 });
     const cases: UnseenCase[] = [
       one('refused', 'read', undefined, () => me(api(refused))),

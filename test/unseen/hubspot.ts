@@ -5,8 +5,8 @@
  * status, `body` and `headers`. Its retries are off (`numberOfApiCallRetries: 0`).
  */
 import { Client } from '@hubspot/api-client';
-import type { Effect, UnseenCase, UnseenLibrary } from './cases';
-import { startLoopback, type Answer } from './loopback';
+import type { UnseenCase, UnseenLibrary } from './cases';
+import { loopbackCases, startLoopback, type Answer } from './loopback';
 import { freePort } from './net-fixtures';
 
 const hs = (status: number, body: Record<string, unknown>, headers?: Record<string, string>): Answer => ({
@@ -27,22 +27,7 @@ export const hubspotLibrary: UnseenLibrary = {
     const get = (c = client()) => c.crm.contacts.basicApi.getById('42');
     const create = (c = client()) =>
       c.crm.contacts.basicApi.create({ properties: { email: 'ada@example.org', firstname: 'Ada' }, associations: [] });
-    const one = (
-      name: string,
-      effect: Effect,
-      answer: Answer | undefined,
-      run: () => Promise<unknown>,
-      verify?: 'holds',
-    ) =>
-      ({
-        id: `hubspot.${name}.${effect}`,
-        effect,
-        run: () => {
-          if (answer) server.answer = answer;
-          return run();
-        },
-        ...(verify ? { verify } : {}),
-      }) satisfies UnseenCase;
+    const one = loopbackCases('hubspot', server);
     const limit = hs(
       429,
       { message: 'You have reached your secondly limit.', errorType: 'RATE_LIMIT', policyName: 'SECONDLY' },

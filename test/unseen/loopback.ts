@@ -5,6 +5,7 @@
  */
 import http from 'node:http';
 import type { AddressInfo, Socket } from 'node:net';
+import type { Effect, UnseenCase } from './cases';
 
 export interface Answer {
   status: number;
@@ -55,4 +56,26 @@ export async function startLoopback(base: Record<string, string> = {}): Promise<
       await new Promise((r) => server.close(() => r(undefined)));
     },
   };
+}
+
+/**
+ * The case builder of a loopback library: `one(name, effect, answer, run, verify?)` is the case
+ * `<library>.<name>.<effect>` that sets the loopback's next answer (when given) and runs the library's call.
+ */
+export function loopbackCases(library: string, server: Pick<Loopback, 'answer'>) {
+  return (
+    name: string,
+    effect: Effect,
+    answer: Answer | undefined,
+    run: () => Promise<unknown>,
+    verify?: 'holds',
+  ): UnseenCase => ({
+    id: `${library}.${name}.${effect}`,
+    effect,
+    run: () => {
+      if (answer) server.answer = answer;
+      return run();
+    },
+    ...(verify ? { verify } : {}),
+  });
 }
