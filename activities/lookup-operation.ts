@@ -10,12 +10,14 @@
 import { Context } from '@temporalio/activity';
 import { MAX_RESULT_BYTES, measureJson, omittedValue } from '../recovery/bounds';
 import { readProp, readString } from '../recovery/classify/safe';
+import { wrappedHttp } from '../recovery/classify/wrapped-http';
 import { redact } from '../recovery/redact';
 import { CallInterrupted, guardAttempt } from './attempt-guard';
 import { describe } from './failure-edge';
 import type { CredentialBroker } from './credentials';
 import type { AnyTool } from './define-tool';
 import { keepHeartbeating } from './heartbeat';
+import { HttpOutcomeError } from './http';
 import { toolContextOf } from './tool-context-of';
 
 export interface LookupRequest {
@@ -59,6 +61,20 @@ export function lookupAnswerOf(tool: AnyTool, answer: unknown): LookupAnswer {
   return { state: 'applied', result: omittedValue(why, measured.kind === 'json' ? measured.bytes : undefined, true) };
 }
 
+/**
+ * What a person reviewing the write reads of a lookup that threw: the HTTP status it got, when it got one (never a
+ * header, body or host), and for a 404 how a lookup reads "not found" as an answer (docs/tools.md, "Lookups").
+ */
+export function failedLookupDetail(err: unknown): string {
+  const status = HttpOutcomeError.is(err) ? err.outcome.status : wrappedHttp(err)?.status;
+  if (status === 404) {
+    return 'The lookup itself failed: its request was answered HTTP 404. A lookup that reads "not found" as not applied requests it with accept: [404] and returns { state: "not_applied" }.';
+  }
+  return status === undefined
+    ? 'The lookup itself failed.'
+    : `The lookup itself failed: its request was answered HTTP ${status}.`;
+}
+
 export function createLookupActivity(deps: { byName: ReadonlyMap<string, AnyTool>; credentials: CredentialBroker }) {
   return async function lookupOperation(req: LookupRequest): Promise<LookupAnswer> {
     const activity = Context.current();
@@ -78,7 +94,7 @@ export function createLookupActivity(deps: { byName: ReadonlyMap<string, AnyTool
       const interrupted = err instanceof CallInterrupted ? err : guard.interruption();
       if (interrupted?.why === 'cancel_requested') throw interrupted.cancellation ?? interrupted;
       activity.log.warn('lookup failed', { tool: req.tool, operationId: req.operationId, error: describe(err) });
-      return { state: 'unknown', detail: interrupted ? 'The lookup was interrupted.' : 'The lookup itself failed.' };
+      return { state: 'unknown', detail: interrupted ? 'The lookup was interrupted.' : failedLookupDetail(err) };
     } finally {
       guard.dispose();
       stopHeartbeats();

@@ -91,16 +91,18 @@ function addReviewCommands(program: Command, withClient: WithClient): void {
     .command('decide')
     .description('decide a review: mark-applied (needs --result-ref), replay (same idempotency key) or abandon')
     .argument('<operationId>')
-    .addArgument(new Argument('<decision>').choices(['mark-applied', 'replay', 'abandon']))
+    // `mark_applied` as `reviews show` lists it in `allowed`, or `mark-applied` as a command-line word.
+    .addArgument(new Argument('<decision>').choices(['mark-applied', 'mark_applied', 'replay', 'abandon']))
     .requiredOption('--by <who>', 'who decides')
     .requiredOption('--reason <text>', 'why')
     .option('--result-ref <ref>', 'with mark-applied: where the result of the applied write is')
     .action(
       (
         operationId: string,
-        verb: 'mark-applied' | 'replay' | 'abandon',
+        given: 'mark-applied' | 'mark_applied' | 'replay' | 'abandon',
         o: { by: string; reason: string; resultRef?: string },
       ) => {
+        const verb = given === 'mark_applied' ? 'mark-applied' : given;
         // Refused here, before connecting; decideReview checks it again for callers from code.
         if (verb === 'mark-applied' && !o.resultRef?.trim())
           program.error('mark-applied needs --result-ref <ref>: where the result of the applied write is');

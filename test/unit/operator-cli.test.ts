@@ -43,3 +43,18 @@ test('every approvals, reviews and desk subcommand has a description', () => {
     ['desk hash-password', true],
   ]);
 });
+
+test('reviews decide takes the decision as `reviews show` lists it (mark_applied) or as a CLI word (mark-applied); both need --result-ref', () => {
+  for (const spelling of ['mark_applied', 'mark-applied']) {
+    const program = operatorCli().exitOverride();
+    program.configureOutput({ writeErr: () => undefined, writeOut: () => undefined });
+    for (const c of program.commands) c.exitOverride();
+    const reviews = program.commands.find((c) => c.name() === 'reviews')!;
+    for (const c of reviews.commands) c.exitOverride().configureOutput({ writeErr: () => undefined });
+    expect(() =>
+      program.parse(['reviews', 'decide', 'op-1', spelling, '--by', 'ops', '--reason', 'seen in the ledger'], {
+        from: 'user',
+      }),
+    ).toThrow('mark-applied needs --result-ref <ref>: where the result of the applied write is');
+  }
+});
