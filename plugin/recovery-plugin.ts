@@ -21,23 +21,23 @@ import type {
   WorkflowBundleOption,
 } from '@temporalio/worker';
 import { createApprovalActivities, type ApprovalActivityOptions } from '../activities/approvals';
-import { BreakerRegistry, type BreakerOptions, type Breakers } from '../activities/breaker';
+import type { BreakerOptions, Breakers } from '../activities/breaker';
 import { CredentialBroker, type CredentialProvider } from '../activities/credentials';
 import { toolCatalog, type AnyTool } from '../activities/define-tool';
 import { createToolActivities } from '../activities/invoke-tool';
 import { createPlannerActivities, type Planner } from '../activities/planners/planner';
-import { SharedBreaker, type SharedBreakerOptions } from '../activities/shared-breaker';
+import type { SharedBreakerOptions } from '../activities/shared-breaker';
 import {
   createSharedCredentialActivities,
   sharedRefresh,
   type SharedCredentialOptions,
 } from '../activities/shared-credentials';
 import type { SharedStateChannel } from '../activities/shared-state';
-import { ConfigError, loadConfig, parseConfigObject } from '../config/load';
+import { ConfigError } from '../config/load';
 import type { RecoveryConfig, RecoveryConfigInput } from '../config/schema';
 import type { ToolSpec } from '../recovery/tool-spec';
 import { release, runWithEntityWorkers, type EntityWorkerOptions } from './entity-worker';
-import { entityTaskQueueOf, entityWorkersFor, ownWorkflowsOn, sharedBreakerOf, sharedRefreshOf } from './shared-mode';
+import { entityTaskQueueOf, entityWorkersFor, sharedBreakerOf, sharedRefreshOf } from './shared-mode';
 import { checkOptions, RecoveryPluginOptionsError } from './options';
 import { checkSearchAttributes, SearchAttributesError } from './search-attribute-check';
 import { NO_TELEMETRY, type RecoveryTelemetry } from './telemetry';
@@ -46,13 +46,13 @@ import { shadowInterceptors } from './shadow/interceptor';
 import type { ShadowOptions } from './shadow/options';
 import { shadowRuntime } from './shadow/shadow-plugin';
 import { traceSinks } from './trace-sinks';
-import { checkWorkflowBundle, WorkflowBundleError } from './bundle-check';
+import { WorkflowBundleError } from './bundle-check';
+import { breakersFor, replayOptionsWith, resolveConfig, workerOptionsWith } from './plugin-config';
 import { workerDataOf } from './worker-data';
 import {
   bundlerWithPluginCode,
   RECOVERY_PRELOAD_MODULES,
   RECOVERY_WORKFLOWS_PATH,
-  withPluginCode,
   type PluginCode,
 } from './workflow-code';
 
@@ -263,12 +263,7 @@ export class RecoveryPlugin extends SimplePlugin {
    *   (naming it), or was built with a plugin of another catalog (plugin/bundle-check.ts).
    */
   override configureWorker(options: WorkerOptions): WorkerOptions {
-    const configured = super.configureWorker(options);
-    const withSinks = { ...configured, sinks: { ...configured.sinks, ...this.sinks() } };
-    if (!withSinks.workflowBundle) return withPluginCode(withSinks, this.code);
-    const required = ownWorkflowsOn(withSinks.taskQueue, this.code.shared, this.entityWorkers);
-    checkWorkflowBundle(withSinks.workflowBundle, required, this.code.data.catalogDigest);
-    return withSinks;
+    return workerOptionsWith(super.configureWorker(options), this.sinks(), this.code, this.entityWorkers);
   }
 
   /** The sinks of recovery records (`options.telemetry`) and workflow-side spans (`options.tracing`). */
@@ -290,24 +285,8 @@ export class RecoveryPlugin extends SimplePlugin {
    * as `configureWorker` does.
    */
   override configureReplayWorker(options: ReplayWorkerOptions): ReplayWorkerOptions {
-    const configured = super.configureReplayWorker(options);
-    const withSinks = { ...configured, sinks: { ...configured.sinks, ...this.sinks() } };
-    if (withSinks.workflowBundle) return withSinks;
-    return withPluginCode(withSinks, this.code);
+    return replayOptionsWith(super.configureReplayWorker(options), this.sinks(), this.code);
   }
-}
-
-function breakersFor(options: RecoveryPluginOptions, taskQueue: string): Breakers {
-  const shared = sharedBreakerOf(options);
-  if (shared) return new SharedBreaker({ ...shared, taskQueue: shared.taskQueue ?? entityTaskQueueOf(taskQueue) });
-  const local = options.breaker;
-  return new BreakerRegistry(local && { threshold: local.threshold, halfOpenAfterMs: local.halfOpenAfterMs });
-}
-
-function resolveConfig(config: RecoveryPluginOptions['config']): RecoveryConfig {
-  if (config === undefined || typeof config === 'string') return loadConfig(config);
-  // Same message shape as a bad file.
-  return parseConfigObject(config, 'RecoveryPlugin options.config');
 }
 
 export {

@@ -1,0 +1,64 @@
+/**
+ * The parts of `RecoveryPlugin` that turn its options into what it runs with: the config, the breakers, and the
+ * Worker's and replay Worker's options with the plugin's sinks and workflow code (plugin/workflow-code.ts).
+ * Node-side only.
+ */
+import type { ReplayWorkerOptions, WorkerOptions } from '@temporalio/worker';
+import { BreakerRegistry, type Breakers } from '../activities/breaker';
+import { SharedBreaker } from '../activities/shared-breaker';
+import { loadConfig, parseConfigObject } from '../config/load';
+import type { RecoveryConfig } from '../config/schema';
+import { checkWorkflowBundle } from './bundle-check';
+import type { EntityWorkerOptions } from './entity-worker';
+import type { RecoveryPluginOptions } from './recovery-plugin';
+import { entityTaskQueueOf, ownWorkflowsOn, sharedBreakerOf } from './shared-mode';
+import { withPluginCode, type PluginCode } from './workflow-code';
+
+type Sinks = NonNullable<WorkerOptions['sinks']>;
+
+/** The breakers of `options.breaker`: one per downstream for the namespace (shared), or per worker process. */
+export function breakersFor(options: RecoveryPluginOptions, taskQueue: string): Breakers {
+  const shared = sharedBreakerOf(options);
+  if (shared) return new SharedBreaker({ ...shared, taskQueue: shared.taskQueue ?? entityTaskQueueOf(taskQueue) });
+  const local = options.breaker;
+  return new BreakerRegistry(local && { threshold: local.threshold, halfOpenAfterMs: local.halfOpenAfterMs });
+}
+
+/**
+ * The validated policy of `options.config`: a file (default `temporal.config.json`) or an object.
+ * @throws ConfigError naming the field that fails the schema.
+ */
+export function resolveConfig(config: RecoveryPluginOptions['config']): RecoveryConfig {
+  if (config === undefined || typeof config === 'string') return loadConfig(config);
+  // Same message shape as a bad file.
+  return parseConfigObject(config, 'RecoveryPlugin options.config');
+}
+
+/**
+ * A Worker's options with the plugin's sinks (replacing sinks of the same names) and its workflow code; a prebuilt
+ * `workflowBundle` is checked instead.
+ * @throws WorkflowBundleError when the prebuilt bundle lacks a workflow the plugin starts, or has another catalog.
+ */
+export function workerOptionsWith(
+  configured: WorkerOptions,
+  sinks: Sinks,
+  code: PluginCode,
+  entityWorkers: EntityWorkerOptions | undefined,
+): WorkerOptions {
+  const withSinks = { ...configured, sinks: { ...configured.sinks, ...sinks } };
+  if (!withSinks.workflowBundle) return withPluginCode(withSinks, code);
+  const required = ownWorkflowsOn(withSinks.taskQueue, code.shared, entityWorkers);
+  checkWorkflowBundle(withSinks.workflowBundle, required, code.data.catalogDigest);
+  return withSinks;
+}
+
+/** A replay Worker's options with the same sinks, and the plugin's workflow code unless it has a prebuilt bundle. */
+export function replayOptionsWith(
+  configured: ReplayWorkerOptions,
+  sinks: Sinks,
+  code: PluginCode,
+): ReplayWorkerOptions {
+  const withSinks = { ...configured, sinks: { ...configured.sinks, ...sinks } };
+  if (withSinks.workflowBundle) return withSinks;
+  return withPluginCode(withSinks, code);
+}
