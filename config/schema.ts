@@ -8,6 +8,7 @@ import { z } from 'zod';
 import { backoffOverrideSchema, backoffPolicySchema } from '../recovery/backoff';
 import { budgetOverrideSchema, budgetPolicySchema } from '../recovery/budgets';
 import { DeskConfigSchema } from './desk-schema';
+import { fromShape } from './from-shape';
 
 export const EmbeddedServerConfigSchema = z
   .object({
@@ -28,8 +29,8 @@ export type EmbeddedServerConfig = z.infer<typeof EmbeddedServerConfigSchema>;
 /** Per-tool overrides of the run-wide policy. */
 export const ToolOverrideSchema = z
   .object({
-    budgets: budgetOverrideSchema().optional(),
-    backoff: backoffOverrideSchema().optional(),
+    budgets: fromShape(budgetOverrideSchema()).optional(),
+    backoff: fromShape(backoffOverrideSchema()).optional(),
   })
   .strict();
 
@@ -39,8 +40,8 @@ export const RecoveryConfigSchema = z
     $schema: z.string().optional(),
     /** Task queue of the plugin's worker. @default "recovery-router" */
     taskQueue: z.string().min(1).default('recovery-router'),
-    budgets: budgetPolicySchema().default(budgetPolicySchema().parse({})),
-    backoff: backoffPolicySchema().default(backoffPolicySchema().parse({})),
+    budgets: fromShape(budgetPolicySchema()).default(budgetPolicySchema().parse({})),
+    backoff: fromShape(backoffPolicySchema()).default(backoffPolicySchema().parse({})),
     tools: z.record(z.string().min(1), ToolOverrideSchema).default({}),
     embeddedServer: EmbeddedServerConfigSchema.default(EmbeddedServerConfigSchema.parse({})),
     /** `recovery-router desk`: where it listens and who may decide (config/desk-schema.ts). */

@@ -39,6 +39,7 @@ import {
 export { PLANNER_INVALID_DECISION };
 import { failWith } from '../failure-edge';
 import { RecoveryError } from '../../recovery/recovery-error';
+import { jsonSchemaOfShape } from '../../recovery/shape-json';
 import { ApplicationFailureType } from '../../recovery/failure-types';
 
 /** Something that decides the next step of an agent run: a script, a model. */
@@ -80,6 +81,10 @@ export interface PlannerActivityOptions {
   /** Random source for the backoff's jitter, in [0, 1). @default Math.random */
   random?: () => number;
 }
+
+/** The JSON Schema of `plannerDecisionSchema()`, built once (recovery/shape-json.ts). */
+let decisionJson: Record<string, unknown> | undefined;
+const decisionJsonSchema = () => (decisionJson ??= jsonSchemaOfShape(plannerDecisionSchema()));
 
 const PlannerInputShape = z.object({
   goal: z.string().min(1),
@@ -154,8 +159,8 @@ export function createPlannerActivities(planner: Planner, options: PlannerActivi
       ctx,
       `${where}: ${first?.message ?? 'invalid value'}`,
       // Without `input`: issues name the received type, so no model text beyond the excerpt leaves. With the
-      // schema (read through its JSON Schema, once): `kind` expects "one of tool_calls|submit|stop".
-      fieldIssuesFromZod(parsed.error, { schema: plannerDecisionSchema() }),
+      // decision's JSON Schema: `kind` expects "one of tool_calls|submit|stop".
+      fieldIssuesFromZod(parsed.error, { jsonSchema: decisionJsonSchema() }),
       answer,
       info.attempt,
     );

@@ -14,7 +14,6 @@ import {
 } from '../failure';
 import { redact } from '../redact';
 import { pathNamesSecret } from '../redact-keys';
-import { plainlyValidFailure } from '../plain-checks';
 import { markValid } from '../valid-failure';
 import type { FieldIssue, ToolFailure } from '../failure';
 import type { CallContext } from './context';
@@ -69,7 +68,7 @@ export function buildFailure(id: FailureIdentity, d: FailureDraft): ToolFailure 
     // A "code" the redaction would change (a token a server put in its `code` field) is no code: it stays out.
     if (ERROR_CODE_PATTERN.test(code) && redact(d.code) === d.code) candidate.code = code;
   }
-  if (plainlyValidFailure(candidate) || toolFailureSchema().safeParse(candidate).success) return markValid(candidate);
+  if (toolFailureSchema().safeParse(candidate).success) return markValid(candidate);
   return markValid(unbuildable(id, d));
 }
 
