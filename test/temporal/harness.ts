@@ -37,7 +37,7 @@ let bundle: Promise<WorkflowBundleWithSourceMap> | undefined;
 export function workflowBundle(): Promise<WorkflowBundleWithSourceMap> {
   bundle ??= bundleWorkflowCode({
     workflowsPath: RECOVERY_WORKFLOWS_PATH,
-    preloadModules: [...RECOVERY_PRELOAD_MODULES],
+    preloadModules: [...RECOVERY_PRELOAD_MODULES, RECOVERY_WORKFLOWS_PATH],
     logger: quietBundlerLogger,
   });
   return bundle;

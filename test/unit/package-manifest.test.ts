@@ -45,7 +45,7 @@ test('the README’s Install command installs the package and exactly its requir
   expect(names.sort()).toEqual(['recovery-router', ...required].sort());
 });
 
-test('the optional peers are the integrations and OpenTelemetry’s API; the entry points are ., ./workflow and one per integration (two for the agent frameworks: Node side and workflow side)', () => {
+test('the optional peers are the integrations and OpenTelemetry’s API; the entry points are ., ./workflow (the router), ./workflows (the plugin’s workflows) and one per integration (two for the agent frameworks: Node side and workflow side)', () => {
   expect(optional.sort()).toEqual([
     '@modelcontextprotocol/sdk',
     '@openai/agents-core',
@@ -57,6 +57,7 @@ test('the optional peers are the integrations and OpenTelemetry’s API; the ent
   expect(Object.keys(pkg.exports)).toEqual([
     '.',
     './workflow',
+    './workflows',
     './openai',
     './mcp',
     './metrics',
