@@ -28,6 +28,7 @@ export const PLANNER_INVALID_DECISION = ApplicationFailureType.PLANNER_INVALID_D
 /** Observation kinds, for input checks. */
 export const OBSERVATION_KINDS = ['tool_result', 'tool_failure', 'user_message', 'decision_rejected'] as const;
 
+/** What a planner sees each turn: the goal, the capabilities the run may use (with their schemas), the observations. */
 export interface PlannerInput {
   goal: string;
   /** 1-based turn number. */
@@ -36,6 +37,19 @@ export interface PlannerInput {
   /** Every observation so far, oldest first. */
   observations: Observation[];
 }
+
+/**
+ * What `agentWorkflow` sends the planner activity each turn: a `PlannerInput` whose capabilities are only their
+ * names (sorted). The activity expands them from the worker's catalog before the planner sees them, so a run's
+ * history does not carry every tool's description and JSON Schema every turn (docs/DESIGN.md, "Workflow code and
+ * the worker"). The activity also takes a full `PlannerInput` (runs recorded before: `patched` in workflows/agent.ts).
+ */
+export interface PlannerStepInput extends Omit<PlannerInput, 'capabilities'> {
+  capabilityNames: string[];
+}
+
+/** The `patched()` id of the planner input that names capabilities (`PlannerStepInput`) instead of carrying them. */
+export const PLANNER_CAPABILITY_NAMES_PATCH = 'recovery-router:planner-capability-names';
 
 /**
  * The planner's next step.
