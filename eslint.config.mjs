@@ -87,6 +87,7 @@ export default tseslint.config(
       '.moto/**',
       '.baseline/**',
       'bench/results/**',
+      'docs/api/**',
       'notes/**',
       '**/*.js',
       '**/*.mjs',

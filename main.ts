@@ -22,8 +22,9 @@ import type { RecoveryConfig } from './config/schema';
 import { resolveConnection, type ConnectionTarget } from './config/connection';
 import { builtInScenarios } from './examples/agent-demo/builtin';
 import { startDemoFixtures, type DemoFixtures } from './examples/agent-demo/fixtures';
-import { printTable, printTelemetry } from './examples/agent-demo/print';
+import { printLegend, printScenario, printTable, printTelemetry } from './examples/agent-demo/print';
 import { runScenario, type ScenarioReport } from './examples/agent-demo/run';
+import { recordingPlanner } from './examples/agent-demo/told';
 import {
   checkScenarios,
   loadScenarioFile,
@@ -140,9 +141,10 @@ async function runOnWorker(job: {
   const client = new Client({ connection, namespace: target.namespace });
   // A task queue of its own, so the demo never hands work to (or takes work from) your workers.
   const metrics = new RecoveryMetrics();
+  const recorder = recordingPlanner(planner); // what the planner was told, for each scenario's printout
   const plugin = new RecoveryPlugin({
     tools: fixtures.tools,
-    planner,
+    planner: recorder.planner,
     config: { ...config, taskQueue: `${config.taskQueue}-main-job` },
     telemetry: metrics,
   });
@@ -165,16 +167,13 @@ async function runOnWorker(job: {
         plugin,
         fixtures,
         searchAttributes: target.embedded,
+        toldFor: recorder.toldFor,
         progress: (line) => console.log(`    ${line}`),
       });
       reports.push(report);
-      const a = report.actual;
-      console.log(
-        `  ${report.passed ? '✓' : '✗'} ${a.status}${a.reason ? ` (${a.reason})` : ''} after ${a.turns} turn(s)` +
-          (uiUrl
-            ? `\n    ${uiUrl}/namespaces/${target.namespace}/workflows/${encodeURIComponent(report.workflowId)}`
-            : ''),
-      );
+      const link =
+        uiUrl && `${uiUrl}/namespaces/${target.namespace}/workflows/${encodeURIComponent(report.workflowId)}`;
+      printScenario(report, link || undefined);
     }
   });
   const telemetryText = await metrics.text();
@@ -187,6 +186,7 @@ async function runOnWorker(job: {
 /** Prints the table and telemetry, writes `--metrics` and `--report`, lists failures. @returns the exit code. */
 function finish(opts: Options, reports: ScenarioReport[], telemetryText: string): number {
   printTable(reports);
+  printLegend();
   printTelemetry(summarizeRecords(reports.flatMap((r) => r.records)), reports);
   if (opts.metrics) {
     mkdirSync(dirname(opts.metrics), { recursive: true });

@@ -34,6 +34,10 @@ export type ApprovalVerdict =
   | { accepted: true; identity?: string; signed: boolean }
   | { accepted: false; reason: 'signature_required' | 'signature_invalid' };
 
+/**
+ * `approvals` of the plugin: with a `signingKey` (≥ 32 bytes), every decision must carry an HMAC-SHA256
+ * signature (`signApproval`), verified in the worker. docs/approvals.md.
+ */
 export interface ApprovalActivityOptions {
   /** Approval key (≥ 32 bytes): when set, every decision must be signed with it. */
   signingKey?: string | Uint8Array;

@@ -27,6 +27,10 @@ import { z } from 'zod';
 import { formatOptionIssue } from '../recovery/errors';
 import { lazy } from '../recovery/lazy';
 
+/**
+ * The circuit breaker of each downstream (cockatiel's consecutive breaker): `threshold` faults in a row open it
+ * for `halfOpenAfterMs` ms, then one trial call decides.
+ */
 export interface BreakerOptions {
   /** Consecutive downstream faults that open the circuit. @default 5 */
   threshold?: number;
@@ -86,6 +90,7 @@ export class CircuitOpen extends Error {
 export interface Breakers {
   /** @throws CircuitOpen while the circuit is open (nothing was sent). */
   execute<T>(downstream: string, fn: () => Promise<T>): Promise<T>;
+  /** The circuit's state for `downstream` (a tool's `downstream`, default its name). */
   state(downstream: string): 'closed' | 'open' | 'half_open' | 'isolated';
 }
 

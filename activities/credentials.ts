@@ -13,6 +13,11 @@ import { classify, type CallContext } from '../recovery/classify';
 import { FailureClass, type ToolFailure } from '../recovery/failure';
 import { RecoveryError } from '../recovery/recovery-error';
 
+/**
+ * Supplies one credential: its first token, and a new one when a call was refused with 401. Throw
+ * `CredentialRefreshFailed` (or an `invalid_grant` answer) when a person must re-authorise; anything else
+ * thrown is read as transient.
+ */
 export interface CredentialProvider {
   /** The first access token. */
   initial(): Promise<{ token: string }>;
@@ -81,6 +86,7 @@ export class UnknownCredential extends RecoveryError<'unknown_credential'> {
   }
 }
 
+/** A credential's state in the broker: provider, current token and version, the refresh in flight. */
 interface Slot {
   provider: CredentialProvider;
   token: string | undefined;
@@ -99,6 +105,11 @@ export type SharedRefresh = (
   staleVersion: number,
 ) => Promise<{ token: string; version: number } | undefined>;
 
+/**
+ * Hands tools their credentials by id and refreshes them single-flight: one refresh per credential at a time in
+ * a worker (or in the namespace, in shared mode). A credential whose refresh was refused for good is dead until
+ * `reauthorize`.
+ */
 export class CredentialBroker {
   private readonly slots = new Map<string, Slot>();
   private sharedRefresh: SharedRefresh | undefined;
@@ -117,6 +128,7 @@ export class CredentialBroker {
     return this.slot(id).provider;
   }
 
+  /** Registers (or replaces) the provider of credential `id`; its token is fetched on first use. */
   register(id: string, provider: CredentialProvider): void {
     this.slots.set(id, { provider, token: undefined, version: 0, inflight: undefined, dead: undefined, refreshes: 0 });
   }

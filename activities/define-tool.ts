@@ -35,6 +35,10 @@ export interface RuleViolation {
   suggestion?: string;
 }
 
+/**
+ * What `defineTool` takes: a tool's name, schemas, effect, idempotency and recovery declarations, and its
+ * `execute` (docs/tools.md). @throws ToolDefinitionError from `defineTool`, naming the tool and the field.
+ */
 export interface ToolDefinition<
   I extends z.ZodType = z.ZodType,
   O extends z.ZodType = z.ZodType,
@@ -92,7 +96,9 @@ export interface ToolDefinition<
    * dispatched. `after` runs on a schema-valid result: a returned message makes it `invalid_result`.
    */
   validate?: {
+    /** Runs after `input`, before any I/O: violations make the call `invalid_arguments`, nothing is dispatched. */
     before?(args: z.output<I>): RuleViolation[] | undefined | Promise<RuleViolation[] | undefined>;
+    /** Runs on a schema-valid result: a returned message makes it `invalid_result` (rejected). */
     after?(result: z.output<O>, args: z.output<I>): string | undefined;
   };
   /** Overrides or extends the built-in classification (precedence: recovery/classify/index.ts). */

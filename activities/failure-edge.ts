@@ -15,6 +15,7 @@
  */
 import { ApplicationFailure } from '@temporalio/common';
 import { nextDelay, type BackoffPolicy } from '../recovery/backoff';
+import { suggestedRule } from '../recovery/classify/suggested-rule';
 import { isObjectLike, readProp, readString } from '../recovery/classify/safe';
 import { validFailure } from '../recovery/valid-failure';
 import { errorTypeFor, FailureClass, FailureReason, type FailureMeta, type ToolFailure } from '../recovery/failure';
@@ -63,6 +64,9 @@ export function failWith(failure: ToolFailure, options: FailOptions): never {
     reason: final.reason,
     phase: final.phase,
     status: final.status,
+    ...(final.fingerprint === undefined
+      ? {}
+      : { fingerprint: final.fingerprint, suggestedRule: suggestedRule(final.fingerprint) }),
     diagnostic: describe(options.diagnostic),
   });
   const thrown = ApplicationFailure.create({

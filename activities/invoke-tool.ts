@@ -22,6 +22,7 @@
  */
 import { Context } from '@temporalio/activity';
 import type { BackoffPolicy } from '../recovery/backoff';
+import type { ClassifyRule } from '../recovery/classify/rules';
 import type { ApprovalGrant } from '../workflows/definitions';
 import { BreakerRegistry, type Breakers } from './breaker';
 import { CredentialBroker } from './credentials';
@@ -78,6 +79,8 @@ export interface ToolActivityDeps {
   toolBackoff?: Record<string, Partial<BackoffPolicy>>;
   credentials?: CredentialBroker;
   breakers?: Breakers;
+  /** Operators' classification rules (temporal.config.json `classify.rules`), over the built-in answer. @default [] */
+  classifyRules?: readonly ClassifyRule[];
   /** Spans and the duration histogram of every attempt (activities/tracing). @default none */
   tracing?: Tracing;
 }
@@ -85,6 +88,7 @@ export interface ToolActivityDeps {
 /** Builds the activities the plugin registers (a factory with injected dependencies, as Temporal samples build activities). */
 export function createToolActivities(deps: ToolActivityDeps) {
   const byName = new Map(deps.tools.map((t) => [t.name, t]));
+  const rules = deps.classifyRules ?? [];
   const breakers: Breakers = deps.breakers ?? new BreakerRegistry();
   const credentials = deps.credentials ?? new CredentialBroker();
   const backoffFor = (tool: string): BackoffPolicy =>
@@ -107,7 +111,7 @@ export function createToolActivities(deps: ToolActivityDeps) {
     try {
       const call = await guard.race(preflight(tool, inv, ctx, credentials));
       mayHaveSent = true;
-      const raw = await dispatch(call, inv, ctx, activity, { breakers, credentials, guard });
+      const raw = await dispatch(call, inv, ctx, activity, { breakers, credentials, guard, rules });
       const value = carried(call.tool, postcheck(call.tool, raw, call.args, ctx), ctx);
       return call.credential
         ? { value, attempt: info.attempt, credentialVersion: call.credential.version }

@@ -61,7 +61,13 @@ export function semanticMeta(err: unknown, failure: ToolFailure, tool: AnyTool):
   const observedState = answer ? publicObservedState(answer.body) : undefined;
   const meta: FailureMeta = observedState === undefined ? {} : { observedState };
   if (tool.effect !== 'write' || !tool.verify) return meta;
-  const message = answer ? readBodyFacts(answer.body).message : err instanceof Error ? err.message : undefined;
+  // The body's message and its structured words (`errors[].code: already_exists`), or the error's own message.
+  const body = answer ? readBodyFacts(answer.body) : undefined;
+  const message = body
+    ? [body.message, ...body.words].filter((t) => t !== undefined).join('. ')
+    : err instanceof Error
+      ? err.message
+      : undefined;
   const hint = postconditionHint(failure.status ?? STATUS_OF_REASON[failure.reason], message, tool.alreadyPhrases);
   return hint ? { ...meta, postcondition: hint } : meta;
 }

@@ -1,6 +1,7 @@
 /** What one worker knows of a shared circuit (activities/shared-breaker.ts). Node-side only. */
 import type { ProbeAnswer, SharedCircuitState } from '../workflows/entity-definitions';
 
+/** What one worker knows of a shared circuit: the entity's last answer and when it came (ms since the epoch). */
 export interface View {
   state: SharedCircuitState;
   consecutiveFailures: number;
@@ -13,7 +14,14 @@ export interface View {
   gate: Promise<void>;
   rereading: boolean;
   /** Outcomes waiting for the report in flight to finish; sent together as the next report. */
-  pending: { outcomes: boolean[]; sent: Promise<void>; settle: () => void } | undefined;
+  pending:
+    | {
+        outcomes: boolean[];
+        sent: Promise<void>;
+        /** Resolves `sent`. */
+        settle: () => void;
+      }
+    | undefined;
   flushing: boolean;
   /** This worker's probe request in flight: concurrent calls share its answer. */
   probing: Promise<ProbeAnswer> | undefined;

@@ -35,6 +35,10 @@ import { BreakerRegistry, CircuitOpen, DownstreamFault, type BreakerOptions, typ
 import { newView, type View } from './shared-breaker-view';
 import { HOLDER, SharedStateChannel, SharedStateUnavailable, type SharedStateOptions } from './shared-state';
 
+/**
+ * `breaker: { shared: true, … }`: one circuit per downstream for every worker of the namespace, kept in the
+ * entity workflow `breaker:<downstream>` (docs/operating.md, "Shared mode").
+ */
 export interface SharedBreakerOptions extends BreakerOptions, SharedStateOptions {
   /** Keep the breaker in Temporal, shared by every worker of the namespace. */
   shared: true;

@@ -25,6 +25,10 @@ import {
 } from './credentials';
 import { HOLDER, SharedStateChannel, SharedStateUnavailable, type SharedStateOptions } from './shared-state';
 
+/**
+ * `credentialRefresh: { shared: true, key, … }`: one refresh per credential for the namespace, through the
+ * entity workflow `credential:<id>`; tokens travel sealed (AES-256-GCM) under `key`.
+ */
 export interface SharedCredentialOptions extends SharedStateOptions {
   /** Refresh credentials through Temporal, once for every worker of the namespace. */
   shared: true;

@@ -13,6 +13,10 @@ import { WorkflowNotFoundError, type UpdateDefinition, type Workflow } from '@te
 import { Runtime } from '@temporalio/worker';
 import { hostname } from 'node:os';
 
+/**
+ * What shared mode's entities need, for the breaker and the refresh alike: client, task queue, and the waits'
+ * bounds in ms.
+ */
 export interface SharedStateOptions {
   /**
    * The client to reach the entities with. @default the worker's client of the running activity
@@ -23,7 +27,7 @@ export interface SharedStateOptions {
   taskQueue?: string;
   /**
    * Longest wait on the shared state in one call before falling back to local state, in ms. @default 2_000:
-   * measured in the cluster bench (README, "Several workers"), an update round trip on a loaded 2-core machine
+   * measured in the cluster bench (docs/benchmarks.md, "Shared mode"), an update round trip on a loaded 2-core machine
    * often passed 250 ms (7 fallbacks in one run, 40 outage calls instead of 7); at 2 000 ms, 0 fallbacks.
    */
   timeoutMs?: number;
@@ -58,6 +62,10 @@ export const DEFAULT_SHARED_TIMEOUT_MS = 2_000;
 /** Who reports: shown in the entity's state (`worker@host:pid`). */
 export const HOLDER = `worker@${hostname()}:${process.pid}`;
 
+/**
+ * How a worker reaches one kind of entity (update-with-start, queries), with its fallback to local state:
+ * `fallbacks` counts the calls that used local state because a wait ran out.
+ */
 export class SharedStateChannel {
   readonly timeoutMs: number;
   readonly backoffMs: number;

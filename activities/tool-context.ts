@@ -2,6 +2,7 @@
 import type { ApprovalGrant } from '../workflows/definitions';
 import type { ToolHttp } from './http';
 
+/** What a tool's `execute`, `lookup` and `verify` receive from the activity (one per attempt). */
 export interface ToolContext {
   /** The tool's name. */
   readonly tool: string;

@@ -11,6 +11,10 @@ import { loadClientConnectConfig } from '@temporalio/envconfig';
 import type { NativeConnectionOptions } from '@temporalio/worker';
 import type { RecoveryConfig } from './schema';
 
+/**
+ * Where a client connects: Temporal's environment configuration when it names an address, else the embedded dev
+ * server of `temporal.config.json`.
+ */
 export interface ConnectionTarget {
   /** Options for `Connection.connect` / `NativeConnection.connect` (address, TLS, API key, metadata). */
   connectionOptions: NativeConnectionOptions & { address: string };

@@ -7,6 +7,7 @@
 import { z } from 'zod';
 import { backoffOverrideSchema, backoffPolicySchema } from '../recovery/backoff';
 import { budgetOverrideSchema, budgetPolicySchema } from '../recovery/budgets';
+import { classifyRuleSchema } from '../recovery/classify/rules';
 import { DeskConfigSchema } from './desk-schema';
 import { fromShape } from './from-shape';
 
@@ -34,6 +35,10 @@ export const ToolOverrideSchema = z
   })
   .strict();
 
+/**
+ * The schema of `temporal.config.json` (zod 4); `loadConfig` applies it and throws `ConfigError` naming the
+ * file and the field.
+ */
 export const RecoveryConfigSchema = z
   .object({
     /** JSON Schema pointer for editors; ignored. */
@@ -44,10 +49,20 @@ export const RecoveryConfigSchema = z
     backoff: fromShape(backoffPolicySchema()).default(backoffPolicySchema().parse({})),
     tools: z.record(z.string().min(1), ToolOverrideSchema).default({}),
     embeddedServer: EmbeddedServerConfigSchema.default(EmbeddedServerConfigSchema.parse({})),
+    /**
+     * What operators teach the classifier (docs/DESIGN.md, "Facts, not libraries"): `rules`, each `{ match:
+     * { fingerprint?, name?, code?, status?, message? }, class, reason?, applied? }`, the first that matches wins
+     * (recovery/classify/rules.ts). At most 200. @default { rules: [] }
+     */
+    classify: z
+      .object({ rules: z.array(fromShape(classifyRuleSchema())).max(200).default([]) })
+      .strict()
+      .default({ rules: [] }),
     /** `recovery-router desk`: where it listens and who may decide (config/desk-schema.ts). */
     desk: DeskConfigSchema.default(DeskConfigSchema.parse({})),
   })
   .strict();
+/** The validated policy of `temporal.config.json`, defaults filled in (docs/configuration.md). Durations in ms. */
 export type RecoveryConfig = z.infer<typeof RecoveryConfigSchema>;
 /** What a config file or object may hold: every field optional (defaults fill the rest). */
 export type RecoveryConfigInput = z.input<typeof RecoveryConfigSchema>;

@@ -5,7 +5,6 @@
  */
 import { z } from 'zod';
 import { defineTool, type LookupResult } from '../activities/define-tool';
-import { HttpOutcomeError } from '../activities/http';
 import type { ToolContext } from '../activities/tool-context';
 
 const Refund = z.object({
@@ -18,17 +17,13 @@ const Email = z.object({ messageId: z.string().min(1), recipient: z.string(), is
 
 /** GET a record by key: 200 → applied; 404 with seen=false → not_applied; 404 with seen=true → unknown. */
 async function lookupBy<T>(ctx: ToolContext, url: string): Promise<LookupResult<T>> {
-  try {
-    return { state: 'applied', result: (await ctx.http.request({ url, timeoutMs: 2_000 })).body as T };
-  } catch (err) {
-    if (HttpOutcomeError.is(err) && err.outcome.status === 404) {
-      const seen = (err.outcome.body as { seen?: boolean } | undefined)?.seen === true;
-      return seen
-        ? { state: 'unknown', detail: 'the request arrived but nothing was committed yet' }
-        : { state: 'not_applied' };
-    }
-    throw err;
-  }
+  // A 404 is an answer here, not a failure (`accept`): the ledger's "no such operation".
+  const res = await ctx.http.request({ url, timeoutMs: 2_000, accept: [404] });
+  if (res.status !== 404) return { state: 'applied', result: res.body as T };
+  const seen = (res.body as { seen?: boolean } | undefined)?.seen === true;
+  return seen
+    ? { state: 'unknown', detail: 'the request arrived but nothing was committed yet' }
+    : { state: 'not_applied' };
 }
 
 export interface LedgerToolOptions {

@@ -1,7 +1,7 @@
 /**
  * Tool calls that wait for a human approval after a 403 an approval can lift: list them (with the argument digest
  * and a redacted preview), and send a decision (the `recovery.decideApproval` update, workflows/definitions.ts;
- * README "Trust and approvals").
+ * docs/approvals.md, "Trust: what a decision must carry").
  */
 import { WorkflowNotFoundError, WorkflowUpdateFailedError, type Client } from '@temporalio/client';
 import { approvalKeyBytes, signApproval } from '../activities/approval-signature';

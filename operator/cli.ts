@@ -159,7 +159,9 @@ export function failureText(err: unknown): string {
     e = e instanceof Error ? e.cause : undefined;
   }
   const text = parts.join(': ');
-  return /search attribute/i.test(text) ? `${text} (register the plugin's search attributes: README, "Install")` : text;
+  return /search attribute/i.test(text)
+    ? `${text} (register the plugin's search attributes: docs/operating.md, "Search attributes")`
+    : text;
 }
 
 if (require.main === module) runOperatorCli(process.argv);

@@ -1,6 +1,10 @@
 /**
- * The operator's functions (Node side): approvals, reviews and the shadow report from code. The command line is
+ * What an operator runs (`recovery-router/operator`, Node side): approvals, reviews and the approval desk from code;
+ * shadow mode (the plugin that watches your existing activities, and its report); the state of shared mode's
+ * entities; the attribute names of the router's spans. The command line (`npx recovery-router`) is
  * `operator/cli.ts`.
+ *
+ * @packageDocumentation
  */
 export { connectClient } from './connect';
 export {
@@ -25,3 +29,22 @@ export {
 export type { ActivityExecution } from './shadow-report-history';
 export { startDesk, type DeskOptions, type RunningDesk } from './desk/server';
 export { hashPassword } from './desk/password';
+export { ShadowPlugin, type ShadowPluginOptions } from '../plugin/shadow/shadow-plugin';
+export type {
+  ShadowActivityDeclaration,
+  ShadowLookupResult,
+  ShadowMode,
+  ShadowOptions,
+} from '../plugin/shadow/options';
+export {
+  breakerEntityId,
+  breakerStateQuery,
+  credentialEntityId,
+  credentialStateQuery,
+  type BreakerEntityState,
+  type CredentialEntityState,
+} from '../workflows/entity-definitions';
+export type { Breakers } from '../activities/breaker';
+export { SharedBreaker } from '../activities/shared-breaker';
+export { ERROR_TYPES, GenAiAttr, RecoveryAttr } from '../recovery/trace-attributes';
+export { CredentialRefreshFailed, UnknownCredential } from '../activities/credentials';

@@ -52,6 +52,7 @@ export function judgeRetries(
     state !== 'completed' &&
     cls !== undefined &&
     AXES[cls].persistence === 'persistent' &&
+    retried?.failure.reason !== FailureReason.UNRECOGNIZED &&
     retried?.failure.reason !== FailureReason.TOOL_BUG;
   const wasted = persistent ? Math.max(0, attempts - 1 - (cls === FailureClass.AUTHENTICATION ? 1 : 0)) : 0;
   // An error no rule recognises is an unknown outcome on a write (the classifier's rule: "may have been sent"

@@ -21,6 +21,10 @@ export const ROUTER_ACTIVITY_TYPES: readonly string[] = Object.freeze([
   'recoveryRefreshCredential',
 ]);
 
+/**
+ * Which runs `shadowReport` reads (a visibility query, at most `limit`), and declarations of activities the
+ * workers did not declare.
+ */
 export interface ShadowReportOptions {
   /** A visibility query (Temporal's List Filter). @default every workflow, newest first */
   query?: string;
@@ -31,7 +35,7 @@ export interface ShadowReportOptions {
 }
 
 /**
- * One class's row. `unrecognized`: errors no rule of the classifier recognised (`unrecoverable/tool_bug`, or on a
+ * One class's row. `unrecognized`: errors no rule of the classifier recognised (`unrecoverable/unrecognized`, or on a
  * write `outcome_unknown/unrecognized`).
  */
 export interface ClassRow {
@@ -43,6 +47,10 @@ export interface ClassRow {
   wastedMs: number;
 }
 
+/**
+ * What shadow mode found over a window of runs: per failure class, what the router would have done and what the
+ * activity's own retry policy did (docs/shadow-mode.md).
+ */
 export interface ShadowReport {
   workflows: number;
   /** Activity executions read (the router's own left out). */

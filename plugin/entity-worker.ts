@@ -1,5 +1,5 @@
 /**
- * The Workers of the entities' own task queues (README, "Several workers: shared breaker and refresh"), run by the
+ * The Workers of the entities' own task queues (docs/operating.md, "Shared mode: several workers"), run by the
  * plugin alongside each Worker it is used in (Temporal's worker-plugin hook `runWorker(worker, next)`,
  * @temporalio/plugin `SimplePlugin`): the same connection and namespace as that Worker, the entity workflows only
  * (workflows/entities.ts) and the shared refresh activity. They run together: when one stops (shutdown or failure),
@@ -18,6 +18,7 @@ export const ENTITY_WORKFLOWS_PATH = require.resolve('../workflows/entities');
  */
 export const ENTITY_STICKY_TIMEOUT_MS = 1_000;
 
+/** How the plugin runs the Worker of shared mode's entities beside a Worker it is used in. */
 export interface EntityWorkerOptions {
   /** The entities' task queues; none is run for the running Worker's own queue. */
   taskQueues: string[];

@@ -107,8 +107,11 @@ export const METRIC_DEFINITIONS = {
   },
 } as const satisfies Record<string, MetricDefinition>;
 
+/** The metric definitions table. */
 type Definitions = typeof METRIC_DEFINITIONS;
+/** A definition's label names. */
 type LabelOf<D> = D extends { readonly labelNames: readonly (infer L extends string)[] } ? L : never;
+/** The prom-client metric a definition makes: a histogram or a counter. */
 type MetricOf<D> = D extends { readonly kind: 'histogram' } ? Histogram<LabelOf<D>> : Counter<LabelOf<D>>;
 
 /** One prom-client metric per row of `METRIC_DEFINITIONS`, typed by its labels. */

@@ -13,6 +13,10 @@ export const DEFAULT_DURATION_BUCKETS_MS: readonly number[] = Object.freeze([
   10, 50, 100, 250, 500, 1_000, 2_500, 5_000, 10_000, 30_000, 60_000, 300_000,
 ]);
 
+/**
+ * Options of `new RecoveryMetrics()`: the catalog's tool names (bounded labels), how many workflows it tracks,
+ * histogram buckets in ms.
+ */
 export interface RecoveryMetricsOptions {
   /** Tool names allowed as `tool` label values (more can be added with `addTools`). @default [] */
   tools?: readonly string[];

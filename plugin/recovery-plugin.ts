@@ -56,6 +56,7 @@ import {
   type PluginCode,
 } from './workflow-code';
 
+/** The options of `new RecoveryPlugin(options)`; each is checked in the constructor (docs/configuration.md). */
 export interface RecoveryPluginOptions {
   /** The tools (from `defineTool`). At least one; names unique. */
   tools: AnyTool[];
@@ -129,6 +130,7 @@ export interface RecoveryPluginOptions {
 
 const NAME = 'RecoveryPlugin';
 
+/** The worker plugin: tool activities, the plugin's workflows, the catalog and policy for workflow code. */
 export class RecoveryPlugin extends SimplePlugin {
   /** The validated policy. */
   readonly config: RecoveryConfig;
@@ -183,6 +185,7 @@ export class RecoveryPlugin extends SimplePlugin {
         ),
         credentials,
         breakers,
+        classifyRules: config.classify.rules,
         ...(tracing ? { tracing } : {}),
       }),
       ...entityActivities,

@@ -16,6 +16,7 @@ import { RECOVERY_WORKFLOWS_PATH } from './recovery-plugin';
 import { NO_TELEMETRY } from './telemetry';
 import { traceSinks } from './trace-sinks';
 
+/** The replay of one history: its workflow id, and the error when it does not replay. */
 export interface ReplayOutcome {
   workflowId: string;
   /** Set when the history does not replay: a `DeterminismViolationError` or another workflow task failure. */

@@ -1,5 +1,5 @@
 /**
- * Which parts of `RecoveryPluginOptions` are in shared mode (README, "Several workers: shared breaker and refresh"):
+ * Which parts of `RecoveryPluginOptions` are in shared mode (docs/operating.md, "Shared mode: several workers"):
  * `shared: true` is shared, `shared: false` or no option is local; where the entities run (their task queue, and
  * the Worker the plugin runs for them, plugin/entity-worker.ts). Node-side only.
  */

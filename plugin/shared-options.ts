@@ -1,5 +1,5 @@
 /**
- * The shapes of the shared-mode options (README, "Several workers: shared breaker and refresh"): `breaker` with
+ * The shapes of the shared-mode options (docs/operating.md, "Shared mode: several workers"): `breaker` with
  * `shared: true`, and `credentialRefresh`; `shared: false` is local mode, checked as the local options. zod schemas
  * built on first use (recovery/lazy.ts); each message is the rule, for `formatOptionIssue` (recovery/errors.ts) to
  * prefix with the field, e.g. `breaker.cacheMs must be a finite number of ms ≥ 1 (got -1)`.

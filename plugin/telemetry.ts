@@ -7,6 +7,10 @@
 import type { InjectedSinks } from '@temporalio/worker';
 import type { RecoverySinks } from '../workflows/telemetry-sinks';
 
+/**
+ * Where a plugin sends recovery records: the worker side of the `recoveryTelemetry` sink. `RecoveryMetrics`
+ * (`recovery-router/metrics`) is one; `NO_TELEMETRY` (`recovery-router/testing`) drops them.
+ */
 export interface RecoveryTelemetry {
   /** The `recoveryTelemetry` sink functions the plugin adds to the worker's `sinks`. */
   sinks(): InjectedSinks<RecoverySinks>;

@@ -79,6 +79,10 @@ export const backoffPolicySchema = shaped((s) =>
       }
     }),
 );
+/**
+ * The retry delay: `initialIntervalMs` × `backoffCoefficient`^n, capped at `maximumIntervalMs`, plus additive
+ * jitter (`jitterRatio`); a `Retry-After` is the floor, up to `maxRetryAfterMs`. All in ms.
+ */
 export type BackoffPolicy = Infer<ReturnType<typeof backoffPolicySchema>>;
 
 /**

@@ -41,6 +41,10 @@ export const budgetPolicySchema = shaped((s) =>
     })
     .strict(),
 );
+/**
+ * The budgets (docs/DESIGN.md, "Budgets and escalation"): retries and repairs per call, replans per turn,
+ * attempts per run, unknown-tool turns in a row.
+ */
 export type BudgetPolicy = Infer<ReturnType<typeof budgetPolicySchema>>;
 
 /** A partial budget policy (a per-tool override, `temporal.config.json` `tools.<name>.budgets`). Built on first use. */

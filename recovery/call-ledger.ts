@@ -17,6 +17,10 @@ import { allowNextAttempt, type AttemptRecord, type ChangeEvidence, type GateDec
  */
 export const NO_PROGRESS_REPEATS = 2;
 
+/**
+ * What the Change-before-Retry gate remembers of the run's calls: the last failure per call signature (tool,
+ * argument hash, credential and grant versions) and the successes counted per signature.
+ */
 export type CallLedger = Readonly<{
   failures: Readonly<Record<string, AttemptRecord>>;
   outcomes: Readonly<Record<string, number>>;

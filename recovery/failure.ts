@@ -134,6 +134,13 @@ export function errorTypeFor(code: string): string | undefined {
   return pascal.endsWith('Error') ? pascal : `${pascal}Error`;
 }
 
+/**
+ * The fingerprint of an error no fact spoke for (recovery/classify/rules.ts `fingerprintOf`): `fp_` + 12 hex digits of
+ * a hash of its class name, code, status and message shape — the same for every occurrence of that kind of error,
+ * naming no value of one. Operators route it with `classify.rules` in temporal.config.json.
+ */
+export const FINGERPRINT_PATTERN = /^fp_[0-9a-f]{12}$/;
+
 /** Longest `publicMessage`, in characters. */
 export const MAX_PUBLIC_MESSAGE_CHARS = 500;
 
@@ -152,6 +159,7 @@ export const fieldIssueSchema = shaped((s) =>
     })
     .strict(),
 );
+/** One argument the model must fix: its path, what is wrong, and a suggestion when there is one. */
 export type FieldIssue = Infer<ReturnType<typeof fieldIssueSchema>>;
 
 /**
@@ -167,6 +175,7 @@ export type FieldIssue = Infer<ReturnType<typeof fieldIssueSchema>>;
  *   The activity edge names the `ApplicationFailure` after it (`InsufficientFundsError`, `errorTypeFor`): classified
  *   from the structured code, not the JS class name, the business type stays visible in Temporal (docs/DESIGN.md,
  *   "The failure record").
+ * - `fingerprint`: for an error no fact spoke for, its stable fingerprint (`FINGERPRINT_PATTERN`).
  */
 export const toolFailureSchema = shaped((s) =>
   s
@@ -187,6 +196,7 @@ export const toolFailureSchema = shaped((s) =>
         .string()
         .regex(ERROR_CODE_PATTERN, 'a provider error code: lower case, a letter first, at most 64 characters')
         .optional(),
+      fingerprint: s.string().regex(FINGERPRINT_PATTERN, 'a fingerprint: fp_ and 12 lower-case hex digits').optional(),
     })
     .strict()
     .superRefine((f, ctx) => {
@@ -213,6 +223,11 @@ export const toolFailureSchema = shaped((s) =>
       }
     }),
 );
+/**
+ * The public failure record of one call (docs/DESIGN.md, "The failure record"): class, reason, phase, whether
+ * it is retryable, the public message, field issues, observed state, `retryAfterMs` (ms). Redacted: no stack,
+ * host, token or header.
+ */
 export type ToolFailure = Infer<ReturnType<typeof toolFailureSchema>>;
 
 /**

@@ -4,10 +4,15 @@
  * Built only from the public part of a ToolFailure — `publicMessage`, field issues, the permitted capabilities — so
  * no stack trace, path, host, token or header can reach it (`publicMessage` is the least the model needs to act).
  */
+import { ACTIONS } from './actions';
 import type { Capability } from './tool-spec';
 import type { FailureClass, FailureReason, FieldIssue, ToolFailure } from './failure';
 import type { RecoveryAction } from './routes';
 
+/**
+ * What the model is told about a failed call: class, action, public message, next step, field issues, permitted
+ * capabilities, observed state (docs/DESIGN.md, "What the model sees").
+ */
 export interface ModelFeedback {
   status: 'failed';
   tool: string;
@@ -29,19 +34,13 @@ export interface ModelFeedback {
   retryAfterMs?: number;
 }
 
-/** What the model is told to do after each recovery action. One table. */
-export const NEXT_STEP: Readonly<Record<RecoveryAction, string>> = Object.freeze({
-  repair: 'Fix the listed fields and call again with changed arguments; the same arguments will be refused.',
-  retry: 'The runtime retries this call itself after a backoff; do not repeat it.',
-  reauth: 'The runtime refreshed the credential and replays the call; do not repeat it.',
-  request_approval: 'A person must approve this action; wait for the decision and do not try to work around it.',
-  replan:
-    'Choose another way: another tool or changed arguments that fit the observed state, or stop and tell the user.',
-  reconcile: 'The outcome of this write is being verified by its idempotency key; do not issue it again.',
-  reject: 'The result was not usable and is not a fact; do not rely on it. Try another source or stop.',
-  escalate: 'This needs a person; stop and tell the user that it was handed over.',
-  stop: 'This action is not allowed; stop this path and tell the user honestly.',
-});
+/** What the model is told to do after each recovery action (recovery/actions.ts, one descriptor per action). */
+export const NEXT_STEP: Readonly<Record<RecoveryAction, string>> = Object.freeze(
+  Object.fromEntries(Object.entries(ACTIONS).map(([action, d]) => [action, d.nextStep])) as Record<
+    RecoveryAction,
+    string
+  >,
+);
 
 /** The model-facing feedback for a routed failure. */
 export function feedbackFor(

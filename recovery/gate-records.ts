@@ -56,6 +56,10 @@ export function previousSchema(previous: unknown) {
     return attemptRecordSchema();
   }
 }
+/**
+ * One failed attempt of a call, as the gate reads it: tool, argument hash, credential and grant versions, the
+ * failure, when it ended and the earliest retry (ms since the epoch).
+ */
 export type AttemptRecord = Readonly<{
   tool: string;
   argsHash: string;

@@ -87,7 +87,14 @@ export function postconditionHint(
   extra: readonly string[] = [],
 ): PostconditionHint | undefined {
   if (status === 412) return 'version_conflict';
-  if (status === 409 && message !== undefined && mentions(message, VERSION_CONFLICT_PHRASES)) return 'version_conflict';
+  // "version conflict, document already exists": the more specific "already" wins (one read either way).
+  if (
+    status === 409 &&
+    !saysAlready(message, extra) &&
+    message !== undefined &&
+    mentions(message, VERSION_CONFLICT_PHRASES)
+  )
+    return 'version_conflict';
   if (status !== undefined && ALREADY_STATUSES[status]) return 'already';
   // A refusal of any other kind (a 400, a 422, a library's error without a status): only when its words say so.
   return saysAlready(message, extra) ? 'already' : undefined;

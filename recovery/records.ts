@@ -22,6 +22,10 @@ export const TerminalState = {
 } as const;
 export type TerminalState = (typeof TerminalState)[keyof typeof TerminalState];
 
+/**
+ * One record per routed call (docs/DESIGN.md, "Telemetry"): tool, class, reason, phase, action, change
+ * evidence, attempts, budgets left, terminal state, duration in ms.
+ */
 export interface RecoveryRecord {
   callId: string;
   tool: string;
@@ -54,4 +58,9 @@ export interface RecoveryRecord {
    * e.g. `already_satisfied` when its postcondition held.
    */
   reconciled?: 'lookup' | 'replay' | 'review_replay' | 'marked_applied' | 'already_satisfied';
+  /**
+   * The fingerprint of an error no fact spoke for (`fp_` + 12 hex: recovery/classify/rules.ts): the rule an operator
+   * adds to `classify.rules` in temporal.config.json matches it (`{ match: { fingerprint } }`).
+   */
+  fingerprint?: string;
 }

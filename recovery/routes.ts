@@ -43,40 +43,49 @@ export const RECOVERY_ACTIONS = Object.values(RecoveryAction) as [RecoveryAction
  */
 export type RouteCondition = Readonly<{ reason?: readonly FailureReason[]; retryable?: boolean }>;
 
-/** One row: failures of `class` that meet `when` (always, if absent) get `action`, for the reason `why`. */
-export type RouteRow = Readonly<{ class: FailureClass; when?: RouteCondition; action: RecoveryAction; why: string }>;
+/**
+ * One row: failures of `class` that meet `when` (always, if absent) get `action`, for the reason `why`. `id` names
+ * the row for good (telemetry, the docs, tests): rows are addressed by id, never by position.
+ */
+export type RouteRow = Readonly<{
+  id: string;
+  class: FailureClass;
+  when?: RouteCondition;
+  action: RecoveryAction;
+  why: string;
+}>;
 
 const C = FailureClass;
 const A = RecoveryAction;
 const R = FailureReason;
 
-/** The route table. First match wins. Exported for the README and for telemetry (`routeFor(...).row` indexes it). */
+/** The route table. First match wins. Exported for the README and for telemetry (`routeFor(...).id` names a row). */
 // prettier-ignore
 export const ROUTES: readonly RouteRow[] = deepFreeze([
-  { class: C.INVALID_ARGUMENTS, action: A.REPAIR, why: 'the same arguments fail the same way; only changed arguments can pass' },
-  { class: C.TRANSIENT, when: { reason: [R.RETRY_AFTER_TOO_LONG] }, action: A.REPLAN, why: 'the server asked for a longer wait than this run allows, so it is persistent for this run' },
-  { class: C.TRANSIENT, when: { retryable: true }, action: A.RETRY, why: 'time may cure it and the call is replay-safe: retry after backoff, within budget' },
-  { class: C.TRANSIENT, action: A.REPLAN, why: 'time may cure it but not safely or soon enough in this run (not retryable, circuit open)' },
-  { class: C.AUTHENTICATION, when: { reason: [R.REFRESH_FAILED] }, action: A.ESCALATE, why: 'the refresh credential is dead; only a human can sign in again' },
-  { class: C.AUTHENTICATION, action: A.REAUTH, why: 'a trusted component refreshes the credential; waiting will not' },
-  { class: C.AUTHORIZATION, when: { reason: [R.APPROVAL_REQUIRED] }, action: A.REQUEST_APPROVAL, why: 'a human can grant the permission; the model must not work around a 403' },
-  { class: C.AUTHORIZATION, action: A.STOP, why: 'forbidden or denied by policy: neither waiting nor rewording may get around it' },
-  { class: C.CAPABILITY_MISSING, action: A.REPLAN, why: 'the tool does not exist for this caller; choose another from the available ones' },
-  { class: C.SEMANTIC_REJECTION, action: A.REPLAN, why: 'the world refused the meaning of the call; the same call against the same state fails again' },
-  { class: C.OUTCOME_UNKNOWN, action: A.RECONCILE, why: 'the write may have been applied; look it up by idempotency key before any replay' },
-  { class: C.INVALID_RESULT, action: A.REJECT, why: 'the call returned but its result is not a usable fact; never pass it on as success' },
-  { class: C.UNRECOVERABLE, action: A.ESCALATE, why: 'nothing the runtime can do will help' },
+  { id: 'invalid-arguments', class: C.INVALID_ARGUMENTS, action: A.REPAIR, why: 'the same arguments fail the same way; only changed arguments can pass' },
+  { id: 'transient-wait-too-long', class: C.TRANSIENT, when: { reason: [R.RETRY_AFTER_TOO_LONG] }, action: A.REPLAN, why: 'the server asked for a longer wait than this run allows, so it is persistent for this run' },
+  { id: 'transient-retryable', class: C.TRANSIENT, when: { retryable: true }, action: A.RETRY, why: 'time may cure it and the call is replay-safe: retry after backoff, within budget' },
+  { id: 'transient-not-retryable', class: C.TRANSIENT, action: A.REPLAN, why: 'time may cure it but not safely or soon enough in this run (not retryable, circuit open)' },
+  { id: 'authentication-refresh-failed', class: C.AUTHENTICATION, when: { reason: [R.REFRESH_FAILED] }, action: A.ESCALATE, why: 'the refresh credential is dead; only a human can sign in again' },
+  { id: 'authentication', class: C.AUTHENTICATION, action: A.REAUTH, why: 'a trusted component refreshes the credential; waiting will not' },
+  { id: 'authorization-approval', class: C.AUTHORIZATION, when: { reason: [R.APPROVAL_REQUIRED] }, action: A.REQUEST_APPROVAL, why: 'a human can grant the permission; the model must not work around a 403' },
+  { id: 'authorization', class: C.AUTHORIZATION, action: A.STOP, why: 'forbidden or denied by policy: neither waiting nor rewording may get around it' },
+  { id: 'capability-missing', class: C.CAPABILITY_MISSING, action: A.REPLAN, why: 'the tool does not exist for this caller; choose another from the available ones' },
+  { id: 'semantic-rejection', class: C.SEMANTIC_REJECTION, action: A.REPLAN, why: 'the world refused the meaning of the call; the same call against the same state fails again' },
+  { id: 'outcome-unknown', class: C.OUTCOME_UNKNOWN, action: A.RECONCILE, why: 'the write may have been applied; look it up by idempotency key before any replay' },
+  { id: 'invalid-result', class: C.INVALID_RESULT, action: A.REJECT, why: 'the call returned but its result is not a usable fact; never pass it on as success' },
+  { id: 'unrecoverable', class: C.UNRECOVERABLE, action: A.ESCALATE, why: 'nothing the runtime can do will help' },
 ] satisfies RouteRow[]);
 
-/** The route of a failure: its action, why, and `row`, the 0-based index into `ROUTES` of the matching row. */
-export type Route = Readonly<{ action: RecoveryAction; why: string; row: number }>;
+/** The route of a failure: its action, why, and `id`, the id of the matching row of `ROUTES`. */
+export type Route = Readonly<{ action: RecoveryAction; why: string; id: string }>;
 
 /**
  * The recovery for a classified failure: the first row of `ROUTES` whose class matches and whose `when` holds.
  * Total: every class has a catch-all row (a test checks it).
  *
  * @param failure a `ToolFailure` (validated against `toolFailureSchema()`).
- * @returns a frozen `{ action, why, row }`.
+ * @returns a frozen `{ action, why, id }`.
  * @throws RecoveryInputError `invalid_input` when `failure` fails `toolFailureSchema()`, naming the field.
  */
 export function routeFor(failure: ToolFailure): Route {
@@ -90,18 +99,18 @@ export function routeFor(failure: ToolFailure): Route {
       `routeFor: no route for class ${f.class}; the route table is not total`,
     );
   }
-  return Object.freeze({ action: match.action, why: match.why, row });
+  return Object.freeze({ action: match.action, why: match.why, id: match.id });
 }
 
 /** The route table as a Markdown table, for the README. */
 export function routesMarkdown(): string {
-  const lines = ['| # | class | when | action | why |', '|---|---|---|---|---|'];
-  ROUTES.forEach((r, i) => {
+  const lines = ['| row | class | when | action | why |', '|---|---|---|---|---|'];
+  ROUTES.forEach((r) => {
     const when: string[] = [];
     if (r.when?.reason) when.push(`reason ∈ {${r.when.reason.join(', ')}}`);
     if (r.when?.retryable !== undefined) when.push(`retryable = ${r.when.retryable}`);
     lines.push(
-      `| ${i} | \`${r.class}\` | ${when.length ? when.join(' and ') : 'otherwise'} | \`${r.action}\` | ${r.why} |`,
+      `| \`${r.id}\` | \`${r.class}\` | ${when.length ? when.join(' and ') : 'otherwise'} | \`${r.action}\` | ${r.why} |`,
     );
   });
   return lines.join('\n');

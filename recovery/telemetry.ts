@@ -12,9 +12,9 @@
  *
  * Pure and sandbox-safe: no Node built-ins, no clock, no randomness; inputs are never mutated.
  */
+import { ACTIONS, type ActionDescriptor } from './actions';
 import { FailureClass } from './failure';
 import { TerminalState, type RecoveryRecord } from './records';
-import { RecoveryAction } from './routes';
 
 /** Count, mean and maximum of a set of durations, in ms. `meanMs` and `maxMs` are 0 when `count` is 0. */
 export interface DurationStats {
@@ -77,7 +77,7 @@ export interface RecoverySummary {
 
 /** The record's route asked the model for another way: action `replan`, or `reject` (an unusable result). */
 export function isReplan(r: RecoveryRecord): boolean {
-  return r.action === RecoveryAction.REPLAN || r.action === RecoveryAction.REJECT;
+  return actionOf(r)?.asksForAnotherWay === true;
 }
 
 /** The failure class a replan is counted under; a record without a class counts as `unrecoverable` (as the router does). */
@@ -122,7 +122,7 @@ export function retryBudgetExhausted(r: RecoveryRecord): boolean {
 
 /** The call's route ended with a person: action `escalate` (a spent replan budget, a dead credential, ...). */
 export function isEscalation(r: RecoveryRecord): boolean {
-  return r.action === RecoveryAction.ESCALATE;
+  return actionOf(r)?.escalates === true;
 }
 
 /**
@@ -203,4 +203,10 @@ class DurationAccumulator {
   stats(): DurationStats {
     return { count: this.count, meanMs: this.count === 0 ? 0 : this.sumMs / this.count, maxMs: this.maxMs };
   }
+}
+
+/** The record's action's descriptor; `undefined` for no action or one outside the table (a record from elsewhere). */
+function actionOf(r: RecoveryRecord): ActionDescriptor | undefined {
+  const a = r.action;
+  return a !== undefined && Object.prototype.hasOwnProperty.call(ACTIONS, a) ? ACTIONS[a] : undefined;
 }

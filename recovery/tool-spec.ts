@@ -38,6 +38,11 @@ export const idempotencySchema = shaped((s) =>
       .strict(),
   ]),
 );
+/**
+ * How a call carries its idempotency key (the operation id) and whether the receiver deduplicates by it:
+ * `none`, `header` (`ctx.http` sends it), `field` (written into an argument) or `arguments` (the call is its
+ * own key). docs/tools.md, "Effects and idempotency".
+ */
 export type Idempotency = Infer<ReturnType<typeof idempotencySchema>>;
 
 /**
@@ -49,6 +54,7 @@ export const TOOL_NAME_PATTERN = /^[a-zA-Z0-9_.-]{1,64}$/;
 /** Longest settle time or lookup lag a tool may declare, in ms (24 h: the default review timeout). */
 export const MAX_COMMIT_WINDOW_MS = 86_400_000;
 
+/** The shape of `ToolSpec` (recovery/shape.ts, built on first use). */
 export const toolSpecSchema = shaped((s) =>
   s
     .object({
@@ -77,6 +83,10 @@ export const toolSpecSchema = shaped((s) =>
     })
     .strict(),
 );
+/**
+ * A tool's serializable spec, as workflow code receives it from the worker (`toolCatalog`): name, description,
+ * JSON Schema of the arguments, effect, idempotency, what it can reconcile with, activity timeouts in ms.
+ */
 export type ToolSpec = Infer<ReturnType<typeof toolSpecSchema>>;
 
 /**

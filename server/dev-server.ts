@@ -15,6 +15,10 @@ import { SEARCH_ATTRIBUTES } from '../workflows/search-attributes';
 import { findTemporalCli } from './temporal-cli';
 import type { EmbeddedServerConfig } from '../config/schema';
 
+/**
+ * The embedded dev server `ensureEmbeddedServer` reached or started: its address, its Web UI, whether this call
+ * started it, and how to stop it.
+ */
 export interface EmbeddedServer {
   /** `host:port` of the frontend gRPC service. */
   address: string;

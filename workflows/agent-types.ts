@@ -19,6 +19,10 @@ export const AgentStatus = {
 } as const;
 export type AgentStatus = (typeof AgentStatus)[keyof typeof AgentStatus];
 
+/**
+ * Options of `agentWorkflow(goal, options)`: the router's, plus the turn limits and the planner activity's
+ * timeouts in ms (docs/agents.md).
+ */
 export interface AgentOptions extends Omit<ToolRouterOptions, 'restore'> {
   /** Most planner turns in the whole run (continue-as-new included); reaching it escalates. @default 20 */
   maxTurns?: number;

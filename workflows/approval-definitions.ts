@@ -77,12 +77,20 @@ export interface ApprovalGrant {
   via: 'update' | 'signal';
 }
 
+/**
+ * Signal `recovery.approval`: a decision on a call waiting for approval; ignored, with a worker log line, when
+ * it cannot count (prefer `decideApprovalUpdate`).
+ */
 export const approvalSignal = defineSignal<[ApprovalDecision]>('recovery.approval');
 /** The update form of `approvalSignal`: returns the grant as recorded, or is rejected with the reason. */
 export const decideApprovalUpdate = defineUpdate<
   ApprovalGrant & { callId: string; approved: boolean },
   [ApprovalDecision]
 >('recovery.decideApproval');
+/**
+ * Query `recovery.pendingApprovals`: the run's calls waiting for approval, with their argument digests and
+ * redacted previews.
+ */
 export const pendingApprovalsQuery = defineQuery<PendingApproval[]>('recovery.pendingApprovals');
 
 /**

@@ -22,6 +22,10 @@ import {
   type BreakerView,
 } from './entity-definitions';
 
+/**
+ * The input of a `breaker:<downstream>` entity: its downstream, threshold, half-open delay and probe lease (ms),
+ * and the state it continued as new with.
+ */
 export interface BreakerEntityInput {
   downstream: string;
   /** Consecutive failures that open the circuit. */
@@ -102,6 +106,10 @@ export function grantProbe(
   return true;
 }
 
+/**
+ * Shared mode's circuit for one downstream (`breaker:<downstream>`): takes workers' reports and probe requests
+ * as updates, answers `recovery.breakerState`; continues as new after 500 updates. Never returns.
+ */
 export async function breakerEntityWorkflow(input: BreakerEntityInput): Promise<never> {
   const s: BreakerEntityState = { ...(input.state ?? initialState(input.downstream)), handled: 0 };
   const maxUpdates = input.maxUpdates ?? 500;

@@ -39,6 +39,10 @@ import {
   type CredentialEntityState,
 } from './entity-definitions';
 
+/**
+ * The input of a `credential:<id>` entity: the credential id, the refresh lease (ms), and the state it continued
+ * as new with (the token sealed).
+ */
 export interface CredentialEntityInput {
   credential: string;
   /** Schedule-to-close timeout of the refresh activity: how long a lost refresh holds its lease, in ms. @default 10_000 */
@@ -49,6 +53,10 @@ export interface CredentialEntityInput {
   carried?: { state: CredentialEntityState; sealed?: string };
 }
 
+/**
+ * Shared mode's refresh of one credential (`credential:<id>`): one refresh at a time for the namespace, the
+ * token sealed in history; answers `recovery.credentialState`. Never returns.
+ */
 export async function credentialEntityWorkflow(input: CredentialEntityInput): Promise<never> {
   const s: CredentialEntityState = {
     ...(input.carried?.state ?? { credential: input.credential, version: 1, refreshes: 0, dead: false }),

@@ -7,6 +7,7 @@ import type { RecoveryRecord } from '../recovery/records';
 
 export * from './approval-definitions';
 
+/** Query `recovery.records`: one recovery record per routed call of the run. */
 export const recoveryRecordsQuery = defineQuery<RecoveryRecord[]>('recovery.records');
 
 /** A reviewer's decision on a write whose outcome stayed unknown. */
@@ -43,10 +44,13 @@ export interface UnknownErrorFacts {
   /** The provider's structured error code, when there was one. */
   code?: string;
   /**
-   * sha256 hex of the canonical `{ class, reason, status, code }` (recovery/canonical.ts `argsHash`): equal
-   * fingerprints, the same kind of failure; the digest the call ledger records for a failed call.
+   * The error's own fingerprint when no fact spoke for it (`fp_` + 12 hex, recovery/classify/rules.ts); otherwise the
+   * sha256 hex of the canonical `{ class, reason, status, code }` (recovery/canonical.ts `argsHash`). Equal
+   * fingerprints, the same kind of failure.
    */
   fingerprint: string;
+  /** For an error no fact spoke for: the `classify.rules` entry (temporal.config.json) that would route it. */
+  suggestedRule?: string;
 }
 
 /** What the `recovery.reviewCase` query shows a reviewer. Nothing secret: the arguments are redacted. */
@@ -72,8 +76,17 @@ export interface ReviewCase {
   decision?: ReviewDecision & { atMs: number };
 }
 
+/**
+ * Signal `recovery.reviewDecision`: a person's decision on a write awaiting review (prefer the update
+ * `decideReviewUpdate`, which says why it refuses).
+ */
 export const reviewDecisionSignal = defineSignal<[ReviewDecision]>('recovery.reviewDecision');
+/**
+ * Update `recovery.decideReview` to `reconcile:<operationId>`: `mark_applied` (with a result reference),
+ * `replay` (within the replay budget) or `abandon`; rejected with the reason when the case cannot take it.
+ */
 export const decideReviewUpdate = defineUpdate<ReviewCase, [ReviewDecision]>('recovery.decideReview');
+/** Query `recovery.reviewCase` of `reconcile:<operationId>`: the case as a person sees it. */
 export const reviewCaseQuery = defineQuery<ReviewCase>('recovery.reviewCase');
 
 /** The workflow id of an operation's reconciliation: one operation, one reconciliation. */
@@ -127,5 +140,7 @@ export interface AgentState {
   status?: string;
 }
 
+/** Signal `agent.userMessage` `{ text, by? }`: shown to the planner at its next step (at most 50 wait). */
 export const userMessageSignal = defineSignal<[UserMessage]>('agent.userMessage');
+/** Query `agent.state`: the agent's goal, phase, turn, current call and counts. */
 export const agentStateQuery = defineQuery<AgentState>('agent.state');

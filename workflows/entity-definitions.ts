@@ -7,6 +7,7 @@
  */
 import { defineQuery, defineUpdate } from '@temporalio/workflow';
 
+/** A shared circuit's state. */
 export type SharedCircuitState = 'closed' | 'open' | 'half_open';
 
 /** What a worker caches of a breaker entity; times are relative to the entity's clock at answer time, in ms. */
@@ -58,6 +59,10 @@ export interface ProbeRequest {
   requestId: string;
 }
 
+/**
+ * The entity's answer to a worker asking for the half-open probe: granted or not, the probe's lease id, and the
+ * circuit as the entity sees it.
+ */
 export interface ProbeAnswer {
   granted: boolean;
   /** The lease id to report the probe's outcome with; only when granted. */
@@ -67,6 +72,10 @@ export interface ProbeAnswer {
 
 export const breakerReportUpdate = defineUpdate<BreakerView, [BreakerReport]>('recovery.breakerReport');
 export const breakerProbeUpdate = defineUpdate<ProbeAnswer, [ProbeRequest]>('recovery.breakerProbe');
+/**
+ * Query `recovery.breakerState` of `breaker:<downstream>`: state, consecutive failures, the probe out and its
+ * lease, totals.
+ */
 export const breakerStateQuery = defineQuery<BreakerEntityState>('recovery.breakerState');
 
 /** What a refresh answers: the credential's newest version, sealed for the workers; or why there is none. */
@@ -95,8 +104,10 @@ export interface CredentialEntityState {
 export const credentialRefreshUpdate = defineUpdate<CredentialAnswer, [CredentialRefreshRequest]>(
   'recovery.credentialRefresh',
 );
+/** Query `recovery.credentialState` of `credential:<id>`: version, refreshes, whether it is dead. */
 export const credentialStateQuery = defineQuery<CredentialEntityState>('recovery.credentialState');
 
 /** Entity workflow ids an operator can read. */
 export const breakerEntityId = (downstream: string): string => `breaker:${downstream}`;
+/** The workflow id of a credential's entity: `credential:<id>`. */
 export const credentialEntityId = (credential: string): string => `credential:${credential}`;

@@ -28,7 +28,10 @@ export const PLANNER_INVALID_DECISION = ApplicationFailureType.PLANNER_INVALID_D
 /** Observation kinds, for input checks. */
 export const OBSERVATION_KINDS = ['tool_result', 'tool_failure', 'user_message', 'decision_rejected'] as const;
 
-/** What a planner sees each turn: the goal, the capabilities the run may use (with their schemas), the observations. */
+/**
+ * What a planner sees each turn: the goal, the permitted capabilities (names, descriptions, JSON Schemas) and
+ * the observations so far — tool results as data, failures only as the router's feedback.
+ */
 export interface PlannerInput {
   goal: string;
   /** 1-based turn number. */
@@ -91,4 +94,8 @@ export const plannerDecisionSchema = shaped((s) =>
       }
     }),
 );
+/**
+ * A planner's answer: `tool_calls` (one or more calls with the planner's call ids), `submit` (the result) or
+ * `stop` (a reason).
+ */
 export type PlannerDecision = Infer<ReturnType<typeof plannerDecisionSchema>>;

@@ -17,6 +17,7 @@ import {
   type UnknownErrorFacts,
 } from './definitions';
 import { parseMessage, reviewDecisionSchema, type Parsed } from './messages';
+import { suggestedRule } from '../recovery/classify/suggested-rule';
 import type { ReconcileInput } from './reconcile';
 import type { Tally } from './reconcile-lookups';
 
@@ -30,7 +31,8 @@ export function errorFacts(f: ToolFailure): UnknownErrorFacts {
     phase: f.phase,
     ...(f.status !== undefined ? { status: f.status } : {}),
     ...(f.code !== undefined ? { code: f.code } : {}),
-    fingerprint: argsHash({ class: f.class, reason: f.reason, status, code }),
+    fingerprint: f.fingerprint ?? argsHash({ class: f.class, reason: f.reason, status, code }),
+    ...(f.fingerprint === undefined ? {} : { suggestedRule: suggestedRule(f.fingerprint) }),
   };
 }
 

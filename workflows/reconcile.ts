@@ -1,25 +1,3 @@
-/**
- * `reconcileOperationWorkflow`: what happens to a write whose outcome is unknown (phase `commit_unknown`), before
- * anything is replayed (docs/DESIGN.md, "Reconcile"):
- *   lookup says applied     → return the first call's result; no re-execution;
- *   lookup says not_applied → once that is final (workflows/reconcile-not-found.ts), replay with the same key
- *                             (evidence `state_verified`), within the replay budget;
- *   still unknown           → poll within the lookup budget (each poll is a new time window), then human review.
- * A replay answered with a duplicate-key conflict (409 or 412 to the same key) means the first write may have
- * landed: it is looked up, in any path, review included, and reported applied when the lookup finds it; otherwise
- * it goes (back) to review with that fact. It is never routed as a conflict.
- *
- * Nothing here fails the workflow: a lookup or replay whose worker died is retried by Temporal, then counts as
- * "unknown". The router turns a reconciliation that still fails (terminated, say) into an escalation of the call.
- *
- * Review: the `recovery.reviewCase` query shows the case; a reviewer sends `recovery.reviewDecision` (signal) or
- * `recovery.decideReview` (update, whose validator rejects what the workflow cannot take): `mark_applied` (with a
- * result reference), `replay` (same key; only while the replay budget lasts) or `abandon`. Inputs are parsed and
- * bounded (workflows/messages.ts). A review timeout (default 24 h) ends it without a replay.
- *
- * Started by the router as a child whose workflow id is `reconcile:<operationId>`, so one operation has one
- * reconciliation. Sets the search attributes RecoveryStatus / RecoveryTool / RecoveryOperationId.
- */
 import { condition, isCancellation, proxyActivities, upsertSearchAttributes } from '@temporalio/workflow';
 import type { createToolActivities } from '../activities/invoke-tool';
 import type { LookupAnswer } from '../activities/lookup-operation';
@@ -39,6 +17,7 @@ import { RecoveryOperationId, RecoveryStatus, RecoveryTool } from './search-attr
 
 type ToolActivities = ReturnType<typeof createToolActivities>;
 
+/** The input: the write's spec, arguments, call and operation ids, failure, budgets and timeouts (ms). */
 export interface ReconcileInput {
   spec: ToolSpec;
   args: unknown;
@@ -89,6 +68,27 @@ type ReplayOutcome =
   | { kind: 'duplicate_key' }
   | { kind: 'failed'; failure: ToolFailure };
 
+/**
+ * The reconciliation of a write whose outcome is unknown: what happens to a write whose outcome is unknown (phase `commit_unknown`), before
+ * anything is replayed (docs/DESIGN.md, "Reconcile"):
+ *   lookup says applied     → return the first call's result; no re-execution;
+ *   lookup says not_applied → once that is final (workflows/reconcile-not-found.ts), replay with the same key
+ *                             (evidence `state_verified`), within the replay budget;
+ *   still unknown           → poll within the lookup budget (each poll is a new time window), then human review.
+ * A replay answered with a duplicate-key conflict (409 or 412 to the same key) means the first write may have
+ * landed: it is looked up, in any path, review included, and reported applied when the lookup finds it; otherwise
+ * it goes (back) to review with that fact. It is never routed as a conflict.
+ *
+ * Nothing here fails the workflow: a lookup or replay whose worker died is retried by Temporal, then counts as
+ * "unknown". The router turns a reconciliation that still fails (terminated, say) into an escalation of the call.
+ * Review: the `recovery.reviewCase` query shows the case; a reviewer sends `recovery.reviewDecision` (signal) or
+ * `recovery.decideReview` (update, whose validator rejects what the workflow cannot take): `mark_applied` (with a
+ * result reference), `replay` (same key; only while the replay budget lasts) or `abandon`. Inputs are parsed and
+ * bounded (workflows/messages.ts). A review timeout (default 24 h) ends it without a replay.
+ *
+ * Started by the router as a child whose workflow id is `reconcile:<operationId>`, so one operation has one
+ * reconciliation. Sets the search attributes RecoveryStatus / RecoveryTool / RecoveryOperationId.
+ */
 export async function reconcileOperationWorkflow(input: ReconcileInput): Promise<ReconcileResult> {
   const run = startRun(input);
   // 0. The postcondition first: when the state the write asks for holds already, nothing is looked up or replayed.

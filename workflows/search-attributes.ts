@@ -13,4 +13,8 @@ export const RecoveryTool = defineSearchAttributeKey('RecoveryTool', SearchAttri
 /** The operation_id (idempotency key) of the write under recovery. */
 export const RecoveryOperationId = defineSearchAttributeKey('RecoveryOperationId', SearchAttributeType.KEYWORD);
 
+/**
+ * The plugin's three Keyword search attributes, which a namespace must have (docs/operating.md, "Search
+ * attributes").
+ */
 export const SEARCH_ATTRIBUTES = [RecoveryStatus, RecoveryTool, RecoveryOperationId] as const;

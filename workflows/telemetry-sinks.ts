@@ -17,6 +17,10 @@ export interface RunEnded {
   turns: number;
 }
 
+/**
+ * The `recoveryTelemetry` sink workflow code calls with each recovery record and each run's end (Temporal docs,
+ * "Sinks").
+ */
 export interface RecoverySinks extends Sinks {
   recoveryTelemetry: {
     /** One recovery record, as the router wrote it. */

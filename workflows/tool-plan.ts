@@ -16,6 +16,7 @@ import { buildToolRouter, type ToolOutcome } from './tool-router';
 import { withWorkerDefaults } from './worker-supplied';
 import type { ReconcileOptions } from './reconcile-call';
 
+/** One call of a tool plan: tool, arguments and an optional stable step id. */
 export interface PlannedCall {
   tool: string;
   args: unknown;
@@ -25,6 +26,7 @@ export interface PlannedCall {
   sameTurn?: boolean;
 }
 
+/** The input of `toolPlanWorkflow`: the calls, in order, and the router's options. */
 export interface ToolPlanInput {
   /** @default the worker's catalog (see `ToolRouterOptions.catalog`) */
   catalog?: ToolSpec[];
@@ -61,6 +63,10 @@ export interface ToolPlanInput {
   failOnTerminal?: boolean;
 }
 
+/**
+ * What `toolPlanWorkflow` returns: every call's outcome (a value or the model's feedback) and the recovery
+ * records.
+ */
 export interface ToolPlanResult {
   outcomes: ToolOutcome[];
   records: RecoveryRecord[];
@@ -90,6 +96,11 @@ export const toolPlanInputSchema = shaped((s) =>
     .strict(),
 );
 
+/**
+ * Runs a fixed list of tool calls through the router, one turn each, and returns every outcome: a workflow for
+ * tests, benchmarks and plans made elsewhere. @returns at most 1 MiB of JSON (larger values are replaced by
+ * markers).
+ */
 export async function toolPlanWorkflow(rawInput: ToolPlanInput): Promise<ToolPlanResult> {
   const parsed = toolPlanInputSchema().safeParse(rawInput);
   if (!parsed.success) throw invalidInput('toolPlanWorkflow input ', parsed.error);

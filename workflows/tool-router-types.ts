@@ -13,6 +13,12 @@ import type { Capability, ToolSpec } from '../recovery/tool-spec';
 import type { ReconcileOptions } from './reconcile-call';
 import type { ToolInput, ToolName, ToolOutput } from './typed-tools';
 
+/**
+ * Options of `createToolRouter(options?)`: what belongs to the run (scopes, reconciliation, a restored state,
+ * approval timings); budgets, backoff and per-tool overrides given here override the worker's field by field.
+ * Checked first: a malformed option fails the run with a non-retryable `ApplicationFailure` of type
+ * `invalid_input` naming the field.
+ */
 export interface ToolRouterOptions {
   /**
    * The tools this workflow may call (`toolCatalog(tools)` on the Node side). @default the worker's catalog, which a
@@ -54,6 +60,7 @@ export interface ToolRouterOptions {
   stepBudgetsAcrossTurns?: boolean;
 }
 
+/** Options of one `callTool`: the caller's call id and the stable step id the operation id is built from. */
 export interface CallToolOptions {
   /**
    * The caller's id of this call (e.g. the model's tool_call id), 1 to 128 characters: records, outcomes, failures

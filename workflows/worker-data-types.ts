@@ -6,6 +6,7 @@ import type { BackoffPolicy } from '../recovery/backoff';
 import type { BudgetPolicy } from '../recovery/budgets';
 import type { ToolSpec } from '../recovery/tool-spec';
 
+/** What the worker hands its workflow bundle: the catalog, the policy and whether search attributes are set. */
 export interface WorkerData {
   /**
    * sha256 (hex, first 16 characters) of the catalog's routing facts: every field of every spec but `description`,

@@ -38,7 +38,12 @@ export interface AgentsToolOptions {
   description: string;
   /** A zod object or a JSON Schema object. */
   parameters: unknown;
+  /** The tool's function, as agents-core calls it. */
   execute(input: never, runContext?: RunContext<unknown>, details?: unknown): unknown;
+  /**
+   * agents-core's approval rule: a boolean or a function of the input; true makes the tool's call wait for a
+   * person (`approvalCanLift`).
+   */
   needsApproval?: boolean | ((runContext: RunContext<unknown>, input: never, callId?: string) => Promise<boolean>);
 }
 

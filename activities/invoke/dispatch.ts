@@ -9,6 +9,7 @@
  */
 import type { Context } from '@temporalio/activity';
 import type { CallContext } from '../../recovery/classify';
+import type { ClassifyRule } from '../../recovery/classify/rules';
 import { buildFailure } from '../../recovery/classify/build';
 import { FailureClass, FailureReason, Phase, type ToolFailure } from '../../recovery/failure';
 import type { ApprovalGrant } from '../../workflows/definitions';
@@ -27,6 +28,8 @@ export interface DispatchDeps {
   credentials: CredentialBroker;
   /** The attempt's guard: `execute` runs against its cancellation and deadline. */
   guard: AttemptGuard;
+  /** Operators' classification rules (recovery/classify/rules.ts). */
+  rules: readonly ClassifyRule[];
 }
 
 /** The raw result of the tool. @throws CallStopped with the classified failure. */
@@ -48,16 +51,19 @@ export async function dispatch(
       } catch (err) {
         const interrupted = interruptionOf(err, deps.guard);
         if (interrupted) throw interrupted.why === 'deadline' ? new DownstreamFault(interrupted) : interrupted;
-        const failure = classifyThrown(err, ctx, tool);
-        throw failure.class === 'transient' || failure.class === 'outcome_unknown' ? new DownstreamFault(err) : err;
+        // Classified once, here; the breaker counts infrastructure faults, and the answer travels out with the error.
+        const classified = new Classified(err, classifyThrown(err, ctx, tool, deps.rules));
+        const fault = classified.failure.class === 'transient' || classified.failure.class === 'outcome_unknown';
+        throw fault ? new DownstreamFault(classified) : classified;
       }
     });
-  } catch (err) {
-    if (err instanceof CircuitOpen) throw new CallStopped(circuitOpen(ctx, err), err);
+  } catch (thrown) {
+    if (thrown instanceof CircuitOpen) throw new CallStopped(circuitOpen(ctx, thrown), thrown);
     // An attempt cut short is shaped by the activity (activities/invoke-tool.ts), whatever the tool threw for it.
-    const interrupted = interruptionOf(err, deps.guard);
+    const interrupted = interruptionOf(thrown, deps.guard);
     if (interrupted) throw interrupted;
-    const failure = classifyThrown(err, ctx, tool);
+    const err = thrown instanceof Classified ? thrown.error : thrown;
+    const failure = thrown instanceof Classified ? thrown.failure : classifyThrown(err, ctx, tool, deps.rules);
     const refreshable =
       failure.class === FailureClass.AUTHENTICATION &&
       tool.credential &&
@@ -68,6 +74,14 @@ export async function dispatch(
   } finally {
     stopHeartbeats();
   }
+}
+
+/** What the tool threw, with its classification: carried out of the breaker so the call is classified once. */
+class Classified {
+  constructor(
+    readonly error: unknown,
+    readonly failure: ToolFailure,
+  ) {}
 }
 
 /**

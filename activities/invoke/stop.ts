@@ -5,7 +5,8 @@
  * Node-side only.
  */
 import type { Info } from '@temporalio/activity';
-import { classify, type CallContext } from '../../recovery/classify';
+import { applyToolClassifier, classify, type CallContext, type RawOutcome } from '../../recovery/classify';
+import { rulesClassifier, type ClassifyRule } from '../../recovery/classify/rules';
 import { buildFailure } from '../../recovery/classify/build';
 import {
   Phase,
@@ -68,7 +69,17 @@ export function preflightFailure(
   });
 }
 
-/** What a tool threw, classified (an `HttpOutcomeError` carries the HTTP answer), with the tool's own classifier. */
-export function classifyThrown(err: unknown, ctx: CallContext, tool: AnyTool): ToolFailure {
-  return classify(HttpOutcomeError.is(err) ? err.outcome : { kind: 'thrown', error: err }, ctx, tool.classify);
+/**
+ * What a tool threw, classified (an `HttpOutcomeError` carries the HTTP answer): the built-in rules, then the
+ * operators' `classify.rules` (recovery/classify/rules.ts), then the tool's own classifier.
+ */
+export function classifyThrown(
+  err: unknown,
+  ctx: CallContext,
+  tool: AnyTool,
+  rules: readonly ClassifyRule[] = [],
+): ToolFailure {
+  const raw: RawOutcome = HttpOutcomeError.is(err) ? err.outcome : { kind: 'thrown', error: err };
+  const taught = rules.length === 0 ? classify(raw, ctx) : classify(raw, ctx, rulesClassifier(rules));
+  return tool.classify ? applyToolClassifier(raw, ctx, taught, tool.classify) : taught;
 }

@@ -23,12 +23,14 @@ export interface AnnotationDecision {
   readonly rule: string;
 }
 
+/** A tool's MCP annotations read as booleans (`undefined`: not given). */
 type Hints = { readOnly: boolean | undefined; destructive: boolean | undefined; idempotent: boolean | undefined };
 
 /** One row: a condition on the hints (given trust) and its decision. */
 export type AnnotationRule = Readonly<{
   id: string;
   cite: string;
+  /** Whether the row applies to these hints, given whether the server's annotations are trusted. */
   when: (h: Hints, trusted: boolean) => boolean;
   effect: 'read' | 'write';
   idempotent: boolean;

@@ -53,6 +53,10 @@ export class McpReconnectError extends RecoveryError<typeof MCP_RECONNECT_FAILED
   }
 }
 
+/**
+ * A connection to one MCP server (from `connectMcp`): calls its tools and opens a new client once before the
+ * next call when the server went away. docs/mcp.md.
+ */
 export class McpConnection {
   private current: Client;
   private kind: McpTransportKind;

@@ -17,6 +17,7 @@ import {
   type ToolClassifierAnswer,
 } from '../../recovery/classify';
 import { draftBySend } from '../../recovery/classify/sent';
+import { conceptsOf } from '../../recovery/classify/words';
 import { MAX_SERVER_DETAIL_CHARS, publicText } from '../../recovery/classify/text';
 import { isMcpCallError, McpFailureSource, type McpFailureFacts } from './call-error';
 import { isSessionGone } from './connection';
@@ -100,7 +101,7 @@ function structural(r: McpErrorRule, facts: McpFailureFacts): boolean {
 function signalChecks(r: McpErrorRule, facts: McpFailureFacts, server: McpServerCodes): [SignalKind, boolean][] {
   const { errorCode, category, status } = facts.signals;
   const checks: [SignalKind, boolean | undefined][] = [
-    ['text', r.text && r.text.test(facts.detail.trim())],
+    ['text', textSignal(r, facts.detail)],
     ['errorCode', r.errorCodes && errorCode !== undefined && r.errorCodes.includes(errorCode)],
     ['category', r.categories && category !== undefined && r.categories.includes(category)],
     ['status', r.statuses && status !== undefined && r.statuses.some(([lo, hi]) => status >= lo && status <= hi)],
@@ -112,6 +113,13 @@ function signalChecks(r: McpErrorRule, facts: McpFailureFacts, server: McpServer
   return checks.filter((c): c is [SignalKind, boolean] => c[1] !== undefined);
 }
 type SignalKind = 'text' | 'errorCode' | 'category' | 'status' | 'serverCode';
+
+/** The row's words signal: its pattern, or one of its concepts in the words (`undefined` when it names neither). */
+function textSignal(r: McpErrorRule, detail: string): boolean | undefined {
+  if (r.text === undefined && r.concepts === undefined) return undefined;
+  if (r.text?.test(detail.trim())) return true;
+  return r.concepts !== undefined && conceptsOf(detail).some((c) => r.concepts!.includes(c));
+}
 
 function signalled(r: McpErrorRule, facts: McpFailureFacts, server: McpServerCodes): boolean {
   const checks = signalChecks(r, facts, server);

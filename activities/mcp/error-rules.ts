@@ -22,6 +22,7 @@
  * names signals (`text`, `errorCodes`, `categories`, `statuses`, `serverCodes`), at least one of them matches.
  */
 import { FailureClass, FailureReason } from '../../recovery/failure';
+import type { Concept } from '../../recovery/classify/words';
 import { McpFailureSource } from './call-error';
 
 /** How sure it is that nothing was applied, for a transient answer. */
@@ -70,6 +71,12 @@ export type McpErrorRule = Readonly<{
   text?: RegExp;
   /** What `text` matches, in words (the README's copy of the table shows it). @default the pattern */
   words?: string;
+  /**
+   * Signal (of the `text` kind): the words carry one of these concepts of the vocabulary (recovery/classify/words.ts),
+   * read as tokens and stems, so a wording no pattern lists still matches ("The authorization headers are not valid:
+   * Invalid access token").
+   */
+  concepts?: readonly Concept[];
   /** Signal: the structured error code (lower-case) is one of these. */
   errorCodes?: readonly string[];
   /** Signal: the structured category (lower-case) is one of these. */
@@ -129,6 +136,9 @@ export const MCP_ERROR_RULES: readonly McpErrorRule[] = deepFreeze([
   { id: 'unknown_tool', cite: `${SPEC}: "Unknown tool: invalid_tool_name"; SDK McpServer "Tool x not found/disabled"`,
     codes: [J.INVALID_PARAMS, J.METHOD_NOT_FOUND], text: /^(?:unknown tool\b|tool \S+ (?:not found|disabled)\b)/i, words: '"Unknown tool", "Tool x not found/disabled"',
     answer: cls(C.CAPABILITY_MISSING, R.UNKNOWN_TOOL, 'no', 'the MCP server does not offer this tool') },
+  { id: 'unknown_tool_words', cite: `${SPEC}: unknown tools reported as a tool result; JSON-RPC 2.0 §5.1 -32601 (as words)`,
+    source: S.RESULT, concepts: ['unknown_operation'], words: 'the vocabulary\'s unknown_operation ("unknown tool", "method not found")',
+    answer: cls(C.CAPABILITY_MISSING, R.UNKNOWN_TOOL, 'no', 'the MCP server does not offer this tool') },
   { id: 'method_not_found', cite: 'JSON-RPC 2.0 §5.1: -32601 Method not found', codes: [J.METHOD_NOT_FOUND],
     answer: cls(C.CAPABILITY_MISSING, R.UNKNOWN_TOOL, 'no', 'the MCP server does not support this call') },
   { id: 'result_schema', cite: 'MCP spec 2025-11-25, "Tools → Output Schema"; SDK Client.callTool output validation',
@@ -163,18 +173,21 @@ export const MCP_ERROR_RULES: readonly McpErrorRule[] = deepFreeze([
     answer: cls(C.AUTHENTICATION, R.CREDENTIAL_EXPIRED, 'no', 'the MCP server refused the credential; it must be refreshed') },
   { id: 'server_transient_code', cite: "the server's own error codes (mcpTools `errors.transientCodes`)", source: S.RESULT, serverCodes: 'transient',
     answer: transient('maybe_sent', 'unavailable', 'the MCP server reports a temporary failure', true) },
+  { id: 'insufficient_scope', cite: 'RFC 6750 §3.1 insufficient_scope: the token lacks a scope the call needs; OAuth 2.0 scopes (RFC 6749 §3.3)',
+    source: S.RESULT, concepts: ['scope_missing'], errorCodes: ['insufficient_scope'],
+    answer: cls(C.CAPABILITY_MISSING, R.NOT_PERMITTED_TOOL, 'no', 'the credential lacks a permission (scope) this tool needs') },
   { id: 'auth', cite: 'RFC 6750 §3.1 invalid_token; RFC 9110 §15.5.2 401 Unauthorized; Google AIP-193 UNAUTHENTICATED; Anthropic API errors authentication_error',
-    source: S.RESULT, statuses: [[401, 401]], text: AUTH_TEXT, words: '"invalid token", "token (has) expired", "expired token", "unauthorized", "unauthenticated"',
+    source: S.RESULT, statuses: [[401, 401]], text: AUTH_TEXT, concepts: ['credential_expired', 'credential_invalid'], words: '"invalid token", "token (has) expired", "expired token", "unauthorized", "unauthenticated"; the vocabulary\'s credential_expired, credential_invalid',
     errorCodes: ['invalid_token', 'token_expired', 'expired_token', 'unauthenticated', 'unauthorized', 'authentication_error'],
     categories: ['auth', 'authentication', 'unauthenticated', 'unauthorized'],
     answer: cls(C.AUTHENTICATION, R.CREDENTIAL_EXPIRED, 'no', 'the MCP server refused the credential; it must be refreshed') },
   { id: 'rate_limited', cite: 'RFC 6585 §4 429 Too Many Requests; Google AIP-193 RESOURCE_EXHAUSTED; Anthropic API errors rate_limit_error',
-    source: S.RESULT, statuses: [[429, 429]], text: RATE_TEXT, words: '"rate limit(ed)", "too many requests", "throttled"',
+    source: S.RESULT, statuses: [[429, 429]], text: RATE_TEXT, concepts: ['rate_limited', 'quota'], words: '"rate limit(ed)", "too many requests", "throttled"; the vocabulary\'s rate_limited, quota',
     errorCodes: ['rate_limited', 'rate_limit_exceeded', 'rate_limit_error', 'rate_limit', 'too_many_requests', 'throttled', 'throttling', 'resource_exhausted', 'slow_down'],
     categories: ['rate_limit', 'rate_limited', 'throttled', 'throttling'],
     answer: transient('not_processed', 'rate_limited', 'the MCP server is rate limited', true) },
   { id: 'unavailable', cite: 'RFC 9110 §15.6.4 503 Service Unavailable; Anthropic API errors 529 overloaded_error; Google AIP-193 UNAVAILABLE',
-    source: S.RESULT, statuses: [[503, 503], [529, 529]], text: UNAVAILABLE_TEXT, words: '"service unavailable", "temporarily unavailable", "overloaded"',
+    source: S.RESULT, statuses: [[503, 503], [529, 529]], text: UNAVAILABLE_TEXT, concepts: ['overloaded'], words: '"service unavailable", "temporarily unavailable", "overloaded"; the vocabulary\'s overloaded',
     errorCodes: ['unavailable', 'service_unavailable', 'temporarily_unavailable', 'overloaded', 'overloaded_error'],
     categories: ['unavailable', 'transient'],
     answer: transient('not_processed', 'unavailable', 'the service behind the MCP tool is unavailable', true) },
@@ -187,15 +200,15 @@ export const MCP_ERROR_RULES: readonly McpErrorRule[] = deepFreeze([
     categories: ['timeout'],
     answer: transient('maybe_sent', 'timeout', 'the service behind the MCP tool timed out', true) },
   { id: 'access_denied', cite: 'RFC 9110 §15.5.4 403; RFC 6750 §3.1 insufficient_scope; POSIX EACCES/EPERM; server-filesystem "Access denied"',
-    source: S.RESULT, statuses: [[403, 403]], text: ACCESS_DENIED, words: '"access denied", "outside allowed directories", EACCES, EPERM, "permission denied", "forbidden"',
-    errorCodes: ['forbidden', 'permission_denied', 'access_denied', 'insufficient_scope'], categories: ['forbidden', 'permission', 'authorization'],
+    source: S.RESULT, statuses: [[403, 403]], text: ACCESS_DENIED, concepts: ['forbidden'], words: '"access denied", "outside allowed directories", EACCES, EPERM, "permission denied", "forbidden"; the vocabulary\'s forbidden',
+    errorCodes: ['forbidden', 'permission_denied', 'access_denied'], categories: ['forbidden', 'permission', 'authorization'],
     answer: cls(C.AUTHORIZATION, R.FORBIDDEN, 'no', 'the MCP server denied access') },
   { id: 'invalid_arguments', cite: 'Google AIP-193 INVALID_ARGUMENT; RFC 9110 §15.5.1 400',
-    source: S.RESULT, statuses: [[400, 400]], errorCodes: ['invalid_argument', 'invalid_arguments', 'invalid_params', 'validation_error', 'bad_request'],
+    source: S.RESULT, statuses: [[400, 400]], concepts: ['invalid', 'too_large'], errorCodes: ['invalid_argument', 'invalid_arguments', 'invalid_params', 'validation_error', 'bad_request'],
     categories: ['validation', 'invalid_argument', 'invalid_arguments'],
     answer: cls(C.INVALID_ARGUMENTS, R.SCHEMA, 'no', 'the MCP server rejected the arguments') },
   { id: 'not_found', cite: 'RFC 9110 §15.5.5 404; POSIX ENOENT; Google AIP-193 NOT_FOUND',
-    source: S.RESULT, statuses: [[404, 404]], text: NOT_FOUND, words: 'ENOENT, "no such file", "not found", "does not exist"',
+    source: S.RESULT, statuses: [[404, 404]], text: NOT_FOUND, concepts: ['not_found'], words: 'ENOENT, "no such file", "not found", "does not exist"; the vocabulary\'s not_found',
     errorCodes: ['not_found', 'resource_not_found'], categories: ['not_found'],
     answer: cls(C.SEMANTIC_REJECTION, R.NOT_FOUND, 'no', 'the MCP server reports that it does not exist') },
   { id: 'conflict', cite: 'RFC 9110 §15.5.10 409; Google AIP-193 ALREADY_EXISTS, ABORTED',
@@ -217,7 +230,8 @@ export function mcpErrorRulesMarkdown(): string {
       r.session && 'HTTP answer: the session is gone',
     ].filter((x): x is string => typeof x === 'string');
     const any = [
-      r.text && `words ${r.words ?? `\`${r.text.source}\``}`,
+      (r.text || r.concepts) &&
+        `words ${r.words ?? (r.text ? `\`${r.text.source}\`` : `concepts ${r.concepts?.join(', ')}`)}`,
       r.errorCodes && `code ${list(r.errorCodes)}`,
       r.categories && `category ${list(r.categories)}`,
       r.statuses && `status ${r.statuses.map(([lo, hi]) => (lo === hi ? `${lo}` : `${lo}–${hi}`)).join(', ')}`,

@@ -28,6 +28,10 @@ export interface McpToolOverride {
   scope?: string;
 }
 
+/**
+ * Options of `mcpTools`: which tools, their prefix, breaker key, timeouts in ms, scope, credential,
+ * annotations' trust, error codes and per-tool overrides (docs/mcp.md, "Reference").
+ */
 export interface McpToolsOptions {
   /** Put before every tool name, e.g. `fs_` → `fs_read_text_file`. Names must stay 1-64 of [a-zA-Z0-9_.-]. @default '' */
   prefix?: string;

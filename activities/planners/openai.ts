@@ -64,6 +64,10 @@ export { ModelTimeoutError, PlannerConfigError, PlannerConfigErrorCode } from '.
 export { FUNCTION_NAME, MAX_FUNCTION_NAME_CHARS, SUBMIT_TOOL, toolNamesFor, type ToolNames } from './openai-names';
 export { chatRequest, DEFAULT_SYSTEM_PROMPT } from './openai-request';
 
+/**
+ * Options of `createOpenAIPlanner`: base URL, API key and model (defaults from `OPENAI_BASE_URL`,
+ * `OPENAI_API_KEY`, `OPENAI_MODEL`), the system prompt, the request timeout in ms.
+ */
 export interface OpenAIPlannerOptions {
   /** The endpoint, e.g. `https://api.openai.com/v1` or `http://127.0.0.1:11434/v1`. @default env `OPENAI_BASE_URL` */
   baseURL?: string;

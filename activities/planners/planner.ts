@@ -73,6 +73,7 @@ export class PlannerOutputError extends RecoveryError<typeof PLANNER_INVALID_DEC
   }
 }
 
+/** Options of the `planNextStep` activity. */
 export interface PlannerActivityOptions {
   /** Backoff for retryable transport failures of the model endpoint. @default DEFAULT_BACKOFF_POLICY */
   backoff?: BackoffPolicy;
@@ -103,6 +104,12 @@ export function createPlannerActivities(planner: Planner, options: PlannerActivi
   const backoff = options.backoff ?? DEFAULT_BACKOFF_POLICY;
   const name = options.name ?? 'planner';
 
+  /**
+   * The activity: expands a step's capability names from the catalog (`PlannerStepInput`, the agent's since
+   * `recovery-router:planner-capability-names`) or takes a whole `PlannerInput`, asks the planner, then checks its
+   * answer (`PlannerOutputError` for an unusable one, which the agent shows back to the planner). Failures of the
+   * model call are classified like a tool's.
+   */
   async function planNextStep(input: PlannerInput | PlannerStepInput): Promise<PlannerDecision> {
     const activity = Context.current();
     const { info } = activity;
@@ -160,7 +167,10 @@ export function createPlannerActivities(planner: Planner, options: PlannerActivi
         createPlannerActivities(planner, { ...options, catalog }).planNextStep,
     });
   }
-  return { planNextStep };
+  return {
+    /** The planner activity `planNextStep(input: PlannerStepInput | PlannerInput): Promise<PlannerDecision>`. */
+    planNextStep,
+  };
 }
 
 /** The `planner_invalid_decision` failure. Public by construction: a redacted reason and a ≤200-char excerpt. */

@@ -1,6 +1,7 @@
 /**
  * The policy of the scripted planner (scripted.ts): its schema, its errors, and how it is parsed and read from a
- * file.
+ * file. Its JSON Schema ships in the package as `recovery-router/schemas/scripted-policy.schema.json`; docs/agents.md shows
+ * a full example.
  *
  * ## The policy format
  *
@@ -63,34 +64,50 @@ export const Reaction = {
 } as const;
 export type Reaction = (typeof Reaction)[keyof typeof Reaction];
 
-const ReactionSchema = z.enum(Object.values(Reaction) as [Reaction, ...Reaction[]]);
-const OnSchema = z.partialRecord(z.enum([...FAILURE_CLASSES, ...RECOVERY_ACTIONS]), ReactionSchema);
+const ReactionSchema = z
+  .enum(Object.values(Reaction) as [Reaction, ...Reaction[]])
+  .describe('fix_fields | next_alternative | retry_same | skip | stop');
+const OnSchema = z
+  .partialRecord(z.enum([...FAILURE_CLASSES, ...RECOVERY_ACTIONS]), ReactionSchema)
+  .describe(
+    'Failure feedback → reaction; a key is a failure class or a recovery action. A class key wins over an action key, a step map over the goal map; anything unnamed is stop.',
+  );
 const ArgsPatchSchema = z.record(z.string(), z.json());
 const callShape = {
-  tool: z.string().min(1),
-  args: z.json().default({}),
-  fixes: z.array(ArgsPatchSchema).default([]),
+  tool: z.string().min(1).describe('The tool to call, by name.'),
+  args: z.json().default({}).describe("The call's arguments (any JSON)."),
+  fixes: z
+    .array(ArgsPatchSchema)
+    .default([])
+    .describe('For fix_fields: the n-th repair shallow-merges fixes[0..n-1] into the top-level args, in order.'),
 };
-const CallSchema = z.object(callShape).strict();
+const CallSchema = z.object(callShape).strict().describe('Another call for next_alternative.');
 const StepSchema = z
   .object({
     ...callShape,
     id: z
       .string()
       .regex(/^[A-Za-z0-9_.-]{1,64}$/, 'step ids are 1-64 characters of [A-Za-z0-9_.-]')
-      .optional(),
-    alternatives: z.array(CallSchema).default([]),
+      .optional()
+      .describe(
+        'Names the step in call ids (<id>#<k>) and in submit.resultFrom; unique in the goal. Default step-<n>.',
+      ),
+    alternatives: z.array(CallSchema).default([]).describe('Other calls for next_alternative, in order.'),
     on: OnSchema.default({}),
   })
-  .strict();
+  .strict()
+  .describe('One call per turn; the step is done when its call returns a result.');
 /** One goal's script (the value under `goals[<goal>]`). */
 export const ScriptedGoalSchema = z
   .object({
     on: OnSchema.default({}),
-    steps: z.array(StepSchema),
-    submit: z.union([z.object({ result: z.json() }).strict(), z.object({ resultFrom: z.string().min(1) }).strict()]),
+    steps: z.array(StepSchema).describe('Run in order.'),
+    submit: z
+      .union([z.object({ result: z.json() }).strict(), z.object({ resultFrom: z.string().min(1) }).strict()])
+      .describe('After the last step: { result } submits that value, { resultFrom } the result of that step.'),
   })
   .strict()
+  .describe("One goal's script.")
   .superRefine((goal, ctx) => {
     const ids = goal.steps.map((s, i) => s.id ?? defaultStepId(i));
     ids.forEach((id, i) => {
@@ -107,7 +124,27 @@ export const ScriptedGoalSchema = z
   });
 
 /** The policy schema (zod 4). `ScriptedPolicy` is its parsed form, defaults filled in. */
-export const ScriptedPolicySchema = z.object({ goals: z.record(z.string().min(1), ScriptedGoalSchema) }).strict();
+export const ScriptedPolicySchema = z
+  .object({
+    $schema: z.string().optional().describe('Where editors find this schema; ignored by the planner.'),
+    goals: z.record(z.string().min(1), ScriptedGoalSchema).describe('The exact goal text → its script.'),
+  })
+  .strict()
+  .meta({ title: 'recovery-router scripted planner policy' });
+
+/**
+ * The policy's JSON Schema (draft 2020-12), generated from `ScriptedPolicySchema` by zod's `z.toJSONSchema` in its
+ * input form (fields with a default are optional). The package ships it as
+ * `recovery-router/schemas/scripted-policy.schema.json` (`npm run schemas` writes it; a test keeps it current). Rules the
+ * schema cannot say (unique step ids, a `resultFrom` naming a step) are checked by `parseScriptedPolicy` only.
+ */
+export function scriptedPolicyJsonSchema(): Record<string, unknown> {
+  return z.toJSONSchema(ScriptedPolicySchema, { io: 'input' });
+}
+/**
+ * A parsed scripted policy, defaults filled in (docs/agents.md, "The scripted planner"; JSON Schema:
+ * `recovery-router/schemas/scripted-policy.schema.json`).
+ */
 export type ScriptedPolicy = z.output<typeof ScriptedPolicySchema>;
 export type Goal = ScriptedPolicy['goals'][string];
 export type Step = Goal['steps'][number];

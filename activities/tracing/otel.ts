@@ -10,6 +10,7 @@
 
 /** An attribute value: OpenTelemetry's primitive attribute types. */
 export type AttributeValue = string | number | boolean;
+/** Span or metric attributes: OpenTelemetry's attribute map. */
 export type Attributes = Record<string, AttributeValue>;
 
 /** A span's W3C identity: 32 hex traceId, 16 hex spanId, flags (1 = sampled). */
@@ -20,8 +21,11 @@ export interface OtelSpanContext {
   isRemote?: boolean;
 }
 
+/** The parts of an OpenTelemetry `Span` the router calls. */
 export interface OtelSpan {
+  /** Sets one attribute. */
   setAttribute(key: string, value: AttributeValue): unknown;
+  /** Sets several attributes. */
   setAttributes(attributes: Attributes): unknown;
   /** `code`: 0 UNSET, 1 OK, 2 ERROR. */
   setStatus(status: { code: number; message?: string }): unknown;
@@ -29,6 +33,7 @@ export interface OtelSpan {
   addEvent(name: string, attributes?: Attributes, time?: number): unknown;
   /** `endTime`: ms since the epoch; now when absent. */
   end(endTime?: number): void;
+  /** The span's W3C identity. */
   spanContext(): OtelSpanContext;
 }
 
@@ -39,45 +44,63 @@ export interface OtelSpanOptions {
   startTime?: number;
 }
 
+/** The parts of an OpenTelemetry `Tracer` the router calls. */
 export interface OtelTracer {
+  /** Starts a span, a child of `context`'s span when given. */
   startSpan(name: string, options?: OtelSpanOptions, context?: unknown): OtelSpan;
+  /** Starts a span and runs `fn` with it as the active span. */
   startActiveSpan<F>(name: string, options: OtelSpanOptions, fn: (span: OtelSpan) => F): F;
 }
 
+/** The parts of an OpenTelemetry `Histogram` the router calls. */
 export interface OtelHistogram {
+  /** Records one value (the unit is the histogram's). */
   record(value: number, attributes?: Attributes): void;
 }
 
+/** The parts of an OpenTelemetry `Counter` the router calls. */
 export interface OtelCounter {
+  /** Adds `value` to the counter. */
   add(value: number, attributes?: Attributes): void;
 }
 
+/** The parts of an OpenTelemetry `Meter` the router calls. */
 export interface OtelMeter {
+  /** A histogram named `name` (its unit, e.g. `s`, in `options`). */
   createHistogram(
     name: string,
     options?: { unit?: string; description?: string; advice?: { explicitBucketBoundaries?: number[] } },
   ): OtelHistogram;
+  /** A counter named `name`. */
   createCounter(name: string, options?: { unit?: string; description?: string }): OtelCounter;
 }
 
 /** What a `tracerProvider` option must offer (an OpenTelemetry `TracerProvider`). */
 export interface TracerProviderLike {
+  /** The tracer named `name` (the instrumentation scope). */
   getTracer(name: string, version?: string): unknown;
 }
 
 /** What a `meterProvider` option must offer (an OpenTelemetry `MeterProvider`). */
 export interface MeterProviderLike {
+  /** The meter named `name` (the instrumentation scope). */
   getMeter(name: string, version?: string): unknown;
 }
 
 /** The parts of `@opentelemetry/api` the library calls. */
 export interface OtelApi {
   trace: {
+    /** The global provider's tracer named `name`. */
     getTracer(name: string, version?: string): OtelTracer;
+    /** `context` with `span` as its active span. */
     setSpan(context: unknown, span: OtelSpan): unknown;
+    /** `context` with a remote parent span of that identity. */
     setSpanContext(context: unknown, spanContext: OtelSpanContext): unknown;
   };
-  metrics: { getMeter(name: string, version?: string): OtelMeter };
+  metrics: {
+    /** The global provider's meter named `name`. */
+    getMeter(name: string, version?: string): OtelMeter;
+  };
   ROOT_CONTEXT: unknown;
 }
 

@@ -1,9 +1,34 @@
 /**
- * What the main job (main.ts) prints after the scenarios: the recovery report, one row per tool call, and the run's
- * telemetry. Console output only.
+ * What the main job (main.ts) prints: after each scenario, its outcome, what the planner was told and what the
+ * services counted; after them all, the recovery report (one row per tool call), a legend of its terms and the
+ * run's telemetry. Console output only; `--report` keeps the same and more as JSON.
  */
 import type { RecoverySummary } from '../../recovery/telemetry';
 import type { ScenarioReport } from './run';
+import { LEGEND, toldLines } from './told';
+
+/**
+ * One scenario's outcome: passed or not, the run's end, its Web UI link, every tool answer the planner saw (class,
+ * action, message, observed state or fields to fix), the reason the user is told when the run ended without the
+ * planner, and the requests and rows the services counted.
+ */
+export function printScenario(report: ScenarioReport, link: string | undefined): void {
+  const a = report.actual;
+  console.log(`  ${report.passed ? '✓' : '✗'} ${a.status} after ${a.turns} turn(s)${link ? `\n    ${link}` : ''}`);
+  if (report.told.length) console.log('    told:');
+  for (const entry of report.told) for (const line of toldLines(entry)) console.log(`      ${line}`);
+  if (a.reason) console.log(`    ended: ${a.reason}`);
+  const counted = [
+    ...Object.entries(a.hits).map(([k, n]) => `${k} ${n} request(s)`),
+    ...Object.entries(a.rows).map(([k, n]) => `${k} ${n} row(s)`),
+  ];
+  if (counted.length) console.log(`    downstream: ${counted.join(', ')}`);
+}
+
+/** What the terms of the output mean. */
+export function printLegend(): void {
+  console.log(`${LEGEND.join('\n')}\n`);
+}
 
 /** One row per recovery record: the tool call, how it failed, what the router did, and how it ended. */
 export function printTable(reports: ScenarioReport[]): void {

@@ -9,6 +9,7 @@ import { summarizeRecords, type RecoverySummary } from '../../recovery/telemetry
 import type { AgentResult } from '../../workflows/agent';
 import { recoveryRecordsQuery } from '../../workflows/definitions';
 import type { DemoFixtures } from './fixtures';
+import type { ToldEntry } from './told';
 import { withPlaceholders, type AgentScenario } from './scenario';
 
 /** One scenario's entry in the report (`--report <path>`). */
@@ -32,6 +33,8 @@ export interface ScenarioReport {
   /** What differs from `expected`, one line each (empty when passed). */
   mismatches: string[];
   records: RecoveryRecord[];
+  /** What the planner was told: every tool answer it saw (told.ts); empty without `RunOptions.toldFor`. */
+  told: ToldEntry[];
   /** The run's telemetry (recovery/telemetry.ts): replans by class, time to replan, retry budget use, escalations. */
   summary: RecoverySummary;
   durationMs: number;
@@ -47,6 +50,8 @@ export interface RunOptions {
   stableIds?: boolean;
   /** Set the RecoveryStatus search attributes (needs them registered). @default true */
   searchAttributes?: boolean;
+  /** What the planner saw for a goal (`recordingPlanner(…).toldFor`, told.ts). */
+  toldFor?: (goal: string) => ToldEntry[];
   /** Called with a line of progress (turns, tool calls, the end). */
   progress?: (line: string) => void;
 }
@@ -124,6 +129,7 @@ export async function runScenario(scenario: AgentScenario, options: RunOptions):
     passed: mismatches.length === 0,
     mismatches,
     records: result.records,
+    told: options.toldFor?.(scenario.goal) ?? [],
     summary: summarizeRecords(result.records),
     durationMs: Date.now() - startedAt,
   };

@@ -25,6 +25,10 @@ const ASSETS: Record<string, { file: string; type: string }> = {
   '/desk.css': { file: 'desk.css', type: 'text/css; charset=utf-8' },
 };
 
+/**
+ * Options of `startDesk`: the Temporal client, the desk's config (port, users or a trusted proxy) and the
+ * approvals' signing key (docs/approvals.md, "The desk").
+ */
 export interface DeskOptions {
   /** A connected client for the namespace; the desk does not close its connection. */
   client: Client;
@@ -34,10 +38,12 @@ export interface DeskOptions {
   signingKey?: Uint8Array;
 }
 
+/** A started desk: its URL and how to stop it. */
 export interface RunningDesk {
   /** `http://<host>:<port>` */
   url: string;
   server: Server;
+  /** Stops the HTTP server and the event streams. */
   close(): Promise<void>;
 }
 

@@ -15,7 +15,7 @@
  *   (non-retryable, the original as `cause`): never replayed blind (docs/DESIGN.md, "Reconcile"). An error no rule
  *   recognises, thrown by a write, is such an outcome too (`outcome_unknown/unrecognized`: "may have been sent"
  *   wins, docs/DESIGN.md "Phases").
- * Left as they are: an error no rule recognises on a read (`unrecoverable/tool_bug`), retryable failures without
+ * Left as they are: an error no rule recognises on a read (`unrecoverable/unrecognized`) or a bug in the tool, retryable failures without
  * Retry-After, unknown outcomes of an activity whose effect is undeclared, and an `ApplicationFailure` the activity
  * already made non-retryable or gave a `nextRetryDelay`. Node-side only.
  */
@@ -96,7 +96,8 @@ export function enforcement(
     if (verdict.canLookUp) return { kind: 'lookup' };
     return { kind: 'throw', enforced: 'outcome_unknown', error: outcomeUnknown(failure, err) };
   }
-  if (failure.reason === FailureReason.TOOL_BUG) return { kind: 'unchanged' };
+  if (failure.reason === FailureReason.UNRECOGNIZED || failure.reason === FailureReason.TOOL_BUG)
+    return { kind: 'unchanged' };
   if (failure.retryable) {
     if (failure.retryAfterMs === undefined) return { kind: 'unchanged' };
     const delay = nextDelay({ retryNumber: attempt, retryAfterMs: failure.retryAfterMs, policy: backoff, random });

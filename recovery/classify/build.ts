@@ -6,6 +6,7 @@
 import {
   ERROR_CODE_PATTERN,
   FailureClass,
+  FINGERPRINT_PATTERN,
   FailureReason,
   MAX_PUBLIC_MESSAGE_CHARS,
   MAX_RECEIVED_CHARS,
@@ -34,6 +35,8 @@ export interface FailureDraft {
   issues?: readonly FieldIssue[];
   /** The provider's structured error code; kept when it matches `ERROR_CODE_PATTERN` (lower-cased). */
   code?: string;
+  /** The fingerprint of an error no fact spoke for (`FINGERPRINT_PATTERN`). */
+  fingerprint?: string;
 }
 
 /** The identity fields every failure carries (a `CallContext` is one). */
@@ -68,6 +71,7 @@ export function buildFailure(id: FailureIdentity, d: FailureDraft): ToolFailure 
     // A "code" the redaction would change (a token a server put in its `code` field) is no code: it stays out.
     if (ERROR_CODE_PATTERN.test(code) && redact(d.code) === d.code) candidate.code = code;
   }
+  if (d.fingerprint !== undefined && FINGERPRINT_PATTERN.test(d.fingerprint)) candidate.fingerprint = d.fingerprint;
   if (toolFailureSchema().safeParse(candidate).success) return markValid(candidate);
   return markValid(unbuildable(id, d));
 }

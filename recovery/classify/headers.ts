@@ -9,6 +9,7 @@ import { asArray, isObjectLike, ownKeys, readProp } from './safe';
 export type HeaderValue = string | string[] | undefined;
 /** A WHATWG `Headers`-like object. `get` returns the values joined with `, `, or `null`. */
 export interface HeadersLike {
+  /** A header's value, case-insensitively; null when absent. */
   get(name: string): string | null;
 }
 /** Response headers as an adapter hands them over. */

@@ -61,10 +61,30 @@ const BY_CONCEPT: Readonly<Partial<Record<Concept, (f: HttpFacts, rule: HttpRule
   unknown_operation: (f) =>
     rejected(f, C.CAPABILITY_MISSING, R.UNKNOWN_TOOL, literal('the service does not know this operation')),
   forbidden: (f, rule) => (rule === 'forbidden' || rule === 'conflict' ? undefined : forbidden(f)),
+  // "Unauthorized" beside a 403 is the 403's own wording: only a generic status without one asks for a credential.
+  unauthorized: (f, rule) =>
+    rule === 'forbidden' || rule === 'conflict'
+      ? undefined
+      : rejected(
+          f,
+          C.AUTHENTICATION,
+          R.CREDENTIAL_MISSING,
+          literal('the call was not authenticated; a valid credential is needed'),
+        ),
+  // A 422 saying "already" is the status's own business-rule refusal, unless a field issue would make it a repair.
   already: (f, rule) =>
-    rule === 'conflict' || rule === 'unprocessable'
+    rule === 'conflict' || (rule === 'unprocessable' && f.body.fieldIssues.length === 0)
       ? undefined
       : rejected(f, C.SEMANTIC_REJECTION, R.CONFLICT, literal('the state the call asks for may already hold')),
+  conflict: (f, rule) =>
+    rule === 'bad_request' || rule === 'unprocessable' || rule === 'client_error'
+      ? rejected(
+          f,
+          C.SEMANTIC_REJECTION,
+          R.CONFLICT,
+          literal('the call conflicts with the current state (a version or sequence that moved on)'),
+        )
+      : undefined,
   not_found: (f, rule) =>
     rule === 'bad_request' || rule === 'unprocessable'
       ? rejected(f, C.SEMANTIC_REJECTION, R.NOT_FOUND, literal('something the call refers to was not found'))
@@ -92,9 +112,17 @@ const BY_CONCEPT: Readonly<Partial<Record<Concept, (f: HttpFacts, rule: HttpRule
 
 /**
  * The draft the words of a generic status give, or `undefined` to keep the status's own rule: a status that is not
- * generic, no concept, a concept the table does not refine for it, or field issues in the body.
+ * generic, no concept, a concept the table does not refine for it, or field issues in the body — unless a structured
+ * code says the state already holds (GitHub's `errors[].code: already_exists` on a field).
+ * @param structured the concept came from a structured code of the body, not its message.
  */
-export function refinedByWords(rule: HttpRule, f: HttpFacts, concept: Concept | undefined): FailureDraft | undefined {
-  if (concept === undefined || !GENERIC.has(rule) || f.body.fieldIssues.length > 0) return undefined;
+export function refinedByWords(
+  rule: HttpRule,
+  f: HttpFacts,
+  concept: Concept | undefined,
+  structured: boolean,
+): FailureDraft | undefined {
+  if (concept === undefined || !GENERIC.has(rule)) return undefined;
+  if (f.body.fieldIssues.length > 0 && !(structured && concept === 'already')) return undefined;
   return BY_CONCEPT[concept]?.(f, rule);
 }

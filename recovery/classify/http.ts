@@ -167,9 +167,10 @@ export function classifyHttp(
     rateLimit: readRateLimit(headers, ctx.nowMs),
   };
   const rule = ruleForStatus(status);
-  const concept = firstConcept([...bodyFacts.words, ...names, bodyFacts.message]);
+  const codeConcept = firstConcept([...bodyFacts.words, ...names]);
+  const concept = codeConcept ?? firstConcept([bodyFacts.message]);
   // a new object per call: set `code` on it, no copy
-  const draft = refinedByWords(rule, facts, concept) ?? RULES[rule](facts);
+  const draft = refinedByWords(rule, facts, concept, codeConcept !== undefined) ?? RULES[rule](facts);
   // The body's structured code travels with the failure: the business type must not be lost (docs/DESIGN.md,
   // "The failure record").
   if (facts.body.code !== undefined) draft.code = facts.body.code;

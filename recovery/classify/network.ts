@@ -61,16 +61,22 @@ function systemCode(node: unknown): string | undefined {
   return readString(node, 'originalCode') ?? readString(node, 'errno') ?? code;
 }
 
-/** Words of a stage a library names (`command: 'CONN'`, `stage: 'connect'`) that mean the connection was not up. */
-const CONNECT_STAGES = /^(?:conn|connect|connecting|connection|greeting|handshake|tls[_-]?handshake)$/i;
+/** A stage a library names (`timeoutType: 'GREETING_TIMEOUT'`, `stage: 'connect'`) in which the connection was not up. */
+const CONNECT_STAGES =
+  /^(?:conn|connect|connecting|connection|greeting|handshake|tls[_-]?handshake)(?:[_-]?timeout)?$/i;
 
 /**
- * The failure happened while connecting, by a structured fact: `syscall` connect/getaddrinfo (Node's system
- * errors), or a `command`/`stage`/`phase` field that names the connection (nodemailer's `command: 'CONN'`).
+ * The failure happened while connecting, by a structured fact: `syscall` connect/getaddrinfo (Node's system errors),
+ * or — when no syscall says the socket was already reading or writing — a `timeoutType`/`stage`/`phase` field that
+ * names the connection or the server's greeting (nodemailer's `timeoutType: 'GREETING_TIMEOUT'`: the server never
+ * said hello, so nothing was sent). Not a library's `command` label: nodemailer keeps `command: 'CONN'` on a socket
+ * that failed during DATA, and when facts disagree "may have been sent" wins (docs/DESIGN.md, "Phases").
  */
 function connecting(node: unknown): boolean {
-  if (CONNECT_SYSCALLS.test(readString(node, 'syscall') ?? '')) return true;
-  return ['command', 'stage', 'phase'].some((k) => CONNECT_STAGES.test(readString(node, k) ?? ''));
+  const syscall = readString(node, 'syscall') ?? '';
+  if (CONNECT_SYSCALLS.test(syscall)) return true;
+  if (IO_SYSCALLS.test(syscall)) return false;
+  return ['timeoutType', 'stage', 'phase'].some((k) => CONNECT_STAGES.test(readString(node, k) ?? ''));
 }
 
 function decideSent(r: TransportRule, node: unknown): 'not_sent' | 'maybe_sent' {

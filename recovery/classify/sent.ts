@@ -75,6 +75,22 @@ export function draftBySend(
   return sent === 'maybe_sent' ? afterSend(meaning, ctx) : notSent(meaning, sent);
 }
 
+/**
+ * A refusal: the server answered that it did not act on the call, whatever it meant (a constraint, a bad credential,
+ * a rate limit, a mail server's 4yz or 5yz). Replay-safe for any tool; retryable only when transient. The meaning's
+ * own words say what to do, so the sentence just ends.
+ */
+export function refusedDraft(m: FailureMeaning): FailureDraft {
+  return {
+    class: m.class,
+    reason: m.reason,
+    phase: Phase.DISPATCH,
+    retryable: m.class === C.TRANSIENT,
+    replaySafe: true,
+    publicMessage: sentence(m, END.stop),
+  };
+}
+
 /** Nothing left the process, or the server did not act on it: replay-safe for any tool. */
 function notSent(m: FailureMeaning, sent: Exclude<SendFact, 'maybe_sent'>): FailureDraft {
   const unrecoverable = m.class === C.UNRECOVERABLE;

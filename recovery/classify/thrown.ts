@@ -12,24 +12,30 @@ import { buildFailure } from './build';
 import type { CallContext } from './context';
 import { classifyDialect } from './dialects';
 import { classifyHttp } from './http';
-import { classifyNetworkError, errorChain } from './network';
+import { classifyByFacts } from './by-facts';
+import { fingerprintOf } from './rules';
+import { errorChain } from './network';
 import { classifyInvalidResult } from './result';
 import { readString } from './safe';
 import { wrappedHttp } from './wrapped-http';
 import { isZodError, zodArgumentsDraft } from './zod';
 
 /**
- * What no rule recognises. Before the request left (`requestSent === false`), `unrecoverable/tool_bug`, replay-safe;
- * otherwise the request may have left (an unknown `requestSent` included), and the one phase decision
- * (recovery/classify/sent.ts) makes a write that is not deduplicated `outcome_unknown`: an unknown throw after a
- * write was sent is never reported as a bug in the tool, and never replayed blind.
+ * What no fact speaks for (docs/DESIGN.md, "Facts, not libraries": unknown is not a bug). It carries its stable
+ * fingerprint (recovery/classify/rules.ts), which operators route with `classify.rules`. Before the request left
+ * (`requestSent === false`) it is `unrecoverable/unrecognized`, replay-safe; otherwise the request may have left (an
+ * unknown `requestSent` included), and the one phase decision (recovery/classify/sent.ts) makes a write
+ * `outcome_unknown`: never reported as a bug in the tool, never replayed blind. A read is escalated with its
+ * fingerprint.
  */
 export function toolBugFailure(error: unknown, requestSent: boolean | undefined, ctx: CallContext): ToolFailure {
   const name = readString(error, 'name');
   const shown = name !== undefined && /^[A-Za-z][A-Za-z0-9_]{0,40}$/.test(name) ? ` (${name})` : '';
+  const fingerprint = fingerprintOf(error).id;
   const head = `${ctx.tool}: the tool failed with an error no rule recognises${shown}`;
-  const meaning = { class: FailureClass.UNRECOVERABLE, reason: FailureReason.TOOL_BUG, head };
-  return buildFailure(ctx, draftBySend(meaning, requestSent === false ? 'not_sent' : 'maybe_sent', ctx));
+  const meaning = { class: FailureClass.UNRECOVERABLE, reason: FailureReason.UNRECOGNIZED, head };
+  const draft = draftBySend(meaning, requestSent === false ? 'not_sent' : 'maybe_sent', ctx);
+  return buildFailure(ctx, { ...draft, fingerprint });
 }
 
 /** The class names of an error and its causes (`InvalidTokenError`), for the vocabulary; at most 4. */
@@ -47,7 +53,8 @@ function errorNames(error: unknown): string[] {
  * - A client library's error (PostgreSQL, AWS SDK, Stripe, gRPC, …) → its dialect's table (dialects/index.ts).
  * - An HTTP answer inside the error (axios `response`, SDK `status`/`headers`, `HttpOutcomeError.outcome`) →
  *   the HTTP rules.
- * - A transport error → the network rules (`requestSent` wins over inference).
+ * - Its other facts (recovery/classify/by-facts.ts): an SMTP reply, a transport error (`requestSent` wins over
+ *   inference), a structured code, the error's own words.
  * - Anything else → `toolBugFailure`: `unrecoverable/tool_bug`, except that a write that is not deduplicated and
  *   may have been sent is `outcome_unknown`.
  * @param ctx the call (validated by the caller).
@@ -62,5 +69,5 @@ export function classifyThrown(error: unknown, requestSent: boolean | undefined,
   if (dialect) return dialect;
   const http = wrappedHttp(error);
   if (http) return classifyHttp(http.status, http.headers, http.body, ctx, errorNames(error));
-  return classifyNetworkError(error, requestSent, ctx) ?? toolBugFailure(error, requestSent, ctx);
+  return classifyByFacts(error, requestSent, ctx) ?? toolBugFailure(error, requestSent, ctx);
 }

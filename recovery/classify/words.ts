@@ -12,6 +12,7 @@
 
 /** What a code or a sentence may say. Order in `CONCEPTS` decides between concepts that both match. */
 export type Concept =
+  | 'programming_error'
   | 'rate_limited'
   | 'quota'
   | 'billing'
@@ -20,6 +21,7 @@ export type Concept =
   | 'credential_invalid'
   | 'unknown_operation'
   | 'forbidden'
+  | 'unauthorized'
   | 'already'
   | 'not_found'
   | 'conflict'
@@ -64,8 +66,23 @@ function matches(token: string, stem: string): boolean {
   return stem.endsWith('*') ? token.startsWith(stem.slice(0, -1)) : token === stem;
 }
 
+/**
+ * True when `words` carry the alternative: every stem appears; an alternative whose first stem starts with `=` must be
+ * the whole text (`['=timeout']` is a code `TIMEOUT`, not the word "timeout" in "timeout must be positive").
+ */
+function carries(words: readonly string[], alt: readonly string[]): boolean {
+  const first = alt[0];
+  if (first?.startsWith('=')) {
+    const exact = [first.slice(1), ...alt.slice(1)];
+    return words.length === exact.length && exact.every((stem, i) => matches(words[i]!, stem));
+  }
+  return alt.every((stem) => words.some((w) => matches(w, stem)));
+}
+
 // prettier-ignore
 const ROWS = (): readonly ConceptRow[] => [
+  { concept: 'programming_error', source: 'Node.js docs, "Errors": MODULE_NOT_FOUND, a call stack overflow (RangeError "Maximum call stack size exceeded"), "x is not a function"; the tool\'s own code is broken (PALADIN: ModuleNotFoundError, ImportError, StackOverflowError)',
+    any: [['module', 'not', 'found'], ['cannot', 'find', 'module'], ['not', 'a', 'function'], ['maximum', 'call', 'stack'], ['stack', 'overflow*'], ['recursion'], ['cannot', 'read', 'propert*'], ['import', 'error']] },
   { concept: 'rate_limited', source: 'RFC 6585 §4 (429 Too Many Requests); Google API errors `rateLimitExceeded`; AWS `Throttling`; Slack `ratelimited`; Telegram "Too Many Requests: retry after N"',
     any: [['rate', 'limit*'], ['ratelimit*'], ['throttl*'], ['too', 'many', 'requests'], ['flood*'], ['slow', 'down'], ['secondly', 'limit*'], ['reached', 'limit*']] },
   { concept: 'quota', source: 'Google API errors `quotaExceeded`, `dailyLimitExceeded`; OpenAI `insufficient_quota`',
@@ -79,13 +96,15 @@ const ROWS = (): readonly ConceptRow[] => [
   { concept: 'credential_invalid', source: 'RFC 9110 §15.5.2 (401); RFC 6750 §3.1 `invalid_token`; RFC 4954 §6 (SMTP 535 "Authentication credentials invalid")',
     any: [['invalid', 'token*'], ['invalid', 'credential*'], ['invalid', 'authoriz*'], ['invalid', 'authenticat*'], ['invalid', 'api', 'key'], ['invalid', 'apikey'],
       ['invalid', 'login'], ['invalid', 'password*'], ['invalid', 'signature'], ['bad', 'credential*'], ['bad', 'token*'], ['wrong', 'password*'], ['revoked', 'token*'],
-      ['malformed', 'token*'], ['unauthenticated'], ['unauthorized'], ['unauthorised'], ['authenticat*', 'fail*'], ['authenticat*', 'required'], ['failed', 'authenticate'],
+      ['malformed', 'token*'], ['unauthenticated'], ['authenticat*', 'fail*'], ['authenticat*', 'required'], ['failed', 'authenticate'],
       ['authorization', 'violation'], ['not', 'authenticated']] },
   { concept: 'unknown_operation', source: 'JSON-RPC 2.0 §5.1 (-32601 Method not found); MCP "Unknown tool"; RFC 9110 §15.6.2 (501)',
     any: [['unknown', 'method*'], ['unknown', 'tool*'], ['unknown', 'command*'], ['unknown', 'endpoint*'], ['unknown', 'operation*'], ['method', 'not', 'found'],
       ['tool', 'not', 'found'], ['unsupported', 'method*'], ['unsupported', 'operation*'], ['no', 'such', 'method*']] },
   { concept: 'forbidden', source: 'RFC 9110 §15.5.4 (403 Forbidden); POSIX EACCES/EPERM; RFC 3463 X.7.1 (delivery not authorized)',
     any: [['forbidden'], ['permission*'], ['not', 'allowed'], ['access', 'denied'], ['not', 'enough', 'rights'], ['not', 'authorized', 'to'], ['blocked'], ['denied'], ['prohibited']] },
+  { concept: 'unauthorized', source: 'RFC 9110 §15.5.2: 401 is named "Unauthorized" but means unauthenticated; the word alone, without a forbidden reason, asks for a credential',
+    any: [['unauthorized'], ['unauthorised']] },
   { concept: 'already', source: 'docs/DESIGN.md "Already done is done": refusals that say the asked-for state holds (409/412/422 "already", `already_exists`, "not modified")',
     any: [['already'], ['duplicat*'], ['not', 'modified'], ['eexist'], ['member', 'exists'], ['resource', 'exists'], ['record', 'exists'], ['entry', 'exists'], ['file', 'exists'], ['key', 'exists']] },
   { concept: 'not_found', source: 'RFC 9110 §15.5.5 (404); POSIX ENOENT; RFC 3463 X.1.1 (bad destination mailbox)',
@@ -107,7 +126,9 @@ const ROWS = (): readonly ConceptRow[] => [
   { concept: 'unavailable', source: 'RFC 9110 §15.6.4 (503 Service Unavailable); RFC 5321 §4.2.1 (4yz: try again later); POSIX EAGAIN',
     any: [['unavailable'], ['not', 'available'], ['try', 'again'], ['temporar*'], ['no', 'responders'], ['greylist*'], ['later']] },
   { concept: 'timeout', source: 'RFC 9110 §15.5.9 (408) and §15.6.5 (504); POSIX ETIMEDOUT; gRPC DEADLINE_EXCEEDED',
-    any: [['timeout*'], ['timed', 'out'], ['time', 'out'], ['deadline']] },
+    any: [['=timeout*'], ['=etimedout'], ['=request', 'timeout*'], ['=deadline', 'exceeded'], ['timed', 'out'], ['time', 'out'], ['timeout*', 'exceeded'], ['timeout*', 'expired'],
+      ['timeout*', 'occurred'], ['timeout*', 'error'], ['timeout*', 'after'], ['request', 'timeout*'], ['gateway', 'timeout*'], ['upstream', 'timeout*'], ['read', 'timeout*'],
+      ['socket', 'timeout*'], ['connection', 'timeout*'], ['operation', 'timeout*'], ['query', 'timeout*'], ['deadline', 'exceeded']] },
 ];
 
 let rows: readonly ConceptRow[] | undefined;
@@ -124,7 +145,7 @@ export function conceptsOf(text: string | undefined): Concept[] {
   const words = tokens(text);
   if (words.length === 0) return [];
   return vocabulary()
-    .filter((row) => row.any.some((alt) => alt.every((stem) => words.some((w) => matches(w, stem)))))
+    .filter((row) => row.any.some((alt) => carries(words, alt)))
     .map((row) => row.concept);
 }
 
@@ -135,4 +156,17 @@ export function firstConcept(texts: readonly (string | undefined)[]): Concept | 
     if (c !== undefined) return c;
   }
   return undefined;
+}
+
+/** The vocabulary as a Markdown table (docs/DESIGN.md's copy): concept, its alternatives, its source. */
+export function vocabularyMarkdown(): string {
+  const lines = [
+    '| concept | words (any line; every stem of it; `*` a prefix, `=` the whole text) | source |',
+    '|---|---|---|',
+  ];
+  for (const r of vocabulary()) {
+    const alts = r.any.map((alt) => alt.join(' + ')).join('; ');
+    lines.push(`| \`${r.concept}\` | ${alts} | ${r.source.replace(/\|/g, '\\|')} |`);
+  }
+  return lines.join('\n');
 }

@@ -9,6 +9,7 @@
  * - OpenAI / Anthropic SDK `APIError`: `status`, `headers`, `error` (the body);
  * - undici `ResponseStatusCodeError` and `http-errors`: `statusCode` or `status`, `headers`, `body`;
  * - Azure's `RestError`: `statusCode` with `response.parsedBody` / `response.bodyAsText`;
+ * - the Elasticsearch client's `meta: { statusCode, headers, body }`;
  * - an error envelope that keeps the status as a number of its own (`error_code`, `errorCode`: Telegram's
  *   `{ ok: false, error_code, description }`), or as `code` beside the answer's `headers` or `body` (a generated
  *   OpenAPI client's `ApiException`) or beside a `description` (NATS JetStream's `api_error`), or as a `code` of
@@ -47,6 +48,11 @@ function fromNode(node: unknown): WrappedHttp | undefined {
     if (status !== undefined)
       return { status, headers: readProp(outcome, 'headers') ?? {}, body: readProp(outcome, 'body') };
   }
+  // An answer kept in `meta` (the Elasticsearch client: `meta.statusCode`, `meta.headers`, `meta.body`).
+  const meta = readProp(node, 'meta');
+  const metaStatus = failureStatus(readProp(meta, 'statusCode'));
+  if (metaStatus !== undefined)
+    return { status: metaStatus, headers: readProp(meta, 'headers') ?? {}, body: readProp(meta, 'body') };
   const response = readProp(node, 'response');
   if (isObjectLike(response)) {
     const status = failureStatus(readProp(response, 'status')) ?? failureStatus(readProp(response, 'statusCode'));

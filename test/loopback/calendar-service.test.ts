@@ -358,7 +358,7 @@ describe('calendar tools through the activity edge (MockActivityEnvironment, no 
     });
     const route = routeFor(failure);
     expect(route.action).toBe('replan');
-    expect(route.row).toBe(9);
+    expect(route.id).toBe('semantic-rejection');
     const feedback = feedbackFor(failure, route.action, { observedState: meta.observedState });
     expect(feedback.errorClass).toBe('semantic_rejection');
     expect((feedback.observedState as { free: string[] }).free).toEqual(free);

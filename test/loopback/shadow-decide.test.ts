@@ -132,10 +132,10 @@ test('a 403 → authorization, stop; enforce: non-retryable', async () => {
   expect(enforce(v, err)).toMatchObject({ kind: 'throw', enforced: 'non_retryable' });
 });
 
-test('an error no rule recognises (a plain Error) → unrecoverable/tool_bug, escalate; enforce leaves it to Temporal', () => {
+test('an error no rule recognises (a plain Error) → unrecoverable/unrecognized, escalate; enforce leaves it to Temporal', () => {
   const err = new Error('boom');
   const v = verdictOf(err, { effect: 'read' });
-  expect(summary(v)).toEqual(['unrecoverable', 'tool_bug', 'escalate', true, 'read']);
+  expect(summary(v)).toEqual(['unrecoverable', 'unrecognized', 'escalate', true, 'read']);
   expect(enforce(v, err)).toEqual({ kind: 'unchanged' });
 });
 

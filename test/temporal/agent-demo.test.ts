@@ -10,6 +10,7 @@ import { createScriptedPlanner } from '../../activities/planners/scripted';
 import { builtInScenarios } from '../../examples/agent-demo/builtin';
 import { startDemoFixtures, type DemoFixtures } from '../../examples/agent-demo/fixtures';
 import { runScenario, type ScenarioReport } from '../../examples/agent-demo/run';
+import { recordingPlanner } from '../../examples/agent-demo/told';
 import { checkScenarios, withPlaceholders } from '../../examples/agent-demo/scenario';
 import { RecoveryPlugin } from '../../plugin/recovery-plugin';
 import { testEnv, uniqueTaskQueue } from '../setup/env';
@@ -33,20 +34,27 @@ beforeAll(async () => {
   }));
   const taskQueue = uniqueTaskQueue('demo');
   const plugin = new RecoveryPlugin({ tools: fixtures.tools, config: { backoff: FAST_BACKOFF, taskQueue } });
+  const recorder = recordingPlanner(
+    createScriptedPlanner({ goals: Object.fromEntries(scenarios.map((s) => [s.goal, s.script])) }),
+  );
   const worker = await Worker.create({
     connection: env.nativeConnection,
     taskQueue,
     plugins: [plugin],
     workflowBundle: await workflowBundle(),
-    activities: createPlannerActivities(
-      createScriptedPlanner({ goals: Object.fromEntries(scenarios.map((s) => [s.goal, s.script])) }),
-    ),
+    activities: createPlannerActivities(recorder.planner),
   });
   await worker.runUntil(async () => {
     for (const scenario of scenarios) {
       reports.set(
         scenario.name,
-        await runScenario(scenario, { client: env.client, plugin, fixtures, searchAttributes: false }),
+        await runScenario(scenario, {
+          client: env.client,
+          plugin,
+          fixtures,
+          searchAttributes: false,
+          toldFor: recorder.toldFor,
+        }),
       );
     }
   });
@@ -125,6 +133,7 @@ test('refund-lost-answer: settled by lookup (state_verified), 1 POST and 1 row; 
       'passed',
       'records',
       'summary',
+      'told',
       'workflowId',
     ].sort(),
   );
@@ -135,4 +144,28 @@ test('outside-path-stop: the run ends at the first call; the message names no pa
   expect(r.actual.endedBy).toMatchObject({ tool: 'fs_read_text_file', class: 'authorization', action: 'stop' });
   expect(r.actual.reason).not.toContain(fixtures.folders.outside);
   expect(r.actual.reason).not.toContain('/tmp');
+});
+
+test('what the planner was told: calendar-race sees the 409 as class, action, message and the free slots', () => {
+  const told = reports.get('calendar-race')!.told;
+  expect(told.map((t) => [t.turn, t.tool, t.kind, t.kind === 'failure' ? `${t.class} → ${t.action}` : null])).toEqual([
+    [1, 'list_free_slots', 'result', null],
+    [2, 'book_calendar_slot', 'failure', 'semantic_rejection → replan'],
+    [3, 'book_calendar_slot', 'result', null],
+  ]);
+  const failure = told[1] as Extract<(typeof told)[number], { kind: 'failure' }>;
+  expect(failure.message).toMatch(/^book_calendar_slot: HTTP 409/);
+  expect(JSON.stringify(failure.observedState)).toContain('11:00');
+});
+
+test('what the planner was told: every failure it saw has a class and an action; invoice-repair names the two fields to fix', () => {
+  const failures = [...reports.values()].flatMap((r) => r.told.filter((t) => t.kind === 'failure'));
+  expect(failures.length).toBeGreaterThanOrEqual(5);
+  for (const f of failures) expect(f).toMatchObject({ class: expect.any(String), action: expect.any(String) });
+  const repair = reports.get('invoice-repair')!.told.find((t) => t.kind === 'failure');
+  expect(repair).toMatchObject({ turn: 1, tool: 'create_invoice', class: 'invalid_arguments', action: 'repair' });
+  expect(repair?.kind === 'failure' && repair.issues?.map((i) => [i.path, i.expected, i.received])).toEqual([
+    [['amountCents'], 'positive integer', '"12.50"'],
+    [['currency'], 'one of usd|eur', '"USD"'],
+  ]);
 });

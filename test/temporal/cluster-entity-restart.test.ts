@@ -1,7 +1,7 @@
 /**
  * A breaker entity whose run was terminated (an operator, a bad deploy) is started again by the workers' next
- * report, not read as current state: `SharedStateChannel.query` reads only a running entity (README, "Several
- * workers": Reset). One worker of the plugin's workflows polls the entities' own task queue on the run's dev server.
+ * report, not read as current state: `SharedStateChannel.query` reads only a running entity (docs/operating.md, "Shared
+ * mode": Reset). One worker of the plugin's workflows polls the entities' own task queue on the run's dev server.
  */
 import type { TestWorkflowEnvironment } from '@temporalio/testing';
 import { Worker } from '@temporalio/worker';

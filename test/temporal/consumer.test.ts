@@ -4,7 +4,10 @@
  * strict settings, and run it with plain `node` against the run's dev server. The worker bundles the workflows with
  * Temporal's bundler (no loader hooks). One tool answers 503 then 200 (Temporal retries: 2 attempts), one 409
  * (replan, with the observed state). Variants: the newest peers we claim (@temporalio 1.24.0, zod 4.6.7) in a
- * CommonJS project and an ESM one sharing its install, and the oldest (1.23.0, zod 4.1.0).
+ * CommonJS project and an ESM one sharing its install, and the oldest (1.23.0, zod 4.1.0); the newest on Node 22 and
+ * 24 too (the npm registry's `node` package: installed with `--engine-strict` and run on that Node), beside this
+ * process's Node. The guides' files that belong to the quick start's project (docs/tools.md, docs/testing.md,
+ * docs/agents.md) compile with it, and the testing guide's replay program replays the quick start's run.
  *
  * Each project writes a `temporal.config.json` (own task queue, a 1 s fixed backoff) that the plugin reads from the
  * working directory: the 1 s gap between the two inventory requests (the default would be 0.5–0.6 s) shows it did.
@@ -24,7 +27,9 @@ import {
   childEnv,
   copiesOf,
   compile,
+  guideFiles,
   install,
+  onNode,
   installSpecs,
   packRepository,
   quickStartFiles,
@@ -41,6 +46,8 @@ import {
 jest.setTimeout(300_000);
 
 const README = readFileSync(join(REPO, 'README.md'), 'utf8');
+const MCP_GUIDE = readFileSync(join(REPO, 'docs', 'mcp.md'), 'utf8');
+const MCP_EXAMPLE = '## Example: a remote payments server';
 const NEWEST = { temporal: '1.24.0', zod: '4.6.7' };
 const OLDEST = { temporal: '1.23.0', zod: '4.1.0' };
 const SLOT_TAKEN = { code: 'slot_taken', message: 'slot 10:00 is taken', freeSlots: ['11:00', '14:30'] };
@@ -89,7 +96,7 @@ async function configFor(name: string) {
  */
 async function installedProject(name: string, versions: { temporal: string; zod: string }): Promise<string> {
   const dir = join(root, name);
-  writeProject(dir, { src: quickStartFiles(README), config: await configFor(name) });
+  writeProject(dir, { src: { ...quickStartFiles(README), ...guideFiles() }, config: await configFor(name) });
   const installed = await install(dir, installSpecs(packed.file, versions.temporal, versions.zod));
   console.log(`install (${name}): ${installed.ms} ms, ${installed.packages} packages`);
   const version = (p: string) =>
@@ -102,8 +109,11 @@ async function installedProject(name: string, versions: { temporal: string; zod:
   return dir;
 }
 
-/** Runs the compiled quick start in `dir` against the test server and the scripted service; returns what it printed. */
-async function runQuickStart(dir: string): Promise<unknown> {
+/**
+ * Runs the compiled quick start in `dir` against the test server and the scripted service (on Node `major` from the
+ * registry, else this process's Node); returns what it printed.
+ */
+async function runQuickStart(dir: string, major?: number): Promise<unknown> {
   service.reset({
     'GET /inventory/desk-1': [
       { status: 503, body: { error: 'busy' } },
@@ -112,7 +122,9 @@ async function runQuickStart(dir: string): Promise<unknown> {
     'POST /book': [{ status: 409, body: SLOT_TAKEN }],
   });
   const env = childEnv({ TEMPORAL_ADDRESS: process.env.TEMPORAL_TEST_ADDRESS!, SERVICE_URL: service.url });
-  const stdout = await sh(process.execPath, ['lib/main.js'], dir, env, 120_000);
+  const [cmd, args] =
+    major === undefined ? [process.execPath, ['lib/main.js']] : onNode(major, 'node', ['lib/main.js']);
+  const stdout = await sh(cmd, args, dir, env, 120_000);
   return JSON.parse(stdout);
 }
 
@@ -140,13 +152,14 @@ function expectQuickStartRan(printed: unknown): void {
   expect(JSON.parse(booking[0]!.body)).toEqual({ slot: '10:00', customerId: 'cus_7' });
 }
 
-test('the tarball holds dist/ (JavaScript, declarations, source maps, the desk page), README and package.json only', () => {
+test("the tarball holds dist/ (JavaScript, declarations, source maps, the desk page), the scripted policy's JSON Schema, README and package.json only", () => {
   const outside = packed.files.filter((f) => !/^dist\/.+\.(js|js\.map|d\.ts)$/.test(f));
   expect(outside.sort()).toEqual([
     'README.md',
     'dist/operator/desk/public/desk.css',
     'dist/operator/desk/public/index.html',
     'package.json',
+    'schemas/scripted-policy.schema.json',
   ]);
   expect(packed.files).toEqual(
     expect.arrayContaining([
@@ -190,54 +203,52 @@ describe(`newest peers (@temporalio ${NEWEST.temporal}, zod ${NEWEST.zod})`, () 
     expectQuickStartRan(await runQuickStart(dir));
   });
 
-  test('README "Replaying histories": fetchHistoryJSON writes the quick start\'s history and replayHistoryFiles replays it, with npm\'s nested protobufjs copies', async () => {
+  test('docs/testing.md "Replaying histories": its replay.ts fetches the quick start\'s history and replays it with the plugin, with npm\'s nested protobufjs copies', async () => {
     // This install's top-level protobufjs is 7.x (@grpc/proto-loader's); npm nests 8.x under each @temporalio
     // package, where @temporalio/common's own historyToJSON fails with "type must be a Type".
     expect(copiesOf(dir, 'protobufjs').length).toBeGreaterThan(1);
-    const script = [
-      "const { writeFileSync } = require('node:fs');",
+    const findRun = [
       "const { Client, Connection } = require('@temporalio/client');",
-      "const { fetchHistoryJSON, replayHistoryFiles, RecoveryPlugin } = require('recovery-router');",
-      "const { bookSlot, checkInventory } = require('./lib/tools');",
       '(async () => {',
       '  const connection = await Connection.connect({ address: process.env.TEMPORAL_ADDRESS });',
-      '  const client = new Client({ connection });',
       '  let id;',
       '  for (let i = 0; i < 50 && id === undefined; i++) {',
-      '    for await (const w of client.workflow.list({ query: `TaskQueue="${process.argv[1]}"` })) id = w.workflowId;',
+      '    const runs = new Client({ connection }).workflow.list({ query: `TaskQueue="${process.argv[1]}"` });',
+      '    for await (const w of runs) id = w.workflowId;',
       '    if (id === undefined) await new Promise((r) => setTimeout(r, 200));',
       '  }',
-      '  const json = await fetchHistoryJSON(client, id);',
-      "  writeFileSync('history.json', json);",
-      '  // The quick start takes its catalog from the worker: the replay worker gets the same plugin.',
-      '  const plugin = new RecoveryPlugin({ tools: [checkInventory, bookSlot] });',
-      "  const workflowsPath = require.resolve('./lib/workflows');",
-      "  const results = await replayHistoryFiles(['history.json'], { workflowsPath, plugins: [plugin] });",
-      '  const types = JSON.parse(json).events.map((e) => e.eventType);',
-      '  console.log(JSON.stringify({ first: types[0], last: types.at(-1), errors: results.map((r) => String(r.error ?? "")) }));',
+      '  console.log(id);',
       '  await connection.close();',
       '})().catch((e) => { console.error(e); process.exit(1); });',
     ].join('\n');
     const taskQueue = (JSON.parse(readFileSync(join(dir, 'temporal.config.json'), 'utf8')) as { taskQueue: string })
       .taskQueue;
     const env = childEnv({ TEMPORAL_ADDRESS: process.env.TEMPORAL_TEST_ADDRESS! });
-    const printed: unknown = JSON.parse(await sh(process.execPath, ['-e', script, taskQueue], dir, env, 120_000));
-    expect(printed).toEqual({
-      first: 'EVENT_TYPE_WORKFLOW_EXECUTION_STARTED',
-      last: 'EVENT_TYPE_WORKFLOW_EXECUTION_COMPLETED',
-      errors: [''],
-    });
+    const workflowId = (await sh(process.execPath, ['-e', findRun, taskQueue], dir, env, 60_000)).trim();
+    expect(workflowId).toMatch(/^booking-\d+$/);
+    const printed: unknown = JSON.parse(await sh(process.execPath, ['lib/replay.js', workflowId], dir, env, 120_000));
+    expect(printed).toEqual({ workflowId, replayed: true });
+    const history = JSON.parse(readFileSync(join(dir, 'histories', `${workflowId}.json`), 'utf8')) as {
+      events: { eventType: string }[];
+    };
+    expect([history.events[0]?.eventType, history.events.at(-1)?.eventType]).toEqual([
+      'EVENT_TYPE_WORKFLOW_EXECUTION_STARTED',
+      'EVENT_TYPE_WORKFLOW_EXECUTION_COMPLETED',
+    ]);
   });
 
-  test('require("recovery-router") without the optional peers: loads; each integration names its missing peer', async () => {
+  test('require("recovery-router") without the optional peers: loads, as do /operator, /testing and /server; each integration names its missing peer', async () => {
     const script = [
       "require('recovery-router');",
-      "for (const sub of ['openai', 'mcp', 'metrics', 'ai-sdk', 'ai-sdk/workflow', 'openai-agents', 'openai-agents/workflow']) {",
+      "for (const sub of ['operator', 'testing', 'server', 'openai', 'mcp', 'metrics', 'ai-sdk', 'ai-sdk/workflow', 'openai-agents', 'openai-agents/workflow']) {",
       "  try { require('recovery-router/' + sub); console.log(sub, 'loaded'); }",
       "  catch (e) { console.log(sub, e.code, /Cannot find module '([^']+)'/.exec(e.message)[1]); }",
       '}',
     ].join('\n');
     expect((await sh(process.execPath, ['-e', script], dir)).trim().split('\n')).toEqual([
+      'operator loaded',
+      'testing loaded',
+      'server loaded',
       'openai MODULE_NOT_FOUND openai',
       'mcp MODULE_NOT_FOUND @modelcontextprotocol/sdk/client/index.js',
       'metrics MODULE_NOT_FOUND prom-client',
@@ -270,7 +281,7 @@ describe(`newest peers (@temporalio ${NEWEST.temporal}, zod ${NEWEST.zod})`, () 
   test('the desk from the installed package serves its page, script and stylesheet with the strict CSP', async () => {
     const script = [
       "const { Client } = require('@temporalio/client');",
-      "const { startDesk } = require('recovery-router');",
+      "const { startDesk } = require('recovery-router/operator');",
       '(async () => {',
       '  const desk = await startDesk({ client: new Client(), config: { port: 0 } });',
       "  const answers = await Promise.all(['/', '/desk.js', '/desk.css'].map(async (p) => {",
@@ -303,13 +314,13 @@ describe(`newest peers (@temporalio ${NEWEST.temporal}, zod ${NEWEST.zod})`, () 
     expectQuickStartRan(await runQuickStart(esm));
   });
 
-  test('README "MCP servers" (the optional peer installed): the three files compile and run against an MCP server behind bearer auth', async () => {
+  test('docs/mcp.md "Example" (the optional peer installed): the three files compile and run against an MCP server behind bearer auth', async () => {
     const peer = await install(dir, ['@modelcontextprotocol/sdk@1.32.2']);
     console.log(`install (@modelcontextprotocol/sdk): ${peer.ms} ms`);
     const mcp = join(dir, 'mcp');
     writeProject(mcp, {
       extendsConfig: '../tsconfig.json',
-      src: sectionFiles(README, '## MCP servers'),
+      src: sectionFiles(MCP_GUIDE, MCP_EXAMPLE),
       config: await configFor('mcp'),
     });
     expect(outsideTemporal(await compile(mcp, true))).toEqual([]);
@@ -322,7 +333,7 @@ describe(`newest peers (@temporalio ${NEWEST.temporal}, zod ${NEWEST.zod})`, () 
         MCP_REFRESH_TOKEN: server.initialRefreshToken,
       });
       const printed: unknown = JSON.parse(await sh(process.execPath, ['lib/mcp-main.js'], mcp, env, 120_000));
-      expect(printed).toEqual(sectionOutput(README, '## MCP servers'));
+      expect(printed).toEqual(sectionOutput(MCP_GUIDE, MCP_EXAMPLE));
       // The balance: refused once by the payments API, replayed with the refreshed token; the payment made once.
       expect(server.calls.map((c) => c.tool)).toEqual(['get_balance', 'get_balance', 'create_payment', 'find_payment']);
       expect(new Set(server.calls.slice(0, 2).map((c) => c.token)).size).toBe(2);
@@ -343,5 +354,31 @@ describe(`oldest peers (@temporalio ${OLDEST.temporal}, zod ${OLDEST.zod})`, () 
   test('CommonJS: the quick start compiles (skipLibCheck false) and runs', async () => {
     expect(outsideTemporal(await compile(dir, true))).toEqual([]);
     expectQuickStartRan(await runQuickStart(dir));
+  });
+});
+
+describe.each([22, 24])("Node %i (the npm registry's node package)", (major) => {
+  let dir: string;
+
+  test('install with --engine-strict on that Node: no package of the quick start refuses it', async () => {
+    dir = join(root, `node${major}`);
+    writeProject(dir, { src: quickStartFiles(README), config: await configFor(`node${major}`) });
+    const [cmd, args] = onNode(major, 'npm', [
+      'install',
+      '--engine-strict',
+      '--prefer-offline',
+      '--no-audit',
+      '--no-fund',
+      '--loglevel=error',
+      ...installSpecs(packed.file, NEWEST.temporal, NEWEST.zod),
+    ]);
+    await sh(cmd, args, dir);
+    const [node, version] = onNode(major, 'node', ['-p', 'process.versions.node']);
+    expect((await sh(node, version, dir)).trim().split('.')[0]).toBe(String(major));
+  });
+
+  test('the quick start compiles and runs on that Node', async () => {
+    expect(outsideTemporal(await compile(dir, true))).toEqual([]);
+    expectQuickStartRan(await runQuickStart(dir, major));
   });
 });

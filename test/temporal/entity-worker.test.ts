@@ -1,5 +1,5 @@
 /**
- * The Worker the plugin runs on the entities' own task queue (plugin/entity-worker.ts; README, "Several workers"),
+ * The Worker the plugin runs on the entities' own task queue (plugin/entity-worker.ts; docs/operating.md, "Shared mode"),
  * on the run's dev server: it answers the entities without a Worker of the user's on that queue, stops when the
  * user's Worker stops, and a failure to start it rejects `run()` with a message that names the queue.
  */

@@ -51,7 +51,11 @@ afterAll(async () => {
 beforeEach(() => otel.exporter.reset());
 
 /** Runs the checkout once on a worker with `plugins`; its result and history. */
-async function checkout(plugins: WorkerPlugin[], script: Parameters<ScriptedService['reset']>[0]) {
+async function checkout(
+  plugins: WorkerPlugin[],
+  script: Parameters<ScriptedService['reset']>[0],
+  bundle?: Awaited<ReturnType<typeof bundleWorkflowCode>>,
+) {
   const withTemporalTracing = plugins.includes(otel.temporalPlugin);
   service.reset(script);
   const taskQueue = uniqueTaskQueue('checkout');
@@ -60,7 +64,7 @@ async function checkout(plugins: WorkerPlugin[], script: Parameters<ScriptedServ
     taskQueue,
     activities,
     plugins,
-    workflowBundle: withTemporalTracing ? traced : plain,
+    workflowBundle: bundle ?? (withTemporalTracing ? traced : plain),
   });
   const workflowId = uniqueTaskQueue('checkout-wf');
   const result = (await worker.runUntil(
@@ -202,7 +206,13 @@ test('RecoveryPlugin({ shadow }) after Temporal’s plugin: each shadow span is 
     tracing: tracing(),
     searchAttributes: false,
   });
-  const { result } = await checkout([otel.temporalPlugin, plugin], SCRIPT);
+  // A prebuilt bundle must carry the plugin's own workflows (plugin/bundle-check.ts): built with the plugin.
+  const bundle = await bundleWorkflowCode({
+    workflowsPath: require.resolve('./fixtures/plain-checkout'),
+    logger: new DefaultLogger('ERROR'),
+    plugins: [otel.temporalPlugin, plugin],
+  });
+  const { result } = await checkout([otel.temporalPlugin, plugin], SCRIPT, bundle);
   expect(result.failed).toMatchObject({ type: 'AxiosError', nonRetryable: false });
   const shapes = spanShapes(otel.exporter.getFinishedSpans()).filter((s) => s.name.startsWith('shadow '));
   expect(shapes.map((s) => [s.name, s.parent, s.attributes['error.type'], s.status])).toEqual([

@@ -128,7 +128,8 @@ describe('activity edge: a write that committed and then threw something that is
         }),
       );
       expect(r.error).toBeInstanceOf(ApplicationFailure);
-      expect(r.failure).toMatchObject({ class: 'unrecoverable', reason: 'tool_bug', replaySafe: true });
+      expect(r.failure).toMatchObject({ class: 'unrecoverable', reason: 'unrecognized', replaySafe: true });
+      expect(r.failure?.fingerprint).toMatch(/^fp_[0-9a-f]{12}$/);
     },
   );
 });

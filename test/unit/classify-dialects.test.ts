@@ -106,9 +106,12 @@ describe('the core imports no client library', () => {
 });
 
 describe('detection by shape, and by the declared dialect', () => {
-  test('a bare { code: "23505" } is no PostgreSQL error by shape, but is with dialect postgres', () => {
+  test('a bare { code: "23505" } is no PostgreSQL error by shape (its words alone speak), but is with dialect postgres', () => {
     const bare = Object.assign(new Error('duplicate'), { code: '23505' });
-    expect(route(bare).class).toBe('unrecoverable');
+    expect(route(bare).class).toBe('semantic_rejection');
+    expect(classify({ kind: 'thrown', error: bare }, ctxOf()).publicMessage).not.toContain('PostgreSQL');
+    const silent = Object.assign(new Error('x'), { code: '23505' });
+    expect(route(silent).class).toBe('unrecoverable');
     expect(route(bare, ctxOf({ dialect: 'postgres' }))).toMatchObject({
       class: 'semantic_rejection',
       reason: 'conflict',

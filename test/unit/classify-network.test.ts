@@ -275,7 +275,9 @@ describe('classify: errors that are not transport faults', () => {
       retryable: false,
       replaySafe: true,
     });
-    expect(f.publicMessage).toBe('get_docs: the tool failed with an error no rule recognises (TypeError).');
+    expect(f.publicMessage).toBe(
+      "get_docs: the tool's own code failed (a bug or a missing dependency); an operator must fix it.",
+    );
   });
 
   it('classify: a buggy adapter that loses the error type (new Error("Unexpected error occurred")) on a write → outcome_unknown (it may have been sent), never a tool bug', () => {
@@ -302,25 +304,27 @@ describe('classify: errors that are not transport faults', () => {
     );
   });
 
-  it('classify: an unknown error on a write known not to have been sent → unrecoverable/tool_bug, replay-safe', () => {
+  it('classify: an unknown error on a write known not to have been sent → unrecoverable/unrecognized, replay-safe, with its fingerprint', () => {
     const f = classify(thrown(new Error('boom'), false), WRITE);
+    expect(f.fingerprint).toMatch(/^fp_[0-9a-f]{12}$/);
     expect(route(f)).toEqual({
       class: 'unrecoverable',
-      reason: 'tool_bug',
+      reason: 'unrecognized',
       phase: 'dispatch',
       retryable: false,
       replaySafe: true,
     });
   });
 
-  it('classify: a thrown string, null, or a cyclic cause chain → tool_bug, never a crash', () => {
+  it('classify: a thrown string, null, or a cyclic cause chain → unrecognized (not a tool bug), never a crash', () => {
     const cyclic: { cause?: unknown; message: string } = { message: 'loop' };
     cyclic.cause = cyclic;
-    for (const e of ['boom', null, undefined, 42, cyclic]) expect(classify(thrown(e), READ).reason).toBe('tool_bug');
+    for (const e of ['boom', null, undefined, 42, cyclic])
+      expect(classify(thrown(e), READ).reason).toBe('unrecognized');
   });
 
   it('classify: a code such as "constructor" does not reach Object.prototype', () => {
-    expect(classify(thrown(Object.assign(new Error('x'), { code: 'constructor' })), READ).reason).toBe('tool_bug');
+    expect(classify(thrown(Object.assign(new Error('x'), { code: 'constructor' })), READ).reason).toBe('unrecognized');
     expect(transportFacts(Object.assign(new Error('x'), { code: '__proto__', name: 'toString' }))).toEqual([]);
   });
 });

@@ -11,11 +11,9 @@ import { GaxiosError } from 'gaxios';
 import { IO, THROWN, type IoEnv } from '../../bench/eval/paladin/faults';
 import {
   debatableKeys,
-  debatableMarkdown,
   PALADIN_CATEGORIES,
   PALADIN_KEYS,
   paladinKey,
-  paladinMarkdown,
   type PaladinKey,
 } from '../../bench/eval/paladin/keys';
 import { RecordArgs, RecordShape, worldReadTools } from '../../bench/eval/tools';
@@ -178,11 +176,4 @@ describe('the key table', () => {
       expect(f === 'capability_missing' ? 'replan' : routeFor(f).action).toBe(expected);
     },
   );
-
-  test('docs/EVAL.md prints the table and the debatable keys as the code has them', () => {
-    const doc = readFileSync(join(__dirname, '..', '..', 'docs', 'EVAL.md'), 'utf8');
-    const block = (name: string) => doc.split(`<!-- ${name}:start -->`)[1]?.split(`<!-- ${name}:end -->`)[0]?.trim();
-    expect(block('paladin')).toBe(paladinMarkdown());
-    expect(block('debatable')).toBe(debatableMarkdown());
-  });
 });

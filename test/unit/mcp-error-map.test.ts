@@ -3,8 +3,6 @@
  * server never produces, with the SDK's own error objects; the isError signals (result-signals.ts); a remote
  * server's HTTP answers; the annotation table; and the JSON Schema → zod converter. Pure: no server, no process.
  */
-import { readFileSync } from 'node:fs';
-import { join } from 'node:path';
 import { StreamableHTTPError } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import { McpError, ErrorCode, CallToolResultSchema } from '@modelcontextprotocol/sdk/types.js';
 import { z } from 'zod';
@@ -19,7 +17,6 @@ import {
   mcpClassifier,
   mcpClassifierFor,
   mcpEffect,
-  mcpErrorRulesMarkdown,
   mcpToolEffect,
   readResultSignals,
   zodFromInputSchema,
@@ -394,9 +391,10 @@ describe('isError signals (issue 13: auth and transient allow-lists, structured 
       reason: 'timeout',
     });
     expect(classifyResult(textResult('the query timed out'), 'write')).toMatchObject({ class: 'outcome_unknown' });
+    // Not a timeout: a validation message about a parameter named "timeout" (the vocabulary reads "must be").
     expect(classifyResult(textResult('timeout must be a positive number'))).toMatchObject({
-      class: 'semantic_rejection',
-      reason: 'business_rule',
+      class: 'invalid_arguments',
+      reason: 'schema',
     });
   });
 
@@ -418,8 +416,12 @@ describe('isError signals (issue 13: auth and transient allow-lists, structured 
     expect(s({ error: { code: 403, message: 'no' } })).toMatchObject({ class: 'authorization', reason: 'forbidden' });
   });
 
-  test('what the text does not say stays semantic_rejection/business_rule, as before', () => {
+  test('words of the vocabulary are read as a repair ("invalid", "must be"); what the text does not say stays semantic_rejection/business_rule', () => {
     expect(classifyResult(textResult('Invalid resourceId: 0. Must be a finite positive integer.'))).toMatchObject({
+      class: 'invalid_arguments',
+      reason: 'schema',
+    });
+    expect(classifyResult(textResult('The order cannot be shipped to this country.'))).toMatchObject({
       class: 'semantic_rejection',
       reason: 'business_rule',
     });
@@ -654,12 +656,6 @@ describe('the tables', () => {
       idempotency: { carrier: 'none' },
     });
   });
-});
-
-test('README: the MCP error table in README.md is the one in code (mcpErrorRulesMarkdown)', () => {
-  const readme = readFileSync(join(__dirname, '..', '..', 'README.md'), 'utf8');
-  const block = readme.split('<!-- mcp-errors:start -->')[1]?.split('<!-- mcp-errors:end -->')[0]?.trim();
-  expect(block).toBe(mcpErrorRulesMarkdown());
 });
 
 test('zodFromInputSchema never throws on a schema whose reads throw (a getter, a Proxy): it accepts any object', () => {

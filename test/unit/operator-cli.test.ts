@@ -10,7 +10,7 @@ describe('failureText', () => {
       cause: new Error('3 INVALID_ARGUMENT: invalid search attribute: RecoveryStatus'),
     });
     expect(failureText(err)).toBe(
-      'Failed to list workflows: 3 INVALID_ARGUMENT: invalid search attribute: RecoveryStatus (register the plugin\'s search attributes: README, "Install")',
+      'Failed to list workflows: 3 INVALID_ARGUMENT: invalid search attribute: RecoveryStatus (register the plugin\'s search attributes: docs/operating.md, "Search attributes")',
     );
   });
   it('says each message once, stops after 4 causes, and reads a thrown non-Error', () => {

@@ -32,6 +32,14 @@ function atLeast(a: string, b: string): boolean {
   return i === -1 || x![i]! > y![i]!;
 }
 
+test("engines names the Node lines the consumer test runs (this machine's 20, and 22 and 24 from the registry), as the README's table does", () => {
+  const { engines } = JSON.parse(readFileSync(join(ROOT, 'package.json'), 'utf8')) as { engines: { node: string } };
+  expect(engines.node).toBe('^20 || ^22 || ^24');
+  const consumer = readFileSync(join(ROOT, 'test', 'temporal', 'consumer.test.ts'), 'utf8');
+  expect(consumer).toContain('describe.each([22, 24])');
+  expect(readFileSync(join(ROOT, 'README.md'), 'utf8')).toContain('| Node.js | 20, 22, 24 ');
+});
+
 const optional = Object.keys(pkg.peerDependenciesMeta).filter((n) => pkg.peerDependenciesMeta[n]?.optional);
 const required = Object.keys(pkg.peerDependencies).filter((n) => !optional.includes(n));
 
@@ -45,7 +53,7 @@ test('the README’s Install command installs the package and exactly its requir
   expect(names.sort()).toEqual(['recovery-router', ...required].sort());
 });
 
-test('the optional peers are the integrations and OpenTelemetry’s API; the entry points are ., ./workflow (the router), ./workflows (the plugin’s workflows) and one per integration (two for the agent frameworks: Node side and workflow side)', () => {
+test('the optional peers are the integrations and OpenTelemetry’s API; the entry points are ., ./workflow (the router), ./workflows (the plugin’s workflows), one per integration (two for the agent frameworks: Node side and workflow side), ./operator, ./testing, ./server, and the scripted policy’s JSON Schema', () => {
   expect(optional.sort()).toEqual([
     '@modelcontextprotocol/sdk',
     '@openai/agents-core',
@@ -65,19 +73,23 @@ test('the optional peers are the integrations and OpenTelemetry’s API; the ent
     './ai-sdk/workflow',
     './openai-agents',
     './openai-agents/workflow',
+    './operator',
+    './testing',
+    './server',
+    './schemas/scripted-policy.schema.json',
     './package.json',
   ]);
 });
 
 test('every entry point and the bin are built by tsconfig.build.json, with types next to the JavaScript', () => {
   for (const [subpath, target] of Object.entries(pkg.exports)) {
-    if (subpath === './package.json') continue;
+    if (typeof target === 'string') continue; // package.json and the JSON Schema: files, not modules
     const { types, default: js } = target as { types: string; default: string };
     expect([subpath, types]).toEqual([subpath, js.replace(/\.js$/, '.d.ts')]);
     expect(build.files).toContain(js.replace(/^\.\/dist\//, '').replace(/\.js$/, '.ts'));
   }
   expect(build.files).toContain(pkg.bin['recovery-router']!.replace(/^\.\/dist\//, '').replace(/\.js$/, '.ts'));
-  expect(pkg.files.every((f) => f.startsWith('dist/'))).toBe(true);
+  expect(pkg.files.filter((f) => !f.startsWith('dist/'))).toEqual(['schemas/*.json']);
 });
 
 test('every module library code names by require.resolve (a workflowsPath, a preload) is built too', () => {

@@ -8,7 +8,7 @@ import { runInNewContext } from 'node:vm';
 import ts from 'typescript';
 import { CredentialRefreshFailed, CredentialUnavailable, UnknownCredential } from '../../activities/credentials';
 import { ToolDefinitionError } from '../../activities/define-tool';
-import { HttpOutcomeError } from '../../activities/http';
+import { HttpOutcomeError, ToolHttpRequestError } from '../../activities/http';
 import { ApprovalNeededError } from '../../activities/interop/adopt';
 import { isMcpCallError, McpCallError } from '../../activities/mcp/call-error';
 import { McpReconnectError } from '../../activities/mcp/connection';
@@ -46,6 +46,7 @@ const cases: [RecoveryError, string, string][] = [
   [new SearchAttributesError('default', ['RecoveryTool']), 'SearchAttributesError', 'search_attributes_missing'],
   [new ApprovalNeededError('book_slot'), 'ApprovalNeededError', 'approval_needed'],
   [new HttpOutcomeError({ kind: 'http', status: 503, headers: {} }), 'HttpOutcomeError', 'http_outcome'],
+  [new ToolHttpRequestError('invalid_http_request', 'm'), 'ToolHttpRequestError', 'invalid_http_request'],
   [new PlannerConfigError('missing_model', 'm'), 'PlannerConfigError', 'missing_model'],
   // Named as AbortSignal.timeout()'s error on purpose, so classify reads it as a timeout.
   [new ModelTimeoutError(1_000, undefined), 'TimeoutError', 'model_timeout'],

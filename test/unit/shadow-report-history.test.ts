@@ -56,7 +56,7 @@ test('the classes read back: 409 → semantic_rejection, 503 → transient, a re
     'outcome_unknown',
   );
   // An error no rule recognises: a bug on a read; on a write (or an undeclared effect) it may have been sent.
-  expect(classOf(app('TypeError', 'x is undefined'), 'read').reason).toBe('tool_bug');
+  expect(classOf(app('TypeError', 'x is undefined'), 'read').reason).toBe('unrecognized');
   expect([classOf(app('TypeError', 'x is undefined')).class, classOf(app('TypeError', 'x')).reason]).toEqual([
     'outcome_unknown',
     'unrecognized',

@@ -152,7 +152,7 @@ describe('RecoveryPlugin: shared options', () => {
 });
 
 describe('the entity workflows are in recovery-router/workflows, not in the router entry', () => {
-  test('a workflows module of its own can re-export them from recovery-router/workflows (README, "Several workers")', async () => {
+  test('a workflows module of its own can re-export them from recovery-router/workflows (docs/operating.md, "Shared mode")', async () => {
     const index = await import('../../workflows');
     expect([typeof index.breakerEntityWorkflow, typeof index.credentialEntityWorkflow]).toEqual([
       'function',

@@ -2,8 +2,9 @@
  * How a call ends: a routed failure (with the feedback the model sees, charged to the budget its action draws
  * from) or a success; either way one recovery record (docs/DESIGN.md, "Telemetry"). Sandbox-safe.
  */
+import { ACTIONS } from '../../recovery/actions';
 import { log } from '@temporalio/workflow';
-import { type ExhaustedBudget, type BudgetKind } from '../../recovery/budgets';
+import { type ExhaustedBudget } from '../../recovery/budgets';
 import { clearFailure, NO_PROGRESS_REPEATS, recordOutcome } from '../../recovery/call-ledger';
 import { FailureClass, MAX_PUBLIC_MESSAGE_CHARS, Phase, type ToolFailure } from '../../recovery/failure';
 import { feedbackFor } from '../../recovery/feedback';
@@ -25,20 +26,6 @@ export interface RouteExtra {
   observedState?: unknown;
   exhausted?: ExhaustedBudget;
 }
-
-/** The budget each action draws from when a call ends with it. One table. */
-const BUDGET_OF_ACTION: Readonly<Partial<Record<RecoveryAction, BudgetKind>>> = Object.freeze({
-  [RecoveryAction.REPAIR]: 'repair',
-  [RecoveryAction.REPLAN]: 'replan',
-  [RecoveryAction.REJECT]: 'replan',
-});
-
-/** The terminal state a routed failure's record shows, by its final action. One table. */
-const TERMINAL_OF_ACTION: Readonly<Partial<Record<RecoveryAction, TerminalState>>> = Object.freeze({
-  [RecoveryAction.ESCALATE]: TerminalState.ESCALATED,
-  [RecoveryAction.STOP]: TerminalState.STOPPED,
-  [RecoveryAction.RECONCILE]: TerminalState.RECONCILING,
-});
 
 /**
  * Writes the call's recovery record: kept in state (query `recovery.records`), logged through Temporal's workflow
@@ -65,6 +52,7 @@ export function writeRecord(
     durationMs: Date.now() - scope.startedAtMs,
   };
   if (failure) Object.assign(r, { class: failure.class, reason: failure.reason, phase: failure.phase });
+  if (failure?.fingerprint !== undefined) r.fingerprint = failure.fingerprint;
   if (action) r.action = action;
   if (scope.evidence) r.evidence = scope.evidence;
   if (reconciled) r.reconciled = reconciled;
@@ -78,7 +66,7 @@ export function writeRecord(
   line('recovery record', { ...r, ...(exhausted ? { exhausted } : {}) });
   telemetry.record(r);
   emitCallSpans(scope, r, failure);
-  if (action === RecoveryAction.REPLAN || action === RecoveryAction.REJECT) {
+  if (action !== undefined && ACTIONS[action].asksForAnotherWay) {
     ctx.st.pendingReplan = { atMs: Date.now(), class: r.class ?? FailureClass.UNRECOVERABLE };
   }
 }
@@ -93,18 +81,19 @@ export function routed(
   let action = extra.forceAction ?? routeFor(failure).action;
   let exhausted = extra.exhausted;
   let noProgress = false;
-  const budgetKind = BUDGET_OF_ACTION[action];
+  const budgetKind = ACTIONS[action].budget;
   if (extra.refused && budgetKind === 'replan') {
     // The model was told to choose another way and sent the identical call again: no progress.
     noProgress = true;
     action = RecoveryAction.STOP;
   }
-  let terminal = action === RecoveryAction.STOP || action === RecoveryAction.ESCALATE;
-  if (budgetKind && !noProgress) {
+  let terminal = ACTIONS[action].ends;
+  const spentTo = ACTIONS[action].whenBudgetSpent;
+  if (budgetKind && spentTo && !noProgress) {
     const r = spendUnit(ctx, budgetKind, budgetKind === 'repair' ? scope.stepId : undefined);
     if (!r.allowed) {
       exhausted = r.exhausted;
-      action = budgetKind === 'repair' ? RecoveryAction.STOP : RecoveryAction.ESCALATE;
+      action = spentTo;
       terminal = true;
     }
   }
@@ -113,7 +102,7 @@ export function routed(
     ...(extra.message ? { message: extra.message } : {}),
     ...(extra.observedState !== undefined ? { observedState: extra.observedState } : {}),
   });
-  const terminalState = extra.refused ? TerminalState.REFUSED : (TERMINAL_OF_ACTION[action] ?? TerminalState.FED_BACK);
+  const terminalState = extra.refused ? TerminalState.REFUSED : ACTIONS[action].terminal;
   writeRecord(ctx, scope, terminalState, failure, action, exhausted);
   const out: ToolOutcome = {
     ok: false,

@@ -204,12 +204,18 @@ async function readPostcondition(
 }
 
 /** The handler of each action that re-executes or settles a call. One table. */
-export const RECOVERIES: Readonly<Partial<Record<RecoveryAction, Recovery>>> = Object.freeze({
-  [RecoveryAction.REAUTH]: reauth,
-  [RecoveryAction.REQUEST_APPROVAL]: requestApproval,
-  [RecoveryAction.RETRY]: retry,
-  [RecoveryAction.RECONCILE]: reconcile,
-});
+export const RECOVERIES: Readonly<Record<RecoveryAction, Recovery | null>> = Object.freeze({
+  reauth,
+  request_approval: requestApproval,
+  retry,
+  reconcile,
+  // These end the call with their route and the feedback for the model (recovery/actions.ts says how).
+  repair: null,
+  replan: null,
+  reject: null,
+  escalate: null,
+  stop: null,
+} satisfies Record<RecoveryAction, Recovery | null>);
 
 /** The patch that moved a deduplicated write's retries into the workflow (Temporal docs, "Patching"). */
 export const WRITE_RETRIES_PATCH = 'recovery-router:write-retries-in-workflow';

@@ -20,7 +20,7 @@ import type { FieldIssue } from '../../failure';
 import type { FailureDraft } from '../build';
 import type { CallContext } from '../context';
 import { appliedWriteNote } from '../result';
-import { draftBySend } from '../sent';
+import { draftBySend, refusedDraft } from '../sent';
 import type { WrappedHttp } from '../wrapped-http';
 
 /** What a library error means. A const object plus a type of the same name. */
@@ -196,14 +196,13 @@ export function kindDraft(
   if (rule.phase === 'returned') return { ...extra, ...returned(rule, ctx, head, said) };
   if (rule.phase === 'refused') {
     const approval = rule.class === C.AUTHORIZATION && ctx.approvalCanLift;
-    return {
-      ...extra,
-      ...base(rule),
-      ...(approval ? { reason: R.APPROVAL_REQUIRED } : {}),
-      phase: Phase.DISPATCH,
-      replaySafe: true,
-      publicMessage: `${head}${approval ? ' without a human approval' : ''}.${said}`,
+    const meaning = {
+      class: rule.class,
+      reason: approval ? R.APPROVAL_REQUIRED : rule.reason,
+      head: `${head}${approval ? ' without a human approval' : ''}`,
     };
+    const draft = refusedDraft(meaning);
+    return { ...extra, ...draft, publicMessage: `${draft.publicMessage}${said}` };
   }
   const sent = requestSent ?? (facts.sent ?? 'maybe_sent') === 'maybe_sent';
   const draft = draftBySend({ class: rule.class, reason: rule.reason, head }, sent ? 'maybe_sent' : 'not_sent', ctx);

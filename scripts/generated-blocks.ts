@@ -1,0 +1,62 @@
+/**
+ * The tables the docs copy from code, one generator each, and the files that hold them. A block sits between
+ * `<!-- <name>:start -->` and `<!-- <name>:end -->` in README.md or a docs/*.md file; `npm run docs:tables` rewrites
+ * every block from its generator, and test/unit/generated-blocks.test.ts fails when one is stale.
+ */
+import { readdirSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { mcpErrorRulesMarkdown } from '../activities/mcp/error-rules';
+import { debatableMarkdown, paladinMarkdown } from '../bench/eval/paladin/keys';
+import { conceptRowsMarkdown } from '../recovery/classify/by-facts';
+import { vocabularyMarkdown } from '../recovery/classify/words';
+import { routesMarkdown } from '../recovery/routes';
+
+/** Block name → its Markdown. */
+export const GENERATORS: Readonly<Record<string, () => string>> = {
+  routes: routesMarkdown,
+  'mcp-errors': mcpErrorRulesMarkdown,
+  paladin: paladinMarkdown,
+  debatable: debatableMarkdown,
+  vocabulary: vocabularyMarkdown,
+  'concept-rows': conceptRowsMarkdown,
+};
+
+const ROOT = join(__dirname, '..');
+
+/** README.md and every docs/*.md, as paths from the repository root. */
+export function markdownFiles(): string[] {
+  const docs = readdirSync(join(ROOT, 'docs')).filter((f) => f.endsWith('.md'));
+  return ['README.md', ...docs.map((f) => join('docs', f))];
+}
+
+/** The blocks of `text`: name, the text between its markers, and where they are. */
+export function blocksOf(text: string): { name: string; body: string; start: number; end: number }[] {
+  const out: { name: string; body: string; start: number; end: number }[] = [];
+  const re = /<!-- ([a-z0-9-]+):start -->([\s\S]*?)<!-- \1:end -->/g;
+  for (let m = re.exec(text); m !== null; m = re.exec(text)) {
+    out.push({ name: m[1]!, body: m[2]!, start: m.index, end: m.index + m[0].length });
+  }
+  return out;
+}
+
+/** `text` with every block rewritten from its generator. @throws Error naming a block that has none. */
+export function regenerated(text: string, file: string): string {
+  let out = '';
+  let at = 0;
+  for (const b of blocksOf(text)) {
+    const generate = GENERATORS[b.name];
+    if (!generate) throw new Error(`${file}: no generator for the block ${b.name}`);
+    // Prettier leaves a generated table as its generator wrote it (prettier-ignore-start/end, Prettier docs "Ignoring
+    // Code": Markdown ranges).
+    out +=
+      `${text.slice(at, b.start)}<!-- ${b.name}:start -->\n<!-- prettier-ignore-start -->\n\n${generate()}\n\n` +
+      `<!-- prettier-ignore-end -->\n<!-- ${b.name}:end -->`;
+    at = b.end;
+  }
+  return out + text.slice(at);
+}
+
+/** The file's text, read from the repository root. */
+export function readDoc(file: string): string {
+  return readFileSync(join(ROOT, file), 'utf8');
+}
