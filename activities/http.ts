@@ -7,6 +7,7 @@
 import type { RawOutcome } from '../recovery/classify';
 import type { Idempotency } from '../recovery/tool-spec';
 import { RecoveryError } from '../recovery/recovery-error';
+import type { HttpEvidence } from './http-evidence';
 
 /** One request of `ctx.http.request`. */
 export interface ToolHttpRequest {
@@ -80,35 +81,55 @@ export interface ToolHttpOptions {
   operationId: string;
   credential: { token: string } | undefined;
   signal: AbortSignal;
+  /** Records what each request got, for an opaque error the tool throws after (activities/http-evidence.ts). */
+  evidence?: HttpEvidence;
 }
 
 export function createToolHttp(options: ToolHttpOptions): ToolHttp {
   return {
     async request(req) {
       const accepted = acceptedStatuses(req.accept);
-      const headers: Record<string, string> = { accept: 'application/json', ...req.headers };
-      if (options.idempotency.carrier === 'header') headers[options.idempotency.name] = options.operationId;
-      if (options.credential) headers.authorization = `Bearer ${options.credential.token}`;
-      if (req.json !== undefined) headers['content-type'] = 'application/json';
-      const signal =
-        req.timeoutMs === undefined
-          ? options.signal
-          : AbortSignal.any([options.signal, AbortSignal.timeout(req.timeoutMs)]);
-      const res = await fetch(req.url, {
-        method: req.method ?? 'GET',
-        headers,
-        body: req.json === undefined ? undefined : JSON.stringify(req.json),
-        signal,
-      });
-      const text = await res.text();
-      const responseHeaders = Object.fromEntries(res.headers.entries());
-      const body = parseBody(text, responseHeaders['content-type']);
-      if ((res.status < 200 || res.status > 299) && !accepted.has(res.status)) {
-        throw new HttpOutcomeError({ kind: 'http', status: res.status, headers: responseHeaders, body });
+      const evidence = options.evidence;
+      evidence?.sending();
+      try {
+        const res = await exchange(options, req, accepted);
+        evidence?.answered(req.method ?? 'GET');
+        return res;
+      } catch (err) {
+        evidence?.threw(err);
+        throw err;
       }
-      return { status: res.status, headers: responseHeaders, body };
     },
   };
+}
+
+/** One request: its answer, or `HttpOutcomeError` for a status it does not accept. */
+async function exchange(
+  options: ToolHttpOptions,
+  req: ToolHttpRequest,
+  accepted: ReadonlySet<number>,
+): Promise<ToolHttpResponse> {
+  const headers: Record<string, string> = { accept: 'application/json', ...req.headers };
+  if (options.idempotency.carrier === 'header') headers[options.idempotency.name] = options.operationId;
+  if (options.credential) headers.authorization = `Bearer ${options.credential.token}`;
+  if (req.json !== undefined) headers['content-type'] = 'application/json';
+  const signal =
+    req.timeoutMs === undefined
+      ? options.signal
+      : AbortSignal.any([options.signal, AbortSignal.timeout(req.timeoutMs)]);
+  const res = await fetch(req.url, {
+    method: req.method ?? 'GET',
+    headers,
+    body: req.json === undefined ? undefined : JSON.stringify(req.json),
+    signal,
+  });
+  const text = await res.text();
+  const responseHeaders = Object.fromEntries(res.headers.entries());
+  const body = parseBody(text, responseHeaders['content-type']);
+  if ((res.status < 200 || res.status > 299) && !accepted.has(res.status)) {
+    throw new HttpOutcomeError({ kind: 'http', status: res.status, headers: responseHeaders, body });
+  }
+  return { status: res.status, headers: responseHeaders, body };
 }
 
 function parseBody(text: string, contentType: string | undefined): unknown {

@@ -7,6 +7,7 @@ import type { Context } from '@temporalio/activity';
 import type { ApprovalGrant } from '../workflows/definitions';
 import type { AnyTool } from './define-tool';
 import { createToolHttp } from './http';
+import type { HttpEvidence } from './http-evidence';
 import type { ToolContext } from './tool-context';
 
 export function toolContextOf(
@@ -17,6 +18,8 @@ export function toolContextOf(
   approval?: ApprovalGrant,
   /** Aborted when the attempt ends early (activities/attempt-guard.ts). @default the activity's cancellation signal */
   signal: AbortSignal = activity.cancellationSignal,
+  /** Records what `ctx.http` saw, for an opaque error `execute` throws (activities/http-evidence.ts). */
+  evidence?: HttpEvidence,
 ): ToolContext {
   return {
     tool: tool.name,
@@ -32,6 +35,7 @@ export function toolContextOf(
       operationId: call.operationId,
       credential,
       signal,
+      ...(evidence ? { evidence } : {}),
     }),
   };
 }

@@ -17,6 +17,7 @@ import { CallInterrupted, type AttemptGuard } from '../attempt-guard';
 import { CircuitOpen, DownstreamFault, type Breakers } from '../breaker';
 import { CredentialUnavailable, type CredentialBroker } from '../credentials';
 import { keepHeartbeating } from '../heartbeat';
+import { HttpEvidence } from '../http-evidence';
 import { semanticMeta } from '../postcondition';
 import { toolContextOf } from '../tool-context-of';
 import type { Prepared } from './preflight';
@@ -42,7 +43,8 @@ export async function dispatch(
 ): Promise<unknown> {
   const { tool, args, credential } = call;
   const stopHeartbeats = keepHeartbeating(activity);
-  const toolCtx = toolContextOf(activity, tool, inv, credential, inv.approval, deps.guard.signal);
+  const evidence = new HttpEvidence();
+  const toolCtx = toolContextOf(activity, tool, inv, credential, inv.approval, deps.guard.signal, evidence);
   try {
     return await deps.breakers.execute(tool.downstream ?? tool.name, async () => {
       try {
@@ -52,7 +54,7 @@ export async function dispatch(
         const interrupted = interruptionOf(err, deps.guard);
         if (interrupted) throw interrupted.why === 'deadline' ? new DownstreamFault(interrupted) : interrupted;
         // Classified once, here; the breaker counts infrastructure faults, and the answer travels out with the error.
-        const classified = new Classified(err, classifyThrown(err, ctx, tool, deps.rules));
+        const classified = new Classified(err, classifyWithEvidence(err, evidence, ctx, tool, deps.rules));
         const fault = classified.failure.class === 'transient' || classified.failure.class === 'outcome_unknown';
         throw fault ? new DownstreamFault(classified) : classified;
       }
@@ -74,6 +76,23 @@ export async function dispatch(
   } finally {
     stopHeartbeats();
   }
+}
+
+/**
+ * What the tool threw, classified; when no fact of it speaks (`unrecognized`), the answer `ctx.http` got before it
+ * does (activities/http-evidence.ts): a buggy adapter that rethrows `new Error(...)` for a 422 still gets the 422's
+ * route (docs/DESIGN.md, "Facts, not libraries").
+ */
+function classifyWithEvidence(
+  err: unknown,
+  evidence: HttpEvidence,
+  ctx: CallContext,
+  tool: Prepared['tool'],
+  rules: readonly ClassifyRule[],
+): ToolFailure {
+  const failure = classifyThrown(err, ctx, tool, rules);
+  const implied = failure.reason === FailureReason.UNRECOGNIZED ? evidence.impliedCause() : undefined;
+  return implied === undefined ? failure : classifyThrown(implied, ctx, tool, rules);
 }
 
 /** What the tool threw, with its classification: carried out of the breaker so the call is classified once. */

@@ -6,6 +6,7 @@ import type { Tool } from '@modelcontextprotocol/sdk/types.js';
 import type { McpClassifyHook, McpServerCodes } from './error-map';
 import { McpAdapterError, McpAdapterErrorCode } from './errors';
 import type { McpLookup } from './lookup';
+import { commitWindows } from '../commit-windows';
 
 /** Overrides for one tool, by its name on the server (without the prefix). They win over the annotations. */
 export interface McpToolOverride {
@@ -22,6 +23,12 @@ export interface McpToolOverride {
   deduplicates?: boolean;
   /** Finds the write by its operation_id on the same server, for reconcile (lookup.ts). */
   lookup?: McpLookup;
+  /**
+   * When the lookup's "not found" is final: the longest the server may take to commit a call it received, and for
+   * the commit to show in the lookup, in ms (`defineTool`'s `commit`; docs/tools.md, "Lookups"). @default unset:
+   * a "not found" is never final unless the tool deduplicates, and a person decides
+   */
+  commit?: { settleMs?: number; lookupLagMs?: number };
   /** A 403 from this tool can be lifted by a human approval. @default false */
   approvalCanLift?: boolean;
   /** Permission a caller needs for this tool. @default the server's `scope` */
@@ -108,6 +115,7 @@ function checkOverride(at: string, t: McpToolOverride): void {
   }
   if (!optionalText(t.idempotencyKey)) throw bad(`${at}.idempotencyKey`, 'must be a non-empty argument name');
   if (!optionalText(t.scope)) throw bad(`${at}.scope`, 'must be a non-empty string');
+  commitWindows(t.commit, (message) => bad(at, message));
   const l = t.lookup;
   if (l === undefined) return;
   if (typeof l !== 'object' || l === null || typeof l.tool !== 'string' || l.tool === '') {

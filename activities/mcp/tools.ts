@@ -146,6 +146,7 @@ function declare(session: McpSession, tool: Tool, naming: Naming, options: McpTo
     ...(options.timeouts ? { timeouts: options.timeouts } : {}),
     ...(scope ? { scope } : {}),
     ...(override.approvalCanLift ? { approvalCanLift: true } : {}),
+    ...(override.commit ? { commit: override.commit } : {}),
     ...(override.lookup ? { lookup: mcpLookup(session, override.lookup, lookupKey, codes, timeoutMs) as Lookup } : {}),
     async execute(args, ctx) {
       const result = await callMcpTool(session, tool.name, args, ctx, timeoutMs);

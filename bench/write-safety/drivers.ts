@@ -6,7 +6,7 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import { join, resolve } from 'node:path';
 import { Client, Connection } from '@temporalio/client';
-import { NativeConnection, Worker } from '@temporalio/worker';
+import { type NativeConnection, Worker } from '@temporalio/worker';
 import { RecoveryPlugin } from '../../plugin/recovery-plugin';
 import { decideReviewUpdate, reconcileWorkflowId, reviewDecisionSignal } from '../../workflows/definitions';
 import type { Driver } from './fault-kinds';
@@ -214,9 +214,10 @@ async function serverStopSetup(
   const server = await ownServer(env.dir);
   await server.start();
   const connection = await Connection.connect({ address: server.address });
-  const native = await NativeConnection.connect({ address: server.address });
   const client = new Client({ connection });
-  const w = await inProcessWorker(native, taskQueue, recipe, env.bundlePath);
+  // A worker process: one whose shutdown hangs on a server that went away can still be killed (an in-process
+  // worker's pollers would retry the dead address for ever and keep the process alive).
+  const w = await processWorker(server.address, taskQueue, recipe, env.bundlePath);
   return {
     client,
     during: async () => {
@@ -227,7 +228,6 @@ async function serverStopSetup(
     },
     stop: w.stop,
     close: async () => {
-      await native.close();
       await connection.close();
       await server.stop('SIGTERM');
     },

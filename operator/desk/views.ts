@@ -2,7 +2,8 @@
  * What the desk's pages show, read from the namespace the way the CLI reads it: visibility lists the workflows
  * that wait (`RecoveryStatus`, operator/waiting.ts), a query per workflow gives their calls and cases
  * (`recovery.pendingApprovals`, `recovery.reviewCase`), and `recovery.approvalLedger` / `recovery.reviewCase` of
- * recent workflows give the decisions taken. A workflow that closes between the listing and its query is left out.
+ * recent workflows give the decisions taken. A workflow that closes between the listing and its query, or whose query is not answered within QUERY_DEADLINE_MS
+ * (no worker runs it), is left out of that refresh.
  * Visibility is eventually consistent: a call may appear a moment after it began to wait. Node side.
  */
 import type { Client, WorkflowExecutionInfo } from '@temporalio/client';
@@ -35,6 +36,17 @@ export interface Snapshot {
   reviews: WaitingReview[];
 }
 
+/**
+ * How long one workflow's query may take, ms. A query is answered by a worker: a workflow whose workers are gone
+ * would hold the page until the server's own query timeout (about 30 s); it is left out of this refresh instead.
+ */
+export const QUERY_DEADLINE_MS = 3_000;
+
+/** `handle.query(...)` within QUERY_DEADLINE_MS (Temporal's `Client.withDeadline`). */
+function bounded<R>(client: Client, query: () => Promise<R>): Promise<R> {
+  return client.withDeadline(Date.now() + QUERY_DEADLINE_MS, query);
+}
+
 /** Runs `fn` over `items`, `width` at a time, keeping the answers that did not throw, in order. */
 async function settled<T, R>(items: readonly T[], fn: (item: T) => Promise<R>, width = 8): Promise<R[]> {
   const out: R[] = [];
@@ -51,11 +63,11 @@ export async function snapshot(client: Client): Promise<Snapshot> {
   const approvals = await settled(listedApprovals, async (a) => ({
     workflowId: a.workflowId,
     startedAtMs: a.startedAtMs,
-    calls: await client.workflow.getHandle(a.workflowId).query(pendingApprovalsQuery),
+    calls: await bounded(client, () => client.workflow.getHandle(a.workflowId).query(pendingApprovalsQuery)),
   }));
   const reviews = await settled(listedReviews, async (r) => ({
     ...r,
-    case: await client.workflow.getHandle(r.workflowId).query(reviewCaseQuery),
+    case: await bounded(client, () => client.workflow.getHandle(r.workflowId).query(reviewCaseQuery)),
   }));
   return {
     nowMs: Date.now(),
@@ -94,8 +106,8 @@ export class HistoryReader {
     const handle = this.client.workflow.getHandle(info.workflowId, info.runId);
     const isReview = info.workflowId.startsWith(reconcileWorkflowId(''));
     const items = isReview
-      ? historyOfCase(info.workflowId, await handle.query(reviewCaseQuery))
-      : historyOfLedger(info.workflowId, await handle.query(approvalLedgerQuery));
+      ? historyOfCase(info.workflowId, await bounded(this.client, () => handle.query(reviewCaseQuery)))
+      : historyOfLedger(info.workflowId, await bounded(this.client, () => handle.query(approvalLedgerQuery)));
     if (info.status.name !== 'RUNNING') {
       if (this.closed.size >= 1_000) this.closed.clear();
       this.closed.set(key, items);

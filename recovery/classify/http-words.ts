@@ -54,8 +54,9 @@ const BY_CONCEPT: Readonly<Partial<Record<Concept, (f: HttpFacts, rule: HttpRule
       R.NOT_PERMITTED_TOOL,
       literal('the credential lacks a permission (scope) this call needs'),
     ),
-  rate_limited: (f, rule) => (rule === 'conflict' ? undefined : rateLimited(f)),
-  quota: (f, rule) => (rule === 'conflict' ? undefined : rateLimited(f)),
+  // A 409 or 422 is a refusal of the call's content: "daily_limit_exceeded" there is a business limit, not a rate.
+  rate_limited: (f, rule) => (rule === 'conflict' || rule === 'unprocessable' ? undefined : rateLimited(f)),
+  quota: (f, rule) => (rule === 'conflict' || rule === 'unprocessable' ? undefined : rateLimited(f)),
   billing: (f) =>
     rejected(f, C.UNRECOVERABLE, R.UNSPECIFIED, literal('the account cannot pay for this call; a person must act')),
   unknown_operation: (f) =>

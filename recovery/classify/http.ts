@@ -48,7 +48,7 @@ import { literal } from './public-parts';
 import { readRateLimit } from './rate-limit';
 import { retryAfterMsFromHeaders } from './retry-after';
 import { refinedByWords } from './http-words';
-import { firstConcept } from './words';
+import { conceptsOf, firstConcept } from './words';
 
 export { HttpRule, ruleForStatus, STATUS_RULES } from './http-status';
 
@@ -62,8 +62,12 @@ const RULES: Readonly<Record<HttpRule, (f: HttpFacts) => FailureDraft>> = Object
       rejected(f, C.INVALID_ARGUMENTS, R.SCHEMA, literal('the arguments were rejected as invalid')),
     ),
   unauthorized,
+  // A 402 is the caller's billing (a person must pay), unless its structured code names a business refusal of the
+  // payment itself (Stripe's `insufficient_funds` decline, a bank's): that one the model can plan around.
   payment_required: (f) =>
-    rejected(f, C.UNRECOVERABLE, R.UNSPECIFIED, literal('the account cannot pay for this call; a person must act')),
+    f.body.code !== undefined && !saysCallerBilling(f.body.code)
+      ? rejected(f, C.SEMANTIC_REJECTION, R.BUSINESS_RULE, literal('the payment was refused by a business rule'))
+      : rejected(f, C.UNRECOVERABLE, R.UNSPECIFIED, literal('the account cannot pay for this call; a person must act')),
   forbidden,
   not_found: (f) =>
     rejected(
@@ -120,6 +124,11 @@ const RULES: Readonly<Record<HttpRule, (f: HttpFacts) => FailureDraft>> = Object
     ),
   server_error: serverError,
 });
+
+/** The caller's own account cannot pay: the vocabulary's `billing` or `quota` (recovery/classify/words.ts). */
+function saysCallerBilling(code: string): boolean {
+  return conceptsOf(code).some((c) => c === 'billing' || c === 'quota');
+}
 
 /**
  * Classifies a non-2xx HTTP answer.

@@ -3,6 +3,7 @@
  * header decides as that operator; the same header from an address outside the allow-list is refused; logins,
  * bodies and content types are bounded. Plain `fetch` with the session cookie carried by hand.
  */
+import { TypedSearchAttributes } from '@temporalio/common';
 import type { TestWorkflowEnvironment } from '@temporalio/testing';
 import { Worker } from '@temporalio/worker';
 import type { ToolContext } from '../../activities/tool-context';
@@ -10,6 +11,9 @@ import { startScriptedService, type ScriptedService } from '../../examples/scrip
 import { hashPassword, pendingApprovals, startDesk, type RunningDesk } from '../../client';
 import { LOGIN_FAILURES } from '../../operator/desk/auth';
 import { MAX_BODY_BYTES } from '../../operator/desk/http';
+import { QUERY_DEADLINE_MS, snapshot } from '../../operator/desk/views';
+import { listApprovals } from '../../operator/approvals';
+import { RecoveryStatus } from '../../workflows/search-attributes';
 import { RecoveryPlugin } from '../../plugin/recovery-plugin';
 import type { PendingApproval } from '../../workflows/definitions';
 import type { ToolOutcome } from '../../workflows/tool-router';
@@ -152,4 +156,30 @@ test('bodies: another content type → 415, more than 16 KiB → 413, not an obj
     status: 403,
     body: { error: 'missing or wrong CSRF token: reload the page' },
   });
+});
+
+test('a waiting workflow no worker runs does not hold the page: its query is cut at QUERY_DEADLINE_MS and it is left out', async () => {
+  const taskQueue = uniqueTaskQueue('desk-orphan');
+  const workflowId = `orphan-${taskQueue}`;
+  // Listed as waiting (its search attribute says so), yet no worker polls its queue to answer a query.
+  const handle = await env.client.workflow.start('agentWorkflow', {
+    taskQueue,
+    workflowId,
+    args: [],
+    typedSearchAttributes: new TypedSearchAttributes([{ key: RecoveryStatus, value: 'AwaitingApproval' }]),
+  });
+  try {
+    while (!(await listApprovals(env.client)).some((a) => a.workflowId === workflowId)) {
+      await new Promise((r) => setTimeout(r, 200));
+    }
+    const at = Date.now();
+    const snap = await snapshot(env.client);
+    const tookMs = Date.now() - at;
+    expect(snap.approvals.map((a) => a.workflowId)).not.toContain(workflowId);
+    // The server itself would hold an unanswered query about 30 s; the deadline is 3 s.
+    expect(tookMs).toBeGreaterThanOrEqual(QUERY_DEADLINE_MS - 100);
+    expect(tookMs).toBeLessThan(QUERY_DEADLINE_MS + 5_000);
+  } finally {
+    await handle.terminate('test over');
+  }
 });

@@ -64,7 +64,7 @@ test.each([
   expectClean(r.failure.publicMessage, [dir, 'file.txt']);
 });
 
-test('ENOSPC (a write to /dev/full) → unrecoverable → escalate; the write may be partial, so not replay-safe', async () => {
+test('ENOSPC (a write to /dev/full) → outcome_unknown → reconcile: the write may be partial, so not replay-safe (docs/DESIGN.md, "Phases")', async () => {
   if (!existsSync('/dev/full')) throw new Error('/dev/full is missing on this machine');
   const r = await invoke(
     fsTool('write', () => fs.writeFile('/dev/full', 'data')),
@@ -73,9 +73,9 @@ test('ENOSPC (a write to /dev/full) → unrecoverable → escalate; the write ma
   );
   expect(r.thrown).toMatchObject({ code: 'ENOSPC' });
   expect(summary(r)).toEqual({
-    class: 'unrecoverable',
+    class: 'outcome_unknown',
     reason: 'unspecified',
-    action: 'escalate',
+    action: 'reconcile',
     retryAfterMs: undefined,
     phase: 'commit_unknown',
   });

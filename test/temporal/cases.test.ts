@@ -885,19 +885,21 @@ describe('422 insufficient_funds → classified from the structured code: exactl
     },
   );
 
-  test('variant A, the buggy adapter (rethrows new Error("Unexpected error occurred")) → unrecoverable tool_bug, non-retryable: 1 attempt, escalate', async () => {
+  test('variant A, the buggy adapter (rethrows new Error("Unexpected error occurred")) → routed by the 422 ctx.http got: 1 attempt, non-retryable semantic_rejection, replan; no refund', async () => {
     service.reset({ 'POST /withdrawals': [{ status: 422, body: { code: 'insufficient_funds' } }] });
     const h = await harness(env, [withdrawTool('plain-error'), refund]);
     const r = await h.run(() => h.runPlan({ calls: [{ tool: 'withdraw', args: WITHDRAW }] }));
+    // The adapter lost the error's type, not the facts: the router holds the answer it got (activities/http-evidence.ts).
     expect(failedOutcome(r.outcomes[0])).toMatchObject({
-      action: 'escalate',
-      terminal: true,
+      action: 'replan',
       attempts: 1,
-      failure: { class: 'unrecoverable', reason: 'tool_bug' },
+      activities: 1,
+      failure: { class: 'semantic_rejection', reason: 'business_rule', code: 'insufficient_funds', status: 422 },
     });
     expect(service.hits('POST /withdrawals')).toBe(1);
+    expect(service.hits('POST /refunds')).toBe(0);
     expect(await activityFailure(h, r.workflowId)).toEqual({
-      type: 'unrecoverable',
+      type: 'InsufficientFundsError',
       nonRetryable: true,
       startedAttempts: [1],
     });

@@ -1,27 +1,17 @@
 /**
- * Shared setup for workflow tests on the real dev server: the plugin's workflows bundled once per test file, a
+ * Shared setup for workflow tests on the real dev server: the plugin's workflows bundled once per jest run, a
  * worker with the RecoveryPlugin on a unique task queue per test, and helpers to run `toolPlanWorkflow` and read
  * its history.
  */
 import type { TestWorkflowEnvironment } from '@temporalio/testing';
-import {
-  bundleWorkflowCode,
-  DefaultLogger,
-  Worker,
-  type WorkerOptions,
-  type WorkflowBundleWithSourceMap,
-} from '@temporalio/worker';
+import { Worker, type WorkerOptions, type WorkflowBundleWithSourceMap } from '@temporalio/worker';
 import { temporal } from '@temporalio/proto';
 import type { AnyTool } from '../../activities/define-tool';
-import {
-  RecoveryPlugin,
-  RECOVERY_PRELOAD_MODULES,
-  RECOVERY_WORKFLOWS_PATH,
-  type RecoveryPluginOptions,
-} from '../../plugin/recovery-plugin';
+import { RecoveryPlugin, type RecoveryPluginOptions } from '../../plugin/recovery-plugin';
 import type { ToolPlanInput, ToolPlanResult } from '../../workflows/tool-plan';
 import type { ToolOutcome } from '../../workflows/tool-router';
 import { uniqueTaskQueue } from '../setup/env';
+import { bundleRecoveryWorkflows, sharedBundle } from '../setup/shared-bundle';
 
 /** Fast backoff for tests that do not measure it: 50 ms, doubling, +20 % jitter at most. */
 export const FAST_BACKOFF = {
@@ -33,18 +23,12 @@ export const FAST_BACKOFF = {
 };
 
 let bundle: Promise<WorkflowBundleWithSourceMap> | undefined;
-/** The plugin's workflows, bundled once per test file. */
+/** The plugin's workflows: the jest run's shared bundle (test/setup/shared-bundle.ts), else bundled once per file. */
 export function workflowBundle(): Promise<WorkflowBundleWithSourceMap> {
-  bundle ??= bundleWorkflowCode({
-    workflowsPath: RECOVERY_WORKFLOWS_PATH,
-    preloadModules: [...RECOVERY_PRELOAD_MODULES, RECOVERY_WORKFLOWS_PATH],
-    logger: quietBundlerLogger,
-  });
+  const shared = sharedBundle();
+  bundle ??= shared ? Promise.resolve(shared) : bundleRecoveryWorkflows();
   return bundle;
 }
-
-/** Bundler output at ERROR level only. */
-const quietBundlerLogger = new DefaultLogger('ERROR');
 
 export interface Harness {
   plugin: RecoveryPlugin;

@@ -74,7 +74,7 @@ describe.each([
     expect(new Set(untrusted.map((t) => `${t.effect}/${t.idempotency.carrier}`))).toEqual(new Set(['write/none']));
   });
 
-  test('get-sum → ok; its error tool (resourceId 0) → isError → replan; a value outside its enum → repair, nothing sent', async () => {
+  test('get-sum → ok; its error tool (resourceId 0) → isError "Invalid resourceId" → repair (an argument to change); a value outside its enum → repair, nothing sent', async () => {
     const h = await harness(env, tools);
     const r = await h.run(() =>
       h.runPlan({
@@ -91,13 +91,14 @@ describe.each([
       attempts: 1,
     });
     const rejected = failedOutcome(r.outcomes[1]);
+    // The server's words say an argument was invalid (docs/DESIGN.md, "Facts, not libraries"): the model changes it.
     expect(rejected).toMatchObject({
-      action: 'replan',
+      action: 'repair',
       attempts: 1,
-      failure: { class: 'semantic_rejection', reason: 'business_rule', phase: 'dispatch', replaySafe: true },
+      failure: { class: 'invalid_arguments', reason: 'schema', phase: 'dispatch', replaySafe: true },
     });
     expect(rejected.failure.publicMessage).toBe(
-      'get-resource-reference: the MCP server refused the call: Invalid resourceId: 0. Must be a finite positive integer.',
+      'get-resource-reference: the MCP server rejected the arguments: Invalid resourceId: 0. Must be a finite positive integer.',
     );
     expect(failedOutcome(r.outcomes[2])).toMatchObject({
       action: 'repair',

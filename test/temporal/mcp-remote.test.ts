@@ -29,7 +29,14 @@ beforeEach(async () => {
   tools = await mcpTools(connection, {
     prefix: 'pay_',
     trustAnnotations: true,
-    tools: { create_payment: { idempotencyKey: 'idempotency_key', lookup: { tool: 'find_payment' } } },
+    // The server commits before it answers and find_payment reads its own writes: a "not found" is final at once.
+    tools: {
+      create_payment: {
+        idempotencyKey: 'idempotency_key',
+        lookup: { tool: 'find_payment' },
+        commit: { settleMs: 0, lookupLagMs: 0 },
+      },
+    },
   });
 });
 afterEach(async () => {
