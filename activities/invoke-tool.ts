@@ -38,6 +38,7 @@ import { createLookupActivity } from './lookup-operation';
 import { createVerifyActivity } from './postcondition';
 import { tracedToolActivity } from './tracing/tool-span';
 import type { Tracing } from './tracing/tracing';
+import { rememberFirstFailure, retriedAfterOf, type RetriedAfter } from './retried-after';
 
 /** Input of the `invokeTool` activity. */
 export interface ToolInvocation {
@@ -70,6 +71,8 @@ export interface ToolInvocationResult {
   attempt: number;
   /** The credential version the call succeeded with, if the tool uses one. */
   credentialVersion?: number;
+  /** When Temporal retried the call: the class and reason of its first failure (activities/retried-after.ts). */
+  retriedAfter?: RetriedAfter;
 }
 
 export interface ToolActivityDeps {
@@ -113,12 +116,17 @@ export function createToolActivities(deps: ToolActivityDeps) {
       mayHaveSent = true;
       const raw = await dispatch(call, inv, ctx, activity, { breakers, credentials, guard, rules });
       const value = carried(call.tool, postcheck(call.tool, raw, call.args, ctx), ctx);
-      return call.credential
-        ? { value, attempt: info.attempt, credentialVersion: call.credential.version }
-        : { value, attempt: info.attempt };
+      const retriedAfter = retriedAfterOf(info);
+      return {
+        value,
+        attempt: info.attempt,
+        ...(call.credential ? { credentialVersion: call.credential.version } : {}),
+        ...(retriedAfter ? { retriedAfter } : {}),
+      };
     } catch (err) {
       if (err instanceof CallInterrupted && err.why === 'cancel_requested') throw err.cancellation ?? err;
       const stopped = err instanceof CallStopped ? err : unshapedFailure(err, ctx, mayHaveSent);
+      rememberFirstFailure(activity, stopped.failure);
       return failWith(stopped.failure, {
         diagnostic: stopped.diagnostic,
         meta: stopped.meta,

@@ -1,6 +1,6 @@
 /**
  * Postconditions in the worker (docs/DESIGN.md, "Already done is done"):
- * - `semanticMeta`: what the activity edge attaches to a semantic rejection — the observed state (the service's
+ * - `semanticMeta`: what the activity edge attaches to a refusal — the observed state (the service's
  *   body, redacted and bounded) and, for a write, whether the answer may mean the state already holds or a version
  *   conflict (recovery/postcondition.ts), when the tool has a postcondition to read;
  * - the `verifyPostcondition` activity: runs the tool's `verify(args, ctx)`, a read. Its answer is public: a verdict
@@ -53,14 +53,19 @@ const STATUS_OF_REASON: Readonly<Partial<Record<ToolFailure['reason'], number>>>
   [FailureReason.PRECONDITION_FAILED]: 412,
 });
 
-/** The edge's facts for a semantic rejection: observed state and, for a write, the postcondition hint. */
+/**
+ * The edge's facts for a refusal the model acts on: the observed state (a semantic rejection's, and an invalid
+ * argument's: the server's numeric hints such as `{ max: 1500 }` help a repair as much as a replan) and, for a
+ * semantic rejection of a write, the postcondition hint.
+ */
 export function semanticMeta(err: unknown, failure: ToolFailure, tool: AnyTool): FailureMeta {
-  if (failure.class !== FailureClass.SEMANTIC_REJECTION) return {};
+  const semantic = failure.class === FailureClass.SEMANTIC_REJECTION;
+  if (!semantic && failure.class !== FailureClass.INVALID_ARGUMENTS) return {};
   // The body may arrive wrapped (an adapter rethrowing with `cause`): read it where the classifier read it.
   const answer = wrappedHttp(err);
   const observedState = answer ? publicObservedState(answer.body) : undefined;
   const meta: FailureMeta = observedState === undefined ? {} : { observedState };
-  if (tool.effect !== 'write' || !tool.verify) return meta;
+  if (!semantic || tool.effect !== 'write' || !tool.verify) return meta;
   // The body's message and its structured words (`errors[].code: already_exists`), or the error's own message.
   const body = answer ? readBodyFacts(answer.body) : undefined;
   const message = body

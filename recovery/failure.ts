@@ -234,7 +234,7 @@ export type ToolFailure = Infer<ReturnType<typeof toolFailureSchema>>;
  * Facts the activity edge attaches beside a ToolFailure (ApplicationFailure `details[1]`). None is secret.
  * - `credentialVersion`: the version to replay with after the broker refreshed the credential.
  * - `attempt`: the activity attempt (1-based) that produced the failure.
- * - `observedState`: for a semantic rejection, the model-safe copy of what the service reported
+ * - `observedState`: for a semantic rejection or invalid arguments, the model-safe copy of what the service reported
  *   (recovery/observed-state.ts), e.g. the booking that holds the slot.
  * - `postcondition`: a refused write whose answer may mean the state already holds, or a version conflict
  *   (recovery/postcondition.ts): read the tool's postcondition before routing it.

@@ -54,7 +54,7 @@ export async function dispatch(
         const interrupted = interruptionOf(err, deps.guard);
         if (interrupted) throw interrupted.why === 'deadline' ? new DownstreamFault(interrupted) : interrupted;
         // Classified once, here; the breaker counts infrastructure faults, and the answer travels out with the error.
-        const classified = new Classified(err, classifyWithEvidence(err, evidence, ctx, tool, deps.rules));
+        const classified = classifyWithEvidence(err, evidence, ctx, tool, deps.rules);
         const fault = classified.failure.class === 'transient' || classified.failure.class === 'outcome_unknown';
         throw fault ? new DownstreamFault(classified) : classified;
       }
@@ -72,7 +72,8 @@ export async function dispatch(
       credential &&
       inv.refreshOnAuthFailure !== false;
     if (refreshable) throw await refreshed(failure, err, tool.credential!, credential, ctx, deps.credentials);
-    throw new CallStopped(failure, err, semanticMeta(err, failure, tool));
+    const source = thrown instanceof Classified ? thrown.source : err;
+    throw new CallStopped(failure, err, semanticMeta(source, failure, tool));
   } finally {
     stopHeartbeats();
   }
@@ -81,7 +82,7 @@ export async function dispatch(
 /**
  * What the tool threw, classified; when no fact of it speaks (`unrecognized`), the answer `ctx.http` got before it
  * does (activities/http-evidence.ts): a buggy adapter that rethrows `new Error(...)` for a 422 still gets the 422's
- * route (docs/DESIGN.md, "Facts, not libraries").
+ * route and observed state (docs/DESIGN.md, "Facts, not libraries").
  */
 function classifyWithEvidence(
   err: unknown,
@@ -89,10 +90,12 @@ function classifyWithEvidence(
   ctx: CallContext,
   tool: Prepared['tool'],
   rules: readonly ClassifyRule[],
-): ToolFailure {
+): Classified {
   const failure = classifyThrown(err, ctx, tool, rules);
   const implied = failure.reason === FailureReason.UNRECOGNIZED ? evidence.impliedCause() : undefined;
-  return implied === undefined ? failure : classifyThrown(implied, ctx, tool, rules);
+  return implied === undefined
+    ? new Classified(err, failure, err)
+    : new Classified(err, classifyThrown(implied, ctx, tool, rules), implied);
 }
 
 /** What the tool threw, with its classification: carried out of the breaker so the call is classified once. */
@@ -100,6 +103,8 @@ class Classified {
   constructor(
     readonly error: unknown,
     readonly failure: ToolFailure,
+    /** What the failure was read from: the error, or the answer behind an opaque one. */
+    readonly source: unknown,
   ) {}
 }
 

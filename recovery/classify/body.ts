@@ -19,7 +19,7 @@ import { MAX_RECEIVED_CHARS } from '../failure';
 import type { FieldIssue } from '../failure';
 import { dataPart, type PublicPart } from './public-parts';
 import { asArray, isObjectLike, ownKeys, readProp, renderValue } from './safe';
-import { MAX_ISSUE_TEXT_CHARS, pathLabel, publicText, truncate } from './text';
+import { MAX_ISSUE_TEXT_CHARS, pathLabel, publicText, truncate, RECEIVED_NOT_REPORTED } from './text';
 
 /** At most this many field issues are taken from one body. */
 export const MAX_BODY_FIELD_ISSUES = 20;
@@ -137,7 +137,7 @@ export function toIssue(
     path,
     expected,
     received: !hasReceived
-      ? 'not reported'
+      ? RECEIVED_NOT_REPORTED
       : pathNamesSecret(path)
         ? '[redacted]'
         : truncate(publicText(renderValue(received), 10 * MAX_RECEIVED_CHARS), MAX_RECEIVED_CHARS),

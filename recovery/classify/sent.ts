@@ -19,7 +19,7 @@
  * began, takes the "may have been sent" rows.
  * Pure: no I/O.
  */
-import { FailureClass, FailureReason, Phase } from '../failure';
+import { FailureClass, FailureReason, MAX_PUBLIC_MESSAGE_CHARS, Phase } from '../failure';
 import type { FailureDraft } from './build';
 import type { CallContext } from './context';
 import { composeMessage, EMPTY_PART, literal, PublicPart } from './public-parts';
@@ -51,6 +51,26 @@ const END = {
     ' after the write was sent; the service deduplicates it, so it can be retried with the same idempotency key.',
   ),
 } as const;
+
+/** A retryable row's end → what it says once the runtime's retries are spent (never "safe to try again"). */
+const SPENT_END: readonly (readonly [string, string])[] = [
+  [END.notSentRetry.text, '; the request was not sent, and retrying did not help.'],
+  [END.notProcessedRetry.text, '; the request was not processed, and retrying did not help.'],
+  [END.readRetry.text, '; retrying the read did not help.'],
+  [END.deduplicated.text, ' after the write was sent; the service deduplicates it, and retrying did not help.'],
+];
+const SPENT_SENTENCE = ' Retrying did not help.';
+
+/**
+ * `message` once the call's retries are spent and its action is no longer a retry: the end this module gave a
+ * retryable failure is replaced, any other message gets one sentence more (within `MAX_PUBLIC_MESSAGE_CHARS`), so
+ * the model is never told "safe to try again" beside an action that asks for another way.
+ */
+export function retriesSpentMessage(message: string): string {
+  for (const [was, now] of SPENT_END) if (message.includes(was)) return message.replace(was, now);
+  if (message.endsWith(SPENT_SENTENCE) || SPENT_END.some(([, now]) => message.includes(now))) return message;
+  return message.length + SPENT_SENTENCE.length <= MAX_PUBLIC_MESSAGE_CHARS ? message + SPENT_SENTENCE : message;
+}
 
 /** `head` + the row's end + the tail, keeping public parts composed. */
 function sentence(m: FailureMeaning, end: PublicPart): string | PublicPart {

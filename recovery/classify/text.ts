@@ -98,20 +98,28 @@ export function pathLabel(path: readonly (string | number)[]): string {
   return out;
 }
 
+/** A field issue's `received` when the server did not say what it received: the message then says nothing of it. */
+export const RECEIVED_NOT_REPORTED = 'not reported';
+
+/** An `expected` that is already a sentence about the field ("must be at most 1500"), not a type or a pattern. */
+const SENTENCE = /^(must|should|is|are|cannot|can't|may|needs?|has|have|was|does)\b/i;
+
 /**
- * One line per field issue, joined with `; `: `customerId: expected string matching ^cus_, received "42"`.
+ * One line per field issue, joined with `; `: `customerId: expected string matching ^cus_, received "42"`. Only
+ * what is known: `amountCents: must be at most 1500` when the server did not report the value it received.
  * Used inside `publicMessage`, which is cut to 500 characters; the full list travels in `issues`.
  */
 export function summarizeIssues(
   issues: readonly { path: readonly (string | number)[]; expected: string; received: string }[],
 ): string {
-  return issues
-    .map((i) => {
-      const label = pathLabel(i.path);
-      if (i.expected === 'no such key' || i.expected.startsWith('a known key')) return `${label} is not a known key`;
-      return i.received === 'missing'
-        ? `${label} is missing (expected ${i.expected})`
-        : `${label} expected ${i.expected}, received ${i.received}`;
-    })
-    .join('; ');
+  return issues.map(issueLine).join('; ');
+}
+
+function issueLine(i: { path: readonly (string | number)[]; expected: string; received: string }): string {
+  const label = pathLabel(i.path);
+  if (i.expected === 'no such key' || i.expected.startsWith('a known key')) return `${label} is not a known key`;
+  if (i.received === 'missing') return `${label} is missing (expected ${i.expected})`;
+  const known = i.received !== RECEIVED_NOT_REPORTED && i.received !== '';
+  const expected = SENTENCE.test(i.expected) ? `: ${i.expected}` : ` expected ${i.expected}`;
+  return known ? `${label} expected ${i.expected}, received ${i.received}` : `${label}${expected}`;
 }

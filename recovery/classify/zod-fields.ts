@@ -11,7 +11,7 @@ import { isInformative, objectKeys, schemaAt } from './json-schema';
 import { describeSchema } from './json-schema-words';
 import { hasOwn, isObjectLike, ownKeys, readProp, readString, renderValue } from './safe';
 import { MAX_KEY_COMPARISONS, type CompareBudget } from './suggest';
-import { publicText, truncate } from './text';
+import { publicText, truncate, RECEIVED_NOT_REPORTED } from './text';
 import { expectedFromIssue, jsonSchemaOf, receivedFromMessage, type Entry, type Seg } from './zod-issues';
 
 /** What helps turn zod issues into field issues. All optional. */
@@ -92,7 +92,7 @@ export function receivedOf(scope: Scope, e: Entry): string {
   if (!at.present) return 'missing';
   const name = e.path[e.path.length - 1];
   if (typeof name === 'string' && isSecretKey(name)) return '[redacted]';
-  if (!scope.hasInput && !hasOwn(e.issue, 'input')) return receivedFromMessage(e.issue) ?? 'not reported';
+  if (!scope.hasInput && !hasOwn(e.issue, 'input')) return receivedFromMessage(e.issue) ?? RECEIVED_NOT_REPORTED;
   return truncate(publicText(renderValue(at.value), 10 * MAX_RECEIVED_CHARS), MAX_RECEIVED_CHARS);
 }
 

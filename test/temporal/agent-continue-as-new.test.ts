@@ -66,7 +66,7 @@ test('Temporal suggests continue-as-new: the run continues as new, each booking 
   expect(result.result).toEqual({ bookingId: 'bk_16:00' });
   expect(result.turns).toBe(9);
   expect(result.continuedAsNew).toBeGreaterThanOrEqual(2);
-  // Every call once (the first also after a 503: book_slot's receiver deduplicates by key, so the workflow retries it
+  // Every call once (the first also after a 503: book_slot's receiver deduplicates by key, so the router retries it
   // with the same key), each under its own operation_id, none re-sent by a new run.
   const keys = service.received
     .filter((r) => r.route === 'POST /calendar/book')
@@ -78,8 +78,8 @@ test('Temporal suggests continue-as-new: the run continues as new, each booking 
   );
   expect(result.records.map((r) => r.attempts)).toEqual([2, 1, 1, 1, 1, 1, 1, 1]);
   expect(result.records[0]!.budgetsLeft.retries).toBe(2);
-  // perRunAttempts counts the activities the router scheduled: a deduplicated write's retry is one of them (its
-  // activity has one attempt, the workflow retries it: WRITE_RETRIES_PATCH), so the first call spends two.
+  // perRunAttempts counts the activities the router scheduled: a write runs one attempt per activity (the router,
+  // not Temporal, retries it: docs/DESIGN.md, "Phases"), so the first booking's retry spent one more.
   expect(result.records.map((r) => r.budgetsLeft.runAttempts)).toEqual([48, 47, 46, 45, 44, 43, 42, 41]);
   // Several runs exist under the one workflow id.
   const runs: string[] = [];

@@ -218,7 +218,8 @@ test('a 503 retried by Temporal, a 409 replanned, a lost refund reconciled: exac
         ...BUDGETS(2, 2, 49),
         'recovery_router.recovered_from': 'transient',
         'recovery_router.action': 'retry',
-        'recovery_router.reason': 'unspecified',
+        // The first failure's own reason, carried across Temporal's retry (activities/retried-after.ts).
+        'recovery_router.reason': 'unavailable',
         'recovery_router.phase': 'dispatch',
       },
       status: 0,

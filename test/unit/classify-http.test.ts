@@ -451,7 +451,7 @@ describe('classify: field-level errors in 400/422 bodies', () => {
       },
     ]);
     expect(f.publicMessage).toBe(
-      'create_payment: HTTP 422, 2 invalid arguments: amountCents expected must be a positive integer, received not reported; items[0].sku expected unknown sku, received "X-1".',
+      'create_payment: HTTP 422, 2 invalid arguments: amountCents: must be a positive integer; items[0].sku expected unknown sku, received "X-1".',
     );
   });
 

@@ -67,9 +67,11 @@ export function dispatched(
   countAttempts(ctx, scope, result.attempt, result.credentialVersion);
   // Temporal retried this activity: only transient, replay-safe failures are retried server-side.
   if (result.attempt > 1) {
-    const failure = runtimeFailure(scope, FailureClass.TRANSIENT, FailureReason.UNSPECIFIED, 'Retried by Temporal.', {
-      phase: Phase.DISPATCH,
-    });
+    // The first failure's class and reason, when the activity carried them (activities/retried-after.ts).
+    const first = result.retriedAfter;
+    const cls = first?.class ?? FailureClass.TRANSIENT;
+    const reason = first?.reason ?? FailureReason.UNSPECIFIED;
+    const failure = runtimeFailure(scope, cls, reason, 'Retried by Temporal.', { phase: Phase.DISPATCH });
     scope.recovered = { failure, action: RecoveryAction.RETRY };
   }
   return { ok: true, value: result.value };

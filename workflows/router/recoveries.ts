@@ -10,6 +10,7 @@ import { ExhaustedBudget } from '../../recovery/budgets';
 import { recordOutcome } from '../../recovery/call-ledger';
 import { argsHash } from '../../recovery/canonical';
 import { FailureClass, FailureReason, Phase, type ToolFailure } from '../../recovery/failure';
+import { retriesSpentMessage } from '../../recovery/classify/sent';
 import { publicObservedState } from '../../recovery/observed-state';
 import { RecoveryAction, routeFor } from '../../recovery/routes';
 import { RecoveryAttr } from '../../recovery/trace-attributes';
@@ -118,7 +119,11 @@ async function retry(ctx: RouterContext, scope: ReadyScope, attempt: FailedAttem
       if (allowAgain(ctx, scope)) return AGAIN;
     }
   }
-  const persistent: ToolFailure = { ...failure, retryable: false };
+  const persistent: ToolFailure = {
+    ...failure,
+    retryable: false,
+    publicMessage: retriesSpentMessage(failure.publicMessage),
+  };
   if (persistent.reason !== FailureReason.CIRCUIT_OPEN || scope.spec.effect !== 'write' || scope.maybeApplied) {
     return { kind: 'route', failure: persistent };
   }

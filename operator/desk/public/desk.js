@@ -11,6 +11,8 @@
     snapshot: { approvals: [], reviews: [] },
     /** Calls shown before that left the feed after their expiry: kept, shown as expired (key → row). */
     expired: new Map(),
+    /** Calls in the last feed (key → row): one that leaves it at or after its expiry is kept as expired. */
+    shown: new Map(),
     /** Typed reasons and result references, by field key, kept across re-renders. */
     inputs: new Map(),
     source: null,
@@ -190,16 +192,27 @@
     return rows;
   }
 
+  /** The server's expiry timer may fire a moment before this page's clock reaches it, ms. */
+  const EXPIRY_SLACK_MS = 3_000;
+
   function renderApprovals() {
     const rows = approvalRows();
-    // A call that left the feed after its expiry stays on the page, marked expired, for 10 minutes.
+    // A call that left the feed at or after its expiry (whenever the page last saw it) stays on the page, marked
+    // expired, for 10 minutes; one decided or revoked before its expiry just leaves.
+    for (const [key, row] of state.shown) {
+      const left = !rows.has(key) || rows.get(key).gone;
+      if (left && row.call.expiresAtMs !== undefined && row.call.expiresAtMs <= now() + EXPIRY_SLACK_MS) {
+        state.expired.set(key, row);
+        rows.set(key, { ...row, gone: true });
+      }
+    }
+    state.shown = new Map([...rows].filter(([, row]) => !row.gone));
     for (const [key, row] of rows) {
-      if (!row.gone && row.call.expiresAtMs <= now() + 3_000) state.expired.set(key, row);
       if (row.gone && row.call.expiresAtMs < now() - 600_000) state.expired.delete(key);
     }
     for (const key of state.expired.keys()) {
       const row = rows.get(key);
-      if (row && !row.gone && row.call.expiresAtMs > now() + 3_000) state.expired.delete(key);
+      if (row && !row.gone) state.expired.delete(key);
     }
     const groups = new Map();
     for (const row of rows.values()) {

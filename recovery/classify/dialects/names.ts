@@ -3,6 +3,7 @@
  * field but never its value, and a library's PascalCase error name as a business code. Pure: no I/O.
  */
 import type { FieldIssue } from '../../failure';
+import { RECEIVED_NOT_REPORTED } from '../text';
 
 /** `v` when it is a schema identifier (a column, a constraint, an index: no spaces, no quotes), else `undefined`. */
 export function identifier(v: unknown): string | undefined {
@@ -12,7 +13,7 @@ export function identifier(v: unknown): string | undefined {
 /** One field issue for a field the library named (a column, a parameter). Its value is never reported. */
 export function fieldIssue(path: readonly (string | number)[], expected: string): FieldIssue {
   const label = path.map(String).join('.');
-  return { path: [...path], expected, received: 'not reported', suggestion: `fix ${label} and call again` };
+  return { path: [...path], expected, received: RECEIVED_NOT_REPORTED, suggestion: `fix ${label} and call again` };
 }
 
 /** A PascalCase library name as a business code: `NoSuchKey` → `no_such_key`, `…Exception` dropped. */
