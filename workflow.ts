@@ -1,7 +1,10 @@
 /**
  * The sandbox-safe entry point (`recovery-router/workflow`), as Temporal's contrib packages have one: import it
- * from workflow code. It pulls only the router, the plugin's workflows and the pure core they use into a workflow
- * bundle; Node-side parts (plugin, activities, client functions) are in the package's main entry.
+ * from workflow code. It pulls only the router, the reconcile child it starts, the message definitions and the pure
+ * core they use into a workflow bundle; the plugin's other workflows (`agentWorkflow`, `toolPlanWorkflow`, the
+ * shared-mode entities) are in `recovery-router/workflows` (workflows/index.ts), and only their types are here, for
+ * clients (`client.workflow.start<typeof agentWorkflow>`). Node-side parts (plugin, activities, client functions)
+ * are in the package's main entry.
  *
  * A worker with the plugin adds the plugin's own workflows (the reconcile child, and the shared-mode entities) to its
  * bundle beside a `workflowsPath` of its own, and supplies the catalog and policy: no re-export, no tools in the
@@ -21,14 +24,12 @@ export type {
   ToolRouterState,
 } from './workflows/tool-router';
 export { reconcileOperationWorkflow } from './workflows/reconcile';
-// Shared mode's entity workflows (README, "Several workers"): a worker with its own workflowsPath re-exports them.
-export { breakerEntityWorkflow } from './workflows/breaker-entity';
-export { credentialEntityWorkflow } from './workflows/credential-entity';
 export type { ReconcileInput, ReconcileResult } from './workflows/reconcile';
-export { agentWorkflow, AgentStatus } from './workflows/agent';
-export type { AgentCarry, AgentOptions, AgentResult } from './workflows/agent';
-export { toolPlanWorkflow } from './workflows/tool-plan';
-export type { PlannedCall, ToolPlanInput, ToolPlanResult } from './workflows/tool-plan';
+// Types only: the workflows themselves are in `recovery-router/workflows`, so a router's bundle has none of them.
+export type { agentWorkflow } from './workflows/agent';
+export { AgentStatus } from './workflows/agent-types';
+export type { AgentCarry, AgentOptions, AgentResult } from './workflows/agent-types';
+export type { toolPlanWorkflow, PlannedCall, ToolPlanInput, ToolPlanResult } from './workflows/tool-plan';
 export type { Observation, PlannerDecision, PlannerInput } from './workflows/planner-contract';
 export {
   agentStateQuery,

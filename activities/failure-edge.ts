@@ -15,7 +15,7 @@
  */
 import { ApplicationFailure } from '@temporalio/common';
 import { nextDelay, type BackoffPolicy } from '../recovery/backoff';
-import { suggestedRule } from '../recovery/classify/rules';
+import { suggestedRule } from '../recovery/classify/suggested-rule';
 import { isObjectLike, readProp, readString } from '../recovery/classify/safe';
 import { validFailure } from '../recovery/valid-failure';
 import { errorTypeFor, FailureClass, FailureReason, type FailureMeta, type ToolFailure } from '../recovery/failure';

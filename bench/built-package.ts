@@ -6,8 +6,8 @@
  *
  * `builtWorkflowSources()` compiles the package (`tsconfig.build.json`) into bench/results/package-build/ (inside the
  * repository, so the bundler resolves `@temporalio/*` and zod from its node_modules), once per process, about 20 s,
- * and answers the paths the built plugin bundles: `RECOVERY_WORKFLOWS_PATH` and `RECOVERY_PRELOAD_MODULES`, each
- * mapped to its compiled file.
+ * and answers the paths the built plugin bundles for a worker without a `workflowsPath`: `RECOVERY_WORKFLOWS_PATH`,
+ * and `RECOVERY_PRELOAD_MODULES` with it as preloads, each mapped to its compiled file.
  * @throws Error when the compiler fails (its output in the message).
  */
 import { execFileSync } from 'node:child_process';
@@ -46,6 +46,8 @@ export function builtWorkflowSources(): WorkflowSources {
     if (!existsSync(path)) throw new Error(`bench: the package build has no ${path}`);
     return path;
   };
-  built = { workflowsPath: compiled(RECOVERY_WORKFLOWS_PATH), preloadModules: RECOVERY_PRELOAD_MODULES.map(compiled) };
+  // What the plugin preloads for a worker without a workflowsPath of its own: the router's entry and its workflows.
+  const preloads = [...RECOVERY_PRELOAD_MODULES, RECOVERY_WORKFLOWS_PATH];
+  built = { workflowsPath: compiled(RECOVERY_WORKFLOWS_PATH), preloadModules: preloads.map(compiled) };
   return built;
 }

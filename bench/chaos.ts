@@ -56,7 +56,7 @@ export async function chaos(o: { kills: number; inFlight: number; restarts: numb
       (
         await bundleWorkflowCode({
           workflowsPath: RECOVERY_WORKFLOWS_PATH,
-          preloadModules: [...RECOVERY_PRELOAD_MODULES],
+          preloadModules: [...RECOVERY_PRELOAD_MODULES, RECOVERY_WORKFLOWS_PATH],
           logger: quiet,
         })
       ).code,

@@ -157,7 +157,7 @@ export async function clusterBench(o: { quick: boolean }): Promise<number> {
   try {
     const bundle = await bundleWorkflowCode({
       workflowsPath: RECOVERY_WORKFLOWS_PATH,
-      preloadModules: [...RECOVERY_PRELOAD_MODULES],
+      preloadModules: [...RECOVERY_PRELOAD_MODULES, RECOVERY_WORKFLOWS_PATH],
       logger: { ...quiet, warn: () => undefined, error: console.error },
     });
     const bundlePath = join(tmp, 'workflows.js');

@@ -18,6 +18,9 @@
  * - `write-safety`: issue 27's write-safety matrix — fault kinds against `pay` tool declarations, each cell counted
  *   in a real SQLite store (bench/write-safety.ts). Not run by default (minutes): name it with `--only write-safety`;
  *   `--rows` and `--columns` pick cells, `--quick` runs issue 27's column only.
+ * - `long-agent`: one agent making 10,000 tool calls with continue-as-new: history bytes per run, the longest
+ *   history's replay time, RSS over the calls (bench/long-agent.ts). Not run by default: name it with
+ *   `--only long-agent` (`--calls` sets N; `--quick` 1,000).
  * `--quick` runs each in a shorter form.
  *
  * Exit code: 0 when every benchmark's gate passed, 1 when one failed, 2 when a benchmark itself broke.
@@ -28,6 +31,7 @@ import { chaos } from './chaos';
 import { clusterBench } from './cluster';
 import { evalBench } from './eval';
 import { historyBench } from './history-bytes';
+import { longAgent } from './long-agent';
 import { overhead } from './overhead';
 import { promisesBench } from './promises';
 import { scale } from './scale';
@@ -46,6 +50,7 @@ const BENCHMARKS = [
   'shadow',
   'write-safety',
   'history',
+  'long-agent',
 ] as const;
 type BenchName = (typeof BENCHMARKS)[number];
 /** What runs without `--only`. */
@@ -89,6 +94,7 @@ interface BenchOptions {
   paladin: boolean;
   rows?: string[];
   columns?: string[];
+  calls?: number;
 }
 
 function parseArgs(argv: string[]): BenchOptions {
@@ -131,6 +137,7 @@ function parseArgs(argv: string[]): BenchOptions {
     .option('--no-paladin', 'eval: skip the PALADIN catalogue')
     .option('--rows <ids>', 'write-safety: fault kinds to run, comma-separated (all by default)', (v) => v.split(','))
     .option('--columns <ids>', 'write-safety: columns to run, e.g. _L_,DL_ (all by default)', (v) => v.split(','))
+    .option('--calls <n>', 'long-agent: tool calls in the chain (default 10000; --quick 1000)', positiveInt)
     .parse(argv)
     .opts<BenchOptions>();
 }
@@ -158,6 +165,8 @@ function runOne(name: BenchName, o: BenchOptions): Promise<number> {
       return promisesBench({ runs: o.quick ? 10 : o.runs, warmup: o.warmup });
     case 'history':
       return historyBench();
+    case 'long-agent':
+      return longAgent({ calls: o.calls ?? (o.quick ? 1_000 : 10_000) });
     case 'unseen':
       return unseenBench();
     case 'shadow':

@@ -75,7 +75,7 @@ export async function writeSafety(o: WriteSafetyOptions): Promise<number> {
     const bundlePath = join(dir, 'workflows.js');
     const bundle = await bundleWorkflowCode({
       workflowsPath: RECOVERY_WORKFLOWS_PATH,
-      preloadModules: [...RECOVERY_PRELOAD_MODULES],
+      preloadModules: [...RECOVERY_PRELOAD_MODULES, RECOVERY_WORKFLOWS_PATH],
       logger: new DefaultLogger('ERROR'),
     });
     writeFileSync(bundlePath, bundle.code);

@@ -9,6 +9,7 @@ import { backoffOverrideSchema, backoffPolicySchema } from '../recovery/backoff'
 import { budgetOverrideSchema, budgetPolicySchema } from '../recovery/budgets';
 import { classifyRuleSchema } from '../recovery/classify/rules';
 import { DeskConfigSchema } from './desk-schema';
+import { fromShape } from './from-shape';
 
 export const EmbeddedServerConfigSchema = z
   .object({
@@ -29,8 +30,8 @@ export type EmbeddedServerConfig = z.infer<typeof EmbeddedServerConfigSchema>;
 /** Per-tool overrides of the run-wide policy. */
 export const ToolOverrideSchema = z
   .object({
-    budgets: budgetOverrideSchema().optional(),
-    backoff: backoffOverrideSchema().optional(),
+    budgets: fromShape(budgetOverrideSchema()).optional(),
+    backoff: fromShape(backoffOverrideSchema()).optional(),
   })
   .strict();
 
@@ -44,8 +45,8 @@ export const RecoveryConfigSchema = z
     $schema: z.string().optional(),
     /** Task queue of the plugin's worker. @default "recovery-router" */
     taskQueue: z.string().min(1).default('recovery-router'),
-    budgets: budgetPolicySchema().default(budgetPolicySchema().parse({})),
-    backoff: backoffPolicySchema().default(backoffPolicySchema().parse({})),
+    budgets: fromShape(budgetPolicySchema()).default(budgetPolicySchema().parse({})),
+    backoff: fromShape(backoffPolicySchema()).default(backoffPolicySchema().parse({})),
     tools: z.record(z.string().min(1), ToolOverrideSchema).default({}),
     embeddedServer: EmbeddedServerConfigSchema.default(EmbeddedServerConfigSchema.parse({})),
     /**
@@ -54,7 +55,7 @@ export const RecoveryConfigSchema = z
      * (recovery/classify/rules.ts). At most 200. @default { rules: [] }
      */
     classify: z
-      .object({ rules: z.array(classifyRuleSchema()).max(200).default([]) })
+      .object({ rules: z.array(fromShape(classifyRuleSchema())).max(200).default([]) })
       .strict()
       .default({ rules: [] }),
     /** `recovery-router desk`: where it listens and who may decide (config/desk-schema.ts). */

@@ -53,7 +53,7 @@ export function checkWorkflowBundle(bundle: WorkflowBundleOption, required: read
     `recovery-router: the Worker's workflowBundle does not export ${missing.join(', ')}, which the plugin starts (a ` +
       'write whose outcome is unknown is reconciled by reconcileOperationWorkflow; shared mode runs the entity ' +
       'workflows). Build the bundle with the plugin, which adds them: bundleWorkflowCode({ workflowsPath, plugins: ' +
-      "[plugin] }); or export them from your workflows module: export { … } from 'recovery-router/workflow'.",
+      "[plugin] }); or export them from your workflows module: export { … } from 'recovery-router/workflows'.",
   );
 }
 

@@ -5,6 +5,7 @@
  */
 import type { ReplayWorkerOptions, WorkerOptions } from '@temporalio/worker';
 import { BreakerRegistry, type Breakers } from '../activities/breaker';
+import { WITH_CATALOG, type CatalogBindable } from '../activities/planners/planner-input';
 import { SharedBreaker } from '../activities/shared-breaker';
 import { loadConfig, parseConfigObject } from '../config/load';
 import type { RecoveryConfig } from '../config/schema';
@@ -36,7 +37,8 @@ export function resolveConfig(config: RecoveryPluginOptions['config']): Recovery
 
 /**
  * A Worker's options with the plugin's sinks (replacing sinks of the same names) and its workflow code; a prebuilt
- * `workflowBundle` is checked instead.
+ * `workflowBundle` is checked instead. Planner activities built without a catalog (`createPlannerActivities(planner)`)
+ * get the plugin's, to expand the capability names `agentWorkflow` sends (activities/planners/planner-input.ts).
  * @throws WorkflowBundleError when the prebuilt bundle lacks a workflow the plugin starts, or has another catalog.
  */
 export function workerOptionsWith(
@@ -45,11 +47,22 @@ export function workerOptionsWith(
   code: PluginCode,
   entityWorkers: EntityWorkerOptions | undefined,
 ): WorkerOptions {
-  const withSinks = { ...configured, sinks: { ...configured.sinks, ...sinks } };
+  const activities = withCatalog(configured.activities, code.data.catalog);
+  const withSinks = { ...configured, ...(activities ? { activities } : {}), sinks: { ...configured.sinks, ...sinks } };
   if (!withSinks.workflowBundle) return withPluginCode(withSinks, code);
   const required = ownWorkflowsOn(withSinks.taskQueue, code.shared, entityWorkers);
   checkWorkflowBundle(withSinks.workflowBundle, required, code.data.catalogDigest);
   return withSinks;
+}
+
+/** `activities` with each planner activity that has no catalog replaced by a copy with `catalog`. */
+function withCatalog(activities: WorkerOptions['activities'], catalog: PluginCode['data']['catalog']) {
+  if (!activities) return undefined;
+  const bound = Object.entries(activities).map(([name, fn]) => {
+    const bind = (fn as CatalogBindable)[WITH_CATALOG];
+    return [name, bind ? bind(catalog) : fn] as const;
+  });
+  return Object.fromEntries(bound) as WorkerOptions['activities'];
 }
 
 /** A replay Worker's options with the same sinks, and the plugin's workflow code unless it has a prebuilt bundle. */

@@ -108,7 +108,7 @@ export class RecoveryPlugin extends SimplePlugin {
         ...(tracing ? { tracing } : {}),
       }),
       ...entityActivities,
-      ...(options.planner ? createPlannerActivities(options.planner) : {}),
+      ...(options.planner ? createPlannerActivities(options.planner, { catalog }) : {}),
     };
     const shadow =
       options.shadow && shadowRuntime(options.shadow, config.backoff, Object.keys(activities), tracing, NAME);

@@ -31,22 +31,21 @@ interface CodeOptions {
 }
 
 /**
- * The router's workflow modules, preloaded once into each reusable V8 context of a worker instead of evaluated
- * again for every workflow run (@temporalio/worker `bundlerOptions.preloadModules`; with `reuseV8Context`, Temporal's
- * default, a run otherwise gets a module cache of its own, so every module of the router was evaluated per run).
- * These modules keep no per-run state at module level (docs/DESIGN.md, "Performance"). Absolute paths: a bundle
- * resolves them to the same modules the workflows import through `recovery-router/workflow`.
+ * The router's workflow entry (`recovery-router/workflow`), preloaded once into each reusable V8 context of a worker
+ * instead of evaluated again for every workflow run (@temporalio/worker `bundlerOptions.preloadModules`; with
+ * `reuseV8Context`, Temporal's default, a run otherwise gets a module cache of its own, so every module of the
+ * router was evaluated per run). The plugin also preloads the module of its own workflows it bundles (the reconcile
+ * child; the entities in shared mode; all of them without a `workflowsPath`). These modules keep no per-run state at
+ * module level (docs/DESIGN.md, "Performance"). Absolute paths: a bundle resolves them to the same modules the
+ * workflows import through `recovery-router/workflow`.
  *
- * Temporal deep-freezes every module loaded while preloading. The router loads zod only on first use, inside a
- * workflow run (recovery/zod-runtime.ts), so zod stays out of the frozen set and your workflow code's zod schemas
- * (`z.email()` and the other string formats, which write `lastIndex` on zod's RegExps) keep working. If you preload
- * zod yourself, those formats throw "Cannot assign to read only property 'lastIndex'" in workflow code.
+ * Temporal deep-freezes every module loaded while preloading. The router's modules import no zod (their checks are
+ * shapes, recovery/shape.ts, which keep no state), so zod stays out of the frozen set and your workflow code's zod
+ * schemas (`z.email()` and the other string formats, which write `lastIndex` on zod's RegExps) keep working. If you
+ * preload zod yourself, those formats throw "Cannot assign to read only property 'lastIndex'" in workflow code.
  * For a bundle you build yourself: `bundleWorkflowCode({ workflowsPath, plugins: [plugin] })`.
  */
-export const RECOVERY_PRELOAD_MODULES: readonly string[] = Object.freeze([
-  require.resolve('../workflow'),
-  require.resolve('../workflows'),
-]);
+export const RECOVERY_PRELOAD_MODULES: readonly string[] = Object.freeze([require.resolve('../workflow')]);
 
 /** The plugin's workflows, used when the worker has neither `workflowsPath` nor `workflowBundle`. */
 export const RECOVERY_WORKFLOWS_PATH = require.resolve('../workflows');
@@ -83,12 +82,15 @@ export function bundlerWithPluginCode(options: BundleOptions, code: PluginCode):
   return { ...options, ...withCode(options, code) };
 }
 
+/** The plugin's own workflows beside a user's: the reconcile child, and the entities too in shared mode. */
+const ownWorkflowsPath = (code: PluginCode) => (code.shared ? OWN_SHARED_WORKFLOWS_PATH : OWN_WORKFLOWS_PATH);
+
 function withCode(options: CodeOptions, code: PluginCode): Required<CodeOptions> {
   const user = options.workflowsPath;
   const alias: Record<string, string> = { [`${WORKER_DATA_REQUEST}$`]: workerDataModule(code.data) };
   if (user !== undefined) {
     alias.__recovery_router_user_workflows__$ = user;
-    alias.__recovery_router_own_workflows__$ = code.shared ? OWN_SHARED_WORKFLOWS_PATH : OWN_WORKFLOWS_PATH;
+    alias.__recovery_router_own_workflows__$ = ownWorkflowsPath(code);
   }
   const theirs = options.webpackConfigHook;
   const hook: WebpackHook = (config) => {
@@ -97,9 +99,10 @@ function withCode(options: CodeOptions, code: PluginCode): Required<CodeOptions>
     const withAlias = { ...config, resolve: { ...resolve, alias: { ...theirAlias, ...alias } } };
     return theirs ? theirs(withAlias) : withAlias;
   };
+  const own = user === undefined ? RECOVERY_WORKFLOWS_PATH : ownWorkflowsPath(code);
   return {
     workflowsPath: user === undefined ? RECOVERY_WORKFLOWS_PATH : WITH_PLUGIN_PATH,
-    preloadModules: [...new Set([...(options.preloadModules ?? []), ...RECOVERY_PRELOAD_MODULES])],
+    preloadModules: [...new Set([...(options.preloadModules ?? []), ...RECOVERY_PRELOAD_MODULES, own])],
     webpackConfigHook: hook,
   };
 }

@@ -7,9 +7,8 @@
  * The result becomes Temporal's `ApplicationFailure.nextRetryDelay` at the activity edge.
  * Pure: no clock, no `Math.random()`; randomness is a parameter.
  */
-import type { z } from 'zod';
 import { parseInput, RecoveryInputError, RecoveryInputErrorCode } from './errors';
-import { lazy } from './lazy';
+import { shaped, type Infer } from './shape';
 
 /**
  * Upper bound of `initialIntervalMs` and `maximumIntervalMs`: 24 hours, in ms. A retry of a transient failure
@@ -27,22 +26,22 @@ export const MAX_BACKOFF_INTERVAL_MS = 86_400_000;
 export const MAX_RETRY_AFTER_CAP_MS = 604_800_000;
 
 /** The fields of `backoffPolicySchema()`, shared with `backoffOverrideSchema`. */
-const backoffFields = lazy((z) => ({
-  initialIntervalMs: z
+const backoffFields = shaped((s) => ({
+  initialIntervalMs: s
     .number()
     .int()
     .min(1)
     .max(MAX_BACKOFF_INTERVAL_MS, tooBig('initialIntervalMs', MAX_BACKOFF_INTERVAL_MS, '24 hours'))
     .default(500),
-  backoffCoefficient: z.number().min(1).max(100).default(2),
-  maximumIntervalMs: z
+  backoffCoefficient: s.number().min(1).max(100).default(2),
+  maximumIntervalMs: s
     .number()
     .int()
     .min(1)
     .max(MAX_BACKOFF_INTERVAL_MS, tooBig('maximumIntervalMs', MAX_BACKOFF_INTERVAL_MS, '24 hours'))
     .default(10_000),
-  jitterRatio: z.number().min(0).max(1).default(0.2),
-  maxRetryAfterMs: z
+  jitterRatio: s.number().min(0).max(1).default(0.2),
+  maxRetryAfterMs: s
     .number()
     .int()
     .min(0)
@@ -66,8 +65,8 @@ const backoffFields = lazy((z) => ({
  * Per-tool overrides use `backoffOverrideSchema()`: the same fields, all optional, without the cross-field rule;
  * `nextDelay` checks the merged policy again.
  */
-export const backoffPolicySchema = lazy((z) =>
-  z
+export const backoffPolicySchema = shaped((s) =>
+  s
     .object(backoffFields())
     .strict()
     .superRefine((p, ctx) => {
@@ -84,14 +83,14 @@ export const backoffPolicySchema = lazy((z) =>
  * The retry delay: `initialIntervalMs` × `backoffCoefficient`^n, capped at `maximumIntervalMs`, plus additive
  * jitter (`jitterRatio`); a `Retry-After` is the floor, up to `maxRetryAfterMs`. All in ms.
  */
-export type BackoffPolicy = z.output<ReturnType<typeof backoffPolicySchema>>;
+export type BackoffPolicy = Infer<ReturnType<typeof backoffPolicySchema>>;
 
 /**
  * A partial backoff policy (a per-tool override, `temporal.config.json` `tools.<name>.backoff`): each field optional
- * with its own bounds, no cross-field rule. Built on first use. zod ≥ 4.3 refuses `.partial()` of a refined object
- * (`backoffPolicySchema()`), so this is built from the fields.
+ * with its own bounds, no cross-field rule. Built on first use. built from the fields, as
+ * `.partial()` drops the refinement anyway.
  */
-export const backoffOverrideSchema = lazy((z) => z.object(backoffFields()).strict().partial());
+export const backoffOverrideSchema = shaped((s) => s.object(backoffFields()).strict().partial());
 
 /** The message of an upper bound: names the field, the bound in ms and in words. */
 function tooBig(field: string, maxMs: number, words: string): string {
@@ -133,10 +132,10 @@ export type NextDelayInput = {
   random: () => number;
 };
 
-const nextDelayInputSchema = lazy((z) =>
-  z.object({
-    retryNumber: z.number().int().min(1),
-    retryAfterMs: z.number().int().min(0).optional(),
+const nextDelayInputSchema = shaped((s) =>
+  s.object({
+    retryNumber: s.number().int().min(1),
+    retryAfterMs: s.number().int().min(0).optional(),
   }),
 );
 

@@ -1,12 +1,10 @@
 /**
- * The budget policy and ledger shapes (recovery/budgets.ts spends them): schemas built on first use (recovery/lazy.ts),
+ * The budget policy and ledger shapes (recovery/budgets.ts spends them): shapes built on first use (recovery/shape.ts),
  * the design's defaults, and the ledger type. Pure: no I/O.
  */
-import type { z } from 'zod';
-import { zod } from './zod-runtime';
-import { lazy } from './lazy';
+import { s as shapes, shaped, type Infer } from './shape';
 
-const count = (def: number) => zod().number().int().min(0).default(def);
+const count = (def: number) => shapes.number().int().min(0).default(def);
 
 /**
  * Most `perCallRetries`: a replay-safe call's activity gets `maximumAttempts: 1 + perCallRetries`
@@ -27,21 +25,19 @@ export const MAX_PER_CALL_RETRIES = 2_147_483_646;
  *   granted: class `capability_missing`) before the run stops; the turn that reaches it ends the run. A call to an
  *   available tool starts the count again. ≥ 1. @default 2 (docs/DESIGN.md, "Budgets and escalation")
  */
-export const budgetPolicySchema = lazy((z) =>
-  z
+export const budgetPolicySchema = shaped((s) =>
+  s
     .object({
-      perCallRetries: z
+      perCallRetries: s
         .number()
         .int()
         .min(0)
-        .max(MAX_PER_CALL_RETRIES, {
-          error: `must be at most ${MAX_PER_CALL_RETRIES} (Temporal's maximumAttempts is an int32)`,
-        })
+        .max(MAX_PER_CALL_RETRIES, `must be at most ${MAX_PER_CALL_RETRIES} (Temporal's maximumAttempts is an int32)`)
         .default(3),
       perTurnReplans: count(2),
       perCallRepairs: count(2),
-      perRunAttempts: z.number().int().min(1).default(50),
-      consecutiveUnknownToolTurns: z.number().int().min(1).default(2),
+      perRunAttempts: s.number().int().min(1).default(50),
+      consecutiveUnknownToolTurns: s.number().int().min(1).default(2),
     })
     .strict(),
 );
@@ -49,10 +45,10 @@ export const budgetPolicySchema = lazy((z) =>
  * The budgets (docs/DESIGN.md, "Budgets and escalation"): retries and repairs per call, replans per turn,
  * attempts per run, unknown-tool turns in a row.
  */
-export type BudgetPolicy = z.output<ReturnType<typeof budgetPolicySchema>>;
+export type BudgetPolicy = Infer<ReturnType<typeof budgetPolicySchema>>;
 
 /** A partial budget policy (a per-tool override, `temporal.config.json` `tools.<name>.budgets`). Built on first use. */
-export const budgetOverrideSchema = lazy(() => budgetPolicySchema().partial());
+export const budgetOverrideSchema = shaped(() => budgetPolicySchema().partial());
 
 /**
  * The design's defaults: 3 retries per call, 2 replans per turn, 2 repairs per call, 50 attempts per run, and 2
@@ -66,8 +62,8 @@ export const DEFAULT_BUDGET_POLICY: Readonly<BudgetPolicy> = Object.freeze({
   consecutiveUnknownToolTurns: 2,
 });
 
-const callCountersSchema = lazy((z) =>
-  z.object({ key: z.string().min(1), retries: z.number().int().min(0), repairs: z.number().int().min(0) }).strict(),
+const callCountersSchema = shaped((s) =>
+  s.object({ key: s.string().min(1), retries: s.number().int().min(0), repairs: s.number().int().min(0) }).strict(),
 );
 
 /**
@@ -76,14 +72,14 @@ const callCountersSchema = lazy((z) =>
  * - `calls`: per-call counters of the current turn, in start order, one entry per call key. A list rather than
  *   a record so that any string is a safe key (`"__proto__"` included) after a JSON round trip.
  */
-export const budgetLedgerSchema = lazy((z) =>
-  z
+export const budgetLedgerSchema = shaped((s) =>
+  s
     .object({
-      version: z.literal(1),
+      version: s.literal(1),
       policy: budgetPolicySchema(),
-      run: z.object({ attempts: z.number().int().min(0) }).strict(),
-      turn: z.object({ index: z.number().int().min(0), replans: z.number().int().min(0) }).strict(),
-      calls: z.array(callCountersSchema()),
+      run: s.object({ attempts: s.number().int().min(0) }).strict(),
+      turn: s.object({ index: s.number().int().min(0), replans: s.number().int().min(0) }).strict(),
+      calls: s.array(callCountersSchema()),
     })
     .strict()
     .superRefine((l, ctx) => {

@@ -10,15 +10,8 @@
  * carry it across continue-as-new. Every function returns a new ledger and never mutates its input.
  * Pure: no I/O, no clock.
  */
-import {
-  budgetLedgerSchema,
-  budgetPolicySchema,
-  DEFAULT_BUDGET_POLICY,
-  type BudgetLedger,
-  type BudgetPolicy,
-} from './budget-schemas';
+import { budgetLedgerSchema, budgetPolicySchema, type BudgetLedger, type BudgetPolicy } from './budget-schemas';
 import { parseInput, RecoveryInputError, RecoveryInputErrorCode } from './errors';
-import { plainlyValidBudgetOverride } from './plain-inputs';
 
 export * from './budget-schemas';
 
@@ -74,17 +67,8 @@ export type SpendResult = Readonly<{
  * @throws RecoveryInputError `invalid_policy` when a limit is not an integer ≥ 0 (`perRunAttempts` ≥ 1) or a key is unknown.
  */
 export function startRun(policy: Partial<BudgetPolicy> = {}): BudgetLedger {
-  const p = plainlyValidBudgetOverride(policy)
-    ? withDefaults(policy)
-    : parseInput(budgetPolicySchema(), policy, 'startRun: policy', RecoveryInputErrorCode.INVALID_POLICY);
+  const p = parseInput(budgetPolicySchema(), policy, 'startRun: policy', RecoveryInputErrorCode.INVALID_POLICY);
   return freezeLedger({ version: 1, policy: p, run: { attempts: 0 }, turn: { index: 0, replans: 0 }, calls: [] });
-}
-
-/** A plainly valid partial policy over the defaults, as `budgetPolicySchema()` parses it (an `undefined` takes its default). */
-function withDefaults(policy: Partial<BudgetPolicy>): BudgetPolicy {
-  const p: BudgetPolicy = { ...DEFAULT_BUDGET_POLICY };
-  for (const k of Object.keys(p) as (keyof BudgetPolicy)[]) if (policy[k] !== undefined) p[k] = policy[k];
-  return p;
 }
 
 /**

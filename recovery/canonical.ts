@@ -8,10 +8,9 @@
  * addition: every string, key or value, is first put in Unicode Normalization Form C, so `"é"` typed as
  * U+00E9 and as `e` + U+0301 is the same argument.
  *
- * Pure: no I/O. Hashing uses `@noble/hashes` (no Node `crypto`), so the workflow sandbox can import it.
+ * Pure: no I/O. Hashing is recovery/sha256.ts (no Node `crypto`), so the workflow sandbox can import it.
  */
-import { sha256 } from '@noble/hashes/sha2';
-import { bytesToHex, utf8ToBytes } from '@noble/hashes/utils';
+import { sha256Hex } from './sha256';
 import { formatPath, isRecoveryInputError, RecoveryInputError, RecoveryInputErrorCode } from './errors';
 
 /** Deepest nesting of arrays and objects accepted, so a hostile value fails with a typed error, not a stack overflow. */
@@ -62,7 +61,7 @@ export function argsHash(args: unknown): string {
 
 /** The sha256 hex of a canonical text from `canonicalize`, for callers that already hold it. */
 export function hashCanonical(canonical: string): string {
-  return bytesToHex(sha256(utf8ToBytes(canonical)));
+  return sha256Hex(canonical);
 }
 
 /** Returns the canonical text of `value`, or `undefined` where JSON omits it (an object property) or writes `null` (an array slot). */

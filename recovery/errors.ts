@@ -6,9 +6,8 @@
  * Workflow code should catch it and turn it into an `ApplicationFailure` (a plain Error thrown from workflow
  * code fails the workflow task, which Temporal retries forever).
  *
- * Pure: no I/O; `zod` (types only) and the base class are the only imports.
+ * Pure: no I/O; the base class is the only import.
  */
-import type { z } from 'zod';
 import { RecoveryError, type CodeOf } from './recovery-error';
 
 /** What kind of bad input it was. A const object plus a type of the same name, never a TS `enum`. */
@@ -60,8 +59,17 @@ export function formatPath(path: InputPath): string {
   return out;
 }
 
+/** What `parseInput` checks with: a shape (recovery/shape.ts), or anything with zod's `safeParse`. */
+export interface Parser<T> {
+  safeParse(
+    value: unknown,
+  ):
+    | { success: true; data: T }
+    | { success: false; error: { issues: readonly { path: readonly PropertyKey[]; message: string }[] } };
+}
+
 /**
- * Validates `value` with a zod schema and returns the parsed value, or throws a `RecoveryInputError`
+ * Validates `value` with a shape (recovery/shape.ts) and returns the parsed value, or throws a `RecoveryInputError`
  * whose message starts with `label` and names the first failing field and rule,
  * e.g. `nextDelay: policy.jitterRatio: Too big: expected number to be <=1`.
  *
@@ -69,17 +77,17 @@ export function formatPath(path: InputPath): string {
  * @throws RecoveryInputError with `code` (default `invalid_input`) and the first issue's `path`; also when reading
  *   `value` throws (a getter, a Proxy: message `<label>: cannot be read (reading it threw)`, path `[]`).
  */
-export function parseInput<S extends z.ZodType>(
-  schema: S,
+export function parseInput<T>(
+  schema: Parser<T>,
   value: unknown,
   label: string,
   code: RecoveryInputErrorCode = RecoveryInputErrorCode.INVALID_INPUT,
-): z.output<S> {
-  let result: z.ZodSafeParseResult<z.output<S>>;
+): T {
+  let result: ReturnType<Parser<T>['safeParse']>;
   try {
     result = schema.safeParse(value);
   } catch (cause) {
-    // zod reads the value as it is: a getter or Proxy trap that throws escapes safeParse. Refused like any bad value;
+    // A check reads the value as it is: a getter or Proxy trap that throws escapes safeParse. Refused like any bad value;
     // its own message (which may name a path or a host) stays in `cause`, out of the message.
     throw new RecoveryInputError(code, `${label}: cannot be read (reading it threw)`, { path: [], cause });
   }
@@ -95,7 +103,7 @@ export function parseInput<S extends z.ZodType>(
 }
 
 /**
- * A zod issue of an options object as `<where> <rule>` (the issue's message is the rule), e.g.
+ * A zod (or shape) issue of an options object as `<where> <rule>` (the issue's message is the rule), e.g.
  * `breaker.threshold must be a positive integer (got 0)`. `where` is the option's path cut to `depth(option)`
  * segments (`tools[2]`, `credentials.crm`), or the option alone in backticks (`` `telemetry` ``); an unknown key is
  * named by its own path (`breaker.halfOpenAfter`); an issue at the root is its message alone. A rule that starts
@@ -103,11 +111,11 @@ export function parseInput<S extends z.ZodType>(
  * @param depth how many path segments name an option's subject. @default every segment
  */
 export function formatOptionIssue(
-  issue: z.core.$ZodIssue,
+  issue: Readonly<{ code: string; path: readonly PropertyKey[]; message: string; keys?: readonly string[] }>,
   depth: (option: string) => number = () => Number.POSITIVE_INFINITY,
 ): string {
   const full: (string | number)[] = issue.path.map((p) => (typeof p === 'number' ? p : String(p)));
-  if (issue.code === 'unrecognized_keys' && issue.keys[0] !== undefined) full.push(issue.keys[0]);
+  if (issue.code === 'unrecognized_keys' && issue.keys?.[0] !== undefined) full.push(issue.keys[0]);
   if (full.length === 0) return issue.message;
   const path = full.slice(0, Math.max(1, depth(String(full[0]))));
   const where = path.length === 1 ? `\`${String(path[0])}\`` : formatPath(path).slice(2);

@@ -5,9 +5,7 @@
  * two axes (transient vs persistent × infrastructural vs semantic). This module is pure: no I/O, no clock, no
  * randomness, so workflow code may import it inside Temporal's sandbox.
  */
-import type { z } from 'zod';
-import { matching } from './zod-pattern';
-import { lazy } from './lazy';
+import { shaped, type Infer } from './shape';
 
 /** Failure classes. A const object plus a type of the same name, as Temporal's `TimeoutType` is. */
 export const FailureClass = {
@@ -151,18 +149,18 @@ export const MAX_PUBLIC_MESSAGE_CHARS = 500;
  * "Routes").
  * `path` is the JSON path as segments (`[]` = the whole argument object); `received` is truncated and redacted.
  */
-export const fieldIssueSchema = lazy((z) =>
-  z
+export const fieldIssueSchema = shaped((s) =>
+  s
     .object({
-      path: z.array(z.union([z.string(), z.number()])),
-      expected: z.string().min(1),
-      received: z.string().max(MAX_RECEIVED_CHARS),
-      suggestion: z.string().min(1),
+      path: s.array(s.union([s.string(), s.number()])),
+      expected: s.string().min(1),
+      received: s.string().max(MAX_RECEIVED_CHARS),
+      suggestion: s.string().min(1),
     })
     .strict(),
 );
 /** One argument the model must fix: its path, what is wrong, and a suggestion when there is one. */
-export type FieldIssue = z.infer<ReturnType<typeof fieldIssueSchema>>;
+export type FieldIssue = Infer<ReturnType<typeof fieldIssueSchema>>;
 
 /**
  * A classified tool failure.
@@ -179,26 +177,26 @@ export type FieldIssue = z.infer<ReturnType<typeof fieldIssueSchema>>;
  *   "The failure record").
  * - `fingerprint`: for an error no fact spoke for, its stable fingerprint (`FINGERPRINT_PATTERN`).
  */
-export const toolFailureSchema = lazy((z) =>
-  z
+export const toolFailureSchema = shaped((s) =>
+  s
     .object({
-      tool: z.string().min(1),
-      callId: z.string().min(1),
-      class: z.enum(FAILURE_CLASSES),
-      reason: z.enum(FAILURE_REASONS),
-      phase: z.enum(PHASES),
-      retryable: z.boolean(),
-      replaySafe: z.boolean(),
-      retryAfterMs: z.number().int().nonnegative().optional(),
-      publicMessage: z.string().min(1).max(MAX_PUBLIC_MESSAGE_CHARS),
-      diagnosticRef: z.string().min(1),
-      status: z.number().int().min(100).max(599).optional(),
-      issues: z.array(fieldIssueSchema()).optional(),
-      code: matching(
-        ERROR_CODE_PATTERN,
-        'a provider error code: lower case, a letter first, at most 64 characters',
-      ).optional(),
-      fingerprint: matching(FINGERPRINT_PATTERN, 'a fingerprint: fp_ and 12 lower-case hex digits').optional(),
+      tool: s.string().min(1),
+      callId: s.string().min(1),
+      class: s.enum(FAILURE_CLASSES),
+      reason: s.enum(FAILURE_REASONS),
+      phase: s.enum(PHASES),
+      retryable: s.boolean(),
+      replaySafe: s.boolean(),
+      retryAfterMs: s.number().int().nonnegative().optional(),
+      publicMessage: s.string().min(1).max(MAX_PUBLIC_MESSAGE_CHARS),
+      diagnosticRef: s.string().min(1),
+      status: s.number().int().min(100).max(599).optional(),
+      issues: s.array(fieldIssueSchema()).optional(),
+      code: s
+        .string()
+        .regex(ERROR_CODE_PATTERN, 'a provider error code: lower case, a letter first, at most 64 characters')
+        .optional(),
+      fingerprint: s.string().regex(FINGERPRINT_PATTERN, 'a fingerprint: fp_ and 12 lower-case hex digits').optional(),
     })
     .strict()
     .superRefine((f, ctx) => {
@@ -230,7 +228,7 @@ export const toolFailureSchema = lazy((z) =>
  * it is retryable, the public message, field issues, observed state, `retryAfterMs` (ms). Redacted: no stack,
  * host, token or header.
  */
-export type ToolFailure = z.infer<ReturnType<typeof toolFailureSchema>>;
+export type ToolFailure = Infer<ReturnType<typeof toolFailureSchema>>;
 
 /**
  * Facts the activity edge attaches beside a ToolFailure (ApplicationFailure `details[1]`). None is secret.
@@ -241,14 +239,14 @@ export type ToolFailure = z.infer<ReturnType<typeof toolFailureSchema>>;
  * - `postcondition`: a refused write whose answer may mean the state already holds, or a version conflict
  *   (recovery/postcondition.ts): read the tool's postcondition before routing it.
  */
-export const failureMetaSchema = lazy((z) =>
-  z
+export const failureMetaSchema = shaped((s) =>
+  s
     .object({
-      credentialVersion: z.number().int().min(0).optional(),
-      attempt: z.number().int().min(1).optional(),
-      observedState: z.json().optional(),
-      postcondition: z.enum(['already', 'version_conflict']).optional(),
+      credentialVersion: s.number().int().min(0).optional(),
+      attempt: s.number().int().min(1).optional(),
+      observedState: s.json().optional(),
+      postcondition: s.enum(['already', 'version_conflict']).optional(),
     })
     .strip(),
 );
-export type FailureMeta = z.infer<ReturnType<typeof failureMetaSchema>>;
+export type FailureMeta = Infer<ReturnType<typeof failureMetaSchema>>;

@@ -2,18 +2,16 @@
  * The records the Change-before-Retry gate reads (recovery/gate.ts decides on them): the failed attempt, the
  * candidate call and the claimed change of evidence. Schemas are built on first use (recovery/lazy.ts). Pure: no I/O.
  */
-import type { z, z as Zod } from 'zod';
-import { matching } from './zod-pattern';
 import { toolFailureSchema } from './failure';
 import type { ToolFailure } from './failure';
-import { lazy } from './lazy';
+import { s as shapes, shaped, type Infer, type Shape } from './shape';
 import { isValidFailure } from './valid-failure';
 
 /** A lowercase sha256 hex digest, as `argsHash` (recovery/canonical.ts) writes one. No `g` flag: `test` keeps no state. */
 export const SHA256_HEX = /^[0-9a-f]{64}$/;
-const sha256Hex = lazy(() => matching(SHA256_HEX, 'must be a lowercase sha256 hex digest (see argsHash)'));
+const sha256Hex = shaped((s) => s.string().regex(SHA256_HEX, 'must be a lowercase sha256 hex digest (see argsHash)'));
 /** A time in ms since the epoch, integer ≥ 0. */
-export const timeMs = lazy((z) => z.number().int().min(0));
+export const timeMs = shaped((s) => s.number().int().min(0));
 
 /**
  * The attempt that failed.
@@ -24,18 +22,19 @@ export const timeMs = lazy((z) => z.number().int().min(0));
  * - `earliestRetryAtMs`: `endedAtMs` + the backoff delay (`nextDelay(...).delayMs`, which already honours
  *   `Retry-After`); absent when no retry was scheduled. Must not be before `endedAtMs`.
  */
-export const attemptRecordSchema = lazy((z) => attemptRecordWith(z, toolFailureSchema()));
+export const attemptRecordSchema = shaped(() => attemptRecordWith(toolFailureSchema()));
 
 /** `attemptRecordSchema()` for a record whose failure is already known valid (recovery/valid-failure.ts). */
-const attemptRecordOfValidFailure = lazy((z) => attemptRecordWith(z, z.custom<ToolFailure>(isValidFailure)));
+const attemptRecordOfValidFailure = shaped((s) => attemptRecordWith(s.custom<ToolFailure>(isValidFailure)));
 
-function attemptRecordWith(z: typeof Zod, failure: Zod.ZodType<ToolFailure>) {
-  return z
+function attemptRecordWith(failure: Shape<ToolFailure>) {
+  const s = shapes;
+  return s
     .object({
-      tool: z.string().min(1),
+      tool: s.string().min(1),
       argsHash: sha256Hex(),
-      credentialVersion: z.number().int().min(0),
-      grantVersion: z.number().int().min(0).optional(),
+      credentialVersion: s.number().int().min(0),
+      grantVersion: s.number().int().min(0).optional(),
       failure,
       endedAtMs: timeMs(),
       earliestRetryAtMs: timeMs().optional(),
@@ -72,17 +71,17 @@ export type AttemptRecord = Readonly<{
 }>;
 
 /** The call proposed next. Same meaning of fields as in `AttemptRecord`. */
-export const candidateCallSchema = lazy((z) =>
-  z
+export const candidateCallSchema = shaped((s) =>
+  s
     .object({
-      tool: z.string().min(1),
+      tool: s.string().min(1),
       argsHash: sha256Hex(),
-      credentialVersion: z.number().int().min(0),
-      grantVersion: z.number().int().min(0).optional(),
+      credentialVersion: s.number().int().min(0),
+      grantVersion: s.number().int().min(0).optional(),
     })
     .strict(),
 );
-export type CandidateCall = Readonly<z.output<ReturnType<typeof candidateCallSchema>>>;
+export type CandidateCall = Readonly<Infer<ReturnType<typeof candidateCallSchema>>>;
 
 /** The external state a reconcile lookup found for the previous attempt's side effect. */
 export const ExternalState = { APPLIED: 'applied', NOT_APPLIED: 'not_applied', UNKNOWN: 'unknown' } as const;
@@ -99,20 +98,20 @@ export type ExternalState = (typeof ExternalState)[keyof typeof ExternalState];
  * - `tool_changed`: `candidate.tool` differs (another tool, endpoint or path).
  * - `state_verified`: a lookup found the previous side effect `not_applied`. Only after `outcome_unknown`.
  */
-export const changeEvidenceSchema = lazy((z) =>
-  z.discriminatedUnion('kind', [
-    z.object({ kind: z.literal('time_elapsed') }).strict(),
-    z.object({ kind: z.literal('args_changed') }).strict(),
-    z.object({ kind: z.literal('credential_refreshed') }).strict(),
-    z.object({ kind: z.literal('approval_granted') }).strict(),
-    z.object({ kind: z.literal('tool_changed') }).strict(),
-    z
+export const changeEvidenceSchema = shaped((s) =>
+  s.discriminatedUnion('kind', [
+    s.object({ kind: s.literal('time_elapsed') }).strict(),
+    s.object({ kind: s.literal('args_changed') }).strict(),
+    s.object({ kind: s.literal('credential_refreshed') }).strict(),
+    s.object({ kind: s.literal('approval_granted') }).strict(),
+    s.object({ kind: s.literal('tool_changed') }).strict(),
+    s
       .object({
-        kind: z.literal('state_verified'),
-        externalState: z.enum([ExternalState.APPLIED, ExternalState.NOT_APPLIED, ExternalState.UNKNOWN]),
+        kind: s.literal('state_verified'),
+        externalState: s.enum([ExternalState.APPLIED, ExternalState.NOT_APPLIED, ExternalState.UNKNOWN]),
       })
       .strict(),
   ]),
 );
-export type ChangeEvidence = Readonly<z.output<ReturnType<typeof changeEvidenceSchema>>>;
+export type ChangeEvidence = Readonly<Infer<ReturnType<typeof changeEvidenceSchema>>>;
 export type EvidenceKind = ChangeEvidence['kind'];

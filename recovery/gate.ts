@@ -9,7 +9,6 @@
  */
 import { FailureClass } from './failure';
 import { parseInput } from './errors';
-import { acceptedAttempt, acceptedCandidate, acceptedTimeMs } from './plain-checks';
 import {
   candidateCallSchema,
   changeEvidenceSchema,
@@ -97,12 +96,9 @@ export function allowNextAttempt(
   evidence: ChangeEvidence | null,
   nowMs: number,
 ): GateDecision {
-  // The router's own records pass the plain checks (recovery/plain-checks.ts); anything else meets its schema.
-  const prev =
-    acceptedAttempt(previous) ?? parseInput(previousSchema(previous), previous, 'allowNextAttempt: previous');
-  const cand =
-    acceptedCandidate(candidate) ?? parseInput(candidateCallSchema(), candidate, 'allowNextAttempt: candidate');
-  const now = acceptedTimeMs(nowMs) ?? parseInput(timeMs(), nowMs, 'allowNextAttempt: nowMs');
+  const prev = parseInput(previousSchema(previous), previous, 'allowNextAttempt: previous');
+  const cand = parseInput(candidateCallSchema(), candidate, 'allowNextAttempt: candidate');
+  const now = parseInput(timeMs(), nowMs, 'allowNextAttempt: nowMs');
   const ev = evidence === null ? null : parseInput(changeEvidenceSchema(), evidence, 'allowNextAttempt: evidence');
   const tool = JSON.stringify(cand.tool);
   const cls = prev.failure.class;

@@ -3,39 +3,37 @@
  * workflow input and history and be imported inside Temporal's sandbox. Built from a `defineTool` definition by
  * `toolSpec()` on the Node side (activities/define-tool.ts).
  */
-import type { z } from 'zod';
-import { matching } from './zod-pattern';
-import { lazy } from './lazy';
+import { shaped, type Infer } from './shape';
 
 /** How a call carries its idempotency key (the operation_id), and whether the receiver deduplicates by it. */
-export const idempotencySchema = lazy((z) =>
-  z.discriminatedUnion('carrier', [
-    z.object({ carrier: z.literal('none') }).strict(),
-    z
+export const idempotencySchema = shaped((s) =>
+  s.discriminatedUnion('carrier', [
+    s.object({ carrier: s.literal('none') }).strict(),
+    s
       .object({
-        carrier: z.literal('header'),
+        carrier: s.literal('header'),
         /** Header name. @default "Idempotency-Key" (IETF draft-ietf-httpapi-idempotency-key-header) */
-        name: z.string().min(1).default('Idempotency-Key'),
+        name: s.string().min(1).default('Idempotency-Key'),
         /** The receiver stores and replays the first result for a repeated key, so replaying the same key is harmless. */
-        deduplicates: z.boolean(),
+        deduplicates: s.boolean(),
       })
       .strict(),
-    z
+    s
       .object({
-        carrier: z.literal('field'),
+        carrier: s.literal('field'),
         /** Argument field the key is written into. */
-        name: z.string().min(1),
-        deduplicates: z.boolean(),
+        name: s.string().min(1),
+        deduplicates: s.boolean(),
       })
       .strict(),
-    z
+    s
       .object({
         /**
          * No key travels: the arguments are their own key. The same call again has no further effect (an idempotent
          * operation: RFC 9110 §9.2.2; MCP `idempotentHint`, trusted), so replaying it is harmless.
          */
-        carrier: z.literal('arguments'),
-        deduplicates: z.literal(true),
+        carrier: s.literal('arguments'),
+        deduplicates: s.literal(true),
       })
       .strict(),
   ]),
@@ -45,43 +43,43 @@ export const idempotencySchema = lazy((z) =>
  * `none`, `header` (`ctx.http` sends it), `field` (written into an argument) or `arguments` (the call is its
  * own key). docs/tools.md, "Effects and idempotency".
  */
-export type Idempotency = z.infer<ReturnType<typeof idempotencySchema>>;
+export type Idempotency = Infer<ReturnType<typeof idempotencySchema>>;
 
 /**
  * A tool's name: 1 to 64 characters of [a-zA-Z0-9_.-] (the MCP tool-name rule). No `g` or `y` flag, so testing it
- * writes no `lastIndex` and it stays usable frozen (recovery/zod-pattern.ts).
+ * writes no `lastIndex` and it stays usable frozen (recovery/shape-base.ts).
  */
 export const TOOL_NAME_PATTERN = /^[a-zA-Z0-9_.-]{1,64}$/;
 
 /** Longest settle time or lookup lag a tool may declare, in ms (24 h: the default review timeout). */
 export const MAX_COMMIT_WINDOW_MS = 86_400_000;
 
-/** The schema of `ToolSpec` (zod 4, built on first use). */
-export const toolSpecSchema = lazy((z) =>
-  z
+/** The shape of `ToolSpec` (recovery/shape.ts, built on first use). */
+export const toolSpecSchema = shaped((s) =>
+  s
     .object({
-      name: matching(TOOL_NAME_PATTERN, 'tool names are 1-64 characters of [a-zA-Z0-9_.-]'),
-      description: z.string().min(1),
+      name: s.string().regex(TOOL_NAME_PATTERN, 'tool names are 1-64 characters of [a-zA-Z0-9_.-]'),
+      description: s.string().min(1),
       /** JSON Schema of the arguments (zod 4 `z.toJSONSchema`): what a planner sees. */
-      inputSchema: z.record(z.string(), z.unknown()),
-      effect: z.enum(['read', 'write']),
+      inputSchema: s.record(s.string(), s.unknown()),
+      effect: s.enum(['read', 'write']),
       idempotency: idempotencySchema(),
       /** The tool can answer `lookup(operationId)` with the terminal state of a write. */
-      hasLookup: z.boolean(),
+      hasLookup: s.boolean(),
       /** The tool has a postcondition read (`verify(args)`): "already done" answers are checked, not replanned. */
-      hasVerify: z.boolean().optional(),
+      hasVerify: s.boolean().optional(),
       /** Permission a caller needs to execute it; discovery is not authorisation. `undefined` = no scope needed. */
-      scope: z.string().min(1).optional(),
+      scope: s.string().min(1).optional(),
       /** A 403 from this tool can be lifted by a human approval (signal); otherwise a 403 stops. */
-      approvalCanLift: z.boolean(),
+      approvalCanLift: s.boolean(),
       /** Activity StartToClose timeout, in ms. */
-      startToCloseTimeoutMs: z.number().int().positive(),
+      startToCloseTimeoutMs: s.number().int().positive(),
       /** Activity heartbeat timeout, in ms; set for long tools so a stale attempt learns of its cancellation. */
-      heartbeatTimeoutMs: z.number().int().positive().optional(),
+      heartbeatTimeoutMs: s.number().int().positive().optional(),
       /** `commit.settleMs` of the definition: the longest a received request may take to commit, in ms. */
-      settleMs: z.number().int().min(0).max(MAX_COMMIT_WINDOW_MS).optional(),
+      settleMs: s.number().int().min(0).max(MAX_COMMIT_WINDOW_MS).optional(),
       /** `commit.lookupLagMs` of the definition: how late a commit may show in `lookup`, in ms (0: at once). */
-      lookupLagMs: z.number().int().min(0).max(MAX_COMMIT_WINDOW_MS).optional(),
+      lookupLagMs: s.number().int().min(0).max(MAX_COMMIT_WINDOW_MS).optional(),
     })
     .strict(),
 );
@@ -89,7 +87,7 @@ export const toolSpecSchema = lazy((z) =>
  * A tool's serializable spec, as workflow code receives it from the worker (`toolCatalog`): name, description,
  * JSON Schema of the arguments, effect, idempotency, what it can reconcile with, activity timeouts in ms.
  */
-export type ToolSpec = z.infer<ReturnType<typeof toolSpecSchema>>;
+export type ToolSpec = Infer<ReturnType<typeof toolSpecSchema>>;
 
 /**
  * Re-executing the same call cannot apply a side effect twice: a read, or a write whose receiver deduplicates by

@@ -28,7 +28,6 @@ import {
   type Observation,
   type PlannerDecision,
 } from './planner-contract';
-import { plainlyValidDecision } from './plain-input';
 import { own } from './router-helpers';
 import { telemetry } from './telemetry-sinks';
 import type { ToolOutcome, ToolRouter } from './tool-router';
@@ -158,7 +157,7 @@ export type Planned =
 export function plannedFrom(run: AgentRun, answer: unknown): Planned {
   // The activity checks its answer too; checked again here because a planner on another worker may return
   // anything, and a malformed value must not fail the workflow task (attack review C2–C4).
-  const decision = plainlyValidDecision(answer) ? (answer as PlannerDecision) : checkedDecision(answer);
+  const decision = checkedDecision(answer);
   run.invalidInARow = 0;
   return { kind: 'decision', decision };
 }

@@ -35,7 +35,7 @@
  *
  * Sandbox-safe: imports only `@temporalio/workflow`, the pure core and types.
  */
-import { proxyActivities, workflowInfo, type ActivityOptions } from '@temporalio/workflow';
+import { patched, proxyActivities, workflowInfo, type ActivityOptions } from '@temporalio/workflow';
 import { checkInput } from './agent-input';
 import {
   afterCall,
@@ -58,7 +58,8 @@ import {
   type AgentResult,
   type PlannerActivities,
 } from './agent-types';
-import { buildToolRouter } from './tool-router';
+import { PLANNER_CAPABILITY_NAMES_PATCH, type PlannerInput, type PlannerStepInput } from './planner-contract';
+import { buildToolRouter, type ToolRouterBase } from './tool-router';
 
 export { MAX_PENDING_USER_MESSAGES } from './agent-input';
 export { MAX_OBSERVED_ARGS_CHARS, MAX_OBSERVED_VALUE_CHARS } from './agent-observations';
@@ -123,7 +124,7 @@ export async function agentWorkflow(
     for (const text of run.pendingUserMessages.splice(0)) run.observations.push({ kind: 'user_message', text });
     run.phase = 'planning';
 
-    const input = { goal, turn: run.turn, capabilities: router.capabilities(), observations: run.observations };
+    const input = plannerInput(goal, run.turn, router, run.observations);
     const inputSize = JSON.stringify(input).length;
     if (inputSize > MAX_CARRIED_CHARS) {
       return end({
@@ -157,6 +158,22 @@ export async function agentWorkflow(
     }
     run.currentCall = undefined;
   }
+}
+
+/**
+ * The planner step's input: the permitted capabilities by name, which the planner activity expands from the worker's
+ * catalog (`PlannerStepInput`); a run recorded before that change (no marker of the patch) keeps sending them whole,
+ * so its history replays with the same input sizes and the same escalation decisions.
+ */
+function plannerInput(
+  goal: string,
+  turn: number,
+  router: Pick<ToolRouterBase, 'capabilities'>,
+  observations: PlannerInput['observations'],
+): PlannerInput | PlannerStepInput {
+  const capabilities = router.capabilities();
+  if (!patched(PLANNER_CAPABILITY_NAMES_PATCH)) return { goal, turn, capabilities, observations };
+  return { goal, turn, capabilityNames: capabilities.map((c) => c.name), observations };
 }
 
 /** The planner activity's options: the run's `planner` options over the defaults. */

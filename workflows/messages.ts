@@ -9,14 +9,11 @@
  * oversized one) is accepted. Temporal's own limit is 2 MB per payload (Temporal docs, "Temporal Platform limits"):
  * nothing a handler accepts comes near it, and nothing over a bound is copied into an activity input.
  *
- * The schemas are built on first use, not when the module loads (Temporal evaluates a workflow bundle's modules for
- * every run unless they are preloaded). Sandbox-safe.
+ * The shapes (recovery/shape.ts) are built on first use, not when the module loads (Temporal evaluates a workflow
+ * bundle's modules for every run unless they are preloaded). Sandbox-safe.
  */
-import type { z as Z } from 'zod';
-import { zod } from '../recovery/zod-runtime';
 import { MAX_BATCH_CALLS, MAX_USER_MESSAGE_CHARS } from './definitions';
-import { matching } from '../recovery/zod-pattern';
-import { lazy } from '../recovery/lazy';
+import { s as shapes, shaped, type SafeParseResult } from '../recovery/shape';
 
 /** Longest accepted string per field, in characters. */
 export const MESSAGE_BOUNDS = Object.freeze({
@@ -31,59 +28,60 @@ export const MESSAGE_BOUNDS = Object.freeze({
 /** sha256 hex: the `argsDigest` of a call (recovery/canonical.ts `argsHash`) and the HMAC of a signed approval. */
 const HEX64 = /^[0-9a-f]{64}$/;
 
-const text = (max: number) => zod().string().trim().min(1).max(max);
+const text = (max: number) => shapes.string().trim().min(1).max(max);
+const hex64 = (message: string) => shapes.string().regex(HEX64, message);
 
-export const approvalDecisionSchema = lazy((z) =>
-  z
+export const approvalDecisionSchema = shaped((s) =>
+  s
     .object({
       callId: text(MESSAGE_BOUNDS.callId),
-      argsDigest: matching(HEX64, 'must be the 64-character argsDigest that pendingApprovals shows'),
-      approved: z.boolean(),
+      argsDigest: hex64('must be the 64-character argsDigest that pendingApprovals shows'),
+      approved: s.boolean(),
       by: text(MESSAGE_BOUNDS.by),
-      reason: z.string().max(MESSAGE_BOUNDS.reason).optional(),
-      signature: matching(HEX64, 'must be a 64-character HMAC-SHA256 hex').optional(),
+      reason: s.string().max(MESSAGE_BOUNDS.reason).optional(),
+      signature: hex64('must be a 64-character HMAC-SHA256 hex').optional(),
     })
     .strict(),
 );
 
-export const batchDecisionSchema = lazy((z) =>
-  z
+export const batchDecisionSchema = shaped((s) =>
+  s
     .object({
-      calls: z
+      calls: s
         .array(
-          z
+          s
             .object({
               callId: text(MESSAGE_BOUNDS.callId),
-              argsDigest: matching(HEX64, 'must be the 64-character argsDigest that pendingApprovals shows'),
-              signature: matching(HEX64, 'must be a 64-character HMAC-SHA256 hex').optional(),
+              argsDigest: hex64('must be the 64-character argsDigest that pendingApprovals shows'),
+              signature: hex64('must be a 64-character HMAC-SHA256 hex').optional(),
             })
             .strict(),
         )
         .min(1)
         .max(MAX_BATCH_CALLS)
         .refine((calls) => new Set(calls.map((c) => c.callId)).size === calls.length, 'names a call twice'),
-      approved: z.boolean(),
+      approved: s.boolean(),
       by: text(MESSAGE_BOUNDS.by),
-      reason: z.string().max(MESSAGE_BOUNDS.reason).optional(),
+      reason: s.string().max(MESSAGE_BOUNDS.reason).optional(),
     })
     .strict(),
 );
 
-export const revokeApprovalSchema = lazy((z) =>
-  z
+export const revokeApprovalSchema = shaped((s) =>
+  s
     .object({
       callId: text(MESSAGE_BOUNDS.callId),
       by: text(MESSAGE_BOUNDS.by),
-      reason: z.string().max(MESSAGE_BOUNDS.reason).optional(),
+      reason: s.string().max(MESSAGE_BOUNDS.reason).optional(),
     })
     .strict(),
 );
 
-export const reviewDecisionSchema = lazy((z) =>
-  z
+export const reviewDecisionSchema = shaped((s) =>
+  s
     .object({
       operationId: text(MESSAGE_BOUNDS.operationId),
-      decision: z.enum(['mark_applied', 'replay', 'abandon']),
+      decision: s.enum(['mark_applied', 'replay', 'abandon']),
       by: text(MESSAGE_BOUNDS.by),
       reason: text(MESSAGE_BOUNDS.reason),
       resultRef: text(MESSAGE_BOUNDS.resultRef).optional(),
@@ -95,12 +93,12 @@ export const reviewDecisionSchema = lazy((z) =>
     }),
 );
 
-export const userMessageSchema = lazy((z) =>
-  z
+export const userMessageSchema = shaped((s) =>
+  s
     .object({
       text: text(MESSAGE_BOUNDS.userMessage),
       // Only for the log: a `by` that is not a short string is dropped, the message kept.
-      by: z.string().max(MESSAGE_BOUNDS.by).optional().catch(undefined),
+      by: s.string().max(MESSAGE_BOUNDS.by).optional().catch(undefined),
     })
     .strict(),
 );
@@ -109,10 +107,14 @@ export const userMessageSchema = lazy((z) =>
 export type Parsed<T> = { ok: true; value: T } | { ok: false; why: string };
 
 /** Parses `raw` with `schema`; never throws, whatever `raw` is. */
-export function parseMessage<T>(schema: Z.ZodType<T>, raw: unknown, what: string): Parsed<T> {
+export function parseMessage<T>(
+  schema: { safeParse(v: unknown): SafeParseResult<T> },
+  raw: unknown,
+  what: string,
+): Parsed<T> {
   const result = schema.safeParse(raw);
   if (result.success) return { ok: true, value: result.data };
   const issue = result.error.issues[0];
-  const path = issue?.path.map((p) => (typeof p === 'symbol' ? '(symbol)' : p)).join('.') || '(input)';
+  const path = issue?.path.join('.') || '(input)';
   return { ok: false, why: `${what} ${path}: ${issue?.message ?? 'invalid'}` };
 }

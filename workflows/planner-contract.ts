@@ -3,12 +3,11 @@
  * follows a script); the workflow feeds it only model-safe data: the goal, the permission-filtered capabilities,
  * and observations built from tool results and the router's `feedback` (never raw errors, headers or tokens).
  * Tool output is data, never control: nothing a tool returns can change a retry flag, a budget or a permission.
- * Pure types and a zod schema: sandbox-safe.
+ * Pure types and a shape (recovery/shape.ts): sandbox-safe.
  */
-import type { z } from 'zod';
 import type { ModelFeedback } from '../recovery/feedback';
 import type { Capability } from '../recovery/tool-spec';
-import { lazy } from '../recovery/lazy';
+import { shaped, type Infer } from '../recovery/shape';
 import { ApplicationFailureType } from '../recovery/failure-types';
 
 /**
@@ -43,23 +42,36 @@ export interface PlannerInput {
 }
 
 /**
+ * What `agentWorkflow` sends the planner activity each turn: a `PlannerInput` whose capabilities are only their
+ * names (sorted). The activity expands them from the worker's catalog before the planner sees them, so a run's
+ * history does not carry every tool's description and JSON Schema every turn (docs/DESIGN.md, "Workflow code and
+ * the worker"). The activity also takes a full `PlannerInput` (runs recorded before: `patched` in workflows/agent.ts).
+ */
+export interface PlannerStepInput extends Omit<PlannerInput, 'capabilities'> {
+  capabilityNames: string[];
+}
+
+/** The `patched()` id of the planner input that names capabilities (`PlannerStepInput`) instead of carrying them. */
+export const PLANNER_CAPABILITY_NAMES_PATCH = 'recovery-router:planner-capability-names';
+
+/**
  * The planner's next step.
  * - `tool_calls`: run these calls (in order) through the router, then ask again. callIds are unique in a decision.
  * - `submit`: the structured final answer (terminal delivery); `result` must be present (any JSON value but
  *   `undefined`). A planner that stops without submitting ends the run as `no_submission`, never as success.
  * - `stop`: give up honestly, with a reason for the user.
  */
-export const plannerDecisionSchema = lazy((z) =>
-  z
+export const plannerDecisionSchema = shaped((s) =>
+  s
     .discriminatedUnion('kind', [
-      z
+      s
         .object({
-          kind: z.literal('tool_calls'),
-          calls: z.array(z.object({ callId: z.string().min(1), tool: z.string(), args: z.unknown() }).strict()).min(1),
+          kind: s.literal('tool_calls'),
+          calls: s.array(s.object({ callId: s.string().min(1), tool: s.string(), args: s.unknown() }).strict()).min(1),
         })
         .strict(),
-      z.object({ kind: z.literal('submit'), result: z.unknown() }).strict(),
-      z.object({ kind: z.literal('stop'), reason: z.string().min(1) }).strict(),
+      s.object({ kind: s.literal('submit'), result: s.unknown() }).strict(),
+      s.object({ kind: s.literal('stop'), reason: s.string().min(1) }).strict(),
     ])
     .superRefine((decision, ctx) => {
       // A submit must deliver something: `{ kind: 'submit' }` is not a result (attack review T1).
@@ -86,4 +98,4 @@ export const plannerDecisionSchema = lazy((z) =>
  * A planner's answer: `tool_calls` (one or more calls with the planner's call ids), `submit` (the result) or
  * `stop` (a reason).
  */
-export type PlannerDecision = z.infer<ReturnType<typeof plannerDecisionSchema>>;
+export type PlannerDecision = Infer<ReturnType<typeof plannerDecisionSchema>>;

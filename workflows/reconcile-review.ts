@@ -17,7 +17,7 @@ import {
   type UnknownErrorFacts,
 } from './definitions';
 import { parseMessage, reviewDecisionSchema, type Parsed } from './messages';
-import { suggestedRule } from '../recovery/classify/rules';
+import { suggestedRule } from '../recovery/classify/suggested-rule';
 import type { ReconcileInput } from './reconcile';
 import type { Tally } from './reconcile-lookups';
 

@@ -2,39 +2,37 @@
  * `createToolRouter`'s options, checked before the router is built: a workflow of yours passes them from its own
  * input (`plugin.workflowDefaults()`), so a malformed one — no catalog, a negative budget, a `restore` that is not a
  * router state, a scope list given as a string — fails the run cleanly (`ApplicationFailure` of type
- * `invalid_input`, naming the field) instead of failing its workflow task on every attempt. Plain options are
- * accepted without the schema (workflows/plain-input.ts). The plugin's own workflows check their inputs themselves
- * and build the router unchecked. Sandbox-safe.
+ * `invalid_input`, naming the field) instead of failing its workflow task on every attempt. The plugin's own
+ * workflows check their inputs themselves and build the router unchecked. Sandbox-safe.
  */
 import { ApplicationFailure } from '@temporalio/workflow';
 import { startTurn, type BudgetLedger } from '../recovery/budgets';
 import { isRecoveryInputError } from '../recovery/errors';
 import { ApplicationFailureType } from '../recovery/failure-types';
-import { lazy } from '../recovery/lazy';
+import { shaped } from '../recovery/shape';
 import { invalidInput } from './input-errors';
-import { plainlyValidRouterOptions } from './plain-input';
-import { toolPlanInputSchema } from './tool-plan';
+import { runInputFields } from './input-shapes';
 
 const PREFIX = 'createToolRouter options';
 
-/** The options' shape: `toolPlanWorkflow`'s input without its calls, plus `restore` and `stepBudgetsAcrossTurns`. */
-export const routerOptionsSchema = lazy((z) => {
-  const counts = z.record(z.string(), z.number().int().min(0));
-  return toolPlanInputSchema()
-    .omit({ calls: true, stopOnTerminal: true, failOnTerminal: true })
-    .extend({
-      restore: z
+/** The options' shape: the fields every run takes (workflows/input-shapes.ts), `restore` and `stepBudgetsAcrossTurns`. */
+export const routerOptionsSchema = shaped((s) => {
+  const counts = s.record(s.string(), s.number().int().min(0));
+  return s
+    .object({
+      ...runInputFields(),
+      restore: s
         .object({
-          budgets: z.unknown(),
-          calls: z.object({ failures: z.record(z.string(), z.unknown()), outcomes: counts }).strict(),
+          budgets: s.unknown(),
+          calls: s.object({ failures: s.record(s.string(), s.unknown()), outcomes: counts }).strict(),
           grants: counts,
           credentialVersions: counts,
           successes: counts,
-          records: z.array(z.unknown()),
+          records: s.array(s.unknown()),
         })
         .strict()
         .optional(),
-      stepBudgetsAcrossTurns: z.boolean().optional(),
+      stepBudgetsAcrossTurns: s.boolean().optional(),
     })
     .strict();
 });
@@ -50,10 +48,8 @@ export function checkRouterOptions(options: unknown): void {
       ApplicationFailureType.INVALID_INPUT,
     );
   }
-  if (!plainlyValidRouterOptions(options)) {
-    const parsed = routerOptionsSchema().safeParse(options);
-    if (!parsed.success) throw invalidInput(`${PREFIX}.`, parsed.error);
-  }
+  const parsed = routerOptionsSchema().safeParse(options);
+  if (!parsed.success) throw invalidInput(`${PREFIX}.`, parsed.error);
   const restore = (options as { restore?: { budgets: unknown } }).restore;
   if (restore !== undefined) checkRestoredBudgets(restore.budgets, `${PREFIX}.restore.budgets`);
 }

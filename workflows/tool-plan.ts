@@ -8,12 +8,9 @@ import type { BudgetPolicy } from '../recovery/budgets';
 import type { RecoveryRecord } from '../recovery/records';
 import type { ToolSpec } from '../recovery/tool-spec';
 import { ApplicationFailure } from '@temporalio/workflow';
-import { backoffOverrideSchema } from '../recovery/backoff';
-import { budgetOverrideSchema } from '../recovery/budgets';
-import { lazy } from '../recovery/lazy';
-import { toolSpecSchema } from '../recovery/tool-spec';
+import { shaped } from '../recovery/shape';
 import { invalidInput } from './input-errors';
-import { plainlyValidToolPlanInput } from './plain-input';
+import { runInputFields } from './input-shapes';
 import { boundedPlanResult } from './bounded-result';
 import { buildToolRouter, type ToolOutcome } from './tool-router';
 import { withWorkerDefaults } from './worker-supplied';
@@ -76,54 +73,25 @@ export interface ToolPlanResult {
 }
 
 /**
- * The input's shape, checked before anything runs: a bad input fails the run cleanly, never the workflow task.
- * A plain input is accepted without it (workflows/plain-input.ts). Built on first use (recovery/lazy.ts): a
- * workflow bundle that imports this module without running a plan pays nothing for it.
+ * The input's shape, checked before anything runs: a bad input fails the run cleanly, never the workflow task;
+ * after it, the run trusts the checked copy. Built on first use (recovery/shape.ts `shaped`).
  */
-export const toolPlanInputSchema = lazy((z) =>
-  z
+export const toolPlanInputSchema = shaped((s) =>
+  s
     .object({
-      catalog: z.array(toolSpecSchema()).optional(),
-      calls: z.array(
-        z
+      ...runInputFields(),
+      calls: s.array(
+        s
           .object({
-            tool: z.string(),
-            args: z.unknown(),
-            stepId: z.string().min(1).optional(),
-            sameTurn: z.boolean().optional(),
+            tool: s.string(),
+            args: s.unknown(),
+            stepId: s.string().min(1).optional(),
+            sameTurn: s.boolean().optional(),
           })
           .strict(),
       ),
-      grantedScopes: z.array(z.string()).optional(),
-      budgets: budgetOverrideSchema().optional(),
-      backoff: backoffOverrideSchema().optional(),
-      approvalTimeoutMs: z.number().int().min(0).optional(),
-      approvalHoldMs: z.number().int().min(0).optional(),
-      searchAttributes: z.boolean().optional(),
-      toolOverrides: z
-        .record(
-          z.string(),
-          z
-            .object({
-              budgets: budgetOverrideSchema().optional(),
-              backoff: backoffOverrideSchema().optional(),
-            })
-            .strict(),
-        )
-        .optional(),
-      reconcile: z
-        .object({
-          lookupBudget: z.number().int().min(0).optional(),
-          replayBudget: z.number().int().min(0).optional(),
-          lookupTimeoutMs: z.number().int().min(1).optional(),
-          lookupBackoff: backoffOverrideSchema().optional(),
-          reviewTimeoutMs: z.number().int().min(0).optional(),
-          searchAttributes: z.boolean().optional(),
-        })
-        .strict()
-        .optional(),
-      stopOnTerminal: z.boolean().optional(),
-      failOnTerminal: z.boolean().optional(),
+      stopOnTerminal: s.boolean().optional(),
+      failOnTerminal: s.boolean().optional(),
     })
     .strict(),
 );
@@ -134,11 +102,9 @@ export const toolPlanInputSchema = lazy((z) =>
  * markers).
  */
 export async function toolPlanWorkflow(rawInput: ToolPlanInput): Promise<ToolPlanResult> {
-  if (!plainlyValidToolPlanInput(rawInput)) {
-    const parsed = toolPlanInputSchema().safeParse(rawInput);
-    if (!parsed.success) throw invalidInput('toolPlanWorkflow input ', parsed.error);
-  }
-  const input = withWorkerDefaults(rawInput, 'toolPlanWorkflow input');
+  const parsed = toolPlanInputSchema().safeParse(rawInput);
+  if (!parsed.success) throw invalidInput('toolPlanWorkflow input ', parsed.error);
+  const input = withWorkerDefaults(parsed.data, 'toolPlanWorkflow input');
   const router = buildToolRouter({
     catalog: input.catalog,
     ...(input.grantedScopes ? { grantedScopes: input.grantedScopes } : {}),

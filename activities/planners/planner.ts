@@ -21,7 +21,6 @@
 import { Context } from '@temporalio/activity';
 import { keepHeartbeating } from '../heartbeat';
 import { ApplicationFailure } from '@temporalio/common';
-import { z } from 'zod';
 import { DEFAULT_BACKOFF_POLICY, type BackoffPolicy } from '../../recovery/backoff';
 import { classify, fieldIssuesFromZod, type CallContext } from '../../recovery/classify';
 import { buildFailure } from '../../recovery/classify/build';
@@ -29,16 +28,18 @@ import { publicText } from '../../recovery/classify/text';
 import { FailureClass, FailureReason, Phase, type FieldIssue } from '../../recovery/failure';
 import { redact } from '../../recovery/redact';
 import {
-  OBSERVATION_KINDS,
   PLANNER_INVALID_DECISION,
   plannerDecisionSchema,
   type PlannerDecision,
   type PlannerInput,
+  type PlannerStepInput,
 } from '../../workflows/planner-contract';
+import { readPlannerInput, WITH_CATALOG, type CatalogEntry } from './planner-input';
 
 export { PLANNER_INVALID_DECISION };
 import { failWith } from '../failure-edge';
 import { RecoveryError } from '../../recovery/recovery-error';
+import { jsonSchemaOfShape } from '../../recovery/shape-json';
 import { ApplicationFailureType } from '../../recovery/failure-types';
 
 /** Something that decides the next step of an agent run: a script, a model. */
@@ -78,18 +79,19 @@ export interface PlannerActivityOptions {
   backoff?: BackoffPolicy;
   /** The name failures carry as `tool`. @default "planner" */
   name?: string;
+  /**
+   * The tools whose names `agentWorkflow` sends (`PlannerStepInput`): `plugin.catalog`, or any `{ name,
+   * description, inputSchema }` list. On a Worker with the `RecoveryPlugin` the plugin supplies its own.
+   * @default none: only a full `PlannerInput` is taken
+   */
+  catalog?: readonly CatalogEntry[];
   /** Random source for the backoff's jitter, in [0, 1). @default Math.random */
   random?: () => number;
 }
 
-const PlannerInputShape = z.object({
-  goal: z.string().min(1),
-  turn: z.number().int().min(1),
-  capabilities: z.array(
-    z.object({ name: z.string(), description: z.string(), inputSchema: z.record(z.string(), z.unknown()) }),
-  ),
-  observations: z.array(z.object({ kind: z.enum(OBSERVATION_KINDS) })),
-});
+/** The JSON Schema of `plannerDecisionSchema()`, built once (recovery/shape-json.ts). */
+let decisionJson: Record<string, unknown> | undefined;
+const decisionJsonSchema = () => (decisionJson ??= jsonSchemaOfShape(plannerDecisionSchema()));
 
 /**
  * Builds the planner activities (a factory with injected dependencies, as Temporal samples build activities).
@@ -103,26 +105,18 @@ export function createPlannerActivities(planner: Planner, options: PlannerActivi
   const name = options.name ?? 'planner';
 
   /**
-   * The activity: asks the planner, then checks its answer (`PlannerOutputError` for an unusable one, which the
-   * agent shows back to the planner). Failures of the model call are classified like a tool's.
+   * The activity: expands a step's capability names from the catalog (`PlannerStepInput`, the agent's since
+   * `recovery-router:planner-capability-names`) or takes a whole `PlannerInput`, asks the planner, then checks its
+   * answer (`PlannerOutputError` for an unusable one, which the agent shows back to the planner). Failures of the
+   * model call are classified like a tool's.
    */
-  async function planNextStep(input: PlannerInput): Promise<PlannerDecision> {
+  async function planNextStep(input: PlannerInput | PlannerStepInput): Promise<PlannerDecision> {
     const activity = Context.current();
     const { info } = activity;
-    const checked = PlannerInputShape.safeParse(input);
-    if (!checked.success) {
-      const issue = checked.error.issues[0];
-      throw bare(
-        ApplicationFailure.create({
-          type: PLANNER_INVALID_INPUT,
-          message: `PlannerInput.${issue?.path.join('.') || '(root)'}: ${issue?.message ?? 'invalid value'}`,
-          nonRetryable: true,
-        }),
-      );
-    }
+    const plannerInput = readPlannerInput(input, options.catalog);
     const ctx: CallContext = {
       tool: name,
-      callId: `turn-${input.turn}`,
+      callId: `turn-${plannerInput.turn}`,
       effect: 'read',
       deduplicates: false,
       approvalCanLift: false,
@@ -135,7 +129,7 @@ export function createPlannerActivities(planner: Planner, options: PlannerActivi
     // heartbeat timeout, or every second when the step has none.
     const stopHeartbeats = keepHeartbeating(activity, 1_000);
     try {
-      answer = await planner.plan(input, { signal: activity.cancellationSignal });
+      answer = await planner.plan(plannerInput, { signal: activity.cancellationSignal });
     } catch (err) {
       // A cancelled step ends as cancelled (the signal's reason is Temporal's CancelledFailure), not as a failure.
       if (activity.cancellationSignal.aborted) throw activity.cancellationSignal.reason ?? err;
@@ -159,15 +153,22 @@ export function createPlannerActivities(planner: Planner, options: PlannerActivi
       ctx,
       `${where}: ${first?.message ?? 'invalid value'}`,
       // Without `input`: issues name the received type, so no model text beyond the excerpt leaves. With the
-      // schema (read through its JSON Schema, once): `kind` expects "one of tool_calls|submit|stop".
-      fieldIssuesFromZod(parsed.error, { schema: plannerDecisionSchema() }),
+      // decision's JSON Schema: `kind` expects "one of tool_calls|submit|stop".
+      fieldIssuesFromZod(parsed.error, { jsonSchema: decisionJsonSchema() }),
       answer,
       info.attempt,
     );
   }
 
+  if (options.catalog === undefined) {
+    // The Worker's plugin may supply its catalog (plugin/plugin-config.ts); a copy, this one is left as it is.
+    Object.defineProperty(planNextStep, WITH_CATALOG, {
+      value: (catalog: readonly CatalogEntry[]) =>
+        createPlannerActivities(planner, { ...options, catalog }).planNextStep,
+    });
+  }
   return {
-    /** The planner activity `planNextStep(input: PlannerInput): Promise<PlannerDecision>`. */
+    /** The planner activity `planNextStep(input: PlannerStepInput | PlannerInput): Promise<PlannerDecision>`. */
     planNextStep,
   };
 }

@@ -8,6 +8,7 @@ import type { Info } from '@temporalio/activity';
 import { z } from 'zod';
 import { backoffOverrideSchema, type BackoffPolicy } from '../../recovery/backoff';
 import { lazy } from '../../recovery/lazy';
+import { fromShape } from '../../config/from-shape';
 
 /** `shadow`: classify and record, change nothing. `enforce`: apply the classification to the listed activities. */
 export type ShadowMode = 'shadow' | 'enforce';
@@ -71,7 +72,7 @@ export const shadowOptionsSchema = lazy(() =>
       mode: z.enum(['shadow', 'enforce'], { error: "must be 'shadow' or 'enforce'" }),
       activities: z.array(z.string().min(1), { error: 'must be an array of activity type names' }).optional(),
       declare: z.record(z.string(), declaration(), { error: 'must be an object of declarations' }).optional(),
-      backoff: backoffOverrideSchema().optional(),
+      backoff: fromShape(backoffOverrideSchema()).optional(),
     })
     .strict()
     .superRefine((o, ctx) => {

@@ -15,7 +15,6 @@ import {
 } from '../failure';
 import { redact } from '../redact';
 import { pathNamesSecret } from '../redact-keys';
-import { plainlyValidFailure } from '../plain-checks';
 import { markValid } from '../valid-failure';
 import type { FieldIssue, ToolFailure } from '../failure';
 import type { CallContext } from './context';
@@ -73,7 +72,7 @@ export function buildFailure(id: FailureIdentity, d: FailureDraft): ToolFailure 
     if (ERROR_CODE_PATTERN.test(code) && redact(d.code) === d.code) candidate.code = code;
   }
   if (d.fingerprint !== undefined && FINGERPRINT_PATTERN.test(d.fingerprint)) candidate.fingerprint = d.fingerprint;
-  if (plainlyValidFailure(candidate) || toolFailureSchema().safeParse(candidate).success) return markValid(candidate);
+  if (toolFailureSchema().safeParse(candidate).success) return markValid(candidate);
   return markValid(unbuildable(id, d));
 }
 

@@ -11,7 +11,7 @@ import { DIALECTS, type Dialect } from './dialects/kinds';
 import { ClassifyError, ClassifyErrorCode } from './errors';
 import type { HeadersInput } from './headers';
 import { lazy } from '../lazy';
-import { isName, isPlainObject } from '../plain-checks';
+import { isName, isPlainObject } from '../plain-object';
 
 export type { HeadersInput, HeadersLike, HeaderValue } from './headers';
 
@@ -104,8 +104,8 @@ function textList(v: unknown, maxItems: number, min: number, max: number): strin
 
 /**
  * `ctx` as a fresh `CallContext` of the values read from it — each field and list item once — when they pass
- * `callContextSchema()` for plain reasons, else undefined and the schema decides (recovery/plain-checks.ts explains
- * the rule: never looser than the schema; test/unit/plain-checks.property.test.ts checks it). Classification then
+ * `callContextSchema()` for plain reasons, else undefined and the schema decides (never looser than the schema;
+ * test/unit/call-context.property.test.ts checks it). Classification then
  * reads the copy, so a getter or a Proxy cannot answer differently after the check. Unknown keys are left out, as
  * the schema strips them.
  */

@@ -8,11 +8,9 @@
  *   pattern, each giving a class and reason. The first rule that matches decides, over the built-in answer.
  * Pure: no I/O.
  */
-import { sha256 } from '@noble/hashes/sha2';
-import { bytesToHex, utf8ToBytes } from '@noble/hashes/utils';
-import type { z } from 'zod';
 import { FAILURE_CLASSES, FAILURE_REASONS, FailureClass, type FailureReason } from '../failure';
-import { lazy } from '../lazy';
+import { sha256Hex } from '../sha256';
+import { shaped, type Infer } from '../shape';
 import type { ToolClassifier, ToolClassifierAnswer } from './override';
 import { errorChain } from './network';
 import { readProp, readString } from './safe';
@@ -55,7 +53,7 @@ export function fingerprintOf(error: unknown): Fingerprint {
   const message = readString(first, 'message');
   const shape = message === undefined || message === '' ? undefined : messageShape(message);
   const key = JSON.stringify([name.slice(0, 64), code ?? null, status ?? null, shape ?? null]);
-  const id = `fp_${bytesToHex(sha256(utf8ToBytes(key))).slice(0, 12)}`;
+  const id = `fp_${sha256Hex(key).slice(0, 12)}`;
   return {
     id,
     name: name.slice(0, 64),
@@ -70,32 +68,32 @@ export function fingerprintOf(error: unknown): Fingerprint {
  * regular expression (case-insensitive) tested on the error's message. `applied: 'no'` says the error means the
  * call was refused (a write is then replay-safe); by default a write's transient class stays "may have been sent".
  */
-export const classifyRuleSchema = lazy((zod) =>
-  zod
+export const classifyRuleSchema = shaped((s) =>
+  s
     .object({
-      match: zod
+      match: s
         .object({
-          fingerprint: zod
+          fingerprint: s
             .string()
             .regex(/^fp_[0-9a-f]{12}$/, 'a fingerprint is fp_ and 12 hex digits')
             .optional(),
-          name: zod.string().min(1).max(64).optional(),
-          code: zod.string().min(1).max(64).optional(),
-          status: zod.number().int().min(100).max(599).optional(),
-          message: zod.string().min(1).max(200).refine(isRegExp, 'must be a valid regular expression').optional(),
+          name: s.string().min(1).max(64).optional(),
+          code: s.string().min(1).max(64).optional(),
+          status: s.number().int().min(100).max(599).optional(),
+          message: s.string().min(1).max(200).refine(isRegExp, 'must be a valid regular expression').optional(),
         })
         .strict()
         .refine(
           (m) => Object.keys(m).length > 0,
           'a rule matches on at least one of fingerprint, name, code, status, message',
         ),
-      class: zod.enum(FAILURE_CLASSES),
-      reason: zod.enum(FAILURE_REASONS).optional(),
-      applied: zod.enum(['no', 'maybe']).optional(),
+      class: s.enum(FAILURE_CLASSES),
+      reason: s.enum(FAILURE_REASONS).optional(),
+      applied: s.enum(['no', 'maybe']).optional(),
     })
     .strict(),
 );
-export type ClassifyRule = z.infer<ReturnType<typeof classifyRuleSchema>>;
+export type ClassifyRule = Infer<ReturnType<typeof classifyRuleSchema>>;
 
 function isRegExp(source: string): boolean {
   try {
@@ -152,9 +150,4 @@ export function rulesClassifier(rules: readonly ClassifyRule[]): ToolClassifier 
     if (hit.rule.applied === 'no') answer.replaySafe = true;
     return answer;
   };
-}
-
-/** The rule an operator would add to route errors with this fingerprint: for the log and the review. */
-export function suggestedRule(fingerprint: string): string {
-  return JSON.stringify({ match: { fingerprint }, class: '<class>', reason: '<reason>' });
 }

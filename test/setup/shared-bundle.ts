@@ -12,11 +12,11 @@ import { RECOVERY_PRELOAD_MODULES, RECOVERY_WORKFLOWS_PATH } from '../../plugin/
 
 const ENV = 'RECOVERY_TEST_BUNDLE';
 
-/** Bundles the plugin's workflows. */
+/** Bundles the plugin's workflows, preloading the router's entry and the workflows module, as the plugin does. */
 export function bundleRecoveryWorkflows(): Promise<WorkflowBundleWithSourceMap> {
   return bundleWorkflowCode({
     workflowsPath: RECOVERY_WORKFLOWS_PATH,
-    preloadModules: [...RECOVERY_PRELOAD_MODULES],
+    preloadModules: [...RECOVERY_PRELOAD_MODULES, RECOVERY_WORKFLOWS_PATH],
     logger: new DefaultLogger('ERROR'),
   });
 }

@@ -8,7 +8,6 @@
 import fc from 'fast-check';
 import type { TestWorkflowEnvironment } from '@temporalio/testing';
 import { Worker } from '@temporalio/worker';
-import type { z } from 'zod';
 import { startLedgerService, type LedgerService } from '../../examples/ledger-service';
 import { ledgerTools } from '../../examples/ledger-tools';
 import { startScriptedService, type ScriptedService } from '../../examples/scripted-service';
@@ -24,6 +23,7 @@ import {
   userMessageSignal,
 } from '../../workflows/definitions';
 import { approvalDecisionSchema, reviewDecisionSchema, userMessageSchema } from '../../workflows/messages';
+import type { Shape } from '../../recovery/shape';
 import type { ToolPlanResult } from '../../workflows/tool-plan';
 import { createScriptedPlanner } from '../../activities/planners/scripted';
 import { createPlannerActivities } from '../../activities/planners/planner';
@@ -55,7 +55,7 @@ const poison = fc.oneof(
 );
 const anything = fc.oneof(json, poison, fc.array(poison, { maxLength: 3 }));
 /** A message shaped like `real`, each field kept, dropped, or replaced by anything (never a valid message). */
-function shaped(real: Record<string, unknown>, schema: z.ZodType): fc.Arbitrary<unknown> {
+function shaped(real: Record<string, unknown>, schema: Pick<Shape<unknown>, 'safeParse'>): fc.Arbitrary<unknown> {
   const fields = Object.fromEntries(
     Object.entries(real).map(([k, v]) => [k, fc.oneof(fc.constant(v), anything)] as const),
   );

@@ -35,7 +35,10 @@ test("a user's workflow with zod string formats runs beside the preloaded router
     workflowsPath: require.resolve('./fixtures/user-zod-workflow'),
     plugins: [plugin],
   });
-  expect(worker.options.bundlerOptions?.preloadModules).toEqual([...RECOVERY_PRELOAD_MODULES]);
+  expect(worker.options.bundlerOptions?.preloadModules).toEqual([
+    ...RECOVERY_PRELOAD_MODULES,
+    require.resolve('../../workflows/own-workflows'),
+  ]);
   const contacts = [VALID, { ...VALID, email: 'ana', ip: '10.0.0.999', since: '2026-13-01' }, VALID];
   const results = await worker.runUntil(async () => {
     const out = [];

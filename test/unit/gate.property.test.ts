@@ -2,7 +2,6 @@
  * Property tests of the Change-before-Retry gate (recovery/gate.ts): no workers, no servers, no clock.
  */
 import fc from 'fast-check';
-import { bytesToHex } from '@noble/hashes/utils';
 import { FAILURE_CLASSES, FAILURE_REASONS, PHASES, toolFailureSchema } from '../../recovery/failure';
 import type { ToolFailure } from '../../recovery/failure';
 import { allowNextAttempt } from '../../recovery/gate';
@@ -35,7 +34,7 @@ const validFailure: fc.Arbitrary<ToolFailure> = fc
     return toolFailureSchema().parse(v);
   });
 
-const hash = fc.uint8Array({ minLength: 32, maxLength: 32 }).map(bytesToHex);
+const hash = fc.uint8Array({ minLength: 32, maxLength: 32 }).map((b) => Buffer.from(b).toString('hex'));
 const tool = fc.constantFrom('issue_refund', 'get_refund_status', 'search_docs');
 
 const previousRecord: fc.Arbitrary<AttemptRecord> = fc

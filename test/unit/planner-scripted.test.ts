@@ -23,6 +23,10 @@ import type { FailureClass } from '../../recovery/failure';
 import { NEXT_STEP, type ModelFeedback } from '../../recovery/feedback';
 import type { RecoveryAction } from '../../recovery/routes';
 import type { Observation, PlannerInput } from '../../workflows/planner-contract';
+import type { WorkerOptions } from '@temporalio/worker';
+import { z } from 'zod';
+import { defineTool } from '../../activities/define-tool';
+import { RecoveryPlugin } from '../../plugin/recovery-plugin';
 
 const GOAL = 'Book a 30-minute call with Ada';
 
@@ -422,5 +426,73 @@ describe('planner activity: the answer check', () => {
     expect(failure.type).toBe(PLANNER_INVALID_INPUT);
     expect(failure.nonRetryable).toBe(true);
     expect(failure.message).toBe('PlannerInput.turn: Too small: expected number to be >=1');
+  });
+});
+
+describe('planner activity: capability names from the worker catalog', () => {
+  const quiet: Logger = { log() {}, trace() {}, debug() {}, info() {}, warn() {}, error() {} };
+  const catalog = [
+    { name: 'book_slot', description: 'Books a slot.', inputSchema: { type: 'object', required: ['start'] } },
+    { name: 'find_contact', description: 'Finds a contact.', inputSchema: { type: 'object' } },
+  ];
+  /** A planner that answers with what it saw, so the test reads the input it was given. */
+  const seen: PlannerInput[] = [];
+  const echo: Planner = {
+    plan: (i) => {
+      seen.push(i);
+      return Promise.resolve({ kind: 'stop', reason: 'seen' });
+    },
+  };
+  const step = (names: string[]) => ({ goal: GOAL, turn: 1, capabilityNames: names, observations: [] });
+  const run = (activity: (i: never) => Promise<unknown>, i: unknown) =>
+    new MockActivityEnvironment({ activityId: 'plan-1' }, { logger: quiet }).run(activity, i as never);
+  const failureOf = (p: Promise<unknown>) =>
+    p.then(
+      () => undefined,
+      (e: unknown) => e as ApplicationFailure,
+    );
+
+  it('expands the names from the catalog: the planner sees each named tool with its description and schema', async () => {
+    seen.length = 0;
+    await run(createPlannerActivities(echo, { catalog }).planNextStep, step(['book_slot', 'find_contact']));
+    expect(seen).toEqual([{ goal: GOAL, turn: 1, capabilities: catalog, observations: [] }]);
+  });
+
+  it('a name the catalog lacks → retryable planner_invalid_input naming it (workers of different catalogs)', async () => {
+    const failure = await failureOf(run(createPlannerActivities(echo, { catalog }).planNextStep, step(['refund'])));
+    expect([failure?.type, failure?.nonRetryable, failure?.message]).toEqual([
+      PLANNER_INVALID_INPUT,
+      false,
+      'The planner\'s catalog has no tool named "refund"; the workflow worker and the planner worker run different catalogs.',
+    ]);
+  });
+
+  it('names and no catalog → non-retryable planner_invalid_input saying where the catalog comes from', async () => {
+    const failure = await failureOf(run(createPlannerActivities(echo).planNextStep, step(['book_slot'])));
+    expect([failure?.type, failure?.nonRetryable]).toEqual([PLANNER_INVALID_INPUT, true]);
+    expect(failure?.message).toMatch(
+      /^planNextStep has no catalog to expand the capability names: register it on a Worker with the RecoveryPlugin/,
+    );
+  });
+
+  it('on a Worker with the plugin, planner activities built without a catalog get the plugin’s', async () => {
+    const tool = defineTool({
+      name: 'find_contact',
+      description: 'Finds a contact.',
+      input: z.object({ name: z.string() }),
+      output: z.object({ id: z.string() }),
+      effect: 'read',
+      execute: () => Promise.resolve({ id: 'c1' }),
+    });
+    const plugin = new RecoveryPlugin({ tools: [tool], config: {}, searchAttributes: false });
+    const own = createPlannerActivities(echo);
+    const configured = plugin.configureWorker({ taskQueue: 'q', activities: own } as WorkerOptions);
+    const bound = (configured.activities as typeof own).planNextStep;
+    expect(bound).not.toBe(own.planNextStep);
+    seen.length = 0;
+    await run(bound, step(['find_contact']));
+    expect(seen[0]?.capabilities).toEqual([
+      { name: 'find_contact', description: 'Finds a contact.', inputSchema: plugin.catalog[0]!.inputSchema },
+    ]);
   });
 });

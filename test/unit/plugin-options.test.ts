@@ -209,38 +209,36 @@ describe('RecoveryPlugin options: planner', () => {
 
 describe("RecoveryPlugin: the router's modules are preloaded into every bundle it takes part in", () => {
   const plugin = () => new RecoveryPlugin({ tools: tools(), config });
-  test("a worker that bundles (its own workflowsPath or the plugin's) gets RECOVERY_PRELOAD_MODULES, after its own", () => {
+  /** The plugin's own workflows beside a user's workflowsPath (not shared mode): the reconcile child. */
+  const OWN = require.resolve('../../workflows/own-workflows');
+  test("a worker that bundles gets the router's entry and the plugin's workflows module it bundles, after its own", () => {
     const own = plugin().configureWorker({
       taskQueue: 'q',
       workflowsPath: '/app/workflows.js',
       bundlerOptions: { preloadModules: ['/app/shared.js'] },
     } as WorkerOptions);
     expect(userWorkflowsOf(own)).toBe('/app/workflows.js');
-    expect(own.bundlerOptions?.preloadModules).toEqual(['/app/shared.js', ...RECOVERY_PRELOAD_MODULES]);
+    expect(own.bundlerOptions?.preloadModules).toEqual(['/app/shared.js', ...RECOVERY_PRELOAD_MODULES, OWN]);
     const dflt = plugin().configureWorker({ taskQueue: 'q' } as WorkerOptions);
     expect(dflt.workflowsPath).toBe(RECOVERY_WORKFLOWS_PATH);
-    expect(dflt.bundlerOptions?.preloadModules).toEqual([...RECOVERY_PRELOAD_MODULES]);
+    expect(dflt.bundlerOptions?.preloadModules).toEqual([...RECOVERY_PRELOAD_MODULES, RECOVERY_WORKFLOWS_PATH]);
     const replay = plugin().configureReplayWorker({ workflowsPath: '/app/workflows.js' } as ReplayWorkerOptions);
-    expect(replay.bundlerOptions?.preloadModules).toEqual([...RECOVERY_PRELOAD_MODULES]);
-    expect(
-      RECOVERY_PRELOAD_MODULES.map(
-        (p) =>
-          p
-            .replace(/\.(ts|js)$/, '')
-            .split('/')
-            .slice(-1)[0],
-      ),
-    ).toEqual(['workflow', 'index']);
+    expect(replay.bundlerOptions?.preloadModules).toEqual([...RECOVERY_PRELOAD_MODULES, OWN]);
+    // The router's entry only: the agent and the tool plan are not in a bundle of the user's own workflows.
+    expect(RECOVERY_PRELOAD_MODULES).toEqual([require.resolve('../../workflow')]);
   });
   test('a prebuilt workflowBundle is left as it is; a bundle built with the plugin preloads them once', () => {
     const prebuilt = plugin().configureWorker({ taskQueue: 'q', workflowBundle: { code: 'x' } } as WorkerOptions);
     expect(prebuilt.bundlerOptions).toBeUndefined();
-    expect(plugin().configureBundler({ workflowsPath: '/w.js' }).preloadModules).toEqual([...RECOVERY_PRELOAD_MODULES]);
+    expect(plugin().configureBundler({ workflowsPath: '/w.js' }).preloadModules).toEqual([
+      ...RECOVERY_PRELOAD_MODULES,
+      OWN,
+    ]);
     const bundled = plugin().configureBundler({
       workflowsPath: '/w.js',
-      preloadModules: [...RECOVERY_PRELOAD_MODULES],
+      preloadModules: [...RECOVERY_PRELOAD_MODULES, OWN],
     });
-    expect(bundled.preloadModules).toEqual([...RECOVERY_PRELOAD_MODULES]);
+    expect(bundled.preloadModules).toEqual([...RECOVERY_PRELOAD_MODULES, OWN]);
   });
 });
 

@@ -3,8 +3,8 @@
  * object reachable from their exports (`@temporalio/worker`, reusable-vm: `deepFreeze` over the shared module
  * cache). zod ≥ 4.4 builds a schema's methods and parser on first use, as own properties of the schema, so a
  * frozen schema throws on its first `safeParse` ("Cannot define property safeParse, object is not extensible").
- * Hence the rule (docs/DESIGN.md, "Performance"): no zod schema is reachable from a sandbox module's exports;
- * schemas are built on first use by `lazy()`, whose cache is a closure variable that the freeze cannot reach.
+ * Hence the rule (docs/DESIGN.md, "Performance"): no zod schema is reachable from a sandbox module's exports; the
+ * sandbox modules check with shapes (recovery/shape.ts), which keep no state and import no zod.
  *
  * This test loads the sandbox entry points, walks every object reachable from the exports of every module they
  * load (as `deepFreeze` does: own property names and symbols, getters read), and lists any zod schema found.
@@ -103,22 +103,29 @@ describe('sandbox modules export no global RegExp that the freeze would reach', 
   });
 });
 
-describe('loading the sandbox modules loads no zod (it would be preloaded, and so frozen, with them)', () => {
-  test('a process that requires workflow.ts and workflows/ has no zod module until a schema is built', () => {
+describe('the sandbox modules load no zod, even when they check (their checks are shapes: recovery/shape.ts)', () => {
+  test('a process that requires workflow.ts and workflows/ and checks every input shape has no zod module', () => {
     const repo = join(__dirname, '..', '..');
     const script = [
       "require('./workflow');",
       "require('./workflows');",
       "const zodLoaded = () => Object.keys(require.cache).some((k) => k.includes('/node_modules/zod/'));",
       'const before = zodLoaded();',
-      "require('./recovery/budget-schemas').budgetPolicySchema();",
-      'process.stdout.write(JSON.stringify([before, zodLoaded()]));',
+      "const checks = [require('./recovery/budget-schemas').budgetPolicySchema().safeParse({}).success,",
+      "  require('./workflows/tool-plan').toolPlanInputSchema().safeParse({ calls: [] }).success,",
+      "  require('./workflows/agent-input').agentOptionsSchema().safeParse({}).success,",
+      "  require('./workflows/planner-contract').plannerDecisionSchema().safeParse({ kind: 'stop' }).success,",
+      "  require('./recovery/failure').toolFailureSchema().safeParse({}).success];",
+      'const after = zodLoaded();',
+      "require('zod');",
+      'process.stdout.write(JSON.stringify([before, checks, after, zodLoaded()]));',
     ].join('\n');
     const out = execFileSync(process.execPath, ['-r', 'ts-node/register/transpile-only', '-e', script], {
       cwd: repo,
       encoding: 'utf8',
       env: { ...process.env, TS_NODE_PROJECT: join(repo, 'tsconfig.json') },
     });
-    expect(JSON.parse(out)).toEqual([false, true]);
+    // The last answer shows the probe sees zod once it is loaded.
+    expect(JSON.parse(out)).toEqual([false, [true, true, true, false, false], false, true]);
   });
 });
