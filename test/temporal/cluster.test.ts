@@ -62,18 +62,19 @@ beforeAll(async () => {
     serviceUrl: service.url,
     ns,
     workflowBundlePath: bundlePath,
-    // A generous bound on the loaded 2-core CI machine: a fallback to local state here would be a test failure.
+    // A generous bound on the loaded 2-core CI machine (three jest workers beside the cluster): a fallback to local
+    // state here would be a test failure — at 2 s, a loaded run fell back and let 24 calls through.
     plugin: {
       // The entities on a queue of their own (a second Worker per process), so the burst cannot delay them.
       breaker: {
         shared: true,
         threshold: THRESHOLD,
         halfOpenAfterMs: HALF_OPEN_AFTER_MS,
-        timeoutMs: 2_000,
+        timeoutMs: 10_000,
         probeLeaseMs: PROBE_LEASE_MS,
         taskQueue: `${taskQueue}-entities`,
       },
-      credentialRefresh: { shared: true, key: KEY, timeoutMs: 2_000, taskQueue: `${taskQueue}-entities` },
+      credentialRefresh: { shared: true, key: KEY, timeoutMs: 10_000, taskQueue: `${taskQueue}-entities` },
     },
   });
 }, 60_000);
