@@ -105,11 +105,13 @@ export const TOKEN_RULES: readonly RedactionRule[] = Object.freeze([
     mayMatch: (t) => t.includes('arn:aws'),
   },
   // Payment card numbers (PCI DSS: the primary account number): 13–19 digits, whole or in groups of 4 (Amex 4-6-5),
-  // starting 3–6 (ISO/IEC 7812-1 major industry identifiers of cards) and passing the Luhn check.
+  // starting 3–6 (ISO/IEC 7812-1 major industry identifiers of cards) and passing the Luhn check. Standing alone: digits
+  // inside a longer letters-and-digits run are part of a token, which the token rule redacts whole (redacting only
+  // its digits would leave the rest of the token in the text).
   {
     name: 'payment card number',
     pattern:
-      /(?<![\d.,-])(?:[3-6]\d{12,18}|[3-6]\d{3}([ -])\d{4}\1\d{4}\1\d{1,7}|3[47]\d{2}([ -])\d{6}\2\d{5})(?![\d])/g,
+      /(?<![\dA-Za-z_.,-])(?:[3-6]\d{12,18}|[3-6]\d{3}([ -])\d{4}\1\d{4}\1\d{1,7}|3[47]\d{2}([ -])\d{6}\2\d{5})(?![\dA-Za-z_])/g,
     replace: (m: string) => (luhnValid(m.replace(/[ -]/g, '')) ? P.REDACTED : m),
     mayMatch: (t) => /[3-6]\d{3}/.test(t),
   },

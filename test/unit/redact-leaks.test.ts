@@ -4,6 +4,7 @@
  * HTTP bodies. Pure: `classify` and `publicObservedState` only, no workers, no servers.
  */
 import { classify } from '../../recovery/classify';
+import { publicText } from '../../recovery/classify/text';
 import { publicObservedState } from '../../recovery/observed-state';
 
 const ctx = {
@@ -184,4 +185,9 @@ describe('redaction probes: the structured fields a failure keeps (issue 27)', (
     for (const i of f.issues ?? [])
       if (i.path.at(-1) === 'password' && i.received !== '') expect(i.received).toBe('[redacted]');
   });
+});
+
+test('a token whose first digits pass as a card number is redacted whole (fast-check seed 1759536113)', () => {
+  expect(publicText(' 5393642918522a00000c0a00 ', 10_000)).toBe('[redacted]');
+  expect(publicText('card 4242424242424242 declined', 10_000)).toBe('card [redacted] declined');
 });
