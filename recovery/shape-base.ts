@@ -17,6 +17,7 @@ import { RecoveryError } from './recovery-error';
 
 /** Where in the input an issue is: object keys and array indexes, `[]` = the input itself. */
 export type Path = (string | number)[];
+/** The kind of rule an issue reports (zod 4's issue codes of the same rules). */
 export type IssueCode =
   | 'invalid_type'
   | 'invalid_value'
@@ -44,14 +45,17 @@ export class ShapeError extends RecoveryError<'invalid_shape'> {
   }
 }
 
+/** `safeParse`'s answer: the checked copy, or the `ShapeError` with every issue (zod 4's shape). */
 export type SafeParseResult<T> =
   | { success: true; data: T; error?: undefined }
   | { success: false; data?: undefined; error: ShapeError };
 
 /** What a refinement may report: a rule its value breaks, at `path` below the value (default: the value). */
 export interface RefineContext {
+  /** Reports a broken rule: its message, at `path` below the refined value (default: the value itself). */
   addIssue(issue: { code?: 'custom'; path?: Path; message: string }): void;
 }
+/** A check beyond the shape: reports each rule `value` breaks through `ctx.addIssue`; returns nothing. */
 type Refinement<T> = (value: T, ctx: RefineContext) => void;
 
 /** The answer of a check that failed (its issues are in the list it was given). */
@@ -119,6 +123,7 @@ export abstract class Shape<O, I = O, Opt extends Omissible = never> {
     return r.data;
   }
 
+  /** `undefined` passes (and an object's field of this shape may be absent). */
   optional(): Shape<O | undefined, I | undefined, Omissible> {
     return new Modified(this, 'optional', undefined);
   }
@@ -133,6 +138,7 @@ export abstract class Shape<O, I = O, Opt extends Omissible = never> {
     return new Modified(this, 'catch', value);
   }
 
+  /** A copy that also requires `ok(value)`; otherwise the issue `rule` (a message, or a message and a path). */
   refine(ok: (value: O) => boolean, rule: string | { message: string; path?: Path }): this {
     const { message, path } = typeof rule === 'string' ? { message: rule, path: undefined } : rule;
     return this.superRefine((v, ctx) => {
@@ -140,6 +146,7 @@ export abstract class Shape<O, I = O, Opt extends Omissible = never> {
     });
   }
 
+  /** A copy that also runs `refine` on a value that passed the shape; its `addIssue` calls fail the check. */
   superRefine(refine: Refinement<O>): this {
     return this.with({ refinements: [...this.refinements, refine as Refinement<never>] });
   }

@@ -16,21 +16,28 @@ export type Infer<S> = S extends Shape<infer O, unknown, Omissible> ? O : never;
 /** What a shape's check accepts (a field with a default may be absent). */
 export type Input<S> = S extends Shape<unknown, infer I, Omissible> ? I : never;
 
+/** Any shape, whatever it returns and accepts. */
 // eslint-disable-next-line @typescript-eslint/no-explicit-any -- any shape, whatever it returns and accepts
 type AnyShape = Shape<any, any, Omissible>;
+/** An object shape's fields: a shape per key. */
 export type Fields = Readonly<Record<string, AnyShape>>;
+/** The type a shape `S` gives (`W` = 'out') or accepts (`W` = 'in'). */
 type Side<S, W> = W extends 'out' ? Infer<S> : Input<S>;
 /** The keys of `F` an object may leave out on side `W` (zod 4's `optin`/`optout`). */
 type Loose<F, W> = {
   [K in keyof F]: F[K] extends { _omissible: infer P } ? (W extends P ? K : never) : never;
 }[keyof F];
+/** `T` with its intersections flattened into one object type (for readable hovers). */
 type Flat<T> = { [K in keyof T]: T[K] } & {};
+/** The object type fields `F` give (`W` = 'out') or accept ('in'), the omissible keys optional. */
 type ObjectOf<F, W extends 'in' | 'out'> = Flat<
   { [K in Exclude<keyof F, Loose<F, W>>]: Side<F[K], W> } & { [K in Loose<F, W>]?: Side<F[K], W> }
 >;
 /** How an object treats keys its shape does not name: refused, dropped (zod's default) or kept. */
 type Unknown = 'strict' | 'strip' | 'passthrough';
+/** The keys an object keeps beyond its fields: any, when it passes unknown keys through. */
 type Extra<M> = M extends 'passthrough' ? { [key: string]: unknown } : unknown;
+/** Fields `F`, each optional (`.partial()`): an absent field stays absent. */
 type Partial<F extends Fields> = {
   [K in keyof F]: Shape<Infer<F[K]> | undefined, Input<F[K]> | undefined, Omissible>;
 };
@@ -171,6 +178,7 @@ export class UnionShape<S extends readonly AnyShape[]> extends Shape<Infer<S[num
   }
 }
 
+/** An object shape whose field `K` tells the options of a discriminated union apart. */
 type Tagged<K extends string> = ObjectShape<{ [key in K]: Shape<string | number | boolean> } & Fields, Unknown>;
 
 /** The option whose `key` field is the value's; none: `invalid_union` at `key`, as zod 4 reports it. */
