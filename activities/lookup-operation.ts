@@ -17,7 +17,6 @@ import { describe } from './failure-edge';
 import type { CredentialBroker } from './credentials';
 import type { AnyTool } from './define-tool';
 import { keepHeartbeating } from './heartbeat';
-import { HttpOutcomeError } from './http';
 import { toolContextOf } from './tool-context-of';
 
 export interface LookupRequest {
@@ -66,7 +65,8 @@ export function lookupAnswerOf(tool: AnyTool, answer: unknown): LookupAnswer {
  * header, body or host), and for a 404 how a lookup reads "not found" as an answer (docs/tools.md, "Lookups").
  */
 export function failedLookupDetail(err: unknown): string {
-  const status = HttpOutcomeError.is(err) ? err.outcome.status : wrappedHttp(err)?.status;
+  // wrappedHttp reads ctx.http's HttpOutcomeError (its `outcome`) and the answers other clients carry.
+  const status = wrappedHttp(err)?.status;
   if (status === 404) {
     return 'The lookup itself failed: its request was answered HTTP 404. A lookup that reads "not found" as not applied requests it with accept: [404] and returns { state: "not_applied" }.';
   }
