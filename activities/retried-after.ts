@@ -7,7 +7,8 @@
  * Node-side only.
  */
 import type { Context, Info } from '@temporalio/activity';
-import { FailureClass, FailureReason, type ToolFailure } from '../recovery/failure';
+import { isClass, isReason } from '../recovery/classify/override';
+import type { ToolFailure } from '../recovery/failure';
 
 /** The first failure of a call that Temporal retried. */
 export interface RetriedAfter {
@@ -16,8 +17,6 @@ export interface RetriedAfter {
 }
 
 const KEY = 'recoveryRouterRetriedAfter';
-const CLASSES: ReadonlySet<string> = new Set(Object.values(FailureClass));
-const REASONS: ReadonlySet<string> = new Set(Object.values(FailureReason));
 
 /** The first failure an earlier attempt recorded, or `undefined` (a total read of foreign details). */
 export function retriedAfterOf(info: Pick<Info, 'attempt' | 'heartbeatDetails'>): RetriedAfter | undefined {
@@ -27,10 +26,7 @@ export function retriedAfterOf(info: Pick<Info, 'attempt' | 'heartbeatDetails'>)
   const v = (details as Record<string, unknown>)[KEY];
   if (typeof v !== 'object' || v === null) return undefined;
   const { class: cls, reason } = v as Record<string, unknown>;
-  if (typeof cls !== 'string' || !CLASSES.has(cls) || typeof reason !== 'string' || !REASONS.has(reason)) {
-    return undefined;
-  }
-  return { class: cls as RetriedAfter['class'], reason: reason as RetriedAfter['reason'] };
+  return isClass(cls) && isReason(reason) ? { class: cls, reason } : undefined;
 }
 
 /** Before a retryable failure leaves: records the call's first failure (an earlier attempt's, if any) for the next. */

@@ -38,9 +38,11 @@ function pick<T>(answer: object, key: string, ok: (v: unknown) => v is T): T | u
   const v = readProp(answer, key);
   return ok(v) ? v : undefined;
 }
-const isClass = (v: unknown): v is FailureClass =>
+/** `v` is a failure class (FAILURE_CLASSES). */
+export const isClass = (v: unknown): v is FailureClass =>
   typeof v === 'string' && (FAILURE_CLASSES as readonly string[]).includes(v);
-const isReason = (v: unknown): v is FailureReason =>
+/** `v` is a failure reason (FAILURE_REASONS). */
+export const isReason = (v: unknown): v is FailureReason =>
   typeof v === 'string' && (FAILURE_REASONS as readonly string[]).includes(v);
 const isBool = (v: unknown): v is boolean => typeof v === 'boolean';
 const isText = (v: unknown): v is string => typeof v === 'string' && v.trim() !== '';
