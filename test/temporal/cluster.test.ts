@@ -122,12 +122,16 @@ test('outage: 200 workflows on 3 workers cost the downstream ≤ threshold + W c
   const outage = await runPlans(200, 'service_status', (i) => ({ region: `r${i % 3}` }));
   const outageCalls = service.statusHits;
   process.stdout.write(`cluster outage: ${outageCalls} downstream calls for 200 workflows on ${W} workers\n`);
-  expect(outageCalls).toBeGreaterThanOrEqual(THRESHOLD);
-  expect(outageCalls).toBeLessThanOrEqual(THRESHOLD + W);
   expect(outage).toHaveLength(200);
   for (const r of outage) expect(r.outcomes[0]).toMatchObject({ ok: false, failure: { class: 'transient' } });
   const open = await breakerState();
-  expect(open).toMatchObject({ state: 'open', consecutiveFailures: THRESHOLD, totals: { opens: 1, probesGranted: 0 } });
+  // On a loaded machine the 200 runs can outlast the half-open time: each probe granted during the outage is one
+  // more downstream call, fails, and reopens the circuit. The bound holds for any timing: threshold + W + probes.
+  const outageProbes = open.totals.probesGranted;
+  expect(open).toMatchObject({ state: 'open', consecutiveFailures: THRESHOLD, totals: { opens: 1 + outageProbes } });
+  expect(outageCalls).toBeGreaterThanOrEqual(THRESHOLD + outageProbes);
+  expect(outageCalls).toBeLessThanOrEqual(THRESHOLD + W + outageProbes);
+  expect(outageProbes).toBeLessThanOrEqual(2); // 200 runs last well under 3 half-open times
   expect(open.totals.failures).toBe(outageCalls);
 
   // Recovery: the service is up; wait out the half-open time (workflow clock), then 30 calls at once.
@@ -142,7 +146,7 @@ test('outage: 200 workflows on 3 workers cost the downstream ≤ threshold + W c
     state: 'closed',
     consecutiveFailures: 0,
     warm: true,
-    totals: { opens: 1, probesGranted: 1, leaseExpiries: 0 },
+    totals: { opens: 1 + outageProbes, probesGranted: outageProbes + 1, leaseExpiries: 0 },
   });
   expect(closed.probe).toBeUndefined();
   const stats = await cluster.stats();
