@@ -40,6 +40,13 @@ export const agentOptionsSchema = shaped((s) =>
         .strict()
         .optional(),
       continueAsNewAfterTurns: s.number().int().min(1).optional(),
+      observationWindow: s
+        .object({
+          maxObservations: bounded(AGENT_OPTION_BOUNDS.observationWindowCount),
+          maxChars: bounded(AGENT_OPTION_BOUNDS.observationWindowChars),
+        })
+        .strict()
+        .optional(),
     })
     .strict(),
 );
@@ -50,6 +57,7 @@ const agentCarrySchema = shaped((s) =>
     .object({
       router: s.object({ budgets: s.unknown(), records: s.array(s.unknown()) }).passthrough(),
       observations: s.array(s.object({ kind: s.enum(OBSERVATION_KINDS) }).passthrough()),
+      omittedObservations: s.number().int().min(0).optional(),
       turn: s.number().int().min(0),
       invalidDecisionsInARow: s.number().int().min(0),
       pendingUserMessages: s.array(s.string().max(MAX_USER_MESSAGE_CHARS)).max(MAX_PENDING_USER_MESSAGES),

@@ -1,25 +1,16 @@
 /**
  * The pieces of `agentWorkflow`'s loop (workflows/agent.ts): the run's state and its handlers (signal
- * `agent.userMessage`, query `agent.state`), how a run ends, continue-as-new, what a planner step's answer gives and
+ * `agent.userMessage`, query `agent.state`), how a run ends, what a planner step's answer gives and
  * what each tool call's. Each piece issues the same commands in the same order as the loop it came from, so
  * histories replay.
  * Sandbox-safe: imports only `@temporalio/workflow`, the pure core and types.
  */
-import {
-  ActivityFailure,
-  ApplicationFailure,
-  allHandlersFinished,
-  condition,
-  continueAsNew,
-  isCancellation,
-  log,
-  setHandler,
-} from '@temporalio/workflow';
+import { ActivityFailure, ApplicationFailure, isCancellation, log, setHandler } from '@temporalio/workflow';
 import { publicText } from '../recovery/classify/text';
 import { RecoveryAction } from '../recovery/routes';
 import { MAX_PENDING_USER_MESSAGES } from './agent-input';
 import { observationOf } from './agent-observations';
-import { AgentStatus, MAX_CARRIED_CHARS, type AgentCarry, type AgentOptions, type AgentResult } from './agent-types';
+import { AgentStatus, type AgentCarry, type AgentResult } from './agent-types';
 import { agentStateQuery, userMessageSignal, type AgentState, type UserMessage } from './definitions';
 import { parseMessage, userMessageSchema } from './messages';
 import {
@@ -42,6 +33,8 @@ export type Ending = Omit<AgentResult, 'turns' | 'continuedAsNew' | 'records'>;
 export interface AgentRun {
   readonly goal: string;
   readonly observations: Observation[];
+  /** Observations dropped from the window so far, oldest first (workflows/agent-window.ts). */
+  omittedObservations: number;
   readonly pendingUserMessages: string[];
   readonly toolSuccesses: Record<string, number>;
   turn: number;
@@ -57,6 +50,7 @@ export function newRun(goal: string, carried: AgentCarry | undefined): AgentRun 
   return {
     goal,
     observations: carried ? [...carried.observations] : [],
+    omittedObservations: carried?.omittedObservations ?? 0,
     pendingUserMessages: carried ? [...carried.pendingUserMessages] : [],
     toolSuccesses: carried ? { ...carried.toolSuccesses } : {},
     turn: carried?.turn ?? 0,
@@ -108,38 +102,14 @@ export function endRun(run: AgentRun, router: ToolRouter, result: Ending): Agent
   run.currentCall = undefined;
   log.info('agent run ended', { status: result.status, turns: run.turn, reason: result.reason });
   telemetry.runEnded({ status: result.status, turns: run.turn });
-  return { ...result, turns: run.turn, continuedAsNew: run.continuedAsNew, records: [...router.records()] };
-}
-
-/**
- * Continues as new once every handler finished, with the router's state and the run's; escalates instead when
- * that state is over `MAX_CARRIED_CHARS` characters of JSON.
- */
-export async function continueOrEscalate(
-  run: AgentRun,
-  router: ToolRouter,
-  options: AgentOptions,
-  end: (result: Ending) => AgentResult,
-): Promise<AgentResult> {
-  await condition(allHandlersFinished);
-  const carry: AgentCarry = {
-    router: router.state(),
-    observations: run.observations,
-    turn: run.turn,
-    invalidDecisionsInARow: run.invalidInARow,
-    pendingUserMessages: run.pendingUserMessages,
-    toolSuccesses: run.toolSuccesses,
-    continuedAsNew: run.continuedAsNew + 1,
+  const { recordsOmitted } = router.state();
+  return {
+    ...result,
+    turns: run.turn,
+    continuedAsNew: run.continuedAsNew,
+    records: [...router.records()],
+    ...(recordsOmitted ? { recordsOmitted } : {}),
   };
-  const size = JSON.stringify(carry).length;
-  if (size > MAX_CARRIED_CHARS) {
-    return end({
-      status: AgentStatus.ESCALATED,
-      reason: `The run's state is too large to continue (${size} characters of JSON); a person must take over.`,
-    });
-  }
-  type AgentWorkflow = (goal: string, options: AgentOptions, carried?: AgentCarry) => Promise<AgentResult>;
-  return await continueAsNew<AgentWorkflow>(run.goal, options, carry);
 }
 
 /** What one planner step gives: a decision, an ending, or a rejected answer to show the planner (`again`). */

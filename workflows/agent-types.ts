@@ -4,6 +4,7 @@
  */
 import type { createPlannerActivities } from '../activities/planners/planner';
 import type { RecoveryRecord } from '../recovery/records';
+import type { ObservationWindow } from './agent-window';
 import type { Observation } from './planner-contract';
 import type { ToolRouterOptions, ToolRouterState } from './tool-router';
 
@@ -47,6 +48,13 @@ export interface AgentOptions extends Omit<ToolRouterOptions, 'restore'> {
   };
   /** Continue-as-new after this many turns in one run, whether or not Temporal suggests it. @default none */
   continueAsNewAfterTurns?: number;
+  /**
+   * The newest observations the planner sees and continue-as-new carries; older ones are dropped and counted
+   * (`PlannerInput.omittedObservations`), so a long run's planner input and carried state stay bounded.
+   * `maxObservations` 1 to 10,000 (default 200), `maxChars` 100,000 to 1,000,000 characters of JSON (default
+   * 400,000). docs/agents.md, "Long-lived agents".
+   */
+  observationWindow?: ObservationWindow;
 }
 
 /** What a run returns. */
@@ -62,14 +70,21 @@ export interface AgentResult {
   turns: number;
   /** Continue-as-new runs before the final one. */
   continuedAsNew: number;
-  /** Every recovery record of the run, across continue-as-new. */
+  /**
+   * The run's recovery records across continue-as-new: every record of its last run, after the newest 200 that
+   * each continue-as-new carries (workflows/router/compact.ts).
+   */
   records: RecoveryRecord[];
+  /** Older records not carried across continue-as-new (their runs' histories and log lines keep them). */
+  recordsOmitted?: number;
 }
 
 /** What one run hands the next one on continue-as-new. Plain JSON. */
 export interface AgentCarry {
   router: ToolRouterState;
   observations: Observation[];
+  /** Observations dropped from the window so far (workflows/agent-window.ts); absent = 0. */
+  omittedObservations?: number;
   turn: number;
   invalidDecisionsInARow: number;
   pendingUserMessages: string[];

@@ -36,11 +36,11 @@
  * Sandbox-safe: imports only `@temporalio/workflow`, the pure core and types.
  */
 import { patched, proxyActivities, workflowInfo, type ActivityOptions } from '@temporalio/workflow';
+import { applyWindow, continueOrEscalate } from './agent-carry';
 import { checkInput } from './agent-input';
 import {
   afterCall,
   bounded,
-  continueOrEscalate,
   endRun,
   newRun,
   plannedFrom,
@@ -94,6 +94,7 @@ export async function agentWorkflow(
     maxTurns: _m,
     maxInvalidDecisions: _i,
     continueAsNewAfterTurns,
+    observationWindow: _w,
     ...routerOptions
   } = options;
   const router = buildToolRouter({
@@ -124,7 +125,8 @@ export async function agentWorkflow(
     for (const text of run.pendingUserMessages.splice(0)) run.observations.push({ kind: 'user_message', text });
     run.phase = 'planning';
 
-    const input = plannerInput(goal, run.turn, router, run.observations);
+    applyWindow(run, options.observationWindow);
+    const input = plannerInput(goal, run.turn, router, run.observations, run.omittedObservations);
     const inputSize = JSON.stringify(input).length;
     if (inputSize > MAX_CARRIED_CHARS) {
       return end({
@@ -170,10 +172,12 @@ function plannerInput(
   turn: number,
   router: Pick<ToolRouterBase, 'capabilities'>,
   observations: PlannerInput['observations'],
+  omitted: number,
 ): PlannerInput | PlannerStepInput {
   const capabilities = router.capabilities();
-  if (!patched(PLANNER_CAPABILITY_NAMES_PATCH)) return { goal, turn, capabilities, observations };
-  return { goal, turn, capabilityNames: capabilities.map((c) => c.name), observations };
+  const seen = omitted > 0 ? { observations, omittedObservations: omitted } : { observations };
+  if (!patched(PLANNER_CAPABILITY_NAMES_PATCH)) return { goal, turn, capabilities, ...seen };
+  return { goal, turn, capabilityNames: capabilities.map((c) => c.name), ...seen };
 }
 
 /** The planner activity's options: the run's `planner` options over the defaults. */

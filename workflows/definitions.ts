@@ -115,6 +115,8 @@ export const AGENT_OPTION_BOUNDS = {
   plannerStartToCloseTimeoutMs: [1_000, 86_400_000],
   plannerMaximumAttempts: [1, 100],
   plannerHeartbeatTimeoutMs: [1_000, 3_600_000],
+  observationWindowCount: [1, 10_000],
+  observationWindowChars: [100_000, 1_000_000],
 } as const;
 
 /** Where an agent run stands, as the `agent.state` query shows it. */

@@ -37,8 +37,10 @@ export interface PlannerInput {
   /** 1-based turn number. */
   turn: number;
   capabilities: Capability[];
-  /** Every observation so far, oldest first. */
+  /** The newest observations (`AgentOptions.observationWindow`), oldest first. */
   observations: Observation[];
+  /** Older observations the window dropped (absent when none was): tell the model they existed. */
+  omittedObservations?: number;
 }
 
 /**

@@ -139,6 +139,8 @@ export interface ToolRouterState {
   /** step keys per turn: `t<turn>:<tool>` → successful calls. */
   successes: Record<string, number>;
   records: RecoveryRecord[];
+  /** Records of earlier runs not carried across continue-as-new (workflows/router/compact.ts). */
+  recordsOmitted?: number;
   /**
    * Turns in a row that named a tool this run cannot use, and the last of them (docs/DESIGN.md, "Budgets and
    * escalation"). Optional so that a state saved before it existed still restores.

@@ -39,6 +39,7 @@ export function chatRequest(
     messages: [
       { role: 'system', content: systemPrompt },
       { role: 'user', content: `Goal: ${input.goal}` },
+      ...omittedNote(input.omittedObservations),
       ...observationMessages(input.observations, names),
     ],
     tools: [...input.capabilities.map((c) => toolOf(c, names)), SUBMIT_TOOL_DEF],
@@ -65,6 +66,17 @@ function toolOf(c: Capability, names: ToolNames): ChatCompletionTool {
     type: 'function',
     function: { name: names.toModel.get(c.name) ?? c.name, description: c.description, parameters },
   };
+}
+
+/** Tells the model that older tool answers were dropped from its context (`AgentOptions.observationWindow`). */
+function omittedNote(omitted: number | undefined): ChatCompletionMessageParam[] {
+  if (!omitted) return [];
+  return [
+    {
+      role: 'user',
+      content: `${omitted} earlier message${omitted === 1 ? '' : 's'} of this run (tool answers, user messages) ${omitted === 1 ? 'is' : 'are'} not shown, to keep the context bounded; the newest follow.`,
+    },
+  ];
 }
 
 function observationMessages(observations: readonly Observation[], names: ToolNames): ChatCompletionMessageParam[] {

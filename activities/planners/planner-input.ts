@@ -23,7 +23,12 @@ const capability = z.object({
   description: z.string(),
   inputSchema: z.record(z.string(), z.unknown()),
 });
-const base = { goal: z.string().min(1), turn: z.number().int().min(1), observations };
+const base = {
+  goal: z.string().min(1),
+  turn: z.number().int().min(1),
+  observations,
+  omittedObservations: z.number().int().min(0).optional(),
+};
 const StepInputShape = z.object({ ...base, capabilityNames: z.array(z.string()) });
 const PlannerInputShape = z.object({ ...base, capabilities: z.array(capability) });
 const namesCapabilities = (input: unknown) =>

@@ -76,6 +76,12 @@ function decide(policy: ScriptedPolicy, input: PlannerInput): PlannerDecision {
     );
   }
   const goal = policy.goals[input.goal] as Goal;
+  if (input.omittedObservations) {
+    throw new ScriptedPolicyError(
+      ScriptedPolicyErrorCode.OUT_OF_SCRIPT,
+      `the script replays every observation, and ${input.omittedObservations} were dropped from the window: raise the agent's observationWindow`,
+    );
+  }
   const cur: Cursor = { step: 0, variant: 0, fixes: 0, calls: 0, results: new Map() };
   for (const obs of input.observations) {
     if (obs.kind === 'user_message' || obs.kind === 'decision_rejected') continue;

@@ -216,6 +216,37 @@ describe('openai planner: the request', () => {
       { role: 'tool', tool_call_id: 'call_3', content: '{"status":"ok","value":[],"empty":true}' },
     ]);
   });
+
+  it('tells the model how many older observations the window dropped, after the goal (AgentOptions.observationWindow)', async () => {
+    const result = (callId: string) => ({
+      kind: 'tool_result' as const,
+      callId,
+      tool: 'find_contact',
+      args: { name: 'Ada' },
+      value: { email: 'ada@example.test' },
+      empty: false,
+      turn: 9,
+    });
+    for (const [omitted, note] of [
+      [1, '1 earlier message of this run (tool answers, user messages) is not shown'],
+      [240, '240 earlier messages of this run (tool answers, user messages) are not shown'],
+    ] as const) {
+      server.enqueue(text('I will stop.'));
+      await planNextStep(input({ turn: 10, observations: [result('call_9')], omittedObservations: omitted }));
+      expect(lastBody().messages.slice(1, 4)).toEqual([
+        { role: 'user', content: `Goal: ${GOAL}` },
+        { role: 'user', content: `${note}, to keep the context bounded; the newest follow.` },
+        expect.objectContaining({ role: 'assistant' }),
+      ]);
+    }
+    server.enqueue(text('I will stop.'));
+    await planNextStep(input({ turn: 10, observations: [result('call_9')] }));
+    expect(
+      lastBody()
+        .messages.slice(1, 3)
+        .map((m) => (m as { role: string }).role),
+    ).toEqual(['user', 'assistant']);
+  });
 });
 
 describe('openai planner: the reply', () => {

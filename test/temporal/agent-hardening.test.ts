@@ -293,8 +293,8 @@ test('G3 arguments over MAX_ARGS_CHARS are refused, but echoed whole into observ
 test('G4 a flood of user messages (300 x 8000 chars) is bounded: the next planner step still runs', async () => {
   let release: () => void = () => undefined;
   const gate = new Promise<void>((r) => (release = r));
-  let sawMessages = 0;
   let sawAtTurn1 = 0;
+  let turn2: { observations: number; omitted: number; chars: number } = { observations: 0, omitted: 0, chars: 0 };
   const planner = fnPlanner(async (input) => {
     if (input.turn === 1) {
       // Messages that arrived with the run's first task are already in turn 1's observations.
@@ -302,7 +302,11 @@ test('G4 a flood of user messages (300 x 8000 chars) is bounded: the next planne
       await gate;
       return { kind: 'tool_calls', calls: [{ callId: 'c1', tool: 'echo', args: { n: 1 } }] };
     }
-    sawMessages = input.observations.filter((o) => o.kind === 'user_message').length;
+    turn2 = {
+      observations: input.observations.length,
+      omitted: input.omittedObservations ?? 0,
+      chars: JSON.stringify(input.observations).length,
+    };
     return { kind: 'submit', result: 'ok' };
   });
   const { observed } = await runAgent({
@@ -316,8 +320,12 @@ test('G4 a flood of user messages (300 x 8000 chars) is bounded: the next planne
     },
   });
   expect(completed(observed).status).toBe('submitted');
-  // MAX_PENDING_USER_MESSAGES wait at most while turn 1 plans; the rest were dropped with a worker log line.
-  expect(sawMessages - sawAtTurn1).toBe(50);
+  // MAX_PENDING_USER_MESSAGES wait at most while turn 1 plans; the rest were dropped with a worker log line. Turn 2's
+  // observations: turn 1's messages, c1's result and the 50, of which the window (400,000 characters by default)
+  // shows the newest and counts the others.
+  expect(turn2.observations + turn2.omitted).toBe(sawAtTurn1 + 1 + 50);
+  expect(turn2.omitted).toBeGreaterThan(0);
+  expect(turn2.chars).toBeLessThanOrEqual(400_000);
 });
 
 test('G5 an unknown tool name of 10 KB is bounded in records, endedBy and the query (not only in the feedback)', async () => {

@@ -228,6 +228,14 @@ describe('scripted planner: scripts that do not fit the run fail loudly', () => 
         'observation of call "book#2" (book_slot) does not answer the scripted call (none: the script had ended)',
     });
   });
+
+  it('an input the observation window trimmed → out_of_script (the script replays every observation)', async () => {
+    await expect(planner.plan({ ...input([found]), omittedObservations: 3 })).rejects.toMatchObject({
+      code: 'out_of_script',
+      message:
+        "the script replays every observation, and 3 were dropped from the window: raise the agent's observationWindow",
+    });
+  });
 });
 
 describe('scripted planner: policy validation names the source and the field', () => {
