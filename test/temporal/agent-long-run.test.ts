@@ -4,12 +4,17 @@
  * each run's carried state holds only the open steps' budgets and operation ids, at most the window's observations
  * and at most 200 records; the result's records and `recordsOmitted` add up to every call.
  */
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import type { TestWorkflowEnvironment } from '@temporalio/testing';
 import type { Planner } from '../../activities/planners/planner';
 import { createPlannerActivities } from '../../activities/planners/planner';
 import { startScriptedService, type ScriptedService } from '../../examples/scripted-service';
 import { supportTools } from '../../examples/support-tools';
+import { fetchHistoryJSON, replayHistoryFiles } from '../../plugin/replay';
 import type { AgentCarry, AgentResult } from '../../workflows/agent';
+import { BOUNDED_CARRY_PATCH } from '../../workflows/agent-window';
 import { MAX_CARRIED_RECORDS } from '../../workflows/router/compact';
 import { testEnv, uniqueTaskQueue } from '../setup/env';
 import { harness } from './harness';
@@ -45,16 +50,20 @@ function countingPlanner(seen: Map<number, [number, number]>): Planner {
   };
 }
 
-/** The state each continued run started with (agentWorkflow's third argument), oldest first. */
-async function carries(workflowId: string): Promise<AgentCarry[]> {
+/** The chain's run ids, oldest first. */
+async function runIds(workflowId: string): Promise<string[]> {
   const runs: { runId: string; at: number }[] = [];
   for await (const w of env.client.workflow.list({ query: `WorkflowId = "${workflowId}"` })) {
     runs.push({ runId: w.runId, at: w.startTime.getTime() });
   }
-  runs.sort((a, b) => a.at - b.at);
+  return runs.sort((a, b) => a.at - b.at).map((r) => r.runId);
+}
+
+/** The state each continued run started with (agentWorkflow's third argument), oldest first. */
+async function carries(workflowId: string, runs: readonly string[]): Promise<AgentCarry[]> {
   const out: AgentCarry[] = [];
-  for (const r of runs.slice(1)) {
-    const history = await env.client.workflow.getHandle(workflowId, r.runId).fetchHistory();
+  for (const runId of runs.slice(1)) {
+    const history = await env.client.workflow.getHandle(workflowId, runId).fetchHistory();
     const data = history.events?.[0]?.workflowExecutionStartedEventAttributes?.input?.payloads?.[2]?.data;
     out.push(JSON.parse(Buffer.from(data!).toString('utf8')) as AgentCarry);
   }
@@ -95,7 +104,8 @@ test('240 calls over 15 runs: the window, the carried state and the records stay
   // The last run only submits: its records are the 200 carried.
   expect(result.recordsOmitted).toBe(calls - MAX_CARRIED_RECORDS);
 
-  const carried = await carries(workflowId);
+  const runs = await runIds(workflowId);
+  const carried = await carries(workflowId, runs);
   expect(carried).toHaveLength(TURNS / 2);
   for (const [i, c] of carried.entries()) {
     const callsBefore = (i + 1) * 2 * PER_TURN;
@@ -113,4 +123,37 @@ test('240 calls over 15 runs: the window, the carried state and the records stay
     .map((c) => JSON.stringify(c).length);
   expect(full).toHaveLength(3);
   expect(Math.max(...full) - Math.min(...full)).toBeLessThan(200);
+
+  // Every run of the chain, each with the bounded-carry marker but the last, replays against the current code.
+  const dir = mkdtempSync(join(tmpdir(), 'rr-long-'));
+  try {
+    const files = await Promise.all(
+      runs.map(async (runId, i) => {
+        const file = join(dir, `run-${i}.json`);
+        writeFileSync(file, await fetchHistoryJSON(env.client, workflowId, runId));
+        return file;
+      }),
+    );
+    const marked = [];
+    for (const runId of runs) {
+      const history = await env.client.workflow.getHandle(workflowId, runId).fetchHistory();
+      const markers = (history.events ?? []).flatMap((e) =>
+        Object.values(e.markerRecordedEventAttributes?.details ?? {}).flatMap((p) => p.payloads ?? []),
+      );
+      if (
+        markers.some((p) =>
+          Buffer.from(p.data ?? [])
+            .toString('utf8')
+            .includes(BOUNDED_CARRY_PATCH),
+        )
+      ) {
+        marked.push(runId);
+      }
+    }
+    expect(marked).toEqual(runs.slice(0, -1));
+    const outcomes = await replayHistoryFiles(files);
+    expect(outcomes.map((o) => o.error?.message)).toEqual(runs.map(() => undefined));
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
 }, 120_000);
