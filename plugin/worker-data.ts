@@ -6,7 +6,7 @@
 import { createHash } from 'node:crypto';
 import type { RecoveryConfig } from '../config/schema';
 import { finishPublicMessage, stripControls } from '../recovery/classify/text';
-import { unansweredPublicForms } from '../recovery/classify/unanswered';
+import { NO_ANSWER, unansweredDraft, type NoAnswer, type UnansweredTool } from '../recovery/classify/unanswered';
 import type { ToolSpec } from '../recovery/tool-spec';
 import type { WorkerData } from '../workflows/worker-data-types';
 
@@ -29,7 +29,7 @@ export function workerDataOf(
   config: RecoveryConfig,
   searchAttributes: boolean,
 ): WorkerData {
-  const publicForms = unansweredPublicForms(catalog, (text) => finishPublicMessage(stripControls(text)));
+  const publicForms = publicFormsOf(catalog);
   return {
     catalogDigest: catalogDigest(catalog),
     catalog,
@@ -39,4 +39,21 @@ export function workerDataOf(
     ...(Object.keys(publicForms).length > 0 ? { publicForms } : {}),
     ...(searchAttributes ? {} : { searchAttributes: false as const }),
   };
+}
+
+/**
+ * The workflow's own messages about `catalog`'s tools (recovery/classify/unanswered.ts) that the final redaction
+ * pass (`finishPublicMessage`, as `buildFailure` applies it) changes: plain text → public form. Empty for names the
+ * redaction leaves as they are (nearly all).
+ */
+export function publicFormsOf(catalog: readonly UnansweredTool[]): Record<string, string> {
+  const forms: Record<string, string> = {};
+  for (const spec of catalog) {
+    for (const why of Object.keys(NO_ANSWER) as NoAnswer[]) {
+      const plain = unansweredDraft(spec, why).publicMessage;
+      const form = finishPublicMessage(stripControls(plain));
+      if (form !== plain) forms[plain] = form;
+    }
+  }
+  return forms;
 }

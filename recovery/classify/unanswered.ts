@@ -8,7 +8,7 @@
  * The message is this module's template text and the tool's name (1 to 64 characters of [a-zA-Z0-9_.-],
  * recovery/tool-spec.ts), which the model also reads in the failure's `tool` field. A name the redaction changes
  * (one shaped like a host, an address or a key: `api.example.com`, `sk-…`) is shown as the redaction leaves it: the
- * worker computes those messages' public form once (`unansweredPublicForms`, plugin/worker-data.ts), so the
+ * worker computes those messages' public form once (`publicFormsOf`, plugin/worker-data.ts), so the
  * workflow side writes them without the redaction rules (docs/DESIGN.md, "What the model sees").
  * Pure: no I/O.
  */
@@ -36,24 +36,4 @@ export function unansweredDraft(spec: UnansweredTool, why: NoAnswer): FailureDra
   const publicMessage =
     draft.class === FailureClass.OUTCOME_UNKNOWN ? String(draft.publicMessage) : `${head} on every allowed attempt.`;
   return { ...draft, publicMessage, retryable: false };
-}
-
-/**
- * The messages of `catalog`'s tools that `finish` (the final redaction pass, recovery/classify/text.ts
- * `finishPublicMessage`, passed in so that this module needs no redaction rules) changes: plain text → public
- * form. Empty for names the redaction leaves as they are (nearly all).
- */
-export function unansweredPublicForms(
-  catalog: readonly UnansweredTool[],
-  finish: (text: string) => string,
-): Record<string, string> {
-  const forms: Record<string, string> = {};
-  for (const spec of catalog) {
-    for (const why of Object.keys(NO_ANSWER) as NoAnswer[]) {
-      const plain = unansweredDraft(spec, why).publicMessage;
-      const form = finish(plain);
-      if (form !== plain) forms[plain] = form;
-    }
-  }
-  return forms;
 }

@@ -6,17 +6,10 @@
  */
 import fc from 'fast-check';
 import { RecoveryConfigSchema } from '../../config/schema';
-import { workerDataOf } from '../../plugin/worker-data';
+import { publicFormsOf, workerDataOf } from '../../plugin/worker-data';
 import { assembleFailure } from '../../recovery/classify/assemble';
 import { buildFailure } from '../../recovery/classify/build';
-import { finishPublicMessage, stripControls } from '../../recovery/classify/text';
-import {
-  NO_ANSWER,
-  unansweredDraft,
-  unansweredPublicForms,
-  type NoAnswer,
-  type UnansweredTool,
-} from '../../recovery/classify/unanswered';
+import { NO_ANSWER, unansweredDraft, type NoAnswer, type UnansweredTool } from '../../recovery/classify/unanswered';
 import { TOOL_NAME_PATTERN, type ToolSpec } from '../../recovery/tool-spec';
 
 const read = (name: string): UnansweredTool => ({ name, effect: 'read', idempotency: { carrier: 'none' } });
@@ -27,7 +20,6 @@ const dedupWrite = (name: string): UnansweredTool => ({
   idempotency: { carrier: 'header', name: 'Idempotency-Key', deduplicates: true },
 });
 const id = (name: string) => ({ tool: name, callId: 'c1', diagnosticRef: 'wf/1/1' });
-const finish = (text: string) => finishPublicMessage(stripControls(text));
 const WHYS = Object.keys(NO_ANSWER) as NoAnswer[];
 
 /** What the workflow side makes: the draft, its message in the worker's public form when it has one. */
@@ -72,12 +64,14 @@ describe('unansweredDraft', () => {
   });
 });
 
-describe('unansweredPublicForms: the worker redacts, the workflow looks up', () => {
+describe('publicFormsOf: the worker redacts, the workflow looks up', () => {
   it('names the redaction leaves alone need no entry; a host, an address or a key does', () => {
-    const forms = unansweredPublicForms(
-      [read('check_inventory'), write('password'), write('api.example.com'), read('10.0.0.1')],
-      finish,
-    );
+    const forms = publicFormsOf([
+      read('check_inventory'),
+      write('password'),
+      write('api.example.com'),
+      read('10.0.0.1'),
+    ]);
     expect(Object.keys(forms)).toHaveLength(4);
     expect(
       forms[
@@ -109,7 +103,7 @@ describe('unansweredPublicForms: the worker redacts, the workflow looks up', () 
     fc.assert(
       fc.property(names, kinds, fc.constantFrom(...WHYS), (name, kind, why) => {
         const spec = kind(name);
-        const forms = unansweredPublicForms([spec], finish);
+        const forms = publicFormsOf([spec]);
         expect(workflowSide(spec, why, forms)).toEqual(buildFailure(id(name), unansweredDraft(spec, why)));
       }),
       { numRuns: 300 },
