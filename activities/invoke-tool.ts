@@ -36,6 +36,7 @@ import { carried, unshapedFailure } from './invoke/carry';
 import { CallInterrupted, guardAttempt } from './attempt-guard';
 import { createLookupActivity } from './lookup-operation';
 import { createVerifyActivity } from './postcondition';
+import { previewArguments, withApprovalPreview } from './preview-arguments';
 import { tracedToolActivity } from './tracing/tool-span';
 import type { Tracing } from './tracing/tracing';
 import { rememberFirstFailure, retriedAfterOf, type RetriedAfter } from './retried-after';
@@ -129,7 +130,7 @@ export function createToolActivities(deps: ToolActivityDeps) {
       rememberFirstFailure(activity, stopped.failure);
       return failWith(stopped.failure, {
         diagnostic: stopped.diagnostic,
-        meta: stopped.meta,
+        meta: withApprovalPreview(stopped.meta, stopped.failure, tool?.spec, inv.args),
         attempt: info.attempt,
         backoff: backoffFor(inv.tool),
         log: activity.log,
@@ -145,6 +146,7 @@ export function createToolActivities(deps: ToolActivityDeps) {
       ? tracedToolActivity(invokeTool, deps.tracing, (tool) => breakers.state(downstreamOf(tool)))
       : invokeTool,
     lookupOperation: createLookupActivity({ byName, credentials }),
+    previewArguments,
     verifyPostcondition: createVerifyActivity({ byName, credentials }),
   };
 }

@@ -16,6 +16,7 @@ export const ROUTER_ACTIVITY_TYPES: readonly string[] = Object.freeze([
   'invokeTool',
   'lookupOperation',
   'verifyPostcondition',
+  'previewArguments',
   'confirmApproval',
   'planNextStep',
   'recoveryRefreshCredential',

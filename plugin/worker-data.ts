@@ -1,9 +1,12 @@
 /**
  * The worker's data for workflow code (workflows/worker-data-types.ts): the catalog, the policy of
- * temporal.config.json and the catalog's digest. Node-side only.
+ * temporal.config.json, the catalog's digest, and the public form of the workflow's own messages about the
+ * catalog's tools where the redaction changes them. Node-side only.
  */
 import { createHash } from 'node:crypto';
 import type { RecoveryConfig } from '../config/schema';
+import { finishPublicMessage, stripControls } from '../recovery/classify/text';
+import { NO_ANSWER, unansweredDraft, type NoAnswer, type UnansweredTool } from '../recovery/classify/unanswered';
 import type { ToolSpec } from '../recovery/tool-spec';
 import type { WorkerData } from '../workflows/worker-data-types';
 
@@ -26,12 +29,31 @@ export function workerDataOf(
   config: RecoveryConfig,
   searchAttributes: boolean,
 ): WorkerData {
+  const publicForms = publicFormsOf(catalog);
   return {
     catalogDigest: catalogDigest(catalog),
     catalog,
     budgets: config.budgets,
     backoff: config.backoff,
     toolOverrides: config.tools,
+    ...(Object.keys(publicForms).length > 0 ? { publicForms } : {}),
     ...(searchAttributes ? {} : { searchAttributes: false as const }),
   };
+}
+
+/**
+ * The workflow's own messages about `catalog`'s tools (recovery/classify/unanswered.ts) that the final redaction
+ * pass (`finishPublicMessage`, as `buildFailure` applies it) changes: plain text → public form. Empty for names the
+ * redaction leaves as they are (nearly all).
+ */
+export function publicFormsOf(catalog: readonly UnansweredTool[]): Record<string, string> {
+  const forms: Record<string, string> = {};
+  for (const spec of catalog) {
+    for (const why of Object.keys(NO_ANSWER) as NoAnswer[]) {
+      const plain = unansweredDraft(spec, why).publicMessage;
+      const form = finishPublicMessage(stripControls(plain));
+      if (form !== plain) forms[plain] = form;
+    }
+  }
+  return forms;
 }

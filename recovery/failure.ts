@@ -238,6 +238,8 @@ export type ToolFailure = Infer<ReturnType<typeof toolFailureSchema>>;
  *   (recovery/observed-state.ts), e.g. the booking that holds the slot.
  * - `postcondition`: a refused write whose answer may mean the state already holds, or a version conflict
  *   (recovery/postcondition.ts): read the tool's postcondition before routing it.
+ * - `argsPreview`: for a failure a person's approval may lift, the arguments as the approval request shows them,
+ *   redacted and bounded on the Node side (activities/preview-arguments.ts).
  */
 export const failureMetaSchema = shaped((s) =>
   s
@@ -246,6 +248,7 @@ export const failureMetaSchema = shaped((s) =>
       attempt: s.number().int().min(1).optional(),
       observedState: s.json().optional(),
       postcondition: s.enum(['already', 'version_conflict']).optional(),
+      argsPreview: s.json().optional(),
     })
     .strip(),
 );

@@ -102,20 +102,6 @@ export function routeFor(failure: ToolFailure): Route {
   return Object.freeze({ action: match.action, why: match.why, id: match.id });
 }
 
-/** The route table as a Markdown table, for the README. */
-export function routesMarkdown(): string {
-  const lines = ['| row | class | when | action | why |', '|---|---|---|---|---|'];
-  ROUTES.forEach((r) => {
-    const when: string[] = [];
-    if (r.when?.reason) when.push(`reason ∈ {${r.when.reason.join(', ')}}`);
-    if (r.when?.retryable !== undefined) when.push(`retryable = ${r.when.retryable}`);
-    lines.push(
-      `| \`${r.id}\` | \`${r.class}\` | ${when.length ? when.join(' and ') : 'otherwise'} | \`${r.action}\` | ${r.why} |`,
-    );
-  });
-  return lines.join('\n');
-}
-
 function holds(when: RouteCondition | undefined, f: ToolFailure): boolean {
   if (when === undefined) return true;
   if (when.reason !== undefined && !when.reason.includes(f.reason)) return false;

@@ -9,7 +9,7 @@ import { mcpErrorRulesMarkdown } from '../activities/mcp/error-rules';
 import { debatableMarkdown, paladinMarkdown } from '../bench/eval/paladin/keys';
 import { conceptRowsMarkdown } from '../recovery/classify/by-facts';
 import { vocabularyMarkdown } from '../recovery/classify/words';
-import { routesMarkdown } from '../recovery/routes';
+import { routesMarkdown } from '../recovery/routes-markdown';
 
 /** Block name → its Markdown. */
 export const GENERATORS: Readonly<Record<string, () => string>> = {

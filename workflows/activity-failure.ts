@@ -18,18 +18,12 @@ import {
   TimeoutFailure,
   isCancellation,
 } from '@temporalio/workflow';
-import {
-  FailureClass,
-  failureMetaSchema,
-  FailureReason,
-  toolFailureSchema,
-  type FailureMeta,
-  type ToolFailure,
-} from '../recovery/failure';
-import { isReplaySafe, type ToolSpec } from '../recovery/tool-spec';
+import { failureMetaSchema, toolFailureSchema, type FailureMeta, type ToolFailure } from '../recovery/failure';
+import type { ToolSpec } from '../recovery/tool-spec';
 import { markValid } from '../recovery/valid-failure';
-import { buildFailure } from '../recovery/classify/build';
-import { draftBySend } from '../recovery/classify/sent';
+import { assembleFailure } from '../recovery/classify/assemble';
+import { unansweredDraft, type NoAnswer } from '../recovery/classify/unanswered';
+import { workerData } from './worker-supplied';
 
 export interface ActivityFailureFacts {
   failure: ToolFailure;
@@ -51,30 +45,22 @@ export function fromActivityError(
     if (parsed.success) return { failure: markValid(parsed.data), meta: readMeta(cause.details?.[1]) };
   }
   // A timeout (StartToClose, heartbeat, a crashed worker) is not an answer; nor is a failure our edge did not shape.
-  const what = cause instanceof TimeoutFailure ? 'timed out' : 'failed in a way its activity did not report';
-  const reason = cause instanceof TimeoutFailure ? FailureReason.TIMEOUT : FailureReason.UNRECOGNIZED;
-  return { failure: afterAttempts(spec, callId, diagnosticRef, reason, what), meta: {} };
+  const why: NoAnswer = cause instanceof TimeoutFailure ? 'timeout' : 'unreported';
+  return { failure: afterAttempts(spec, callId, diagnosticRef, why), meta: {} };
 }
 
 /**
- * A failure that is no answer, after Temporal's retries: nobody knows whether the request left, so the one phase
- * decision (recovery/classify/sent.ts) takes "may have been sent": a write that is not replay-safe is
- * `outcome_unknown` (reconcile), never a tool bug; a read, or a write its receiver deduplicates, is transient and
- * not retried again here (its attempts are spent).
+ * A failure that is no answer, after Temporal's retries (recovery/classify/unanswered.ts): a write that is not
+ * replay-safe is `outcome_unknown` (reconcile); a read, or a write its receiver deduplicates, is transient and not
+ * retried again here. Its message is template text and the tool's name, in the public form the worker computed
+ * when the redaction changes it (`WorkerData.publicForms`); this side has no redaction rules.
  */
-function afterAttempts(
-  spec: ToolSpec,
-  callId: string,
-  diagnosticRef: string,
-  reason: FailureReason,
-  what: string,
-): ToolFailure {
-  const head = `The tool "${spec.name}" ${what}`;
-  const ctx = { effect: spec.effect, deduplicates: spec.effect === 'write' && isReplaySafe(spec) };
-  const draft = draftBySend({ class: FailureClass.TRANSIENT, reason, head }, 'maybe_sent', ctx);
-  const spent =
-    draft.class === FailureClass.OUTCOME_UNKNOWN ? {} : { publicMessage: `${head} on every allowed attempt.` };
-  return buildFailure({ tool: spec.name, callId, diagnosticRef }, { ...draft, ...spent, retryable: false });
+function afterAttempts(spec: ToolSpec, callId: string, diagnosticRef: string, why: NoAnswer): ToolFailure {
+  const draft = unansweredDraft(spec, why);
+  const forms = workerData()?.publicForms;
+  const plain = draft.publicMessage;
+  const publicMessage = forms !== undefined && Object.hasOwn(forms, plain) ? forms[plain]! : plain;
+  return assembleFailure({ tool: spec.name, callId, diagnosticRef }, draft, { publicMessage });
 }
 
 function readMeta(raw: unknown): FailureMeta {

@@ -61,7 +61,10 @@ export interface ReviewCase {
   status: 'reconciling' | 'awaiting_review' | 'done';
   /** The failure's public message (why the outcome is unknown). */
   message: string;
-  /** The call's arguments, redacted and bounded (recovery/observed-state.ts). */
+  /**
+   * The call's arguments, redacted and bounded on the Node side (activities/preview-arguments.ts); `null` until
+   * that activity answers (the case awaits review only after it has), and in runs recorded before it existed.
+   */
   argsSummary: unknown;
   /** The unknown error as facts (never its text), and their fingerprint. */
   failure: UnknownErrorFacts;

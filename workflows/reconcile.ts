@@ -1,21 +1,16 @@
-import { condition, isCancellation, proxyActivities, upsertSearchAttributes } from '@temporalio/workflow';
-import type { createToolActivities } from '../activities/invoke-tool';
+import { condition, upsertSearchAttributes } from '@temporalio/workflow';
 import type { LookupAnswer } from '../activities/lookup-operation';
-import { activityOptionsFor } from '../recovery/activity-options';
 import type { BackoffPolicy } from '../recovery/backoff';
-import { DEFAULT_BUDGET_POLICY } from '../recovery/budgets';
 import type { ToolFailure } from '../recovery/failure';
-import { publicObservedState } from '../recovery/observed-state';
 import { isReplaySafe, type ToolSpec } from '../recovery/tool-spec';
-import { fromActivityError } from './activity-failure';
 import type { LookupRecord, ReviewCase, ReviewDecision } from './definitions';
 import { lookupRounds, type LookupRounds, type Tally } from './reconcile-lookups';
 import { NOT_FOUND_NOT_FINAL, notFoundFinality } from './reconcile-not-found';
+import { previewArgs } from './reconcile-preview';
+import { replayer, type ReplayOutcome } from './reconcile-replay';
 import { errorFacts, registerReview } from './reconcile-review';
 import { verifyCall } from './router/verify';
 import { RecoveryOperationId, RecoveryStatus, RecoveryTool } from './search-attributes';
-
-type ToolActivities = ReturnType<typeof createToolActivities>;
 
 /** The input: the write's spec, arguments, call and operation ids, failure, budgets and timeouts (ms). */
 export interface ReconcileInput {
@@ -54,23 +49,8 @@ export type ReconcileResult = Tally &
 
 const DEFAULT_REVIEW_TIMEOUT_MS = 24 * 60 * 60 * 1000;
 
-/** A replay refused because its idempotency key already exists: a 409 conflict or a 412 precondition failure. */
-export function isDuplicateKey(f: ToolFailure): boolean {
-  return f.class === 'semantic_rejection' && (f.reason === 'conflict' || f.reason === 'precondition_failed');
-}
-
-/** What one replay with the same operation_id came to. */
-type ReplayOutcome =
-  | { kind: 'applied'; value: unknown }
-  | { kind: 'unknown' }
-  /** Refused before it was sent (the breaker was open, the connection refused): nothing applied, no replay spent. */
-  | { kind: 'not_sent' }
-  | { kind: 'duplicate_key' }
-  | { kind: 'failed'; failure: ToolFailure };
-
 /**
- * The reconciliation of a write whose outcome is unknown: what happens to a write whose outcome is unknown (phase `commit_unknown`), before
- * anything is replayed (docs/DESIGN.md, "Reconcile"):
+ * What happens to a write whose outcome is unknown (phase `commit_unknown`), before anything is replayed (docs/DESIGN.md, "Reconcile"):
  *   lookup says applied     → return the first call's result; no re-execution;
  *   lookup says not_applied → once that is final (workflows/reconcile-not-found.ts), replay with the same key
  *                             (evidence `state_verified`), within the replay budget;
@@ -114,6 +94,8 @@ interface Run {
   inbox: { decision?: ReviewDecision | undefined };
   looked: LookupRounds;
   replayOnce: () => Promise<ReplayOutcome>;
+  /** Settles when the case shows the arguments' preview (or when none comes); never rejects. */
+  preview: Promise<void>;
   /** Sets RecoveryStatus, when search attributes are on. */
   status: (value: string) => void;
   /** Marks the case done, sets its end status and returns `result`. */
@@ -130,7 +112,7 @@ function startRun(input: ReconcileInput): Run {
     callId: input.callId,
     status: 'reconciling',
     message: input.failure.publicMessage,
-    argsSummary: publicObservedState(input.args) ?? null,
+    argsSummary: null,
     failure: errorFacts(input.failure),
     replays: 0,
     allowed: [],
@@ -149,6 +131,7 @@ function startRun(input: ReconcileInput): Run {
   }
   const inbox: Run['inbox'] = {};
   registerReview(input, caseView, tally, replayBudget, inbox);
+  const preview = previewArgs(input, caseView);
   const replayOnce = replayer(input, tally);
   const looked = lookupRounds(input, tally);
   const done = (result: ReconcileResult): ReconcileResult => {
@@ -156,40 +139,8 @@ function startRun(input: ReconcileInput): Run {
     status(END_STATUS[result.state]);
     return result;
   };
-  return { input, startedAtMs: Date.now(), tally, replayBudget, caseView, inbox, looked, replayOnce, status, done };
-}
-
-/** One replay with the same operation_id per call, counted in `tally.replays` unless it was not sent. */
-function replayer(input: ReconcileInput, tally: Tally): () => Promise<ReplayOutcome> {
-  const { invokeTool } = proxyActivities<ToolActivities>({
-    ...activityOptionsFor(input.spec, DEFAULT_BUDGET_POLICY, {
-      initialIntervalMs: 1000,
-      backoffCoefficient: 2,
-      maximumIntervalMs: 10_000,
-    }),
-    retry: { maximumAttempts: 1 },
-  });
-  return async (): Promise<ReplayOutcome> => {
-    tally.replays += 1;
-    try {
-      const r = await invokeTool({
-        tool: input.spec.name,
-        args: input.args,
-        callId: input.callId,
-        operationId: input.operationId,
-      });
-      return { kind: 'applied', value: r.value };
-    } catch (err) {
-      if (isCancellation(err)) throw err;
-      const { failure } = fromActivityError(err, input.spec, input.callId, input.failure.diagnosticRef);
-      if (failure.class === 'outcome_unknown') return { kind: 'unknown' };
-      if (failure.class === 'transient' && failure.replaySafe) {
-        tally.replays -= 1;
-        return { kind: 'not_sent' };
-      }
-      return isDuplicateKey(failure) ? { kind: 'duplicate_key' } : { kind: 'failed', failure };
-    }
-  };
+  const startedAtMs = Date.now();
+  return { input, startedAtMs, tally, replayBudget, caseView, inbox, looked, replayOnce, preview, status, done };
 }
 
 /** Phase 0: `applied` via `verify` when the postcondition holds already; otherwise `undefined`. */
@@ -238,6 +189,7 @@ async function lookUpOrReplay(run: Run): Promise<ReconcileResult | undefined> {
 /** Phase 2: wait for review decisions until one ends the case or the review times out. */
 async function review(run: Run): Promise<ReconcileResult> {
   const { input, tally, caseView, inbox, replayOnce, done } = run;
+  await run.preview; // a reviewer sees the case with its arguments
   awaitReview(run);
   const deadline = Date.now() + (input.reviewTimeoutMs ?? DEFAULT_REVIEW_TIMEOUT_MS);
   for (;;) {

@@ -17,6 +17,12 @@ export interface WorkerData {
   readonly budgets: BudgetPolicy;
   readonly backoff: BackoffPolicy;
   readonly toolOverrides: Record<string, { budgets?: Partial<BudgetPolicy>; backoff?: Partial<BackoffPolicy> }>;
+  /**
+   * The workflow's own messages about the catalog's tools (recovery/classify/unanswered.ts) that the redaction
+   * changes, plain text → public form, computed by the worker; absent when there are none (names the redaction
+   * leaves as they are). The workflow bundle has no redaction rules (docs/DESIGN.md, "What the model sees").
+   */
+  readonly publicForms?: Readonly<Record<string, string>>;
   /** `false` with the plugin's `searchAttributes: false`; absent otherwise. */
   readonly searchAttributes?: false;
 }

@@ -20,9 +20,9 @@
  * Pure: no I/O.
  */
 import { FailureClass, FailureReason, MAX_PUBLIC_MESSAGE_CHARS, Phase } from '../failure';
-import type { FailureDraft } from './build';
+import type { FailureDraft } from './assemble';
 import type { CallContext } from './context';
-import { composeMessage, EMPTY_PART, literal, PublicPart } from './public-parts';
+import { composeMessage, EMPTY_PART, literal, PublicPart } from './message-parts';
 
 /** What a failure means apart from when it happened: its class and reason, and the head of the model's message. */
 export interface FailureMeaning {
@@ -30,7 +30,7 @@ export interface FailureMeaning {
   readonly reason: FailureReason;
   /**
    * The message's first sentence without its end, e.g. `pay: the connection was lost`: a plain string, or a part in
-   * public form (recovery/classify/public-parts.ts) whose message may skip the final redaction pass.
+   * public form (recovery/classify/message-parts.ts) whose message may skip the final redaction pass.
    */
   readonly head: string | PublicPart;
   /** What follows the sentence, e.g. ` Server said: "…".` (a part in public form). */

@@ -13,6 +13,7 @@ import {
   reconcileWorkflowId,
 } from '../../workflows/definitions';
 import type { ToolPlanResult } from '../../workflows/tool-plan';
+import { replayWorkflowsFromServer } from '../../plugin/replay';
 import { testEnv, uniqueTaskQueue } from '../setup/env';
 import { eventTypes, FAST_BACKOFF, harness, type Harness, okOutcome } from './harness';
 
@@ -209,6 +210,8 @@ test('a write with no lookup and no deduplicating receiver goes straight to revi
     );
     const c = await awaitingReview(operationId);
     expect(c.lookups).toEqual([]);
+    // The case awaits review with its arguments, previewed on the Node side (activities/preview-arguments.ts).
+    expect(c.argsSummary).toEqual({ recipient: 'user-1', issue: '2015-04-23' });
     await env.client.workflow.getHandle(reconcileWorkflowId(operationId)).signal(reviewDecisionSignal, {
       operationId,
       decision: 'mark_applied',
@@ -221,4 +224,11 @@ test('a write with no lookup and no deduplicating receiver goes straight to revi
   expect(okOutcome(r.outcomes[0]).reconciled).toBe('marked_applied');
   expect(ledger.rows('emails')).toBe(1);
   expect(ledger.hits('POST /emails')).toBe(1);
+  // One preview activity and one patch marker in the child; its history replays on this code.
+  const child = await h.history(reconcileWorkflowId(operationId));
+  const scheduled = child.flatMap((e) => e.activityTaskScheduledEventAttributes?.activityType?.name ?? []);
+  expect(scheduled).toEqual(['previewArguments']);
+  expect(eventTypes(child).filter((t) => t === 'MARKER_RECORDED')).toHaveLength(1);
+  const [replayed] = await replayWorkflowsFromServer(env.client, [reconcileWorkflowId(operationId)]);
+  expect(replayed?.error).toBeUndefined();
 });

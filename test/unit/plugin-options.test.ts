@@ -156,7 +156,7 @@ describe('RecoveryPlugin telemetry wiring', () => {
 });
 
 describe('RecoveryPlugin options: planner', () => {
-  test('a planner registers the planNextStep activity next to invokeTool and lookupOperation', () => {
+  test('a planner registers the planNextStep activity next to invokeTool, lookupOperation and previewArguments', () => {
     const plugin = new RecoveryPlugin({
       tools: tools(),
       config,
@@ -168,6 +168,7 @@ describe('RecoveryPlugin options: planner', () => {
       'invokeTool',
       'lookupOperation',
       'planNextStep',
+      'previewArguments',
       'verifyPostcondition',
     ]);
   });
@@ -177,6 +178,7 @@ describe('RecoveryPlugin options: planner', () => {
       'confirmApproval',
       'invokeTool',
       'lookupOperation',
+      'previewArguments',
       'verifyPostcondition',
     ]);
   });

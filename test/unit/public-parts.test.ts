@@ -1,6 +1,7 @@
 /**
- * The parts of a composed `publicMessage` (recovery/classify/public-parts.ts): which parts are settled, what an
- * unsettled one costs (the whole final pass, with its usual answer), and that template sentences are literals.
+ * The parts of a composed `publicMessage` (recovery/classify/public-parts.ts and message-parts.ts): which parts
+ * are settled, what an unsettled one costs (the whole final pass, with its usual answer), that template sentences
+ * are literals, and that only the redacting module makes a part from data.
  */
 import { readdirSync, readFileSync, statSync } from 'node:fs';
 import { join } from 'node:path';
@@ -51,9 +52,15 @@ describe('composeMessage and PublicPart', () => {
     expect(() => new PublicPart(Symbol('PublicPart'), 'x', true)).toThrow(TypeError);
   });
 
-  it('a raw string slipped into a template is redacted and leaves the message unsettled', () => {
+  it('a raw string slipped into a template is refused: data enters only through dataPart, which redacts it', () => {
     const raw = `sk-${'a'.repeat(30)}` as unknown as PublicPart;
-    expect(parts(composeMessage`${raw}: x`)).toEqual({ text: '[redacted]: x', settled: false });
+    expect(() => composeMessage`${raw}: x`).toThrow(
+      new TypeError('composeMessage: part 0 is a string, not a PublicPart; pass data as dataPart'),
+    );
+    expect(parts(composeMessage`${dataPart(`sk-${'a'.repeat(30)}`, 200)}: x`)).toEqual({
+      text: '[redacted]: x',
+      settled: true,
+    });
     expect(parts(composeMessage`${toolPart('t')}: HTTP ${503}, ${literal('w')}.`)).toEqual({
       text: 't: HTTP 503, w.',
       settled: true,
@@ -92,7 +99,9 @@ describe('literal', () => {
   it('every call in recovery/ passes a string literal (template text, never data)', () => {
     const root = join(__dirname, '../../recovery');
     const importers = files(root).filter((path) =>
-      /import \{[^}]*\bliteral\b[^}]*\} from '[./]+(classify\/)?public-parts'/.test(readFileSync(path, 'utf8')),
+      /import \{[^}]*\bliteral\b[^}]*\} from '[./]+(classify\/)?(public|message)-parts'/.test(
+        readFileSync(path, 'utf8'),
+      ),
     );
     expect(importers.length).toBeGreaterThanOrEqual(3);
     const calls = importers.flatMap((path) =>
@@ -101,5 +110,16 @@ describe('literal', () => {
     expect(calls.length).toBeGreaterThan(20);
     const nonLiteral = calls.filter(([, arg]) => !/^'/.test(arg!));
     expect(nonLiteral).toEqual([]);
+  });
+
+  it('only recovery/classify/public-parts.ts, which redacts, makes a part of other text (redactedPart)', () => {
+    const root = join(__dirname, '../..');
+    const makers = ['recovery', 'activities', 'workflows'].flatMap((dir) =>
+      files(join(root, dir)).filter((path) => /\bredactedPart\b/.test(readFileSync(path, 'utf8'))),
+    );
+    expect(makers.map((path) => path.slice(root.length + 1)).sort()).toEqual([
+      'recovery/classify/message-parts.ts',
+      'recovery/classify/public-parts.ts',
+    ]);
   });
 });

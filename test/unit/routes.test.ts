@@ -5,7 +5,8 @@ import fc from 'fast-check';
 import { FAILURE_CLASSES, FAILURE_REASONS, PHASES, toolFailureSchema } from '../../recovery/failure';
 import type { FailureClass, FailureReason, ToolFailure } from '../../recovery/failure';
 import { RecoveryInputError } from '../../recovery/errors';
-import { RECOVERY_ACTIONS, RecoveryAction, routeFor, ROUTES, routesMarkdown } from '../../recovery/routes';
+import { RECOVERY_ACTIONS, RecoveryAction, routeFor, ROUTES } from '../../recovery/routes';
+import { routesMarkdown } from '../../recovery/routes-markdown';
 
 function failure(over: Partial<ToolFailure> & Pick<ToolFailure, 'class'>): ToolFailure {
   return toolFailureSchema().parse({

@@ -9,7 +9,7 @@ import { recordFailure } from '../../recovery/call-ledger';
 import { FailureClass, FailureReason, Phase, type FailureMeta, type ToolFailure } from '../../recovery/failure';
 import { RecoveryAction } from '../../recovery/routes';
 import { fromActivityError } from '../activity-failure';
-import { isDuplicateKey } from '../reconcile';
+import { isDuplicateKey } from '../reconcile-replay';
 import { spendUnit, versions, type ReadyScope, type RouterContext } from './context';
 import { runtimeFailure } from './outcomes';
 

@@ -11,13 +11,12 @@ import { recordOutcome } from '../../recovery/call-ledger';
 import { argsHash } from '../../recovery/canonical';
 import { FailureClass, FailureReason, Phase, type ToolFailure } from '../../recovery/failure';
 import { retriesSpentMessage } from '../../recovery/classify/sent';
-import { publicObservedState } from '../../recovery/observed-state';
 import { RecoveryAction, routeFor } from '../../recovery/routes';
 import { RecoveryAttr } from '../../recovery/trace-attributes';
 import { isReplaySafe } from '../../recovery/tool-spec';
 import type { ReconcileResult } from '../reconcile';
 import { reconcileCall } from '../reconcile-call';
-import { hashedArgs, own } from '../router-helpers';
+import { own } from '../router-helpers';
 import type { ToolOutcome } from '../tool-router-types';
 import { spendUnit, type ReadyScope, type RouterContext } from './context';
 import { recordAttempt, type FailedAttempt } from './dispatch';
@@ -52,7 +51,10 @@ async function reauth(ctx: RouterContext, scope: ReadyScope, attempt: FailedAtte
   );
 }
 
-/** A 403 a person can lift: wait for an approval bound to these exact arguments; run again once with it. */
+/**
+ * A 403 a person can lift: wait for an approval bound to these exact arguments; run again once with it. The request
+ * shows the arguments as the refused activity previewed them (`FailureMeta.argsPreview`).
+ */
 async function requestApproval(ctx: RouterContext, scope: ReadyScope, attempt: FailedAttempt): Promise<Next> {
   const { failure } = attempt;
   recordAttempt(ctx, scope, attempt, failure);
@@ -65,7 +67,9 @@ async function requestApproval(ctx: RouterContext, scope: ReadyScope, attempt: F
     operationId: scope.operationId,
     message: failure.publicMessage,
     argsDigest: scope.hash,
-    argsPreview: publicObservedState(hashedArgs(scope.spec, scope.args)) ?? null,
+    // Redacted and bounded by the activity that was refused (activities/preview-arguments.ts); null from a worker
+    // that did not send it.
+    argsPreview: attempt.meta.argsPreview ?? null,
     turn: scope.turn,
   });
   traceStep(scope, 'approval_wait', waitStartMs, { [RecoveryAttr.APPROVAL]: outcome.kind });

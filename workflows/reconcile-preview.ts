@@ -1,0 +1,39 @@
+/**
+ * The review case's `argsSummary` (workflows/reconcile.ts): the call's arguments as the `previewArguments` activity
+ * returns them, redacted and bounded on the Node side (activities/preview-arguments.ts), so the workflow bundle has
+ * no redaction rules (docs/DESIGN.md, "What the model sees"). Sandbox-safe.
+ */
+import { patched, proxyActivities } from '@temporalio/workflow';
+import type { createToolActivities } from '../activities/invoke-tool';
+import type { ReviewCase } from './definitions';
+
+type ToolActivities = ReturnType<typeof createToolActivities>;
+
+/** The patch that moved the review case's argument preview to the Node side (Temporal docs, "Patching"). */
+export const ARGS_PREVIEW_PATCH = 'recovery-router:args-preview-activity';
+
+/** StartToClose timeout of one `previewArguments` attempt, in ms. */
+const PREVIEW_TIMEOUT_MS = 10_000;
+/** Longest the case waits for its preview, all attempts and queueing together, in ms: then it shows `null`. */
+const PREVIEW_DEADLINE_MS = 60_000;
+
+/**
+ * Sets `caseView.argsSummary` from the `previewArguments` activity, run beside the lookups; the promise settles when
+ * it is set or when none comes, and never rejects. A run recorded before the patch ran no such activity: its case
+ * shows `null`. A preview that fails, or that no worker answers within `PREVIEW_DEADLINE_MS`, leaves `null` too; it
+ * never fails the reconciliation, and the review waits for it at most that long.
+ */
+export function previewArgs(input: { args: unknown }, caseView: ReviewCase): Promise<void> {
+  if (!patched(ARGS_PREVIEW_PATCH)) return Promise.resolve();
+  const { previewArguments } = proxyActivities<ToolActivities>({
+    startToCloseTimeout: PREVIEW_TIMEOUT_MS,
+    scheduleToCloseTimeout: PREVIEW_DEADLINE_MS,
+    retry: { maximumAttempts: 3, initialInterval: 200, backoffCoefficient: 2 },
+  });
+  return previewArguments({ args: input.args }).then(
+    (summary) => {
+      caseView.argsSummary = summary;
+    },
+    () => undefined,
+  );
+}
