@@ -3,7 +3,7 @@
  * returns them, redacted and bounded on the Node side (activities/preview-arguments.ts), so the workflow bundle has
  * no redaction rules (docs/DESIGN.md, "What the model sees"). Sandbox-safe.
  */
-import { patched, proxyActivities } from '@temporalio/workflow';
+import { isCancellation, patched, proxyActivities } from '@temporalio/workflow';
 import type { createToolActivities } from '../activities/invoke-tool';
 import type { ReviewCase } from './definitions';
 
@@ -18,10 +18,12 @@ const PREVIEW_TIMEOUT_MS = 10_000;
 const PREVIEW_DEADLINE_MS = 60_000;
 
 /**
- * Sets `caseView.argsSummary` from the `previewArguments` activity, run beside the lookups; the promise settles when
- * it is set or when none comes, and never rejects. A run recorded before the patch ran no such activity: its case
- * shows `null`. A preview that fails, or that no worker answers within `PREVIEW_DEADLINE_MS`, leaves `null` too; it
- * never fails the reconciliation, and the review waits for it at most that long.
+ * Sets `caseView.argsSummary` from the `previewArguments` activity, when the case goes to a person (a case a lookup
+ * settles runs none); the promise settles when it is set or when none comes. A run recorded before the patch ran no
+ * such activity: its case shows `null`. A preview that fails, or that no worker answers within
+ * `PREVIEW_DEADLINE_MS`, leaves `null` too; it never fails the reconciliation, and the review waits for it at most
+ * that long.
+ * @throws CancelledFailure (rejects) when the run is cancelled meanwhile: a cancellation is never swallowed.
  */
 export function previewArgs(input: { args: unknown }, caseView: ReviewCase): Promise<void> {
   if (!patched(ARGS_PREVIEW_PATCH)) return Promise.resolve();
@@ -34,6 +36,8 @@ export function previewArgs(input: { args: unknown }, caseView: ReviewCase): Pro
     (summary) => {
       caseView.argsSummary = summary;
     },
-    () => undefined,
+    (err: unknown) => {
+      if (isCancellation(err)) throw err;
+    },
   );
 }

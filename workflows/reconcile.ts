@@ -94,8 +94,6 @@ interface Run {
   inbox: { decision?: ReviewDecision | undefined };
   looked: LookupRounds;
   replayOnce: () => Promise<ReplayOutcome>;
-  /** Settles when the case shows the arguments' preview (or when none comes); never rejects. */
-  preview: Promise<void>;
   /** Sets RecoveryStatus, when search attributes are on. */
   status: (value: string) => void;
   /** Marks the case done, sets its end status and returns `result`. */
@@ -131,7 +129,6 @@ function startRun(input: ReconcileInput): Run {
   }
   const inbox: Run['inbox'] = {};
   registerReview(input, caseView, tally, replayBudget, inbox);
-  const preview = previewArgs(input, caseView);
   const replayOnce = replayer(input, tally);
   const looked = lookupRounds(input, tally);
   const done = (result: ReconcileResult): ReconcileResult => {
@@ -140,7 +137,7 @@ function startRun(input: ReconcileInput): Run {
     return result;
   };
   const startedAtMs = Date.now();
-  return { input, startedAtMs, tally, replayBudget, caseView, inbox, looked, replayOnce, preview, status, done };
+  return { input, startedAtMs, tally, replayBudget, caseView, inbox, looked, replayOnce, status, done };
 }
 
 /** Phase 0: `applied` via `verify` when the postcondition holds already; otherwise `undefined`. */
@@ -189,7 +186,8 @@ async function lookUpOrReplay(run: Run): Promise<ReconcileResult | undefined> {
 /** Phase 2: wait for review decisions until one ends the case or the review times out. */
 async function review(run: Run): Promise<ReconcileResult> {
   const { input, tally, caseView, inbox, replayOnce, done } = run;
-  await run.preview; // a reviewer sees the case with its arguments
+  // Only a case that reaches a person needs the preview: a lookup that settles it runs no preview activity.
+  await previewArgs(input, caseView);
   awaitReview(run);
   const deadline = Date.now() + (input.reviewTimeoutMs ?? DEFAULT_REVIEW_TIMEOUT_MS);
   for (;;) {

@@ -73,6 +73,11 @@ test('commit, then lose the response, in 50 runs → exactly one row per intent;
       .get(out.operationId) as { refundId: string };
     expect(out.value).toMatchObject({ refundId: row.refundId, status: 'succeeded' });
   }
+  // A case the lookup settles goes to no person: its child runs the lookup only, no argument preview, no marker.
+  const child = await h.history(reconcileWorkflowId(okOutcome(results[0]!.outcomes[0]).operationId));
+  const scheduled = child.flatMap((e) => e.activityTaskScheduledEventAttributes?.activityType?.name ?? []);
+  expect(scheduled).toEqual(['lookupOperation']);
+  expect(eventTypes(child).filter((t) => t === 'MARKER_RECORDED')).toHaveLength(0);
 }, 120_000);
 
 test('the operation_id is the workflow id plus a stable step: the same across the activity, the lookup and the key the service stored', async () => {
