@@ -6,10 +6,13 @@
  *     and after `@temporalio/worker` and `/client` (what a worker process loads anyway);
  *   - the workflow bundle (Temporal's `bundleWorkflowCode`, inline source map removed): a bare workflow, the
  *     README's workflow on `recovery-router/workflow`, and the plugin's own workflows; KB added over the bare one.
+ *     Bundled from a project directory where the package sits in `node_modules/recovery-router`, as a user's worker
+ *     does: webpack writes each module's path from the working directory into the bundle, so a shorter path would
+ *     measure less than a user gets.
  * Prints a table and writes bench/results/package.json. Numbers, not gates: these machines are noisy.
  */
 import { execFileSync } from 'node:child_process';
-import { existsSync, mkdirSync, writeFileSync } from 'node:fs';
+import { cpSync, existsSync, mkdirSync, readdirSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { bundleWorkflowCode } from '@temporalio/worker';
 import { Command, InvalidArgumentError } from 'commander';
@@ -44,7 +47,7 @@ const WORKFLOWS: Record<string, string> = {
   bare: "exports.hello = async function hello(name) { return 'Hello, ' + name; };\n",
   // The README's quick start workflow, bundled with the plugin (which adds reconcileOperationWorkflow and its data).
   readme: [
-    "const { createToolRouter } = require('../../../dist/workflow.js');",
+    "const { createToolRouter } = require('recovery-router/workflow');",
     'exports.bookingAgent = async function bookingAgent() {',
     '  const router = createToolRouter();',
     '  router.startTurn();',
@@ -52,20 +55,37 @@ const WORKFLOWS: Record<string, string> = {
     '};',
     '',
   ].join('\n'),
-  plugin: "module.exports = require('../../../dist/workflows/index.js');\n",
+  plugin: "module.exports = require('recovery-router/workflows');\n",
 };
+
+/**
+ * `OUT` as a user's project: `node_modules/recovery-router` holds a copy of the package (package.json and dist/), so
+ * the bundle names its modules as it does for a user (webpack writes each module's path into the bundle, so the path
+ * is part of the size); every other package links to this repository's node_modules.
+ */
+function installAsUser(): void {
+  const modules = join(OUT, 'node_modules');
+  rmSync(modules, { recursive: true, force: true });
+  mkdirSync(join(modules, 'recovery-router'), { recursive: true });
+  cpSync(join(ROOT, 'package.json'), join(modules, 'recovery-router', 'package.json'));
+  cpSync(join(ROOT, 'dist'), join(modules, 'recovery-router', 'dist'), { recursive: true });
+  for (const name of readdirSync(join(ROOT, 'node_modules'))) {
+    if (name === 'recovery-router' || name.startsWith('.')) continue;
+    symlinkSync(join(ROOT, 'node_modules', name), join(modules, name));
+  }
+}
 
 interface BundleSize {
   /** The bundle without its inline source map, KB (1024 B). */
   kb: number;
-  /** KB per package (`dist` for this package's own modules), from webpack's module markers. */
+  /** KB per package (`recovery-router` for this package's own modules), from webpack's module markers. */
   byPackage: Record<string, number>;
 }
 
 /** A plugin of the built package with one tool, as the README's worker has (its bundler options add its code). */
 function builtPlugin(): NonNullable<Parameters<typeof bundleWorkflowCode>[0]['plugins']>[number] {
   // eslint-disable-next-line @typescript-eslint/no-require-imports -- the built package, not the sources
-  const { RecoveryPlugin, defineTool } = require(join(ROOT, 'dist', 'index.js')) as typeof Package;
+  const { RecoveryPlugin, defineTool } = require(join(OUT, 'node_modules', 'recovery-router')) as typeof Package;
   const tool = defineTool({
     name: 'check_inventory',
     description: 'Units in stock for a SKU.',
@@ -89,7 +109,7 @@ async function bundleSize(name: string): Promise<BundleSize> {
   // Development-mode webpack writes each module as `/***/ "<path>":`.
   for (const part of stripped.split('\n/***/ "').slice(1)) {
     const path = part.slice(0, part.indexOf('"'));
-    const key = /node_modules\/((?:@[^/]+\/)?[^/]+)/.exec(path)?.[1] ?? (path.includes('/dist/') ? 'dist' : 'other');
+    const key = /node_modules\/((?:@[^/]+\/)?[^/]+)/.exec(path)?.[1] ?? 'other';
     byPackage[key] = (byPackage[key] ?? 0) + part.length / 1024;
   }
   return { kb: stripped.length / 1024, byPackage };
@@ -120,6 +140,7 @@ async function main(): Promise<void> {
   if (!existsSync(join(ROOT, 'dist', 'index.js')))
     execFileSync('npm', ['run', 'build'], { cwd: ROOT, stdio: 'inherit' });
   mkdirSync(OUT, { recursive: true });
+  installAsUser();
 
   const [pack] = JSON.parse(
     execFileSync('npm', ['pack', '--dry-run', '--json', '--ignore-scripts'], { cwd: ROOT, encoding: 'utf8' }),
@@ -130,9 +151,12 @@ async function main(): Promise<void> {
   const requireAfterTemporal = requireCost(temporal, [entry], runs);
   const temporalAlone = requireCost([], temporal, runs);
   const workflowEntry = requireCost([], [join(ROOT, 'dist', 'workflow.js')], runs);
+  // From the project's directory, as a user's worker runs: webpack names each module by its path from there.
+  process.chdir(OUT);
   const bareBundle = await bundleSize('bare');
   const readmeBundle = await bundleSize('readme');
   const pluginBundle = await bundleSize('plugin');
+  process.chdir(ROOT);
   const [bare, readme, plugin] = [bareBundle.kb, readmeBundle.kb, pluginBundle.kb];
   const added = addedByPackage(readmeBundle, bareBundle);
 
