@@ -15,7 +15,10 @@ import {
 } from '../../recovery/call-ledger';
 import { toolFailureSchema, type ToolFailure } from '../../recovery/failure';
 import type { AttemptRecord } from '../../recovery/gate';
+import { chatRequest } from '../../activities/planners/openai-request';
 import { checkInput } from '../../workflows/agent-input';
+import { trimObservations } from '../../workflows/agent-window';
+import type { Observation } from '../../workflows/planner-contract';
 import { afterCall, newRun, startCall } from '../../workflows/agent-run';
 import { checkRouterOptions } from '../../workflows/router-options';
 import { compactRouterState, MAX_LEDGER_ENTRIES } from '../../workflows/router/compact';
@@ -106,6 +109,40 @@ describe('compaction of steps', () => {
       { key: 'fix#0', retries: 0, repairs: 1 },
     ]);
     expect(JSON.stringify(out).length).toBeLessThan(5_000);
+  });
+});
+
+describe('the window cuts a turn in half', () => {
+  test('openai request: every tool message follows the assistant message that holds its tool_call id', () => {
+    const obs: Observation[] = [];
+    for (let turn = 1; turn <= 3; turn++) {
+      for (let i = 0; i < 4; i++) {
+        obs.push({
+          kind: 'tool_result',
+          callId: `c${turn}-${i}`,
+          tool: 'search',
+          args: { i },
+          value: i,
+          empty: false,
+          turn,
+        });
+      }
+      obs.push({ kind: 'decision_rejected', message: 'no', turn });
+      obs.push({ kind: 'user_message', text: `after turn ${turn}` });
+    }
+    expect(trimObservations(obs, { maxObservations: 9 })).toBe(9); // keeps the last call of turn 2 on
+    const capabilities = [{ name: 'search', description: 'Searches.', inputSchema: { type: 'object' } }];
+    const input = { goal: 'g', turn: 4, capabilities, observations: obs, omittedObservations: 9 };
+    const { messages } = chatRequest(input, 'm');
+    const open = new Set<string>();
+    for (const m of messages) {
+      if (m.role === 'assistant') for (const c of m.tool_calls ?? []) open.add(c.id);
+      else if (m.role === 'tool') expect(open.delete(m.tool_call_id)).toBe(true);
+      else expect(open.size).toBe(0); // no assistant tool_calls left unanswered before the next message
+    }
+    expect(open.size).toBe(0);
+    expect(messages.filter((m) => m.role === 'tool')).toHaveLength(5);
+    expect(messages[2]).toEqual({ role: 'user', content: expect.stringMatching(/^9 earlier messages/) });
   });
 });
 
