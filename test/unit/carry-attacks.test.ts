@@ -228,6 +228,11 @@ describe('the router state a run is handed', () => {
       'agentWorkflow carried.router.recordsOmitted: ',
     ],
     [
+      'recordsOmitted past 2^53',
+      { ...realState(), recordsOmitted: 1e300 },
+      'agentWorkflow carried.router.recordsOmitted: ',
+    ],
+    [
       'a ledger failure that is not an attempt record',
       { ...realState(), calls: { failures: { k: 1 }, outcomes: {} } },
       'agentWorkflow carried.router.calls.failures.k: ',
