@@ -16,6 +16,7 @@ import {
 import { toolFailureSchema, type ToolFailure } from '../../recovery/failure';
 import type { AttemptRecord } from '../../recovery/gate';
 import { chatRequest } from '../../activities/planners/openai-request';
+import { closedStep } from '../../workflows/agent-carry';
 import { checkInput } from '../../workflows/agent-input';
 import { trimObservations } from '../../workflows/agent-window';
 import type { Observation } from '../../workflows/planner-contract';
@@ -109,6 +110,17 @@ describe('compaction of steps', () => {
       { key: 'fix#0', retries: 0, repairs: 1 },
     ]);
     expect(JSON.stringify(out).length).toBeLessThan(5_000);
+  });
+});
+
+describe('closed steps (workflows/agent-carry.ts)', () => {
+  test('step ids of names with #, digits, prototype keys and 64+ characters: only <tool>#<n> below its successes is closed', () => {
+    const successes = JSON.parse('{"a#1": 1, "x": 2, "123": 1, "__proto__": 1}') as Record<string, number>;
+    const long = 'L'.repeat(128);
+    Object.defineProperty(successes, long, { value: 1, enumerable: true });
+    const closed = closedStep(successes);
+    const ids = ['a#1#0', 'a#1', 'x#1', 'x#2', '123#0', '__proto__#0', 'constructor#0', `${long}#0`, 'custom-step'];
+    expect(ids.filter(closed)).toEqual(['a#1#0', 'x#1', '123#0', '__proto__#0', `${long}#0`]);
   });
 });
 
