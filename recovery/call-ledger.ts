@@ -43,9 +43,13 @@ export function lastFailure(ledger: CallLedger, tool: string, argsHash: string):
     : undefined;
 }
 
-/** Records a failed attempt (replacing the previous one of the same call). */
+/**
+ * Records a failed attempt (replacing the previous one of the same call). The entry moves to the end: both maps are
+ * in the order of their last entry, newest last, so a compaction that keeps the newest entries keeps the failures
+ * and outcomes seen most recently (workflows/router/compact.ts).
+ */
 export function recordFailure(ledger: CallLedger, attempt: AttemptRecord): CallLedger {
-  return freeze({ ...ledger, failures: { ...ledger.failures, [callKey(attempt.tool, attempt.argsHash)]: attempt } });
+  return freeze({ ...ledger, failures: movedLast(ledger.failures, callKey(attempt.tool, attempt.argsHash), attempt) });
 }
 
 /** Forgets the failure of a call that has since succeeded (or was verified applied). */
@@ -68,7 +72,15 @@ export function recordOutcome(
 ): { ledger: CallLedger; seen: number } {
   const key = `${callKey(tool, argsHash)}\u0000${outcomeDigest}`;
   const seen = (ledger.outcomes[key] ?? 0) + 1;
-  return { ledger: freeze({ ...ledger, outcomes: { ...ledger.outcomes, [key]: seen } }), seen };
+  return { ledger: freeze({ ...ledger, outcomes: movedLast(ledger.outcomes, key, seen) }), seen };
+}
+
+/** A copy of `map` with `key` set to `value` as its last entry. */
+function movedLast<V>(map: Readonly<Record<string, V>>, key: string, value: V): Record<string, V> {
+  const out: Record<string, V> = { ...map };
+  delete out[key];
+  out[key] = value;
+  return out;
 }
 
 /**

@@ -62,7 +62,7 @@ export async function continueOrEscalate(
  * step whose n is below the tool's successes so far succeeded and is never called again; its budgets and operation
  * ids need not be carried. Any other id is open.
  */
-function closedStep(toolSuccesses: Record<string, number>): (stepId: string) => boolean {
+export function closedStep(toolSuccesses: Record<string, number>): (stepId: string) => boolean {
   return (stepId) => {
     const at = stepId.lastIndexOf('#');
     const n = at < 0 ? NaN : Number(stepId.slice(at + 1));

@@ -10,6 +10,7 @@ import { runInputFields } from './input-shapes';
 import { OBSERVATION_KINDS } from './planner-contract';
 import { s as shapes, shaped } from '../recovery/shape';
 import { checkRestoredBudgets } from './router-options';
+import { routerStateSchema } from './router-state-shape';
 import { ApplicationFailureType } from '../recovery/failure-types';
 
 /** Most user messages waiting for the planner; more are dropped (with a worker log line). */
@@ -51,11 +52,14 @@ export const agentOptionsSchema = shaped((s) =>
     .strict(),
 );
 
-/** The shape of a continue-as-new carry; the router state's own fields are checked by the budget ledger. */
+/**
+ * The shape of a continue-as-new carry; the router state is checked field by field (workflows/router-state-shape.ts),
+ * its budget ledger by starting a turn on it.
+ */
 const agentCarrySchema = shaped((s) =>
   s
     .object({
-      router: s.object({ budgets: s.unknown(), records: s.array(s.unknown()) }).passthrough(),
+      router: routerStateSchema(),
       observations: s.array(s.object({ kind: s.enum(OBSERVATION_KINDS) }).passthrough()),
       omittedObservations: s.number().int().min(0).optional(),
       turn: s.number().int().min(0),

@@ -19,7 +19,7 @@ import {
   type Observation,
   type PlannerDecision,
 } from './planner-contract';
-import { own } from './router-helpers';
+import { own, setOwn } from './router-helpers';
 import { telemetry } from './telemetry-sinks';
 import type { ToolOutcome, ToolRouter } from './tool-router';
 
@@ -177,7 +177,7 @@ export function afterCall(run: AgentRun, call: ToolCall, step: CallStep, outcome
   const { callId } = step.options;
   run.observations.push(observationOf(call, outcome, run.turn));
   if (outcome.ok) {
-    run.toolSuccesses[step.stepTool] = own(run.toolSuccesses, step.stepTool) + 1;
+    setOwn(run.toolSuccesses, step.stepTool, own(run.toolSuccesses, step.stepTool) + 1);
     if (!outcome.noProgress) return undefined;
     return {
       status: AgentStatus.STOPPED,

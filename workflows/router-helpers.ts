@@ -29,6 +29,14 @@ export function own(record: Record<string, number>, key: string): number {
 }
 
 /**
+ * Sets a counter of a JSON-carried record as an own property: a tool may be named `__proto__` (the tool-name rule
+ * allows it), and `record.__proto__ = n` would set nothing, so the counter would read 0 for ever.
+ */
+export function setOwn(record: Record<string, number>, key: string, value: number): void {
+  Object.defineProperty(record, key, { value, enumerable: true, writable: true, configurable: true });
+}
+
+/**
  * The arguments as the tool will see them, for the gate's hash. A zod object that strips unknown keys (its JSON
  * Schema has `properties` and no `additionalProperties`) ignores extra keys, so they are no change: without this,
  * `{slot, note: "please"}` would pass the gate as "changed arguments" for an identical request. The idempotency

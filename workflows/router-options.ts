@@ -12,30 +12,23 @@ import { ApplicationFailureType } from '../recovery/failure-types';
 import { shaped } from '../recovery/shape';
 import { invalidInput } from './input-errors';
 import { runInputFields } from './input-shapes';
+import { routerStateSchema } from './router-state-shape';
 
 const PREFIX = 'createToolRouter options';
 
-/** The options' shape: the fields every run takes (workflows/input-shapes.ts), `restore` and `stepBudgetsAcrossTurns`. */
-export const routerOptionsSchema = shaped((s) => {
-  const counts = s.record(s.string(), s.number().int().min(0));
-  return s
+/**
+ * The options' shape: the fields every run takes (workflows/input-shapes.ts), `restore` (a `router.state()`,
+ * workflows/router-state-shape.ts) and `stepBudgetsAcrossTurns`.
+ */
+export const routerOptionsSchema = shaped((s) =>
+  s
     .object({
       ...runInputFields(),
-      restore: s
-        .object({
-          budgets: s.unknown(),
-          calls: s.object({ failures: s.record(s.string(), s.unknown()), outcomes: counts }).strict(),
-          grants: counts,
-          credentialVersions: counts,
-          successes: counts,
-          records: s.array(s.unknown()),
-        })
-        .strict()
-        .optional(),
+      restore: routerStateSchema().optional(),
       stepBudgetsAcrossTurns: s.boolean().optional(),
     })
-    .strict();
-});
+    .strict(),
+);
 
 /**
  * Checks `createToolRouter`'s options.

@@ -14,6 +14,7 @@ import { z } from 'zod';
 import { defineTool, type AnyTool } from '../../activities/define-tool';
 import { HttpOutcomeError } from '../../activities/http';
 import { createPlannerActivities, PlannerOutputError, type Planner } from '../../activities/planners/planner';
+import { startRun } from '../../recovery/budgets';
 import type { AgentOptions, AgentResult } from '../../workflows/agent';
 import { agentStateQuery, userMessageSignal } from '../../workflows/definitions';
 import type { PlannerDecision, PlannerInput } from '../../workflows/planner-contract';
@@ -503,6 +504,54 @@ test('C6 tool names __proto__, constructor, toString, hasOwnProperty are capabil
     'capability_missing',
     'capability_missing',
   ]);
+});
+
+test('C7 a forged carry whose router state has no call ledger fails the run (invalid_input), not its first call', async () => {
+  const planner = fnPlanner((input) =>
+    input.turn === 1
+      ? { kind: 'tool_calls', calls: [{ callId: 'c1', tool: 'echo', args: { n: 1 } }] }
+      : { kind: 'stop', reason: 'x' },
+  );
+  const router = { budgets: startRun({}), grants: {}, credentialVersions: {}, successes: {}, records: [] };
+  const carried = {
+    router,
+    observations: [],
+    turn: 0,
+    invalidDecisionsInARow: 0,
+    pendingUserMessages: [],
+    toolSuccesses: {},
+    continuedAsNew: 1,
+  };
+  const { observed } = await runAgent({ planner, extraArgs: [carried] });
+  expect(observed).toEqual({
+    kind: 'failed',
+    type: 'invalid_input',
+    message: expect.stringContaining('agentWorkflow carried.router.calls: '),
+  });
+});
+
+test('C8 a write tool named __proto__: a second identical write in a later turn is a new step with its own key', async () => {
+  const keys: string[] = [];
+  const proto = defineTool({
+    name: '__proto__',
+    description: 'Sends a reminder.',
+    input: z.object({ to: z.string() }).strict(),
+    output: z.object({ sent: z.number() }),
+    effect: 'write',
+    idempotency: { carrier: 'header', name: 'Idempotency-Key', deduplicates: true },
+    async execute(_args, ctx) {
+      keys.push(ctx.operationId);
+      return { sent: keys.length };
+    },
+  });
+  const planner = fnPlanner((input) =>
+    input.turn <= 2
+      ? { kind: 'tool_calls', calls: [{ callId: `c${input.turn}`, tool: '__proto__', args: { to: 'a' } }] }
+      : { kind: 'submit', result: 'sent twice' },
+  );
+  const { observed, workflowId } = await runAgent({ planner, tools: [proto] });
+  expect(completed(observed).status).toBe('submitted');
+  expect(keys).toEqual([`${workflowId}:__proto__#0`, `${workflowId}:__proto__#1`]);
 });
 
 // ---------------------------------------------------------------------------------------------------------------

@@ -52,10 +52,12 @@ export async function harness(
     activities?: object;
     /** Worker sinks, e.g. `defaultWorkerLogger` to capture the workflow logger's lines. */
     sinks?: WorkerOptions['sinks'];
+    /** Worker interceptors, e.g. an activity interceptor that makes one activity fail or wait. */
+    interceptors?: WorkerOptions['interceptors'];
   } = {},
 ): Promise<Harness> {
   const taskQueue = uniqueTaskQueue('rr');
-  const { maxConcurrentActivityTaskExecutions, config, activities, sinks, ...pluginOptions } = options;
+  const { maxConcurrentActivityTaskExecutions, config, activities, sinks, interceptors, ...pluginOptions } = options;
   if (typeof config === 'string') throw new Error('harness: pass config as an object');
   const plugin = new RecoveryPlugin({
     tools,
@@ -69,6 +71,7 @@ export async function harness(
     workflowBundle: await workflowBundle(),
     ...(activities ? { activities } : {}),
     ...(sinks ? { sinks } : {}),
+    ...(interceptors ? { interceptors } : {}),
     ...(maxConcurrentActivityTaskExecutions ? { maxConcurrentActivityTaskExecutions } : {}),
   });
   const startPlan = async (plan: Omit<ToolPlanInput, 'catalog'>, workflowId = uniqueTaskQueue('plan')) => {

@@ -4,9 +4,12 @@
  * again. Without this a long agent's carried state grows with every call (≈ 640 B a call) until the run must stop.
  *
  * - Budgets and operation ids (`budgets.calls`, `stepArgs`) of closed steps: dropped (a closed step is never
- *   called again, so its counters and idempotency keys cannot be read); every other step is kept.
+ *   called again, so its counters and idempotency keys cannot be read). A step that spent nothing and holds no
+ *   operation id (a call of a tool the run cannot use) is dropped too: the next call of it starts the same zeroed
+ *   counters, so nothing is lost, and hallucinated tool names do not pile up run after run. Every other step is kept.
  * - `successes` (step counters of one turn, `t<turn>:<tool>`): only the current turn's; turns only go forward.
- * - The gate's ledger (`calls.failures`, `calls.outcomes`): the newest `MAX_LEDGER_ENTRIES` each, by first entry.
+ * - The gate's ledger (`calls.failures`, `calls.outcomes`): the newest `MAX_LEDGER_ENTRIES` each, by last entry (a
+ *   failure or outcome recorded again moves to the end, recovery/call-ledger.ts).
  *   An identical call after an older failure runs once more before the gate sees it again; no-progress needs two
  *   identical outcomes, which a looping plan makes close together.
  * - `records`: the newest `MAX_CARRIED_RECORDS`; the older ones are counted in `recordsOmitted` (each run's own
@@ -30,9 +33,12 @@ export function compactRouterState(
   isClosedStep: (stepId: string) => boolean = () => false,
 ): ToolRouterState {
   const dropped = Math.max(0, state.records.length - MAX_CARRIED_RECORDS);
+  const ids = state.stepArgs ?? {};
+  const untouched = (c: { key: string; retries: number; repairs: number }) =>
+    c.retries === 0 && c.repairs === 0 && !Object.prototype.hasOwnProperty.call(ids, c.key);
   const out: ToolRouterState = {
     ...state,
-    budgets: { ...state.budgets, calls: state.budgets.calls.filter((c) => !isClosedStep(c.key)) },
+    budgets: { ...state.budgets, calls: state.budgets.calls.filter((c) => !isClosedStep(c.key) && !untouched(c)) },
     calls: { failures: newest(state.calls.failures), outcomes: newest(state.calls.outcomes) },
     successes: currentTurn(state.successes, state.budgets.turn.index),
     records: state.records.slice(dropped),

@@ -10,6 +10,7 @@ import { FailureClass, FailureReason, Phase, type FailureMeta, type ToolFailure 
 import { RecoveryAction } from '../../recovery/routes';
 import { fromActivityError } from '../activity-failure';
 import { isDuplicateKey } from '../reconcile-replay';
+import { setOwn } from '../router-helpers';
 import { spendUnit, versions, type ReadyScope, type RouterContext } from './context';
 import { runtimeFailure } from './outcomes';
 
@@ -106,7 +107,7 @@ export function dispatchFailed(
 function countAttempts(ctx: RouterContext, scope: ReadyScope, attempt: number, credentialVersion?: number): void {
   scope.attempts += attempt;
   for (let i = 1; i < attempt; i++) spendUnit(ctx, 'retry', scope.stepId);
-  if (credentialVersion !== undefined) ctx.st.credentialVersions[scope.name] = credentialVersion;
+  if (credentialVersion !== undefined) setOwn(ctx.st.credentialVersions, scope.name, credentialVersion);
 }
 
 /** Remembers the failed attempt for the gate (`earliestRetryAtMs` when a retry was scheduled). */

@@ -1,0 +1,157 @@
+/**
+ * The review case's argument preview under faults (workflows/reconcile-preview.ts, docs/DESIGN.md "What the model
+ * sees"): the `previewArguments` activity fails, answers late, or is still running when the run is cancelled. A
+ * write with no lookup and no deduplicating receiver whose answer is lost goes straight to review, so its
+ * reconciliation runs the preview; an activity interceptor on the real worker makes that one activity fail or wait.
+ */
+import type { Context } from '@temporalio/activity';
+import type { TestWorkflowEnvironment } from '@temporalio/testing';
+import type { ActivityInterceptorsFactory } from '@temporalio/worker';
+import { startLedgerService, type LedgerService } from '../../examples/ledger-service';
+import { ledgerTools } from '../../examples/ledger-tools';
+import { replayWorkflowsFromServer } from '../../plugin/replay';
+import { decideReviewUpdate, reconcileWorkflowId, reviewCaseQuery, type ReviewCase } from '../../workflows/definitions';
+import type { ToolPlanResult } from '../../workflows/tool-plan';
+import { testEnv, uniqueTaskQueue } from '../setup/env';
+import { harness, okOutcome, type Harness } from './harness';
+
+let env: TestWorkflowEnvironment;
+let ledger: LedgerService;
+beforeAll(async () => {
+  env = await testEnv();
+});
+beforeEach(async () => {
+  ledger = await startLedgerService();
+});
+afterEach(async () => {
+  await ledger.close();
+});
+
+/** What the preview activity does: waits `waitMs` (or until cancelled), then throws or answers. */
+interface Fault {
+  waitMs: number;
+  throws: boolean;
+}
+
+/** A worker whose `previewArguments` runs under `fault`; counts its attempts. */
+async function faultyHarness(fault: Fault): Promise<{ h: Harness; attempts: () => number }> {
+  let attempts = 0;
+  const factory: ActivityInterceptorsFactory = (ctx: Context) => ({
+    inbound: {
+      async execute(input, next) {
+        if (ctx.info.activityType !== 'previewArguments') return next(input);
+        attempts += 1;
+        const waited = new Promise((r) => setTimeout(r, fault.waitMs));
+        await Promise.race([waited, ctx.cancelled.catch(() => undefined)]);
+        if (fault.throws) throw new Error('preview backend down at 10.0.0.7:5432');
+        return next(input);
+      },
+    },
+  });
+  const h = await harness(env, ledgerTools(ledger.url).all, { interceptors: { activity: [factory] } });
+  return { h, attempts: () => attempts };
+}
+
+const send = { tool: 'send_newsletter_blind', args: { recipient: 'user-1', issue: '2015-04-23' }, stepId: 'send-1' };
+
+/** The review case of `operationId` once its reconciliation has started. */
+async function reviewCase(operationId: string, status?: ReviewCase['status']): Promise<ReviewCase> {
+  const handle = env.client.workflow.getHandle(reconcileWorkflowId(operationId));
+  for (let i = 0; i < 300; i++) {
+    const c = await handle.query(reviewCaseQuery).catch(() => undefined);
+    if (c && (status === undefined || c.status === status)) return c;
+    await new Promise((r) => setTimeout(r, 100));
+  }
+  throw new Error(`${operationId}: no review case${status ? ` with status ${status}` : ''}`);
+}
+
+const decide = (operationId: string) =>
+  env.client.workflow.getHandle(reconcileWorkflowId(operationId)).executeUpdate(decideReviewUpdate, {
+    args: [{ operationId, decision: 'mark_applied', by: 'ops', reason: 'in provider log', resultRef: 'm-1' }],
+  });
+
+test('preview: a preview that fails on every attempt shows argsSummary null; the review still decides the case', async () => {
+  ledger.fault({ kind: 'lose_response' });
+  const { h, attempts } = await faultyHarness({ waitMs: 0, throws: true });
+  const workflowId = uniqueTaskQueue('preview-fails');
+  const operationId = `${workflowId}:send-1`;
+  const r = await h.run(async () => {
+    await h.startPlan({ calls: [send] }, workflowId);
+    const c = await reviewCase(operationId, 'awaiting_review');
+    expect(c.argsSummary).toBeNull();
+    expect(JSON.stringify(c)).not.toContain('10.0.0.7');
+    await decide(operationId);
+    return (await env.client.workflow.getHandle(workflowId).result()) as ToolPlanResult;
+  });
+  expect(attempts()).toBe(3); // maximumAttempts
+  expect(okOutcome(r.outcomes[0]).reconciled).toBe('marked_applied');
+  expect(ledger.hits('POST /emails')).toBe(1);
+  const [replayed] = await replayWorkflowsFromServer(env.client, [reconcileWorkflowId(operationId)]);
+  expect(replayed?.error).toBeUndefined();
+});
+
+test('preview: a decision sent while the preview runs is refused (not awaiting review); after it, it is taken', async () => {
+  ledger.fault({ kind: 'lose_response' });
+  const { h } = await faultyHarness({ waitMs: 2_000, throws: false });
+  const workflowId = uniqueTaskQueue('preview-late');
+  const operationId = `${workflowId}:send-1`;
+  const r = await h.run(async () => {
+    await h.startPlan({ calls: [send] }, workflowId);
+    const early = await reviewCase(operationId);
+    expect(early.status).not.toBe('awaiting_review');
+    await expect(decide(operationId)).rejects.toMatchObject({
+      cause: { message: expect.stringContaining('is not awaiting review') },
+    });
+    const c = await reviewCase(operationId, 'awaiting_review');
+    expect(c.argsSummary).toEqual({ recipient: 'user-1', issue: '2015-04-23' });
+    await decide(operationId);
+    return (await env.client.workflow.getHandle(workflowId).result()) as ToolPlanResult;
+  });
+  expect(okOutcome(r.outcomes[0]).reconciled).toBe('marked_applied');
+  expect(ledger.hits('POST /emails')).toBe(1);
+});
+
+test('preview: the reconciliation cancelled while the preview runs ends CANCELLED, at once, and nothing is resent', async () => {
+  ledger.fault({ kind: 'lose_response' });
+  const { h, attempts } = await faultyHarness({ waitMs: 15_000, throws: false });
+  const workflowId = uniqueTaskQueue('preview-cancel');
+  const operationId = `${workflowId}:send-1`;
+  const child = env.client.workflow.getHandle(reconcileWorkflowId(operationId));
+  const { status, ms } = await h.run(async () => {
+    await h.startPlan({ calls: [send] }, workflowId);
+    await reviewCase(operationId);
+    while (attempts() === 0) await new Promise((r) => setTimeout(r, 50));
+    const t0 = Date.now();
+    await child.cancel();
+    await child.result().catch(() => undefined);
+    const d = await child.describe();
+    await env.client.workflow
+      .getHandle(workflowId)
+      .result()
+      .catch(() => undefined);
+    return { status: d.status.name, ms: Date.now() - t0 };
+  });
+  expect(status).toBe('CANCELLED');
+  expect(ms).toBeLessThan(10_000); // not the preview's 60 s deadline
+  expect(ledger.hits('POST /emails')).toBe(1);
+});
+
+test('preview: the plan cancelled while its reconciliation previews ends CANCELLED, and so does the reconciliation', async () => {
+  ledger.fault({ kind: 'lose_response' });
+  const { h, attempts } = await faultyHarness({ waitMs: 15_000, throws: false });
+  const workflowId = uniqueTaskQueue('preview-cancel-plan');
+  const operationId = `${workflowId}:send-1`;
+  const [plan, child] = await h.run(async () => {
+    await h.startPlan({ calls: [send] }, workflowId);
+    await reviewCase(operationId);
+    while (attempts() === 0) await new Promise((r) => setTimeout(r, 50));
+    const handle = env.client.workflow.getHandle(workflowId);
+    await handle.cancel();
+    await handle.result().catch(() => undefined);
+    const reconcile = env.client.workflow.getHandle(reconcileWorkflowId(operationId));
+    await reconcile.result().catch(() => undefined);
+    return [(await handle.describe()).status.name, (await reconcile.describe()).status.name];
+  });
+  expect([plan, child]).toEqual(['CANCELLED', 'CANCELLED']);
+  expect(ledger.hits('POST /emails')).toBe(1);
+});
