@@ -14,15 +14,15 @@ export const ARGS_PREVIEW_PATCH = 'recovery-router:args-preview-activity';
 
 /** StartToClose timeout of one `previewArguments` attempt, in ms. */
 const PREVIEW_TIMEOUT_MS = 10_000;
-/** Longest the case waits for its preview, all attempts and queueing together, in ms: then it shows `null`. */
+/** Longest the preview may take, all attempts and queueing together, in ms: then the case keeps `null`. */
 const PREVIEW_DEADLINE_MS = 60_000;
 
 /**
  * Sets `caseView.argsSummary` from the `previewArguments` activity, when the case goes to a person (a case a lookup
- * settles runs none); the promise settles when it is set or when none comes. A run recorded before the patch ran no
- * such activity: its case shows `null`. A preview that fails, or that no worker answers within
- * `PREVIEW_DEADLINE_MS`, leaves `null` too; it never fails the reconciliation, and the review waits for it at most
- * that long.
+ * settles runs none); the promise settles when it is set or when none comes. The review does not wait for it: the
+ * case shows `null` until it comes. A run recorded before the patch ran no such activity: its case shows `null`. A
+ * preview that fails, or that no worker answers within `PREVIEW_DEADLINE_MS`, leaves `null` too; it never fails the
+ * reconciliation.
  * @throws CancelledFailure (rejects) when the run is cancelled meanwhile: a cancellation is never swallowed.
  */
 export function previewArgs(input: { args: unknown }, caseView: ReviewCase): Promise<void> {

@@ -186,8 +186,11 @@ async function lookUpOrReplay(run: Run): Promise<ReconcileResult | undefined> {
 /** Phase 2: wait for review decisions until one ends the case or the review times out. */
 async function review(run: Run): Promise<ReconcileResult> {
   const { input, tally, caseView, inbox, replayOnce, done } = run;
-  // Only a case that reaches a person needs the preview: a lookup that settles it runs no preview activity.
-  await previewArgs(input, caseView);
+  // Only a case that reaches a person needs the preview (a lookup that settles it runs no preview activity). The case
+  // takes decisions at once and its review deadline starts now: the preview fills `argsSummary` when its activity
+  // answers and never delays the review (a worker lost mid-preview must not hold the case). A cancellation ends the
+  // loop below.
+  void previewArgs(input, caseView).catch(() => undefined);
   awaitReview(run);
   const deadline = Date.now() + (input.reviewTimeoutMs ?? DEFAULT_REVIEW_TIMEOUT_MS);
   for (;;) {

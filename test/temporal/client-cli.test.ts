@@ -91,7 +91,7 @@ describe('reviews: a refund whose outcome stayed unknown (lookup down), on one s
     );
     await until(
       () => showReview(env.client, operationId),
-      (c) => c.status === 'awaiting_review',
+      (c) => c.status === 'awaiting_review' && c.argsSummary !== null, // the preview comes a few ms after
       `${operationId} awaits review`,
     );
   });

@@ -41,7 +41,8 @@ async function awaitingReview(operationId: string): Promise<ReviewCase> {
   for (let i = 0; i < 200; i++) {
     try {
       const c = await handle.query(reviewCaseQuery);
-      if (c.status === 'awaiting_review') return c;
+      // The argument preview comes a few ms after the case opens (workflows/reconcile-preview.ts).
+      if (c.status === 'awaiting_review' && c.argsSummary !== null) return c;
     } catch {
       /* not started yet */
     }
