@@ -51,11 +51,10 @@ beforeEach(async () => {
   port = (server.address() as AddressInfo).port;
   url = `http://127.0.0.1:${port}`;
 });
-beforeAll(async () => {
-  const closed = http.createServer();
-  await new Promise<void>((r) => closed.listen(0, '127.0.0.1', r));
-  closedUrl = `http://127.0.0.1:${(closed.address() as AddressInfo).port}`;
-  await new Promise((r) => closed.close(() => r(undefined)));
+beforeAll(() => {
+  // Port 2: nothing here listens on it, listen(0) never hands it out (so no other test's server can take it between
+  // our close and the call, as a freed ephemeral port was in a CI run), and fetch's bad-port list does not hold it.
+  closedUrl = 'http://127.0.0.1:2';
 });
 afterEach(async () => {
   for (const s of sockets) s.destroy();
