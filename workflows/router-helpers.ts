@@ -29,10 +29,10 @@ export function own(record: Record<string, number>, key: string): number {
 }
 
 /**
- * Sets a counter of a JSON-carried record as an own property: a tool may be named `__proto__` (the tool-name rule
- * allows it), and `record.__proto__ = n` would set nothing, so the counter would read 0 for ever.
+ * Sets an entry of a JSON-carried record as an own property: a tool or a step may be named `__proto__` (the name
+ * rules allow it), and `record.__proto__ = v` would set nothing (or the prototype), so the entry would never be read.
  */
-export function setOwn(record: Record<string, number>, key: string, value: number): void {
+export function setOwn<V>(record: Record<string, V>, key: string, value: V): void {
   Object.defineProperty(record, key, { value, enumerable: true, writable: true, configurable: true });
 }
 

@@ -10,7 +10,7 @@ import { canonicalize, hashCanonical } from '../../recovery/canonical';
 import { isRecoveryInputError } from '../../recovery/errors';
 import { FailureClass, FailureReason } from '../../recovery/failure';
 import { RecoveryAction } from '../../recovery/routes';
-import { dispatchedArgs, hashedArgs, MAX_ARGS_CHARS, own } from '../router-helpers';
+import { dispatchedArgs, hashedArgs, MAX_ARGS_CHARS, own, setOwn } from '../router-helpers';
 import type { CallToolOptions, ToolOutcome } from '../tool-router-types';
 import { capabilities, permitted, versions, type CallScope, type ReadyScope, type RouterContext } from './context';
 import { routed, runtimeFailure } from './outcomes';
@@ -158,7 +158,7 @@ function operationIdFor(ctx: RouterContext, base: string, stepId: string, hash: 
   let index = seen.indexOf(hash);
   if (index < 0) {
     index = seen.length;
-    st.stepArgs[stepId] = [...seen, hash];
+    setOwn(st.stepArgs, stepId, [...seen, hash]);
   }
   return index === 0 ? base : `${base}~${index + 1}`;
 }
