@@ -29,25 +29,21 @@ async function pureFtpd(dir: string, more: string[]): Promise<{ port: number; st
   return { port, stop: server.stop };
 }
 
-/** Adds a virtual user (`pure-pw useradd`, the password twice on stdin) with `quota` options. */
-function addUser(dir: string, login: typeof USER, root: string, quota: string[]): void {
-  execFileSync(
-    findBinary('pure-pw'),
-    [
-      'useradd',
-      login.user,
-      '-u',
-      `${NOBODY}`,
-      '-g',
-      `${NOBODY}`,
-      '-d',
-      root,
-      '-f',
-      join(dir, 'users.passwd'),
-      ...quota,
-    ],
-    { input: `${login.password}\n${login.password}\n`, stdio: ['pipe', 'ignore', 'inherit'] },
-  );
+/**
+ * A virtual user's line of a pure-pw file (README.Virtual-Users, "FILE FORMAT": account, password hash, uid, gid,
+ * gecos, home, then upload and download bandwidth and ratios, max connections, files quota, size quota in bytes, four
+ * IP lists and time restrictions), written directly, then compiled by `pure-pw mkdb`. The hash is SHA-512 crypt(3)
+ * (`openssl passwd -6`), which PureDB checks with crypt(3): `pure-pw useradd` would hash with argon2id, which takes
+ * "up to 64 Mb memory, and 100% of a CPU core" a login (README.Virtual-Users; 2 to 3 s on this shared machine, on
+ * every login and every useradd). A failed login still waits pure-ftpd's own penalty, compiled in: 3 s and up to 3 s
+ * more at random (src/ftpd_p.h `PASSWD_FAILURE_DELAY`, src/ftpd.c `randomsleep`).
+ */
+function userLine(login: typeof USER, home: string, quota: { files?: number; bytes?: number }): string {
+  const hash = execFileSync('openssl', ['passwd', '-6', '-stdin'], { input: `${login.password}\n` })
+    .toString()
+    .trim();
+  const limits = ['', '', '', '', '', `${quota.files ?? ''}`, `${quota.bytes ?? ''}`, '', '', '', '', ''];
+  return [login.user, hash, NOBODY, NOBODY, '', `${home}/./`, ...limits].join(':');
 }
 
 /**
@@ -70,19 +66,38 @@ function homes(dir: string): void {
   chownSync(join(root, 'inbox'), NOBODY, NOBODY);
   chmodSync(join(root, 'locked'), 0o555); // root's: the user may not create files in it
   chmodSync(join(root, 'payroll.csv'), 0o000);
-  addUser(dir, USER, root, ['-N', '1']);
-  addUser(dir, FULL, full, ['-n', '1']);
+  const users = [userLine(USER, root, { bytes: 1024 * 1024 }), userLine(FULL, full, { files: 1 })];
+  writeFileSync(join(dir, 'users.passwd'), `${users.join('\n')}\n`);
   execFileSync(findBinary('pure-pw'), ['mkdb', join(dir, 'users.pdb'), '-f', join(dir, 'users.passwd')]);
 }
 
 /** Runs `op` on a fresh, logged-in client and always closes it. */
 async function using(port: number, op: (c: Client) => Promise<unknown>, login = USER): Promise<void> {
-  const c = new Client(12_000); // pure-ftpd answers a failed login after about 8 s
+  const c = new Client(12_000); // pure-ftpd answers a failed login after 3 to 6 s
   try {
     await c.access({ host: '127.0.0.1', port, ...login, secure: false });
     await op(c);
   } finally {
     c.close();
+  }
+}
+
+/**
+ * Logs in and stays: takes a `-c 1` server's only slot. The server counts its children, and the child that served
+ * spawnServer's readiness probe may not have exited yet: a 421 then is that probe, so log in again (at most 5 s).
+ */
+async function holdSlot(port: number): Promise<Client> {
+  const deadline = Date.now() + 5_000;
+  for (;;) {
+    const holder = new Client(5_000);
+    try {
+      await holder.access({ host: '127.0.0.1', port, ...USER, secure: false });
+      return holder;
+    } catch (e) {
+      holder.close();
+      if ((e as { code?: unknown }).code !== 421 || Date.now() > deadline) throw e;
+      await new Promise((r) => setTimeout(r, 100));
+    }
   }
 }
 
@@ -108,8 +123,10 @@ export const basicFtpLibrary: UnseenLibrary = {
     const main = await pureFtpd(dir, []);
     const single = await pureFtpd(dir, ['-c', '1']);
     // Takes the single server's only slot (`-c 1` counts logged-in users): the next client is turned away with 421.
-    const holder = new Client(5_000);
-    await holder.access({ host: '127.0.0.1', port: single.port, ...USER, secure: false });
+    const holder = await holdSlot(single.port).catch(async (e: unknown) => {
+      await Promise.all([main.stop(), single.stop()]);
+      throw e;
+    });
     const proxy = await tcpProxy(main.port);
     const refused = await closedPort();
     /** Logs in through the proxy, then cuts the connection once the next command reached the server. */
