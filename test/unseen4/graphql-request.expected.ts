@@ -15,6 +15,11 @@ const VARIABLES =
   'GraphQL spec §6.1.2 CoerceVariableValues: a variable of the wrong type is a request error, nothing executed → repair';
 const LIMIT = 'RFC 6585 §4 429 (extensions.code RATE_LIMITED, Retry-After: 2): not processed → transient → retry';
 
+const AUTHN_403 =
+  'RFC 9110 §15.5.4: a server may answer 403 for a failed authentication (Azure Storage 403 AuthenticationFailed, 3scale APIcast 403 "Authentication failed"); the body names it (extensions.code AUTHENTICATION_FAILED): DESIGN.md "Facts, not libraries", a 403 that failed to authenticate is a credential → reauth, never transient';
+const MODULE_LINK =
+  'Node.js ESM docs: named imports are resolved when the module graph links, before any code runs ("does not provide an export named"); DESIGN.md vocabulary programming_error (import error) → unrecoverable/tool_bug → escalate: the tool\'s code is broken, no argument can fix it (not repair)';
+
 export const GRAPHQL_REQUEST_EXPECTED: ExpectedTable4 = {
   'graphql-request.refused.read': { class: 'transient', action: 'retry', harm: 'costly', source: NOT_SENT },
   'graphql-request.refused.write': {
@@ -96,5 +101,39 @@ export const GRAPHQL_REQUEST_EXPECTED: ExpectedTable4 = {
     harm: 'unsafe',
     source:
       'DESIGN.md Phases: a write answered by a page that is no GraphQL result may or may not have run → outcome_unknown (BRIEF: a login page is not "applied")',
+  },
+  'graphql-request.authentication-failed-403.read': {
+    class: 'authentication',
+    action: 'reauth',
+    harm: 'costly',
+    source: AUTHN_403,
+  },
+  'graphql-request.authentication-failed-403.write': {
+    class: 'authentication',
+    action: 'reauth',
+    applied: 'no',
+    harm: 'costly',
+    source: `${AUTHN_403}; a refused request applied nothing`,
+  },
+  'graphql-request.resource-limit-exceeded-400.write': {
+    class: 'unrecoverable',
+    action: 'escalate',
+    applied: 'no',
+    harm: 'mild',
+    source:
+      'AWS API errors ResourceLimitExceeded (400, "You have exceeded a … resource limit"): an account quota, raised by a person, not an argument to repair; docs/tools.md kinds: quota → unrecoverable → escalate',
+  },
+  'graphql-request.module-link-syntax-error.read': {
+    class: 'unrecoverable',
+    action: 'escalate',
+    harm: 'mild',
+    source: MODULE_LINK,
+  },
+  'graphql-request.module-link-syntax-error.write': {
+    class: 'unrecoverable',
+    action: 'escalate',
+    applied: 'maybe',
+    harm: 'unsafe',
+    source: `${MODULE_LINK}; DESIGN.md concept rows: a programming error is "maybe sent" (the tool may have acted before it failed), so the write is not replay-safe`,
   },
 };

@@ -2,13 +2,20 @@
  * graphql-request (GraphQL over HTTP) against a real in-process GraphQL Yoga server (npm `graphql-yoga`), whose
  * resolvers raise `GraphQLError`s with the `extensions.code` values GraphQL servers commonly use (Apollo Server's
  * error codes: `UNAUTHENTICATED`, `FORBIDDEN`, `BAD_USER_INPUT`; `NOT_FOUND`, `RATE_LIMITED` as GitHub's and
- * Shopify's APIs name them) and an `extensions.http` status where the server sets one (Yoga's error docs); an
- * unexpected resolver error is masked ("Unexpected error."). A portal in front answers 200 with an HTML page.
+ * Shopify's APIs name them; `AUTHENTICATION_FAILED` with a 403 as gateways answer a failed authentication;
+ * `ResourceLimitExceeded` with a 400 as AWS APIs name an account limit) and an `extensions.http` status where the
+ * server sets one (Yoga's error docs); an unexpected resolver error is masked ("Unexpected error."). A portal in
+ * front answers 200 with an HTML page.
  * graphql-request raises `ClientError` with `response: { errors, status, headers }` for GraphQL errors, and a plain
- * `Error("Invalid execution result: …")` for a body that is not a GraphQL result.
+ * `Error("Invalid execution result: …")` for a body that is not a GraphQL result. A tool module written for an older
+ * graphql-request fails to link (a `SyntaxError` from its dynamic import).
  */
+import { mkdirSync, mkdtempSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import http from 'node:http';
 import type { AddressInfo, Socket } from 'node:net';
+import { tmpdir } from 'node:os';
+import { dirname, join } from 'node:path';
+import { pathToFileURL } from 'node:url';
 import { GraphQLError } from 'graphql';
 import { GraphQLClient } from 'graphql-request';
 import { createSchema, createYoga } from 'graphql-yoga';
@@ -49,6 +56,17 @@ function failure(fail: string | null | undefined): Error | undefined {
       return new GraphQLError('API rate limit exceeded for this app.', {
         extensions: { code: 'RATE_LIMITED', http: { status: 429, headers: { 'retry-after': '2' } } },
       });
+    case 'authentication-failed':
+      // A gateway that answers a failed authentication with 403, as Azure Storage (`AuthenticationFailed`) and
+      // 3scale APIcast ("Authentication failed") do.
+      return new GraphQLError('Authentication failed: the request signature does not match the access key.', {
+        extensions: { code: 'AUTHENTICATION_FAILED', http: { status: 403 } },
+      });
+    case 'resource-limit':
+      // An account resource limit, named as AWS APIs name it (SageMaker `ResourceLimitExceeded`, HTTP 400).
+      return new GraphQLError('You have exceeded a resource limit: at most 100 open orders per account.', {
+        extensions: { code: 'ResourceLimitExceeded', http: { status: 400 } },
+      });
     case 'internal':
       return new Error('connection to the orders database lost'); // masked by Yoga: "Unexpected error."
     default:
@@ -86,6 +104,37 @@ async function startServer(): Promise<{ url: string; stop: () => Promise<void> }
       for (const s of sockets) s.destroy();
       await new Promise((r) => server.close(() => r(undefined)));
     },
+  };
+}
+
+/**
+ * A tool module (ESM) written against graphql-request 6, which exported `GraphQLWebSocketClient`; version 7 does
+ * not. Importing it fails while Node links the module graph, before any of its code runs: `SyntaxError: The
+ * requested module 'graphql-request' does not provide an export named 'GraphQLWebSocketClient'` (Node.js docs,
+ * "Modules: ECMAScript modules", named imports are resolved at link time). The module sits in a temp dir whose
+ * node_modules links to the installed graphql-request.
+ */
+function staleToolModule(): { load: (effect: Effect) => () => Promise<unknown>; stop: () => void } {
+  const dir = mkdtempSync(join(tmpdir(), 'unseen4-esm-'));
+  // require.resolve gives build/entrypoints/main.cjs; the package exports no package.json to resolve instead.
+  const pkg = join(dirname(require.resolve('graphql-request')), '..', '..');
+  mkdirSync(join(dir, 'node_modules'));
+  symlinkSync(pkg, join(dir, 'node_modules', 'graphql-request'), 'dir');
+  writeFileSync(
+    join(dir, 'orders-tool.mjs'),
+    [
+      "import { GraphQLClient, GraphQLWebSocketClient } from 'graphql-request';",
+      'export const clients = { http: GraphQLClient, ws: GraphQLWebSocketClient };',
+      '',
+    ].join('\n'),
+  );
+  // A dynamic import() as written: TypeScript's CommonJS output would turn `import()` into `require()`.
+  const importEsm = new Function('specifier', 'return import(specifier)') as (specifier: string) => Promise<unknown>;
+  const url = pathToFileURL(join(dir, 'orders-tool.mjs')).href;
+  return {
+    // One module instance per case (a query string), so no case sees another's cached link failure.
+    load: (effect) => () => importEsm(`${url}?${effect}`),
+    stop: () => rmSync(dir, { recursive: true, force: true }),
   };
 }
 
@@ -128,6 +177,7 @@ export const graphqlRequestLibrary: UnseenLibrary = {
       run,
     });
     const portal = `${server.url}/portal/graphql`;
+    const stale = staleToolModule();
     const cases: UnseenCase[] = [
       one('refused', 'read', read(undefined, refused)),
       one('refused', 'write', write(undefined, refused)),
@@ -144,7 +194,18 @@ export const graphqlRequestLibrary: UnseenLibrary = {
       one('masked-internal-error', 'write', write('internal')),
       one('html-200', 'read', read(undefined, portal)),
       one('html-200', 'write', write(undefined, portal)),
+      one('authentication-failed-403', 'read', read('authentication-failed')),
+      one('authentication-failed-403', 'write', write('authentication-failed')),
+      one('resource-limit-exceeded-400', 'write', write('resource-limit')),
+      one('module-link-syntax-error', 'read', stale.load('read')),
+      one('module-link-syntax-error', 'write', stale.load('write')),
     ];
-    return { cases, stop: server.stop };
+    return {
+      cases,
+      stop: async () => {
+        stale.stop();
+        await server.stop();
+      },
+    };
   },
 };
