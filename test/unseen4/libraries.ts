@@ -3,15 +3,18 @@
  * first use: a run of one library loads only its own client.
  */
 import type { UnseenLibrary } from '../unseen/cases';
+import { AMQPLIB_EXPECTED } from './amqplib.expected';
 import { BASIC_FTP_EXPECTED } from './basic-ftp.expected';
 import type { ExpectedTable4 } from './cases';
 import { GRAPHQL_REQUEST_EXPECTED } from './graphql-request.expected';
+import { IMAPFLOW_EXPECTED } from './imapflow.expected';
 import { KNEX_EXPECTED } from './knex.expected';
 import { LDAPJS_EXPECTED } from './ldapjs.expected';
 import { LDAPTS_EXPECTED } from './ldapts.expected';
 import { MIKRO_ORM_EXPECTED } from './mikro-orm.expected';
 import { MQTT_EXPECTED } from './mqtt.expected';
 import { POSTGREST_JS_EXPECTED } from './postgrest-js.expected';
+import { SSH2_SFTP_CLIENT_EXPECTED } from './ssh2-sftp-client.expected';
 
 /** A library's fixture and cases (loaded on first use), and its expected table. */
 export interface Entry4 {
@@ -44,6 +47,12 @@ export const LIBRARIES4: Readonly<Record<string, Entry4>> = {
   },
   knex: { library: lazy('./knex', 'knexLibrary'), expected: KNEX_EXPECTED },
   '@mikro-orm/core': { library: lazy('./mikro-orm', 'mikroOrmLibrary'), expected: MIKRO_ORM_EXPECTED },
+  amqplib: { library: lazy('./amqplib', 'amqplibLibrary'), expected: AMQPLIB_EXPECTED },
+  imapflow: { library: lazy('./imapflow', 'imapflowLibrary'), expected: IMAPFLOW_EXPECTED },
+  'ssh2-sftp-client': {
+    library: lazy('./ssh2-sftp-client', 'ssh2SftpClientLibrary'),
+    expected: SSH2_SFTP_CLIENT_EXPECTED,
+  },
 };
 
 export const LIBRARY4_NAMES: readonly string[] = Object.keys(LIBRARIES4);
