@@ -1,9 +1,10 @@
 /**
  * Issue 38's fourth held-out set: client libraries and protocol families that no file of this repository named
- * when it was written (FTP reply codes, LDAP result codes, MQTT 5 reason codes, AMQP 0-9-1 reply codes, CoAP
- * response codes, GraphQL `extensions.code`, PostgREST's SQLSTATE-bearing errors, ORM error names). Each case runs
- * through its official client against a real server (or a loopback speaking the documented wire format) and the
- * real activity, as the first set does (test/unseen: the case, route and loopback shapes are shared).
+ * when it was written (FTP reply codes, SFTP status codes, LDAP result codes, MQTT 5 reason codes, AMQP 0-9-1 reply
+ * codes, IMAP response codes, GraphQL `extensions.code`, PostgREST's SQLSTATE-bearing errors, ORM error names), and
+ * issue 38's MCP cases (JSON-RPC -32602, the SDK's request timeout). Each case runs through its official client
+ * against a real server (or a loopback speaking the documented wire format) and the real activity, as the first set
+ * does (test/unseen: the case, route and loopback shapes are shared).
  *
  * Each expectation also says what a miss of it costs (`harm`), as issue 38 defines it, so the report can be
  * computed per harm.

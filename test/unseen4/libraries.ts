@@ -11,6 +11,8 @@ import { IMAPFLOW_EXPECTED } from './imapflow.expected';
 import { KNEX_EXPECTED } from './knex.expected';
 import { LDAPJS_EXPECTED } from './ldapjs.expected';
 import { LDAPTS_EXPECTED } from './ldapts.expected';
+import { MCP_EVERYTHING_EXPECTED } from './mcp-everything.expected';
+import { MCP_SDK_SERVER_EXPECTED } from './mcp-sdk-server.expected';
 import { MIKRO_ORM_EXPECTED } from './mikro-orm.expected';
 import { MQTT_EXPECTED } from './mqtt.expected';
 import { POSTGREST_JS_EXPECTED } from './postgrest-js.expected';
@@ -52,6 +54,14 @@ export const LIBRARIES4: Readonly<Record<string, Entry4>> = {
   'ssh2-sftp-client': {
     library: lazy('./ssh2-sftp-client', 'ssh2SftpClientLibrary'),
     expected: SSH2_SFTP_CLIENT_EXPECTED,
+  },
+  '@modelcontextprotocol/server-everything': {
+    library: lazy('./mcp-everything', 'mcpEverythingLibrary'),
+    expected: MCP_EVERYTHING_EXPECTED,
+  },
+  '@modelcontextprotocol/sdk': {
+    library: lazy('./mcp-sdk-server', 'mcpSdkServerLibrary'),
+    expected: MCP_SDK_SERVER_EXPECTED,
   },
 };
 
