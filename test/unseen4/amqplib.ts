@@ -89,6 +89,16 @@ export const amqplibLibrary: UnseenLibrary = {
           proxy.mode = 'forward';
         }
       });
+    /**
+     * An operator closes every connection (`rabbitmqctl close_all_connections`: 320 CONNECTION_FORCED). If the
+     * command fails the case would wait forever and, as a listed miss, pass unseen: the run ends loudly instead (its
+     * exit handler still kills the broker).
+     */
+    const operatorCloses = () =>
+      void rabbit.ctl(['close_all_connections', 'maintenance window']).catch((e: unknown) => {
+        console.error('rabbitmqctl close_all_connections failed:', e);
+        process.exit(3);
+      });
     const one = (name: string, effect: Effect, run: () => Promise<unknown>): UnseenCase => ({
       id: `amqplib.${name}.${effect}`,
       effect,
@@ -110,12 +120,7 @@ export const amqplibLibrary: UnseenLibrary = {
         using(url, publish('orders', 'order.created', 2 * MAX_MESSAGE_BYTES)),
       ),
       // Last of the cases on the broker: `close_all_connections` closes the holder's connection too.
-      one('connection-forced-320', 'read', () =>
-        using(
-          url,
-          nextMessage('jobs', () => void rabbit.ctl(['close_all_connections', 'maintenance window'])),
-        ),
-      ),
+      one('connection-forced-320', 'read', () => using(url, nextMessage('jobs', operatorCloses))),
       one('reset-after-request', 'read', cut(get('inbox'))),
       one('reset-after-request', 'write', cut(publish('orders'))),
     ];
