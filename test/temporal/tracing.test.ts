@@ -5,6 +5,7 @@
  * `RunWorkflow:toolPlanWorkflow`), attributes and status — the duration histogram per attempt (the first test, on a
  * fresh meter), and a replay of the history with tracing on that emits nothing again.
  */
+import { createHash } from 'node:crypto';
 import type { ReadableSpan } from '@opentelemetry/sdk-trace-base';
 import type { TestWorkflowEnvironment } from '@temporalio/testing';
 import { bundleWorkflowCode, DefaultLogger, Worker, type WorkflowBundleWithSourceMap } from '@temporalio/worker';
@@ -271,6 +272,11 @@ test('a 503 retried by Temporal, a 409 replanned, a lost refund reconciled: exac
   ]);
   expect(spans.find((s) => s.name === 'recover book_slot')!.status.message).toBe(failed.status.message);
   expect(JSON.stringify(ours(spans))).not.toMatch(/cus_1|10:30|amountCents|orderId/);
+  // No span, ours or Temporal's, carries an operation id (the idempotency key) or a hash derived from one (issue 36).
+  const ops = [inv, `${id}:t2:book_slot#0`, `${id}:t3:book_slot#0`, `${id}:refund-O-1`];
+  const derived = ops.flatMap((op) => [op, createHash('sha256').update(op).digest('hex').slice(0, 12)]);
+  const attributeText = JSON.stringify(spans.map((s) => s.attributes));
+  expect(derived.filter((d) => attributeText.includes(d))).toEqual([]);
 
   // gen_ai.execute_tool.duration: one point per attempt, in seconds, by tool and error.type.
   const points = await otel.points('gen_ai.execute_tool.duration');
