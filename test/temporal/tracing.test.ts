@@ -266,7 +266,8 @@ test('a 503 retried by Temporal, a 409 replanned, a lost refund reconciled: exac
   // A failed attempt's status says what the model was told, and its exception event names the ApplicationFailure's
   // type (the business type of a structured code, else the class); a recovery fed back says it too. Nothing of the arguments (customerId, orderId) is in any attribute.
   const failed = spans.find((s) => s.name === 'execute_tool book_slot' && s.status.code === 2)!;
-  expect(failed.status.message).toMatch(/slot 10:00 is taken/);
+  // The router's words only: the server's ("slot 10:00 is taken") are the model's serverSaid, not a span's text.
+  expect(failed.status.message).toBe('book_slot: HTTP 409, the call conflicts with the current state of the resource.');
   expect(failed.events.map((e) => [e.name, e.attributes?.['exception.type']])).toEqual([
     ['gen_ai.client.operation.exception', 'SlotTakenError'],
   ]);

@@ -65,7 +65,8 @@ async function requestApproval(ctx: RouterContext, scope: ReadyScope, attempt: F
     callId: scope.callId,
     tool: scope.spec.name,
     operationId: scope.operationId,
-    message: failure.publicMessage,
+    // A person reads the server's words too (quoted, redacted): the model gets them only as `serverSaid`.
+    message: failure.publicMessage + (failure.serverSaid ? ` Server said: "${failure.serverSaid}".` : ''),
     argsDigest: scope.hash,
     // Redacted and bounded by the activity that was refused (activities/preview-arguments.ts); null from a worker
     // that did not send it.
