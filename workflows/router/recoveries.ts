@@ -22,7 +22,7 @@ import { spendUnit, type ReadyScope, type RouterContext } from './context';
 import { recordAttempt, type FailedAttempt } from './dispatch';
 import { routed, succeed } from './outcomes';
 import { allowAgain } from './preflight';
-import { traceStep } from './trace';
+import { guardrailStep, traceStep } from './trace';
 import { verifyCall } from './verify';
 
 /** What a handler decided. */
@@ -73,7 +73,13 @@ async function requestApproval(ctx: RouterContext, scope: ReadyScope, attempt: F
     argsPreview: attempt.meta.argsPreview ?? null,
     turn: scope.turn,
   });
-  traceStep(scope, 'approval_wait', waitStartMs, { [RecoveryAttr.APPROVAL]: outcome.kind });
+  const allow = outcome.kind === 'approved';
+  const verdict = {
+    allow,
+    reason: outcome.kind,
+    action: allow ? RecoveryAction.REQUEST_APPROVAL : RecoveryAction.STOP,
+  };
+  guardrailStep(scope, 'human_approval', verdict, waitStartMs);
   switch (outcome.kind) {
     case 'expired':
       return stop(
