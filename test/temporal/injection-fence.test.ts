@@ -104,7 +104,7 @@ test('injection corpus: ≥ 60 placements over every channel; none arrives unfen
   });
   expect(broken).toEqual([]);
   // Per channel: placements, those unfenced in the feedback, a framework tool result and the planner's request (0
-  // each; before the fence 38 of 61 were, in the request), and those whose words reach the model quoted, as data.
+  // each; before the fence 40 of 61 were, in the request), and those whose words reach the model quoted, as data.
   // Not quoted: a plain thrown error, one with a cause, a socket error (the router names no words of theirs), and a
   // read's 2xx body the output schema refuses (reject names the schema's findings, never the body).
   const row = (placements: number, quoted: number) => ({ placements, feedback: 0, framework: 0, request: 0, quoted });
