@@ -46,7 +46,13 @@ test('422 with field errors → 1 dispatch, repair with field-level feedback; th
   expect(first.action).toBe('repair');
   expect(first.failure.class).toBe('invalid_arguments');
   expect(first.feedback.issues).toEqual([
-    expect.objectContaining({ path: ['slot'], expected: expect.stringContaining('on the hour') }),
+    {
+      path: ['slot'],
+      expected: 'a value the server accepts',
+      received: 'not reported',
+      suggestion: 'fix slot and call again',
+      serverSaid: 'must be on the hour or half hour',
+    },
   ]);
   expect(first.attempts).toBe(1);
   const second = failedOutcome(r.outcomes[1]);
