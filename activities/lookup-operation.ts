@@ -17,6 +17,7 @@ import { describe } from './failure-edge';
 import type { CredentialBroker } from './credentials';
 import type { AnyTool } from './define-tool';
 import { keepHeartbeating } from './heartbeat';
+import { parseCallArgs } from './invoke/preflight';
 import { toolContextOf } from './tool-context-of';
 
 export interface LookupRequest {
@@ -85,7 +86,7 @@ export function createLookupActivity(deps: { byName: ReadonlyMap<string, AnyTool
     try {
       const credential = tool.credential ? await deps.credentials.current(tool.credential) : undefined;
       // The call's arguments as the tool saw them; a request without them (an older workflow) passes undefined.
-      const parsed = req.args === undefined ? undefined : tool.input.safeParse(req.args);
+      const parsed = req.args === undefined ? undefined : parseCallArgs(tool, req.args, req.operationId);
       const args: unknown = parsed?.success ? parsed.data : undefined;
       const ctx = toolContextOf(activity, tool, req, credential, undefined, guard.signal);
       const answer: unknown = await guard.race(Promise.resolve().then(() => tool.lookup!(req.operationId, ctx, args)));

@@ -18,6 +18,7 @@ import type { AnyTool } from './define-tool';
 import { CallInterrupted, guardAttempt } from './attempt-guard';
 import { describe } from './failure-edge';
 import { keepHeartbeating } from './heartbeat';
+import { parseCallArgs } from './invoke/preflight';
 import { toolContextOf } from './tool-context-of';
 
 export interface VerifyRequest {
@@ -85,7 +86,7 @@ export function createVerifyActivity(deps: { byName: ReadonlyMap<string, AnyTool
     const stopHeartbeats = keepHeartbeating(activity, 1_000);
     const guard = guardAttempt(activity);
     try {
-      const parsed = tool.input.safeParse(req.args);
+      const parsed = parseCallArgs(tool, req.args, req.operationId);
       if (!parsed.success) return { verdict: 'unknown' };
       const credential = tool.credential ? await deps.credentials.current(tool.credential) : undefined;
       const ctx = toolContextOf(activity, tool, req, credential, undefined, guard.signal);

@@ -8,7 +8,7 @@
 import { MockActivityEnvironment } from '@temporalio/testing';
 import { z } from 'zod';
 import { defineTool, type AnyTool } from '../../activities/define-tool';
-import { createToolActivities } from '../../activities/invoke-tool';
+import { createToolActivities, type ToolInvocationResult } from '../../activities/invoke-tool';
 import { DEFAULT_BACKOFF_POLICY } from '../../recovery/backoff';
 import { dispatchedArgs, hashedArgs } from '../../workflows/router-helpers';
 
@@ -55,7 +55,7 @@ test.each(STRICT)(
     const acts = createToolActivities({ tools: [tool], backoff: DEFAULT_BACKOFF_POLICY });
     const env = new MockActivityEnvironment({ activityId: 'act-1' }, { logger: silent });
     const call = { tool: 'refund', args, callId: 'call-1', operationId: OP };
-    const result = await env.run(acts.invokeTool, call);
+    const result = (await env.run(acts.invokeTool, call)) as ToolInvocationResult;
     const looked = await env.run(acts.lookupOperation, call);
     const verified = await env.run(acts.verifyPostcondition, call);
     expect([result.value, looked, verified]).toEqual([
@@ -73,5 +73,5 @@ test('strict input: a key the model supplies in the field is replaced by the ope
   const acts = createToolActivities({ tools: [tool], backoff: DEFAULT_BACKOFF_POLICY });
   const env = new MockActivityEnvironment({ activityId: 'act-1' }, { logger: silent });
   const call = { tool: 'refund', args: { amountCents: 5, opId: 'forged' }, callId: 'call-1', operationId: OP };
-  expect((await env.run(acts.invokeTool, call)).value).toEqual({ key: OP, amountCents: 5 });
+  expect(((await env.run(acts.invokeTool, call)) as ToolInvocationResult).value).toEqual({ key: OP, amountCents: 5 });
 });
