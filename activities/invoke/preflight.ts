@@ -10,7 +10,7 @@ import { buildFailure } from '../../recovery/classify/build';
 import { FailureClass, FailureReason, Phase, type FieldIssue, type ToolFailure } from '../../recovery/failure';
 import { CredentialRefreshFailed, CredentialUnavailable, type CredentialBroker } from '../credentials';
 import type { AnyTool, RuleViolation } from '../define-tool';
-import { isPlainObject } from '../../recovery/plain-object';
+import { parseCallArgs } from '../tool-read';
 import { CallStopped, preflightFailure } from './stop';
 
 /** A call ready to dispatch. */
@@ -44,29 +44,6 @@ export async function preflight(
   const args: unknown = parsed.data;
   await checkRules(tool, args, ctx);
   return { tool, args, credential: await credentialFor(tool, ctx, credentials, inv.credentialVersion) };
-}
-
-/**
- * The arguments as the tool sees them: parsed by its input schema, with the idempotency key (the operation id) in its
- * field when the tool carries it there (docs/tools.md, "Effects and idempotency"). The field is the router's, never
- * the model's: what the arguments hold there is dropped before the parse (the key itself when the schema names the
- * field), so a schema that refuses unknown keys (`.strict()`, `z.strictObject`, `.catchall(z.never())`) passes, and
- * the key is set after it. One rule for `execute`, `lookup` and `verify`.
- */
-export function parseCallArgs(
-  tool: AnyTool,
-  args: unknown,
-  operationId: string,
-): ReturnType<AnyTool['input']['safeParse']> {
-  if (tool.idempotency.carrier !== 'field' || !isPlainObject(args)) return tool.input.safeParse(args);
-  const field = tool.idempotency.name;
-  const named =
-    isPlainObject(tool.spec.inputSchema.properties) && Object.hasOwn(tool.spec.inputSchema.properties, field);
-  const rest = Object.fromEntries(Object.entries(args).filter(([key]) => key !== field));
-  const parsed = tool.input.safeParse(named ? { ...rest, [field]: operationId } : rest);
-  return parsed.success && isPlainObject(parsed.data)
-    ? { ...parsed, data: { ...parsed.data, [field]: operationId } }
-    : parsed;
 }
 
 /** Business invariants checked by trusted code (`validate.before`): a violation names its field. */
