@@ -106,8 +106,12 @@ export const FailureReason = {
   INTERRUPTED: 'interrupted',
   /** Nothing the tool threw or the edge saw is recognised; on a write that may have left, the outcome is unknown. */
   UNRECOGNIZED: 'unrecognized',
-  /** The result is larger than a payload may carry (recovery/bounds.ts). */
+  /** The result is larger than a payload may carry (recovery/bounds.ts), or its body than `ctx.http` reads. */
   RESULT_TOO_LARGE: 'result_too_large',
+  /** A 3xx not followed (RFC 9110 §15.4): it says where to go, not whether a write was applied. */
+  REDIRECTED: 'redirected',
+  /** An unknown outcome after the receiver answered a write of the attempt 2xx (e.g. 202): never resent blind. */
+  ACCEPTED: 'accepted',
 } as const;
 export type FailureReason = (typeof FailureReason)[keyof typeof FailureReason];
 export const FAILURE_REASONS = Object.values(FailureReason) as [FailureReason, ...FailureReason[]];

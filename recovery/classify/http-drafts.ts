@@ -184,6 +184,16 @@ export function notProcessed(f: HttpFacts, reason: FailureReason, what: PublicPa
   return draft;
 }
 
+/**
+ * A 3xx not followed (RFC 9110 §15.4) says where to go, not whether a write was applied (an expired sign-in answers a
+ * POST `302 Location: /login`): a write's outcome is unknown (reconcile); a read is not retried.
+ */
+export function redirected(f: HttpFacts): FailureDraft {
+  const what = msg`${head(f)}a redirect that is not followed`;
+  const meaning = { class: FailureClass.UNRECOVERABLE, reason: FailureReason.REDIRECTED, head: what };
+  return { ...draftBySend(meaning, 'maybe_sent', f.ctx), status: f.status };
+}
+
 /** 500, 502, 504 and unlisted 5xx: the request reached the server, which may have acted on it. */
 export function serverError(f: HttpFacts): FailureDraft {
   const reason = f.status === 504 ? FailureReason.TIMEOUT : FailureReason.UNAVAILABLE;

@@ -330,11 +330,24 @@ describe('classify: HTTP statuses', () => {
       READ,
       { class: 'unrecoverable', retryable: false },
     ],
+    // RFC 9110 §15.4: a redirect says where to go, not whether a write was applied (issue 35).
     [
-      '302 (a redirect the adapter did not follow) → unrecoverable/tool_bug with status 302',
+      '302 (a redirect the adapter did not follow) on a read → unrecoverable/redirected with status 302',
       http(302),
       READ,
-      { class: 'unrecoverable', reason: 'tool_bug', status: 302 },
+      { class: 'unrecoverable', reason: 'redirected', status: 302, replaySafe: true },
+    ],
+    [
+      '307 on a write → outcome_unknown/redirected (reconcile), not replay-safe',
+      http(307, { location: 'https://other.example/pay' }),
+      WRITE,
+      { class: 'outcome_unknown', reason: 'redirected', status: 307, phase: 'commit_unknown', replaySafe: false },
+    ],
+    [
+      '101 → unrecoverable/tool_bug with status 101',
+      http(101),
+      READ,
+      { class: 'unrecoverable', reason: 'tool_bug', status: 101 },
     ],
     [
       'an invalid status (NaN) → unrecoverable/tool_bug without status',
@@ -382,6 +395,12 @@ describe('classify: HTTP messages', () => {
       'create_payment: HTTP 422, rejected by a business rule; the same call will be rejected again.',
       'insufficient_funds: balance too low',
     ]);
+  });
+
+  it('classify: a write 302 message says the redirect proves nothing and names no Location', () => {
+    expect(classify(http(302, { location: 'https://sso.example/login?u=a' }), WRITE).publicMessage).toBe(
+      'create_payment: HTTP 302, a redirect that is not followed after the write was sent; it may or may not have been applied. Check its status before any new attempt.',
+    );
   });
 
   it('classify: a write 500 message tells the model to check the status before any new attempt', () => {
