@@ -1,31 +1,33 @@
 /**
- * What an error of a client library means, as one of a few kinds, and how a kind becomes a `FailureDraft`.
- *
- * Every family's table (postgres.ts, aws.ts, grpc.ts, …) maps its codes to an `ErrorKind`; this one table
- * (`KIND_RULES`) maps a kind to a class, a reason and a phase rule, so the routing of "a unique violation" is the
- * same whether PostgreSQL, MySQL, SQLite, MongoDB or DynamoDB said it.
+ * What an error means, as one of a few kinds, and how a kind becomes a `FailureDraft`: the one meaning table of the
+ * classifier. A protocol's code (recovery/classify/protocols), a client library's (recovery/classify/dialects) and a
+ * word of the vocabulary (recovery/classify/words.ts) all name a kind, so "a unique violation" routes the same way
+ * whether PostgreSQL, an LDAP server, MongoDB or a sentence said it.
  *
  * Phase rules (docs/DESIGN.md, "Phases": an unknown outcome is not a failure):
  * - `refused`: the server (or the client library) refused the call before applying it — a constraint, a
  *   rolled-back transaction, a throttle, a connection that never opened. Phase `dispatch`, replay-safe for any tool.
  * - `maybe`: the call may have been applied (a connection lost after the request was sent, a client-side timeout,
  *   a server fault while running it): the one phase decision of recovery/classify/sent.ts (`draftBySend`) says
- *   what it becomes. The adapter's `requestSent` wins over the library's own send fact.
+ *   what it becomes. The adapter's `requestSent` wins over the code's own send fact.
  * - `returned`: the call returned and its result is unusable (`invalid_result`, phase `postcheck`); a write was
  *   applied, so only a read or a deduplicated write is replay-safe.
+ * Said by words alone (no code), a kind is less sure (docs/DESIGN.md, "Facts, not libraries"): a refusal is still a
+ * refusal, but a transient refusal is "may have been sent" and a result words call unusable is not proof that a
+ * write was applied — words never make a write replayable.
  * Pure: no I/O.
  */
-import { FailureClass, FailureReason, Phase } from '../../failure';
-import type { FieldIssue } from '../../failure';
-import type { FailureDraft } from '../build';
-import type { CallContext } from '../context';
-import { appliedWriteNote } from '../result';
-import { draftBySend, refusedDraft } from '../sent';
-import type { WrappedHttp } from '../wrapped-http';
+import { FailureClass, FailureReason, Phase } from '../failure';
+import type { FieldIssue } from '../failure';
+import type { FailureDraft } from './build';
+import type { CallContext } from './context';
+import { appliedWriteNote, draftBySend, refusedDraft } from './sent';
+import type { WrappedHttp } from './wrapped-http';
 
-/** What a library error means. A const object plus a type of the same name. */
+/** What an error means. A const object plus a type of the same name. */
 export const ErrorKind = {
   CONFLICT: 'conflict',
+  ALREADY: 'already',
   PRECONDITION_FAILED: 'precondition_failed',
   NOT_FOUND: 'not_found',
   BUSINESS_RULE: 'business_rule',
@@ -44,10 +46,15 @@ export const ErrorKind = {
   AUTH_FAILED: 'auth_failed',
   CREDENTIAL_EXPIRED: 'credential_expired',
   FORBIDDEN: 'forbidden',
+  POLICY_DENIED: 'policy_denied',
+  SCOPE_MISSING: 'scope_missing',
+  UNKNOWN_OPERATION: 'unknown_operation',
   QUOTA_EXHAUSTED: 'quota_exhausted',
+  BILLING: 'billing',
   UNSUPPORTED: 'unsupported',
   RESOURCE_FAILURE: 'resource_failure',
   TOOL_BUG: 'tool_bug',
+  PROGRAMMING_ERROR: 'programming_error',
   INVALID_RESULT: 'invalid_result',
 } as const;
 export type ErrorKind = (typeof ErrorKind)[keyof typeof ErrorKind];
@@ -72,17 +79,18 @@ const k = (cls: FailureClass, reason: FailureReason, phase: PhaseRule, what: str
 // prettier-ignore
 export const KIND_RULES: Readonly<Record<ErrorKind, KindRule>> = Object.freeze({
   conflict: k(C.SEMANTIC_REJECTION, R.CONFLICT, 'refused', 'the call conflicts with the current state (an existing row or resource); the same call against the same state fails again'),
+  already: k(C.SEMANTIC_REJECTION, R.CONFLICT, 'refused', 'the state the call asks for may already hold'),
   precondition_failed: k(C.SEMANTIC_REJECTION, R.PRECONDITION_FAILED, 'refused', 'a condition of the call does not hold in the current state'),
-  not_found: k(C.SEMANTIC_REJECTION, R.NOT_FOUND, 'refused', 'the resource was not found; retrying will not change that'),
+  not_found: k(C.SEMANTIC_REJECTION, R.NOT_FOUND, 'refused', 'something the call refers to was not found; retrying will not change that'),
   business_rule: k(C.SEMANTIC_REJECTION, R.BUSINESS_RULE, 'refused', 'rejected by a business rule; the same call will be rejected again'),
   invalid_argument: k(C.INVALID_ARGUMENTS, R.SCHEMA, 'refused', 'the arguments were rejected as invalid; change them'),
   rule_violation: k(C.INVALID_ARGUMENTS, R.BUSINESS_RULE, 'refused', 'the values break a rule of the data (a constraint); change them'),
-  rate_limited: k(C.TRANSIENT, R.RATE_LIMITED, 'refused', 'rate limited or throttled; nothing was applied'),
-  unavailable: k(C.TRANSIENT, R.UNAVAILABLE, 'refused', 'the service refused the call for now (busy, starting, read-only or out of connections); nothing was applied'),
-  aborted: k(C.TRANSIENT, R.ABORTED, 'refused', 'the transaction was aborted by a conflict with another one and rolled back; nothing was applied'),
-  server_timeout: k(C.TRANSIENT, R.TIMEOUT, 'refused', 'the server stopped the call at its time limit and rolled it back; nothing was applied'),
-  not_sent: k(C.TRANSIENT, R.NETWORK, 'refused', 'could not reach the service; the request was not sent'),
-  connect_timeout: k(C.TRANSIENT, R.TIMEOUT, 'refused', 'the connection (or a pooled one) could not be had in time; the request was not sent'),
+  rate_limited: k(C.TRANSIENT, R.RATE_LIMITED, 'refused', 'rate limited or throttled'),
+  unavailable: k(C.TRANSIENT, R.UNAVAILABLE, 'refused', 'the service refused the call for now (busy, starting, read-only or out of connections)'),
+  aborted: k(C.TRANSIENT, R.ABORTED, 'refused', 'the transaction was aborted by a conflict with another one and rolled back'),
+  server_timeout: k(C.TRANSIENT, R.TIMEOUT, 'refused', 'the server stopped the call at its time limit and rolled it back'),
+  not_sent: k(C.TRANSIENT, R.NETWORK, 'refused', 'could not reach the service'),
+  connect_timeout: k(C.TRANSIENT, R.TIMEOUT, 'refused', 'the connection (or a pooled one) could not be had in time'),
   connection_lost: k(C.TRANSIENT, R.NETWORK, 'maybe', 'the connection was lost'),
   client_timeout: k(C.TRANSIENT, R.TIMEOUT, 'maybe', 'the call timed out'),
   server_error: k(C.TRANSIENT, R.UNAVAILABLE, 'maybe', 'the server failed while handling the call'),
@@ -90,48 +98,32 @@ export const KIND_RULES: Readonly<Record<ErrorKind, KindRule>> = Object.freeze({
   auth_failed: k(C.AUTHENTICATION, R.CREDENTIAL_MISSING, 'refused', 'the credential was refused; a valid one is needed'),
   credential_expired: k(C.AUTHENTICATION, R.CREDENTIAL_EXPIRED, 'refused', 'the credential is expired or revoked; it must be refreshed'),
   forbidden: k(C.AUTHORIZATION, R.FORBIDDEN, 'refused', 'the caller is not allowed to do this'),
-  quota_exhausted: k(C.UNRECOVERABLE, R.UNSPECIFIED, 'refused', 'the account is out of quota; waiting will not help'),
+  policy_denied: k(C.AUTHORIZATION, R.POLICY_DENIED, 'refused', 'denied by policy; do not try to work around it'),
+  scope_missing: k(C.CAPABILITY_MISSING, R.NOT_PERMITTED_TOOL, 'refused', 'the credential lacks a permission (scope) this call needs'),
+  unknown_operation: k(C.CAPABILITY_MISSING, R.UNKNOWN_TOOL, 'refused', 'the service does not know this operation'),
+  quota_exhausted: k(C.UNRECOVERABLE, R.UNSPECIFIED, 'refused', 'the account is out of quota or over a limit; waiting will not help, a person must act'),
+  billing: k(C.UNRECOVERABLE, R.UNSPECIFIED, 'refused', 'the account cannot pay for this call; a person must act'),
   unsupported: k(C.UNRECOVERABLE, R.UNSPECIFIED, 'refused', 'the operation is not supported here'),
   resource_failure: k(C.UNRECOVERABLE, R.UNSPECIFIED, 'maybe', 'the storage or the server failed (disk full, I/O error, corruption); an operator must act'),
   tool_bug: k(C.UNRECOVERABLE, R.TOOL_BUG, 'refused', 'the tool sent something the service cannot run; this is a bug in the tool'),
+  programming_error: k(C.UNRECOVERABLE, R.TOOL_BUG, 'maybe', "the tool's own code failed (a bug or a missing dependency); an operator must fix it"),
   invalid_result: k(C.INVALID_RESULT, R.SCHEMA_VIOLATION, 'returned', 'the result could not be parsed; it is not a usable answer'),
 });
 
-/** Every dialect the classifier reads. A const object plus a type of the same name. */
-export const Dialect = {
-  POSTGRES: 'postgres',
-  MYSQL: 'mysql',
-  SQLITE: 'sqlite',
-  PRISMA: 'prisma',
-  MONGODB: 'mongodb',
-  REDIS: 'redis',
-  GRPC: 'grpc',
-  AWS: 'aws',
-  STRIPE: 'stripe',
-  GOOGLE: 'google',
-  OPENAI: 'openai',
-  ANTHROPIC: 'anthropic',
-  AXIOS: 'axios',
-  NODE: 'node',
-} as const;
-export type Dialect = (typeof Dialect)[keyof typeof Dialect];
-export const DIALECTS = Object.values(Dialect) as [Dialect, ...Dialect[]];
-
-/** One row of a family's table: the kind, the library's name for the code, and where the row comes from. */
-export interface DialectRow {
+/** A code's row in a table: the kind, the code's own name, and its send fact when the kind's is not enough. */
+export interface CodeRow {
   readonly kind: ErrorKind;
-  /** The library's or server's own name for the code (`unique_violation`, `ER_DUP_ENTRY`). */
+  /** The spec's or library's own name for the code (`unique_violation`, `insufficientAccessRights`). */
   readonly name?: string;
   /** Overrides the kind's send fact (e.g. an error that can only happen before anything was sent). */
   readonly sent?: 'not_sent' | 'maybe_sent';
-  /** The documentation or error-code list this row comes from. */
-  readonly source: string;
+  /** The row's own source, when the table's is not enough (a section of the spec). */
+  readonly source?: string;
 }
 
-/** A row builder bound to one source: `const pg = rowsFrom(URL); pg(K.CONFLICT, 'unique_violation')`. */
+/** A row builder bound to one source: `const s3 = rowsFrom(URL); s3(ErrorKind.NOT_FOUND)`. */
 export function rowsFrom(source: string) {
-  return (kind: ErrorKind, name?: string, sent?: 'not_sent' | 'maybe_sent'): DialectRow =>
-    Object.freeze({ kind, source, ...(name === undefined ? {} : { name }), ...(sent === undefined ? {} : { sent }) });
+  return (kind: ErrorKind): CodeRow => Object.freeze({ kind, source });
 }
 
 /** `table[key]` for an own key only (a code such as `constructor` must not reach `Object.prototype`). */
@@ -140,13 +132,14 @@ export function own<T>(table: Readonly<Record<string, T>>, key: string | number 
   return Object.prototype.hasOwnProperty.call(table, key) ? table[String(key)] : undefined;
 }
 
-/** The facts a family's reader found in one error. Nothing here is quoted unless it is safe (see `label`). */
-export interface DialectFacts {
-  readonly dialect: Dialect;
-  /** The kind, or `undefined` to classify `http` by the HTTP rules (a status the family's table does not name). */
+/** The facts a table's reader found in one error. Nothing here is quoted unless it is safe (see `label`). */
+export interface CodeFacts {
+  /** The table that read it (`defineTool({ errors })` may name it). */
+  readonly dialect: string;
+  /** The kind, or `undefined` to classify `http` by the HTTP rules (a status the table does not name). */
   readonly kind?: ErrorKind;
   /**
-   * What the model reads about the error: the family and code (`PostgreSQL 23505 unique_violation`), schema names
+   * What the model reads about the error: the protocol and code (`PostgreSQL 23505 unique_violation`), schema names
    * at most (a constraint, a column). Never a message, a value, SQL text, a host or a key.
    */
   readonly label: string;
@@ -157,32 +150,25 @@ export interface DialectFacts {
   readonly issues?: readonly FieldIssue[];
   /** The provider's business code (`insufficient_funds`), for the ApplicationFailure type. */
   readonly code?: string;
-  /** An HTTP answer the library carries (status, headers, body). */
+  /** An HTTP answer the error carries (status, headers, body). */
   readonly http?: WrappedHttp;
-  /** The server's own words, already cut and redacted, for families that speak to people (gRPC details). */
+  /** The server's own words, already cut and redacted, for protocols that speak to people (gRPC details). */
   readonly said?: string;
-}
-
-/** A family's reader: the facts of one error of the cause chain, or `undefined` when it is not that family's. */
-export interface DialectReader {
-  readonly dialect: Dialect;
-  /**
-   * @param node one error of the cause chain.
-   * @param declared the tool named this dialect (`defineTool({ errors })`): shapes too loose to claim on their
-   *   own (a bare SQLSTATE `code`, a codeless message) are read too.
-   */
-  read(node: unknown, declared: boolean): DialectFacts | undefined;
+  /** The row's own words for the model, in place of its kind's. */
+  readonly what?: string;
 }
 
 /**
  * A kind's draft for this call (see the module docs for the phase rules).
  * @param requestSent the adapter's knowledge; wins over `facts.sent`.
+ * @param byWords the kind was read from words alone, not from a code.
  */
 export function kindDraft(
   kind: ErrorKind,
-  facts: DialectFacts,
+  facts: Pick<CodeFacts, 'label' | 'sent' | 'retryAfterMs' | 'http' | 'issues' | 'code' | 'said' | 'what'>,
   requestSent: boolean | undefined,
   ctx: CallContext,
+  byWords = false,
 ): FailureDraft {
   const rule = KIND_RULES[kind];
   const extra: Partial<FailureDraft> = {
@@ -192,37 +178,35 @@ export function kindDraft(
     ...(facts.code === undefined ? {} : { code: facts.code }),
   };
   const said = facts.said === undefined || facts.said === '' ? '' : ` Server said: "${facts.said}".`;
-  const head = `${ctx.tool}: ${facts.label}: ${rule.what}`;
-  if (rule.phase === 'returned') return { ...extra, ...returned(rule, ctx, head, said) };
-  if (rule.phase === 'refused') {
+  const head = `${ctx.tool}: ${facts.label === '' ? '' : `${facts.label}: `}${facts.what ?? rule.what}`;
+  const transient = rule.class === C.TRANSIENT;
+  let draft: FailureDraft;
+  if (rule.phase === 'returned' && (ctx.effect === 'read' || !byWords)) draft = returned(rule, ctx, head);
+  else if (rule.phase === 'refused' && !(byWords && transient)) {
     const approval = rule.class === C.AUTHORIZATION && ctx.approvalCanLift;
-    const meaning = {
-      class: rule.class,
-      reason: approval ? R.APPROVAL_REQUIRED : rule.reason,
-      head: `${head}${approval ? ' without a human approval' : ''}`,
-    };
-    const draft = refusedDraft(meaning);
-    return { ...extra, ...draft, publicMessage: `${draft.publicMessage}${said}` };
+    const reason = approval ? R.APPROVAL_REQUIRED : rule.reason;
+    const meaning = { class: rule.class, reason, head: `${head}${approval ? ' without a human approval' : ''}` };
+    const notSent =
+      requestSent === false || facts.sent === 'not_sent' || kind === 'not_sent' || kind === 'connect_timeout';
+    draft = transient ? draftBySend(meaning, notSent ? 'not_sent' : 'not_processed', ctx) : refusedDraft(meaning);
+  } else {
+    const sent = requestSent ?? (byWords || (facts.sent ?? 'maybe_sent') === 'maybe_sent');
+    draft = draftBySend({ class: rule.class, reason: rule.reason, head }, sent ? 'maybe_sent' : 'not_sent', ctx);
   }
-  const sent = requestSent ?? (facts.sent ?? 'maybe_sent') === 'maybe_sent';
-  const draft = draftBySend({ class: rule.class, reason: rule.reason, head }, sent ? 'maybe_sent' : 'not_sent', ctx);
-  return { ...extra, ...draft, publicMessage: `${draft.publicMessage}${said}` };
+  return { ...extra, ...draft, publicMessage: `${String(draft.publicMessage)}${said}` };
 }
 
 /**
  * A `returned` kind: the call came back, so a write was applied; replaying it is safe only for a read or a write its
  * receiver deduplicates, as for a result that fails the output schema (recovery/classify/result.ts).
  */
-function returned(rule: KindRule, ctx: CallContext, head: string, said: string): FailureDraft {
-  const replaySafe = ctx.effect === 'read' || ctx.deduplicates;
+function returned(rule: KindRule, ctx: CallContext, head: string): FailureDraft {
   return {
-    ...base(rule),
+    class: rule.class,
+    reason: rule.reason,
     phase: Phase.POSTCHECK,
-    replaySafe,
-    publicMessage: `${head}.${appliedWriteNote(ctx)}${said}`,
+    retryable: false,
+    replaySafe: ctx.effect === 'read' || ctx.deduplicates,
+    publicMessage: `${head}.${appliedWriteNote(ctx)}`,
   };
-}
-
-function base(rule: KindRule): Pick<FailureDraft, 'class' | 'reason' | 'retryable'> {
-  return { class: rule.class, reason: rule.reason, retryable: rule.class === C.TRANSIENT };
 }
