@@ -662,6 +662,47 @@ export const MONGODB = table({
   },
 });
 
+/**
+ * Kafka protocol error codes (a broker's answer to a produce, fetch or admin request); an error shows it speaks
+ * Kafka by its name (KafkaJS `KafkaJSProtocolError`, whose `type` repeats the code's name).
+ */
+// prettier-ignore
+export const KAFKA = table({
+  id: 'kafka', label: 'Kafka', source: 'Apache Kafka protocol guide, "Error Codes" (kafka.apache.org/protocol#protocol_error_codes)',
+  pattern: /^-?\d{1,3}$/,
+  speaks: { named: /\bkafka\b/ },
+  rows: {
+    '-1': r(K.SERVER_ERROR, 'UNKNOWN_SERVER_ERROR'),
+    1: r(K.INVALID_ARGUMENT, 'OFFSET_OUT_OF_RANGE'),
+    2: r(K.UNAVAILABLE, 'CORRUPT_MESSAGE'), // failed its CRC on the way: rejected, retriable
+    3: r(K.NOT_FOUND, 'UNKNOWN_TOPIC_OR_PARTITION'),
+    5: r(K.UNAVAILABLE, 'LEADER_NOT_AVAILABLE'), // a leader election: rejected, retriable
+    6: r(K.UNAVAILABLE, 'NOT_LEADER_OR_FOLLOWER'),
+    7: r(K.CLIENT_TIMEOUT, 'REQUEST_TIMED_OUT'), // the produce may still have been written
+    8: r(K.UNAVAILABLE, 'BROKER_NOT_AVAILABLE'),
+    10: r(K.INVALID_ARGUMENT, 'MESSAGE_TOO_LARGE'),
+    13: r(K.CONNECTION_LOST, 'NETWORK_EXCEPTION'),
+    14: r(K.UNAVAILABLE, 'COORDINATOR_LOAD_IN_PROGRESS'),
+    15: r(K.UNAVAILABLE, 'COORDINATOR_NOT_AVAILABLE'),
+    16: r(K.UNAVAILABLE, 'NOT_COORDINATOR'),
+    17: r(K.INVALID_ARGUMENT, 'INVALID_TOPIC_EXCEPTION'),
+    18: r(K.INVALID_ARGUMENT, 'RECORD_LIST_TOO_LARGE'),
+    19: r(K.UNAVAILABLE, 'NOT_ENOUGH_REPLICAS'), // "Messages are rejected since there are fewer in-sync replicas than required"
+    20: r(K.OUTCOME_UNKNOWN, 'NOT_ENOUGH_REPLICAS_AFTER_APPEND'), // "Messages are written to the log, but to fewer in-sync replicas than required"
+    21: r(K.TOOL_BUG, 'INVALID_REQUIRED_ACKS'),
+    29: r(K.FORBIDDEN, 'TOPIC_AUTHORIZATION_FAILED'),
+    30: r(K.FORBIDDEN, 'GROUP_AUTHORIZATION_FAILED'),
+    31: r(K.FORBIDDEN, 'CLUSTER_AUTHORIZATION_FAILED'),
+    35: r(K.UNSUPPORTED, 'UNSUPPORTED_VERSION'),
+    36: r(K.ALREADY, 'TOPIC_ALREADY_EXISTS'),
+    42: r(K.TOOL_BUG, 'INVALID_REQUEST'),
+    44: r(K.POLICY_DENIED, 'POLICY_VIOLATION'),
+    58: r(K.AUTH_FAILED, 'SASL_AUTHENTICATION_FAILED'),
+    87: r(K.INVALID_ARGUMENT, 'INVALID_RECORD'),
+    89: r(K.RATE_LIMITED, 'THROTTLING_QUOTA_EXCEEDED'),
+  },
+});
+
 /** The protocols' tables, in the order an error is read in them (a table claims only what its facts say is its). */
 export const PROTOCOL_TABLES = [
   SQLSTATE,
@@ -678,5 +719,6 @@ export const PROTOCOL_TABLES = [
   IMAP,
   SFTP,
   GRAPHQL,
+  KAFKA,
   ERRNO,
 ] as const;
