@@ -70,7 +70,7 @@ export function refinedByWords(
   if (concept === 'already' && rule === 'unprocessable' && f.body.fieldIssues.length === 0) return undefined;
   const kind = CONCEPT_KINDS[concept];
   const k = KIND_RULES[kind];
-  const said = () => rejected(f, k.class, k.reason, literal(k.what));
+  const said = () => rejected(f, k.class, k.reason, k.what);
   if (kind === 'rate_limited') return rateLimited(f);
   if (kind === 'forbidden') return forbidden(f);
   return kind === 'invalid_argument' ? invalidArguments(f, said) : said();

@@ -23,6 +23,7 @@ import type { FailureDraft } from './build';
 import type { CallContext } from './context';
 import { appliedWriteNote, draftBySend, refusedDraft } from './sent';
 import type { WrappedHttp } from './wrapped-http';
+import { literal, type PublicPart } from './message-parts';
 
 /** What an error means. A const object plus a type of the same name. */
 export const ErrorKind = {
@@ -67,47 +68,47 @@ export interface KindRule {
   readonly class: FailureClass;
   readonly reason: FailureReason;
   readonly phase: PhaseRule;
-  readonly what: string;
+  readonly what: PublicPart;
 }
 
 const C = FailureClass;
 const R = FailureReason;
-const k = (cls: FailureClass, reason: FailureReason, phase: PhaseRule, what: string): KindRule =>
+const k = (cls: FailureClass, reason: FailureReason, phase: PhaseRule, what: PublicPart): KindRule =>
   Object.freeze({ class: cls, reason, phase, what });
 
 /** Kind → rule. One row per kind; the route table (recovery/routes.ts) then picks the action from the class. */
 // prettier-ignore
 export const KIND_RULES: Readonly<Record<ErrorKind, KindRule>> = Object.freeze({
-  conflict: k(C.SEMANTIC_REJECTION, R.CONFLICT, 'refused', 'the call conflicts with the current state (an existing row or resource); the same call against the same state fails again'),
-  already: k(C.SEMANTIC_REJECTION, R.CONFLICT, 'refused', 'the state the call asks for may already hold'),
-  precondition_failed: k(C.SEMANTIC_REJECTION, R.PRECONDITION_FAILED, 'refused', 'a condition of the call does not hold in the current state'),
-  not_found: k(C.SEMANTIC_REJECTION, R.NOT_FOUND, 'refused', 'something the call refers to was not found; retrying will not change that'),
-  business_rule: k(C.SEMANTIC_REJECTION, R.BUSINESS_RULE, 'refused', 'rejected by a business rule; the same call will be rejected again'),
-  invalid_argument: k(C.INVALID_ARGUMENTS, R.SCHEMA, 'refused', 'the arguments were rejected as invalid; change them'),
-  rule_violation: k(C.INVALID_ARGUMENTS, R.BUSINESS_RULE, 'refused', 'the values break a rule of the data (a constraint); change them'),
-  rate_limited: k(C.TRANSIENT, R.RATE_LIMITED, 'refused', 'rate limited or throttled'),
-  unavailable: k(C.TRANSIENT, R.UNAVAILABLE, 'refused', 'the service refused the call for now (busy, starting, read-only or out of connections)'),
-  aborted: k(C.TRANSIENT, R.ABORTED, 'refused', 'the transaction was aborted by a conflict with another one and rolled back'),
-  server_timeout: k(C.TRANSIENT, R.TIMEOUT, 'refused', 'the server stopped the call at its time limit and rolled it back'),
-  not_sent: k(C.TRANSIENT, R.NETWORK, 'refused', 'could not reach the service'),
-  connect_timeout: k(C.TRANSIENT, R.TIMEOUT, 'refused', 'the connection (or a pooled one) could not be had in time'),
-  connection_lost: k(C.TRANSIENT, R.NETWORK, 'maybe', 'the connection was lost'),
-  client_timeout: k(C.TRANSIENT, R.TIMEOUT, 'maybe', 'the call timed out'),
-  server_error: k(C.TRANSIENT, R.UNAVAILABLE, 'maybe', 'the server failed while handling the call'),
-  outcome_unknown: k(C.OUTCOME_UNKNOWN, R.UNSPECIFIED, 'maybe', 'the server cannot tell whether the call completed'),
-  auth_failed: k(C.AUTHENTICATION, R.CREDENTIAL_MISSING, 'refused', 'the credential was refused; a valid one is needed'),
-  credential_expired: k(C.AUTHENTICATION, R.CREDENTIAL_EXPIRED, 'refused', 'the credential is expired or revoked; it must be refreshed'),
-  forbidden: k(C.AUTHORIZATION, R.FORBIDDEN, 'refused', 'the caller is not allowed to do this'),
-  policy_denied: k(C.AUTHORIZATION, R.POLICY_DENIED, 'refused', 'denied by policy; do not try to work around it'),
-  scope_missing: k(C.CAPABILITY_MISSING, R.NOT_PERMITTED_TOOL, 'refused', 'the credential lacks a permission (scope) this call needs'),
-  unknown_operation: k(C.CAPABILITY_MISSING, R.UNKNOWN_TOOL, 'refused', 'the service does not know this operation'),
-  quota_exhausted: k(C.UNRECOVERABLE, R.UNSPECIFIED, 'refused', 'the account is out of quota or over a limit; waiting will not help, a person must act'),
-  billing: k(C.UNRECOVERABLE, R.UNSPECIFIED, 'refused', 'the account cannot pay for this call; a person must act'),
-  unsupported: k(C.UNRECOVERABLE, R.UNSPECIFIED, 'refused', 'the operation is not supported here'),
-  resource_failure: k(C.UNRECOVERABLE, R.UNSPECIFIED, 'maybe', 'the storage or the server failed (disk full, I/O error, corruption); an operator must act'),
-  tool_bug: k(C.UNRECOVERABLE, R.TOOL_BUG, 'refused', 'the tool sent something the service cannot run; this is a bug in the tool'),
-  programming_error: k(C.UNRECOVERABLE, R.TOOL_BUG, 'maybe', "the tool's own code failed (a bug or a missing dependency); an operator must fix it"),
-  invalid_result: k(C.INVALID_RESULT, R.SCHEMA_VIOLATION, 'returned', 'the result could not be parsed; it is not a usable answer'),
+  conflict: k(C.SEMANTIC_REJECTION, R.CONFLICT, 'refused', literal('the call conflicts with the current state (an existing row or resource); the same call against the same state fails again')),
+  already: k(C.SEMANTIC_REJECTION, R.CONFLICT, 'refused', literal('the state the call asks for may already hold')),
+  precondition_failed: k(C.SEMANTIC_REJECTION, R.PRECONDITION_FAILED, 'refused', literal('a condition of the call does not hold in the current state')),
+  not_found: k(C.SEMANTIC_REJECTION, R.NOT_FOUND, 'refused', literal('something the call refers to was not found; retrying will not change that')),
+  business_rule: k(C.SEMANTIC_REJECTION, R.BUSINESS_RULE, 'refused', literal('rejected by a business rule; the same call will be rejected again')),
+  invalid_argument: k(C.INVALID_ARGUMENTS, R.SCHEMA, 'refused', literal('the arguments were rejected as invalid; change them')),
+  rule_violation: k(C.INVALID_ARGUMENTS, R.BUSINESS_RULE, 'refused', literal('the values break a rule of the data (a constraint); change them')),
+  rate_limited: k(C.TRANSIENT, R.RATE_LIMITED, 'refused', literal('rate limited or throttled')),
+  unavailable: k(C.TRANSIENT, R.UNAVAILABLE, 'refused', literal('the service refused the call for now (busy, starting, read-only or out of connections)')),
+  aborted: k(C.TRANSIENT, R.ABORTED, 'refused', literal('the transaction was aborted by a conflict with another one and rolled back')),
+  server_timeout: k(C.TRANSIENT, R.TIMEOUT, 'refused', literal('the server stopped the call at its time limit and rolled it back')),
+  not_sent: k(C.TRANSIENT, R.NETWORK, 'refused', literal('could not reach the service')),
+  connect_timeout: k(C.TRANSIENT, R.TIMEOUT, 'refused', literal('the connection (or a pooled one) could not be had in time')),
+  connection_lost: k(C.TRANSIENT, R.NETWORK, 'maybe', literal('the connection was lost')),
+  client_timeout: k(C.TRANSIENT, R.TIMEOUT, 'maybe', literal('the call timed out')),
+  server_error: k(C.TRANSIENT, R.UNAVAILABLE, 'maybe', literal('the server failed while handling the call')),
+  outcome_unknown: k(C.OUTCOME_UNKNOWN, R.UNSPECIFIED, 'maybe', literal('the server cannot tell whether the call completed')),
+  auth_failed: k(C.AUTHENTICATION, R.CREDENTIAL_MISSING, 'refused', literal('the credential was refused; a valid one is needed')),
+  credential_expired: k(C.AUTHENTICATION, R.CREDENTIAL_EXPIRED, 'refused', literal('the credential is expired or revoked; it must be refreshed')),
+  forbidden: k(C.AUTHORIZATION, R.FORBIDDEN, 'refused', literal('the caller is not allowed to do this')),
+  policy_denied: k(C.AUTHORIZATION, R.POLICY_DENIED, 'refused', literal('denied by policy; do not try to work around it')),
+  scope_missing: k(C.CAPABILITY_MISSING, R.NOT_PERMITTED_TOOL, 'refused', literal('the credential lacks a permission (scope) this call needs')),
+  unknown_operation: k(C.CAPABILITY_MISSING, R.UNKNOWN_TOOL, 'refused', literal('the service does not know this operation')),
+  quota_exhausted: k(C.UNRECOVERABLE, R.UNSPECIFIED, 'refused', literal('the account is out of quota or over a limit; waiting will not help, a person must act')),
+  billing: k(C.UNRECOVERABLE, R.UNSPECIFIED, 'refused', literal('the account cannot pay for this call; a person must act')),
+  unsupported: k(C.UNRECOVERABLE, R.UNSPECIFIED, 'refused', literal('the operation is not supported here')),
+  resource_failure: k(C.UNRECOVERABLE, R.UNSPECIFIED, 'maybe', literal('the storage or the server failed (disk full, I/O error, corruption); an operator must act')),
+  tool_bug: k(C.UNRECOVERABLE, R.TOOL_BUG, 'refused', literal('the tool sent something the service cannot run; this is a bug in the tool')),
+  programming_error: k(C.UNRECOVERABLE, R.TOOL_BUG, 'maybe', literal('the tool\'s own code failed (a bug or a missing dependency); an operator must fix it')),
+  invalid_result: k(C.INVALID_RESULT, R.SCHEMA_VIOLATION, 'returned', literal('the result could not be parsed; it is not a usable answer')),
 });
 
 /** A code's row in a table: the kind, the code's own name, and its send fact when the kind's is not enough. */
@@ -152,7 +153,7 @@ export interface CodeFacts {
   readonly code?: string;
   /** An HTTP answer the error carries (status, headers, body). */
   readonly http?: WrappedHttp;
-  /** The server's own words, already cut and redacted, for protocols that speak to people (gRPC details). */
+  /** The server's own words, for protocols that speak to people (gRPC details): the failure's `serverSaid`. */
   readonly said?: string;
   /** The row's own words for the model, in place of its kind's. */
   readonly what?: string;
@@ -176,9 +177,9 @@ export function kindDraft(
     ...(facts.http === undefined ? {} : { status: facts.http.status }),
     ...(facts.issues && facts.issues.length > 0 ? { issues: facts.issues } : {}),
     ...(facts.code === undefined ? {} : { code: facts.code }),
+    ...(facts.said ? { serverSaid: facts.said } : {}),
   };
-  const said = facts.said === undefined || facts.said === '' ? '' : ` Server said: "${facts.said}".`;
-  const head = `${ctx.tool}: ${facts.label === '' ? '' : `${facts.label}: `}${facts.what ?? rule.what}`;
+  const head = `${ctx.tool}: ${facts.label === '' ? '' : `${facts.label}: `}${facts.what ?? rule.what.text}`;
   const transient = rule.class === C.TRANSIENT;
   let draft: FailureDraft;
   if (rule.phase === 'returned' && (ctx.effect === 'read' || !byWords)) draft = returned(rule, ctx, head);
@@ -193,7 +194,7 @@ export function kindDraft(
     const sent = requestSent ?? (byWords || (facts.sent ?? 'maybe_sent') === 'maybe_sent');
     draft = draftBySend({ class: rule.class, reason: rule.reason, head }, sent ? 'maybe_sent' : 'not_sent', ctx);
   }
-  return { ...extra, ...draft, publicMessage: `${String(draft.publicMessage)}${said}` };
+  return { ...extra, ...draft };
 }
 
 /**
@@ -201,12 +202,13 @@ export function kindDraft(
  * receiver deduplicates, as for a result that fails the output schema (recovery/classify/result.ts).
  */
 function returned(rule: KindRule, ctx: CallContext, head: string): FailureDraft {
+  const replaySafe = ctx.effect === 'read' || ctx.deduplicates;
   return {
     class: rule.class,
     reason: rule.reason,
     phase: Phase.POSTCHECK,
     retryable: false,
-    replaySafe: ctx.effect === 'read' || ctx.deduplicates,
+    replaySafe,
     publicMessage: `${head}.${appliedWriteNote(ctx)}`,
   };
 }

@@ -8,7 +8,6 @@
  * Pure: no I/O.
  */
 import { asArray, isObjectLike, readNumber, readProp, readString } from '../safe';
-import { publicText } from '../text';
 import { ErrorKind as K, own, rowsFrom, type CodeFacts, type CodeRow, type ErrorKind } from '../kinds';
 import type { DialectReader } from '../protocols';
 import { snakeCode } from './names';
@@ -151,7 +150,7 @@ export const awsReader: DialectReader = {
       label: reason ? `${label}, cancellation reason ${reason}` : label,
       http,
       ...(kind === undefined ? {} : { kind }),
-      ...(kind !== undefined && quotable(kind) && message ? { said: publicText(message, 200) } : {}),
+      ...(kind !== undefined && quotable(kind) && message ? { said: message } : {}),
     };
     const code = snakeCode(reason ?? name);
     return code && kind !== K.TOOL_BUG ? { ...facts, code } : facts;

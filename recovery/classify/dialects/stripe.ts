@@ -9,7 +9,6 @@
  */
 import { transportFacts } from '../network';
 import { isObjectLike, readNumber, readProp, readString } from '../safe';
-import { publicText } from '../text';
 import { ErrorKind as K, own, rowsFrom, type CodeFacts, type CodeRow } from '../kinds';
 import type { DialectReader } from '../protocols';
 
@@ -93,7 +92,7 @@ export const stripeReader: DialectReader = {
       label,
       ...(http ? { http } : {}),
       ...(code && row.kind !== K.TOOL_BUG ? { code } : {}),
-      ...(row.kind === K.BUSINESS_RULE && message ? { said: publicText(message, 200) } : {}),
+      ...(row.kind === K.BUSINESS_RULE && message ? { said: message } : {}),
     };
   },
 };

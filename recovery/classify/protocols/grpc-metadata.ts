@@ -11,8 +11,7 @@
  */
 import { ErrorKind, type CodeFacts } from '../kinds';
 import { readProp, readString } from '../safe';
-import { publicText } from '../text';
-import { fieldIssue } from '../dialects/names';
+import { toIssue } from '../body';
 import type { TableRow } from './table';
 
 const RETRY_INFO = 'type.googleapis.com/google.rpc.RetryInfo';
@@ -126,9 +125,11 @@ export function grpcMore(node: unknown, _row: TableRow, code: string): Partial<C
   const issues =
     code === '3' && bin instanceof Uint8Array
       ? fieldViolations(bin).map((v) =>
-          fieldIssue(
+          toIssue(
             v.field.split('.').filter((s) => s !== ''),
-            publicText(v.description, 200) || 'a valid value',
+            v.description,
+            undefined,
+            false,
           ),
         )
       : [];
@@ -138,6 +139,6 @@ export function grpcMore(node: unknown, _row: TableRow, code: string): Partial<C
     ...(notConnected ? { kind: ErrorKind.NOT_SENT, sent: 'not_sent' as const } : {}),
     ...(ms === undefined ? {} : { retryAfterMs: ms }),
     ...(issues.length > 0 ? { issues } : {}),
-    ...(quote ? { said: publicText(details, 200) } : {}),
+    ...(quote ? { said: details } : {}),
   };
 }
