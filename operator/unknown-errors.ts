@@ -72,17 +72,9 @@ function toolFailureOf(failure: temporal.api.failure.v1.IFailure | null | undefi
 export function shadowUnknowns(executions: readonly ActivityExecution[]): UnknownSample[] {
   return executions.flatMap((x) => {
     const f = (x.final ?? x.retried)?.failure;
-    return f?.fingerprint
-      ? [
-          {
-            fingerprint: f.fingerprint,
-            workflowId: x.workflowId,
-            tool: x.activityType,
-            class: f.class,
-            message: f.publicMessage,
-          },
-        ]
-      : [];
+    if (!f?.fingerprint) return [];
+    const { fingerprint, class: cls, publicMessage: message } = f;
+    return [{ fingerprint, workflowId: x.workflowId, tool: x.activityType, class: cls, message }];
   });
 }
 
@@ -90,13 +82,18 @@ export function shadowUnknowns(executions: readonly ActivityExecution[]): Unknow
 export function groupUnknowns(samples: readonly UnknownSample[]): UnknownError[] {
   const by = new Map<string, UnknownError>();
   for (const s of samples) {
-    const u = by.get(s.fingerprint) ?? { fingerprint: s.fingerprint, count: 0, tools: [], samples: [], rule: '' };
+    const { fingerprint, ...sample } = s;
+    const u = by.get(fingerprint) ?? {
+      fingerprint,
+      count: 0,
+      tools: [],
+      samples: [],
+      rule: suggestedRule(fingerprint),
+    };
     u.count += 1;
     if (!u.tools.includes(s.tool)) u.tools.push(s.tool);
-    const { fingerprint: _fp, ...sample } = s;
     if (u.samples.length < 3) u.samples.push(sample);
-    u.rule = suggestedRule(s.fingerprint);
-    by.set(s.fingerprint, u);
+    by.set(fingerprint, u);
   }
   return [...by.values()].sort((a, b) => b.count - a.count || a.fingerprint.localeCompare(b.fingerprint));
 }

@@ -15,7 +15,6 @@ import type { FailureDraft } from './build';
 import { forbidden, invalidArguments, rateLimited, rejected, type HttpFacts } from './http-drafts';
 import type { HttpRule } from './http-status';
 import { KIND_RULES } from './kinds';
-import { literal } from './public-parts';
 import { CONCEPT_KINDS, type Concept } from './words';
 
 /** The statuses whose words may say more than they do. */

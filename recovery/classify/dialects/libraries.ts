@@ -4,15 +4,11 @@
  * already closed, an SDK's timeout. A fixed message is a fact in text form: the library writes it and nothing else.
  * Pure: data.
  */
-import { ErrorKind as K, type ErrorKind } from '../kinds';
+import { ErrorKind as K } from '../kinds';
 import { hasOwn, isObjectLike, readProp, readString } from '../safe';
-import type { CodeTable, TableRow } from '../protocols/table';
+import { NOT_SENT, r, table } from '../protocols/table';
 import { fieldIssue, identifier } from './names';
 
-const r = (kind: ErrorKind, name?: string, more: Omit<TableRow, 'kind' | 'name'> = {}): TableRow =>
-  Object.freeze({ kind, ...(name === undefined ? {} : { name }), ...more });
-const table = <Id extends string>(t: CodeTable<Id>): CodeTable<Id> => Object.freeze(t);
-const NOT_SENT = { sent: 'not_sent' } as const;
 /** A library's fixed message: the whole message, as the library writes it. */
 const MESSAGE = /^[^\n]{3,120}$/;
 

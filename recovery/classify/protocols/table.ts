@@ -70,6 +70,14 @@ export interface CodeTable<Id extends string = string> {
   readonly more?: (node: unknown, row: TableRow, code: string, label: string) => Partial<CodeFacts>;
 }
 
+/** A frozen row: kind, the spec's name, and what else it says. */
+export const r = (kind: ErrorKind, name?: string, more: Omit<TableRow, 'kind' | 'name'> = {}): TableRow =>
+  Object.freeze({ kind, ...(name === undefined ? {} : { name }), ...more });
+/** A table whose id keeps its literal type (for the `errors` names). */
+export const table = <Id extends string>(t: CodeTable<Id>): CodeTable<Id> => Object.freeze(t);
+/** A row's send fact for an error that can only happen before anything was sent. */
+export const NOT_SENT = { sent: 'not_sent' } as const;
+
 /** The fields whose text is an error's own words. */
 export const TEXT_FIELDS: readonly string[] = Object.freeze(['message', 'description', 'detail', 'response']);
 

@@ -4,18 +4,11 @@
  * `PROTOCOL_TABLES`, and its test.
  * Pure: data, and the small readers of two protocols' own shapes (gRPC metadata, a SQL error's schema names).
  */
-import { ErrorKind as K, type CodeFacts, type ErrorKind } from '../kinds';
+import { ErrorKind as K, type CodeFacts } from '../kinds';
 import { readNumber, readProp, readString } from '../safe';
 import { grpcMore } from './grpc-metadata';
-import { type CodeTable, type TableRow } from './table';
+import { NOT_SENT, r, table, type TableRow } from './table';
 import { fieldIssue, identifier } from '../dialects/names';
-
-/** A frozen row: kind, the spec's name, and what else it says. */
-const r = (kind: ErrorKind, name?: string, more: Omit<TableRow, 'kind' | 'name'> = {}): TableRow =>
-  Object.freeze({ kind, ...(name === undefined ? {} : { name }), ...more });
-/** A table whose id keeps its literal type (for the `errors` names). */
-const table = <Id extends string>(t: CodeTable<Id>): CodeTable<Id> => Object.freeze(t);
-const NOT_SENT = { sent: 'not_sent' } as const;
 
 /** SQLSTATE (ISO/IEC 9075, as PostgreSQL lists it): by code, then by class (its first two characters). */
 // prettier-ignore
