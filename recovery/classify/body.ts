@@ -272,14 +272,9 @@ function wordsOf(body: unknown): string[] {
   for (const key of WORD_FIELDS) take(readProp(body, key));
   const error = readProp(body, 'error');
   for (const key of ['code', 'type', 'status', 'reason']) take(readProp(error, key));
-  for (const list of [
-    asArray(readProp(body, 'errors')),
-    asArray(readProp(error, 'errors')),
-    asArray(readProp(error, 'details')),
-  ])
-    for (const e of (list ?? []).slice(0, 4))
-      for (const v of [readProp(e, 'code'), readProp(e, 'reason'), readProp(readProp(e, 'extensions'), 'code')])
-        take(v);
+  const lists = [readProp(body, 'errors'), readProp(error, 'errors'), readProp(error, 'details')];
+  for (const e of lists.flatMap((l) => (asArray(l) ?? []).slice(0, 4)))
+    for (const v of [readProp(e, 'code'), readProp(e, 'reason'), readProp(readProp(e, 'extensions'), 'code')]) take(v);
   return out;
 }
 
