@@ -3,7 +3,7 @@
  * workflow code sees only its serializable `ToolSpec` (`toolSpec(def)`).
  */
 import { z } from 'zod';
-import { DIALECTS, type Dialect, type ToolClassifier } from '../recovery/classify';
+import { dialects, type Dialect, type ToolClassifier } from '../recovery/classify';
 import { commitWindows } from './commit-windows';
 import {
   idempotencySchema,
@@ -104,9 +104,10 @@ export interface ToolDefinition<
   /** Overrides or extends the built-in classification (precedence: recovery/classify/index.ts). */
   classify?: ToolClassifier;
   /**
-   * The client library whose errors `execute` lets through, where detection by shape is ambiguous: its table is
-   * tried first and read loosely (a bare SQLSTATE `code`, node-postgres's codeless "timeout expired" as not
-   * sent). One of `DIALECTS` (recovery/classify/dialects). @default detection by shape only
+   * The protocol or client library whose errors `execute` lets through, where its errors' facts are ambiguous: its
+   * table is tried first and read loosely (a bare SQLSTATE `code`, an FTP reply code, node-postgres's codeless
+   * "timeout expired" as not sent). One of `dialects()` (recovery/classify/protocols: `postgres`, `ftp`, `ldap`,
+   * `mqtt`, `amqp`, `imap`, `sftp`, `smtp`, `graphql`, `grpc`, …). @default detection by the error's facts
    */
   errors?: Dialect;
   /** Activity timeouts, in ms. @default { startToCloseMs: 30_000 } */
@@ -194,6 +195,12 @@ function kindOf(value: unknown): string {
   return typeof value;
 }
 
+/** The names `errors` accepts, as the error message lists them. */
+const dialectList = () =>
+  dialects()
+    .map((d) => `'${d}'`)
+    .join(', ');
+
 /** @throws ToolDefinitionError unless `list` is undefined or at most `max` strings that pass `ok` (`what` says which). */
 function checkList(name: string, field: string, list: unknown, max: number, ok: (s: string) => boolean, what: string) {
   if (list === undefined) return;
@@ -207,7 +214,7 @@ function checkList(name: string, field: string, list: unknown, max: number, ok: 
  *   field is missing or wrong: `name` not a string of 1-64 characters of [a-zA-Z0-9_.-] (checked first; the
  *   message quotes at most `MAX_ECHOED_CHARS` characters of it), `input`/`output` not zod schemas, no `execute`,
  *   timeouts not positive integers in ms, an idempotency carrier that fails `idempotencySchema()`, `errors` not one
- *   of `DIALECTS`.
+ *   of `dialects()`.
  */
 export function defineTool<I extends z.ZodType, O extends z.ZodType, const N extends string>(
   def: ToolDefinition<I, O, N>,
@@ -242,12 +249,9 @@ export function defineTool<I extends z.ZodType, O extends z.ZodType, const N ext
   const phrase = (p: string) => p.trim() !== '' && p.length <= 200;
   checkList(name, 'alreadyPhrases', def.alreadyPhrases, 100, phrase, 'non-empty strings of at most 200 characters');
   checkList(name, 'secretHeaders', def.secretHeaders, 32, (h) => HEADER_NAME.test(h), 'header names (RFC 9110 §5.1)');
-  if (def.errors !== undefined && !(DIALECTS as readonly unknown[]).includes(def.errors)) {
+  if (def.errors !== undefined && !(dialects() as readonly unknown[]).includes(def.errors)) {
     const got = typeof def.errors === 'string' ? JSON.stringify(boundedEcho(def.errors)) : kindOf(def.errors);
-    throw new ToolDefinitionError(
-      name,
-      `\`errors\` must be one of ${DIALECTS.map((d) => `'${d}'`).join(', ')}; got ${got}`,
-    );
+    throw new ToolDefinitionError(name, `\`errors\` must be one of ${dialectList()}; got ${got}`);
   }
   const idempotency = idempotencySchema().safeParse(def.idempotency ?? { carrier: 'none' });
   if (!idempotency.success) throw new ToolDefinitionError(name, `idempotency: ${idempotency.error.issues[0]?.message}`);

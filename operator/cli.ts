@@ -19,6 +19,8 @@
  *   recovery-router desk              # the approval and review desk in the browser (docs/approvals.md)
  *   recovery-router desk hash-password < password.txt
  *   recovery-router shadow-report [--query <visibility query>] [--writes a,b] [--reads c] [--json]
+ *   recovery-router rules suggest [--query <visibility query>] [--json]   # errors no rule recognised, by fingerprint
+ *   recovery-router rules accept <fingerprint> --class <class> [--reason <reason>] [--applied no] [--write]
  *
  * The plain Temporal CLI equivalents:
  *   temporal workflow query --workflow-id <workflowId> --name recovery.pendingApprovals
@@ -39,6 +41,7 @@ import { addApprovalCommands } from './cli-approvals';
 import { addDeskCommand } from './cli-desk';
 import { connectClient } from './connect';
 import { decideReview, listReviews, showReview } from './reviews';
+import { addRulesCommands } from './rules-cli';
 import { addShadowReportCommand } from './shadow-report-cli';
 
 const iso = (ms: number) => new Date(ms).toISOString();
@@ -46,7 +49,7 @@ const iso = (ms: number) => new Date(ms).toISOString();
 /** Runs `fn` with a client for the program's `--config`, then closes its connection. */
 export type WithClient = (fn: (client: Client) => Promise<void>) => Promise<void>;
 
-/** The program: `approvals`, `reviews`, `server`, `desk` and `shadow-report` commands. Parse with `.parseAsync(argv)`. */
+/** The program: `approvals`, `reviews`, `server`, `desk`, `shadow-report` and `rules` commands. Parse with `.parseAsync(argv)`. */
 export function operatorCli(): Command {
   const program = new Command()
     .name('recovery-router')
@@ -66,6 +69,7 @@ export function operatorCli(): Command {
   addServerCommand(program, configPath);
   addDeskCommand(program, configPath);
   addShadowReportCommand(program, withClient);
+  addRulesCommands(program, withClient, configPath);
   return program;
 }
 

@@ -25,7 +25,8 @@ const list = (value: string) =>
     .map((v) => v.trim())
     .filter((v) => v !== '');
 
-function positive(value: string): number {
+/** A command-line integer ≥ 1. @throws InvalidArgumentError otherwise. */
+export function positive(value: string): number {
   const n = Number(value);
   if (!Number.isInteger(n) || n < 1) throw new InvalidArgumentError('must be an integer ≥ 1');
   return n;

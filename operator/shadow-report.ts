@@ -4,12 +4,22 @@
  * query lists (`client.workflow.list`), its history (`fetchHistory`) and, while it runs, its pending activities
  * (`describe`); each activity execution is judged (operator/shadow-report-history.ts) and the report sums:
  * failures by class, retries that could never have worked (persistent failures retried), writes retried after an
- * unknown outcome, and the time those retries took. The router's own activities are left out. Node-side only.
+ * unknown outcome, and the time those retries took. The router's own activities are left out of those sums; the
+ * errors no rule recognised, its own tool calls' among them, are listed by fingerprint (operator/unknown-errors.ts).
+ * Node-side only.
  */
 import type { Client } from '@temporalio/client';
 import { FAILURE_CLASSES } from '../recovery/failure';
 import type { ShadowActivityDeclaration } from '../plugin/shadow/options';
 import { executionsOf, pendingExecutions, type ActivityExecution, type HistoryReading } from './shadow-report-history';
+import {
+  groupUnknowns,
+  routerUnknowns,
+  shadowUnknowns,
+  unknownErrorsText,
+  type UnknownError,
+  type UnknownSample,
+} from './unknown-errors';
 
 /** The activity types of the router itself (`RecoveryPlugin`'s activities): never in the report. */
 export const ROUTER_ACTIVITY_TYPES: readonly string[] = Object.freeze([
@@ -65,6 +75,11 @@ export interface ShadowReport {
   unknownRetryMs: number;
   /** Every execution that failed at least once, for `--json`. */
   failed: ActivityExecution[];
+  /**
+   * Errors no rule recognised, by fingerprint, with their counts, samples and the rule to add: of these activities,
+   * and of the router's own tool calls in the same histories (operator/unknown-errors.ts).
+   */
+  unknown: UnknownError[];
 }
 
 /** The class an execution is counted under: its last failure's (`unrecognized` when no rule recognised it). */
@@ -74,8 +89,15 @@ function classOf(x: ActivityExecution): string | undefined {
   return v.failure.reason === 'tool_bug' || v.failure.reason === 'unrecognized' ? 'unrecognized' : v.failure.class;
 }
 
-/** Sums executions into a report. Pure. */
-export function summarize(workflows: number, executions: readonly ActivityExecution[]): ShadowReport {
+/**
+ * Sums executions into a report. Pure.
+ * @param routed unknown errors of the router's own tool calls in the same histories.
+ */
+export function summarize(
+  workflows: number,
+  executions: readonly ActivityExecution[],
+  routed: readonly UnknownSample[] = [],
+): ShadowReport {
   const byClass: Record<string, ClassRow> = {};
   const failed = executions.filter((x) => classOf(x) !== undefined);
   for (const x of failed) {
@@ -97,6 +119,7 @@ export function summarize(workflows: number, executions: readonly ActivityExecut
     writesRetriedAfterUnknown: unknown.length,
     unknownRetryMs: sum(unknown, (x) => x.retryMs),
     failed,
+    unknown: groupUnknowns([...shadowUnknowns(failed), ...routed]),
   };
 }
 
@@ -108,6 +131,7 @@ export async function shadowReport(client: Client, options: ShadowReportOptions 
   const reading: HistoryReading = { declare: options.declare ?? {}, exclude: new Set(ROUTER_ACTIVITY_TYPES) };
   const limit = options.limit ?? 200;
   const executions: ActivityExecution[] = [];
+  const routed: UnknownSample[] = [];
   let workflows = 0;
   for await (const wf of client.workflow.list(options.query ? { query: options.query } : {})) {
     if (workflows >= limit) break;
@@ -115,12 +139,13 @@ export async function shadowReport(client: Client, options: ShadowReportOptions 
     const handle = client.workflow.getHandle(wf.workflowId, wf.runId);
     const history = await handle.fetchHistory();
     executions.push(...executionsOf(wf.workflowId, history.events ?? [], reading));
+    routed.push(...routerUnknowns(wf.workflowId, history.events ?? []));
     if (wf.status.name === 'RUNNING') {
       const { raw } = await handle.describe();
       executions.push(...pendingExecutions(wf.workflowId, raw.pendingActivities ?? [], reading));
     }
   }
-  return summarize(workflows, executions);
+  return summarize(workflows, executions, routed);
 }
 
 const seconds = (ms: number) => `${(ms / 1000).toFixed(1)} s`;
@@ -144,5 +169,8 @@ export function shadowReportTable(r: ShadowReport): string {
     '',
     `retries that could never have worked (persistent failures retried): ${r.wastedRetries}, ${seconds(r.wastedMs)}`,
     `writes retried after an unknown outcome: ${r.writesRetriedAfterUnknown}, ${seconds(r.unknownRetryMs)}`,
+    '',
+    'errors no rule recognised (recovery-router rules suggest):',
+    unknownErrorsText(r.unknown),
   ].join('\n');
 }

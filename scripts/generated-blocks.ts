@@ -7,8 +7,8 @@ import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { mcpErrorRulesMarkdown } from '../activities/mcp/error-rules';
 import { debatableMarkdown, paladinMarkdown } from '../bench/eval/paladin/keys';
-import { conceptRowsMarkdown } from '../recovery/classify/by-facts';
-import { vocabularyMarkdown } from '../recovery/classify/words';
+import { KIND_RULES } from '../recovery/classify/kinds';
+import { CONCEPT_KINDS, vocabularyMarkdown } from '../recovery/classify/words';
 import { routesMarkdown } from '../recovery/routes-markdown';
 
 /** Block name → its Markdown. */
@@ -18,8 +18,39 @@ export const GENERATORS: Readonly<Record<string, () => string>> = {
   paladin: paladinMarkdown,
   debatable: debatableMarkdown,
   vocabulary: vocabularyMarkdown,
-  'concept-rows': conceptRowsMarkdown,
+  'concept-rows': kindRowsMarkdown,
 };
+
+/** The kinds of recovery/classify/kinds.ts: what each means, and how sure a code or words alone make it. */
+function kindRowsMarkdown(): string {
+  const lines = [
+    '| kind | class / reason | said by a code | said by words alone | concepts that say it |',
+    '|---|---|---|---|---|',
+  ];
+  for (const [kind, r] of Object.entries(KIND_RULES)) {
+    const transient = r.class === 'transient';
+    const code =
+      r.phase === 'refused'
+        ? transient
+          ? 'refused: not processed'
+          : 'refused: nothing applied'
+        : r.phase === 'maybe'
+          ? 'may have been sent'
+          : 'returned: a write was applied';
+    const words =
+      r.phase === 'refused' && !transient
+        ? code
+        : r.phase === 'returned'
+          ? 'a read returned; a write may have been sent'
+          : 'may have been sent';
+    const concepts = Object.entries(CONCEPT_KINDS)
+      .filter(([, k]) => k === kind)
+      .map(([c]) => `\`${c}\``)
+      .join(', ');
+    lines.push(`| \`${kind}\` | \`${r.class}\` / \`${r.reason}\` | ${code} | ${words} | ${concepts} |`);
+  }
+  return lines.join('\n');
+}
 
 const ROOT = join(__dirname, '..');
 

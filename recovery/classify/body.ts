@@ -43,7 +43,8 @@ export interface BodyFacts {
   /**
    * Every structured word the body gives for the error, for the vocabulary (recovery/classify/words.ts): `code`,
    * `error`, `category`, `errorType`/`error_type`, `type`, `reason`, the problem details' `title` (RFC 9457 §3.1.3),
-   * and `errors[].code`/`errors[].reason` (GitHub, Google). At most 8, as given.
+   * `errors[].code`/`errors[].reason` (GitHub, Google), `error.details[].reason` (Google AIP-193 `ErrorInfo`) and
+   * `errors[].extensions.code` (GraphQL spec §7.1.2). At most 8, as given.
    */
   words: string[];
   /** The server's wait hint in the body, in ms: `retry_after`/`retryAfter` in seconds (Telegram, Slack), top level or under `parameters`. */
@@ -176,7 +177,8 @@ const MESSAGE_KEYS = ['message', 'msg', 'detail', 'description', 'title', 'reaso
 const VALUE_KEYS = ['input', 'value', 'rejectedValue', 'rejected_value', 'received'];
 
 function issueFromItem(item: unknown): FieldIssue | undefined {
-  if (!isObjectLike(item)) return undefined;
+  // A GraphQL error's `path` is the response field that failed, not an argument (GraphQL spec §7.1.2).
+  if (!isObjectLike(item) || readProp(item, 'locations') !== undefined) return undefined;
   let path: (string | number)[] | undefined;
   const source = readProp(item, 'source');
   if (isObjectLike(source)) {
@@ -270,8 +272,9 @@ function wordsOf(body: unknown): string[] {
   for (const key of WORD_FIELDS) take(readProp(body, key));
   const error = readProp(body, 'error');
   for (const key of ['code', 'type', 'status', 'reason']) take(readProp(error, key));
-  for (const list of [asArray(readProp(body, 'errors')), asArray(readProp(error, 'errors'))])
-    for (const e of (list ?? []).slice(0, 4)) for (const key of ['code', 'reason']) take(readProp(e, key));
+  const lists = [readProp(body, 'errors'), readProp(error, 'errors'), readProp(error, 'details')];
+  for (const e of lists.flatMap((l) => (asArray(l) ?? []).slice(0, 4)))
+    for (const v of [readProp(e, 'code'), readProp(e, 'reason'), readProp(readProp(e, 'extensions'), 'code')]) take(v);
   return out;
 }
 

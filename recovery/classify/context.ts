@@ -7,7 +7,7 @@
  * string.
  * Pure: no I/O.
  */
-import { DIALECTS, type Dialect } from './dialects/kinds';
+import { dialects, type Dialect } from './protocols';
 import { ClassifyError, ClassifyErrorCode } from './errors';
 import type { HeadersInput } from './headers';
 import { lazy } from '../lazy';
@@ -28,8 +28,8 @@ export interface CallContext {
   nowMs: number;
   diagnosticRef: string;
   /**
-   * The client library whose errors the tool throws (`defineTool({ errors })`), for shapes too loose to claim by
-   * themselves (recovery/classify/dialects). Absent: detection by shape only.
+   * The protocol or client library whose errors the tool throws (`defineTool({ errors })`), for shapes too loose to
+   * claim by themselves (recovery/classify/protocols). Absent: detection by the error's facts only.
    */
   dialect?: Dialect;
   /** The top-level fields of the tool's input schema: a 400/422 message that names one is about it (named-fields.ts). */
@@ -58,7 +58,7 @@ export const callContextSchema = lazy((z) =>
     approvalCanLift: z.boolean(),
     nowMs: z.number().nonnegative(),
     diagnosticRef: z.string().min(1),
-    dialect: z.enum(DIALECTS).optional(),
+    dialect: z.enum(dialects() as [Dialect, ...Dialect[]]).optional(),
     inputFields: z.array(z.string().max(200)).max(1_000).optional(),
     alreadyPhrases: z.array(z.string().min(1).max(200)).max(100).optional(),
   }),
@@ -83,7 +83,7 @@ export function parseCallContext(ctx: unknown): CallContext {
   );
 }
 
-const DIALECT_SET: ReadonlySet<unknown> = new Set(DIALECTS);
+let dialectSet: ReadonlySet<unknown> | undefined;
 
 /**
  * A copy of the list `v` (each index read once) when it has at most `max` strings of `min`..`max` characters each,
@@ -121,7 +121,7 @@ function plainContext(ctx: unknown): CallContext | undefined {
     const out: CallContext = { tool, callId, effect, deduplicates, approvalCanLift, nowMs, diagnosticRef };
     const { dialect, inputFields, alreadyPhrases } = ctx;
     if (dialect !== undefined) {
-      if (!DIALECT_SET.has(dialect)) return undefined;
+      if (!(dialectSet ??= new Set(dialects())).has(dialect)) return undefined;
       out.dialect = dialect as Dialect;
     }
     if (inputFields !== undefined) {

@@ -4,6 +4,7 @@
  * classify/http.ts). Pure.
  */
 import { literal, type PublicPart } from './public-parts';
+import { ownEntry } from './safe';
 
 /** How a status is handled. A const object plus a type of the same name. */
 export const HttpRule = {
@@ -83,4 +84,27 @@ export const NOT_PERFORMED_TEXT: Readonly<Record<number, PublicPart>> = Object.f
 /** The rule for a status: its row in `STATUS_RULES`, else its family's. */
 export function ruleForStatus(status: number): HttpRule {
   return STATUS_RULES[status] ?? (status >= 500 ? H.SERVER_ERROR : H.CLIENT_ERROR);
+}
+
+/**
+ * The reason phrases of RFC 9110 §15 (and RFC 6585 for 428, 429, 431, 511), lower case, by status: an error whose
+ * whole message is one (`Too many requests`) carries that status in text form, as a status line does.
+ */
+// prettier-ignore
+const REASON_PHRASES: Readonly<Record<string, number>> = Object.freeze({
+  'bad request': 400, unauthorized: 401, 'payment required': 402, forbidden: 403, 'not found': 404,
+  'method not allowed': 405, 'not acceptable': 406, 'request timeout': 408, conflict: 409, gone: 410,
+  'length required': 411, 'precondition failed': 412, 'content too large': 413, 'payload too large': 413,
+  'uri too long': 414, 'unsupported media type': 415, 'range not satisfiable': 416, 'misdirected request': 421,
+  'unprocessable content': 422, 'unprocessable entity': 422, 'too early': 425, 'precondition required': 428,
+  'too many requests': 429, 'request header fields too large': 431, 'unavailable for legal reasons': 451,
+  'internal server error': 500, 'not implemented': 501, 'bad gateway': 502, 'service unavailable': 503,
+  'gateway timeout': 504, 'http version not supported': 505, 'insufficient storage': 507,
+  'network authentication required': 511,
+});
+
+/** The status whose reason phrase is the whole of `text` (case and a final period aside), or `undefined`. */
+export function statusOfPhrase(text: string | undefined): number | undefined {
+  const phrase = text?.trim().replace(/\.$/, '').toLowerCase();
+  return phrase === undefined || phrase.length > 40 ? undefined : ownEntry(REASON_PHRASES, phrase);
 }

@@ -151,13 +151,24 @@ export function classifyHttp(
   ctx: CallContext,
   names: readonly string[] = [],
 ): ToolFailure {
+  return buildFailure(ctx, httpDraft(status, headers, body, ctx, names));
+}
+
+/** `classifyHttp`'s draft, before the call's identity is added (the thrown-error path builds it itself). */
+export function httpDraft(
+  status: number,
+  headers: unknown,
+  body: unknown,
+  ctx: CallContext,
+  names: readonly string[] = [],
+): FailureDraft {
   if (Number.isInteger(status) && status >= 200 && status <= 299) {
     throw new ClassifyError(ClassifyErrorCode.NOT_A_FAILURE, `classify: HTTP ${status} is a success, not a failure`);
   }
   if (!Number.isInteger(status) || status < 300 || status > 599) {
     const shown =
       Number.isInteger(status) && status >= 100 && status <= 599 ? `HTTP ${status}` : 'an invalid HTTP status';
-    return buildFailure(ctx, {
+    return {
       class: C.UNRECOVERABLE,
       reason: R.TOOL_BUG,
       phase: Phase.DISPATCH,
@@ -165,7 +176,7 @@ export function classifyHttp(
       replaySafe: ctx.effect === 'read' || ctx.deduplicates,
       ...(Number.isInteger(status) && status >= 100 && status <= 599 ? { status } : {}),
       publicMessage: `${ctx.tool}: the tool returned ${shown}, which it does not handle.`,
-    });
+    };
   }
   const bodyFacts = readBodyFacts(body);
   const facts: HttpFacts = {
@@ -185,5 +196,5 @@ export function classifyHttp(
   // The body's structured code travels with the failure: the business type must not be lost (docs/DESIGN.md,
   // "The failure record").
   if (facts.body.code !== undefined) draft.code = facts.body.code;
-  return buildFailure(ctx, draft);
+  return draft;
 }

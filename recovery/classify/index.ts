@@ -32,18 +32,11 @@ export { classifyHttp, HttpRule, ruleForStatus, STATUS_RULES } from './http';
 export { classifyNetworkError, CODE_RULES, NAME_RULES, transportFacts, errorChain } from './network';
 export { wrappedHttp, type WrappedHttp } from './wrapped-http';
 export { classifyThrown, toolBugFailure } from './thrown';
-export {
-  classifyDialect,
-  readDialect,
-  Dialect,
-  DIALECTS,
-  DIALECT_READERS,
-  ErrorKind,
-  KIND_RULES,
-  type DialectFacts,
-  type DialectReader,
-  type DialectRow,
-} from './dialects';
+export { readCodes, dialects, dialectReaders, type Dialect, type DialectReader } from './protocols';
+export { readTable, type CodeTable, type TableRow } from './protocols/table';
+export { PROTOCOL_TABLES } from './protocols/tables';
+export { LIBRARY_TABLES } from './dialects/libraries';
+export { ErrorKind, KIND_RULES, type CodeFacts, type CodeRow } from './kinds';
 export { classifyZodError, fieldIssuesFromZod, isZodError, MAX_ZOD_FIELD_ISSUES, type ZodIssueOptions } from './zod';
 export { schemaAt } from './json-schema';
 export { describeSchema } from './json-schema-words';
@@ -81,8 +74,9 @@ export function isFailureOutcome(raw: RawOutcome): boolean {
  *   class resets `reason` to `unspecified` unless given; `publicMessage` redacted again); a tool classifier that
  *   throws or answers nothing usable leaves the built-in answer (recovery/classify/override.ts).
  * @returns a frozen `ToolFailure` that validates against `toolFailureSchema()`. Rules: http.ts (statuses,
- *   Retry-After, rate limits, 401/403), dialects/ (client libraries' errors: SQL, cloud SDKs, gRPC, stores, fs),
- *   network.ts (before vs after the request was sent), zod.ts, thrown.ts.
+ *   Retry-After, rate limits, 401/403), protocols/ (protocols' code tables: SQLSTATE, gRPC, SMTP, FTP, LDAP, MQTT,
+ *   AMQP, IMAP, SFTP, GraphQL, errno, …) and dialects/ (client libraries' own codes), network.ts (before vs after
+ *   the request was sent), words.ts, zod.ts, thrown.ts (one pass over a thrown error's facts).
  *   Never throws on any error, body or headers: what no rule recognises is `unrecoverable/tool_bug`.
  * @throws ClassifyError `invalid_context` when `ctx` fails `callContextSchema()` (names the field);
  *   `invalid_outcome` when `raw` is not an `http` or `thrown` envelope; `not_a_failure` for a 2xx HTTP answer

@@ -21,7 +21,7 @@
  */
 import { FailureClass, FailureReason, Phase } from '../failure';
 import type { ToolFailure } from '../failure';
-import { buildFailure } from './build';
+import { buildFailure, type FailureDraft } from './build';
 import { draftBySend } from './sent';
 import type { CallContext } from './context';
 import { asArray, isObjectLike, readNumber, readProp, readString } from './safe';
@@ -146,56 +146,95 @@ export function errorChain(error: unknown): unknown[] {
 }
 
 /**
- * A Node system error as a library re-threw it with only its message: `connect ECONNREFUSED 127.0.0.1:9200` is the
- * form Node writes for a `SystemError` (`<syscall> <code> <address>:<port>`: Node.js docs, "Class: SystemError"), a
- * structured fact in text form, read as its code and syscall.
+ * A Node system error as a library re-threw it in its own words: `connect ECONNREFUSED 127.0.0.1:9200` is the form Node
+ * writes for a `SystemError` (`<syscall> <code> <address>:<port>`: Node.js docs, "Class: SystemError"), a structured
+ * fact in text form wherever it stands ("Client is closed because read ECONNRESET"), read as its code and syscall.
  */
 function systemErrorIn(message: string): TransportFact | undefined {
-  const m = /^(connect|getaddrinfo|read|write) (E[A-Z]+)\b/.exec(message.trim());
+  const m = /\b(connect|getaddrinfo|read|write) (E[A-Z]+)\b/.exec(message);
   const r = m ? own(CODE_RULES, m[2]!) : undefined;
   return m && r ? { label: m[2]!, rule: r, sent: decideSent(r, { syscall: m[1] }) } : undefined;
+}
+
+/** The transport fact of one error by its code or its name, if it has one. */
+export function codeFactOf(node: unknown): TransportFact | undefined {
+  const code = systemCode(node);
+  const byCode =
+    code === undefined
+      ? undefined
+      : (own(CODE_RULES, code) ?? (/^HPE_/.test(code) ? rule(S.MAYBE_SENT, 'network') : undefined));
+  if (byCode && code) return { label: code, rule: byCode, sent: decideSent(byCode, node) };
+  const name = readString(node, 'name');
+  const byName = name === undefined ? undefined : own(NAME_RULES, name);
+  return byName && name ? { label: name, rule: byName, sent: decideSent(byName, node) } : undefined;
+}
+
+/** The transport fact of one error's message: Node's form of a system error, or a transport phrase. */
+export function messageFactOf(node: unknown): TransportFact | undefined {
+  const message = readString(node, 'message');
+  if (message === undefined) return undefined;
+  const hit = MESSAGE_RULES.find(([re]) => re.test(message.trim()));
+  return systemErrorIn(message) ?? (hit ? { label: 'network error', rule: hit[1], sent: 'maybe_sent' } : undefined);
 }
 
 /** Every recognised transport fact of an error's chain (codes and names; messages only when those find none). */
 export function transportFacts(error: unknown): TransportFact[] {
   const chain = errorChain(error);
-  const facts: TransportFact[] = [];
-  for (const node of chain) {
-    const code = systemCode(node);
-    const byCode =
-      code === undefined
-        ? undefined
-        : (own(CODE_RULES, code) ?? (/^HPE_/.test(code) ? rule(S.MAYBE_SENT, 'network') : undefined));
-    if (byCode && code) {
-      facts.push({ label: code, rule: byCode, sent: decideSent(byCode, node) });
-      continue;
-    }
-    const name = readString(node, 'name');
-    const byName = name === undefined ? undefined : own(NAME_RULES, name);
-    if (byName && name) facts.push({ label: name, rule: byName, sent: decideSent(byName, node) });
-  }
-  if (facts.length > 0) return facts;
-  for (const node of chain) {
-    const message = readString(node, 'message');
-    if (message === undefined) continue;
-    const system = systemErrorIn(message);
-    if (system) {
-      facts.push(system);
-      continue;
-    }
-    const hit = MESSAGE_RULES.find(([re]) => re.test(message.trim()));
-    if (hit) facts.push({ label: 'network error', rule: hit[1], sent: 'maybe_sent' });
-  }
-  return facts;
+  const byCode = chain.map(codeFactOf).filter((f): f is TransportFact => f !== undefined);
+  return byCode.length > 0 ? byCode : chain.map(messageFactOf).filter((f): f is TransportFact => f !== undefined);
 }
 
 /**
- * Classifies a thrown transport error, or returns `undefined` when nothing in its chain is a recognised
- * transport fact (the caller then treats it as a tool bug).
- *
- * @param error what the tool threw.
+ * The draft of an error's transport facts, or `undefined` when none is a recognised transport fact (see the module
+ * docs): a network failure by when it happened; a rejected TLS certificate (the request was not sent); a request the
+ * HTTP client refused to build (a tool bug).
  * @param requestSent the adapter's knowledge; when a boolean it wins over inference.
- * @param ctx the call (validated by the caller).
+ */
+export function transportDraft(
+  facts: readonly TransportFact[],
+  requestSent: boolean | undefined,
+  ctx: CallContext,
+): FailureDraft | undefined {
+  const network = facts.filter((f) => f.rule.kind === 'network');
+  const tool = ctx.tool;
+  if (network.length > 0) {
+    const timeout = network.some((f) => f.rule.reason === 'timeout');
+    const sent = requestSent ?? network.some((f) => f.sent === 'maybe_sent');
+    const label = (network.find((f) => f.sent === 'maybe_sent') ?? network[0])!.label;
+    const head = !sent
+      ? `${tool}: ${timeout ? `the connection timed out (${label})` : `could not reach the service (${label})`}`
+      : `${tool}: ${timeout ? `the request timed out (${label})` : `the connection failed (${label})`}`;
+    const meaning = {
+      class: FailureClass.TRANSIENT,
+      reason: timeout ? FailureReason.TIMEOUT : FailureReason.NETWORK,
+      head,
+    };
+    return draftBySend(meaning, sent ? 'maybe_sent' : 'not_sent', ctx);
+  }
+  const tls = facts.find((f) => f.rule.kind === 'tls');
+  const bug = facts.find((f) => f.rule.kind === 'tool_bug');
+  const refused = { class: FailureClass.UNRECOVERABLE, phase: Phase.DISPATCH, retryable: false };
+  if (tls)
+    return {
+      ...refused,
+      reason: FailureReason.NETWORK,
+      replaySafe: true,
+      publicMessage: `${tool}: the service's TLS certificate was rejected (${tls.label}); the request was not sent. Waiting will not fix this.`,
+    };
+  if (bug)
+    return {
+      ...refused,
+      reason: FailureReason.TOOL_BUG,
+      replaySafe: requestSent !== true || ctx.effect === 'read' || ctx.deduplicates,
+      publicMessage: `${tool}: the tool built a request its HTTP client refused (${bug.label}); this is a bug in the tool.`,
+    };
+  return undefined;
+}
+
+/**
+ * Classifies a thrown transport error, or returns `undefined` when nothing in its chain is a recognised transport
+ * fact.
+ * @param requestSent the adapter's knowledge; when a boolean it wins over inference.
  * @returns a frozen, valid `ToolFailure`, or `undefined`.
  */
 export function classifyNetworkError(
@@ -203,54 +242,6 @@ export function classifyNetworkError(
   requestSent: boolean | undefined,
   ctx: CallContext,
 ): ToolFailure | undefined {
-  const facts = transportFacts(error);
-  const network = facts.filter((f) => f.rule.kind === 'network');
-  const tool = ctx.tool;
-
-  if (network.length === 0) return classifyNotNetwork(facts, requestSent, ctx);
-
-  const timeout = network.some((f) => f.rule.reason === 'timeout');
-  const reason = timeout ? FailureReason.TIMEOUT : FailureReason.NETWORK;
-  const sent = requestSent ?? network.some((f) => f.sent === 'maybe_sent');
-  const label = (network.find((f) => f.sent === 'maybe_sent') ?? network[0])!.label;
-  const head = !sent
-    ? `${tool}: ${timeout ? `the connection timed out (${label})` : `could not reach the service (${label})`}`
-    : `${tool}: ${timeout ? `the request timed out (${label})` : `the connection failed (${label})`}`;
-  const meaning = { class: FailureClass.TRANSIENT, reason, head };
-  return buildFailure(ctx, draftBySend(meaning, sent ? 'maybe_sent' : 'not_sent', ctx));
-}
-
-/**
- * A chain with no network fact: a rejected TLS certificate (the request was not sent), or a request the HTTP
- * client refused to build (a tool bug); `undefined` when it is neither.
- */
-function classifyNotNetwork(
-  facts: readonly TransportFact[],
-  requestSent: boolean | undefined,
-  ctx: CallContext,
-): ToolFailure | undefined {
-  const tls = facts.find((f) => f.rule.kind === 'tls');
-  const bug = facts.find((f) => f.rule.kind === 'tool_bug');
-  const tool = ctx.tool;
-  if (tls) {
-    return buildFailure(ctx, {
-      class: FailureClass.UNRECOVERABLE,
-      reason: FailureReason.NETWORK,
-      phase: Phase.DISPATCH,
-      retryable: false,
-      replaySafe: true,
-      publicMessage: `${tool}: the service's TLS certificate was rejected (${tls.label}); the request was not sent. Waiting will not fix this.`,
-    });
-  }
-  if (bug) {
-    return buildFailure(ctx, {
-      class: FailureClass.UNRECOVERABLE,
-      reason: FailureReason.TOOL_BUG,
-      phase: Phase.DISPATCH,
-      retryable: false,
-      replaySafe: requestSent !== true || ctx.effect === 'read' || ctx.deduplicates,
-      publicMessage: `${tool}: the tool built a request its HTTP client refused (${bug.label}); this is a bug in the tool.`,
-    });
-  }
-  return undefined;
+  const draft = transportDraft(transportFacts(error), requestSent, ctx);
+  return draft === undefined ? undefined : buildFailure(ctx, draft);
 }

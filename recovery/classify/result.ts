@@ -18,15 +18,8 @@ import { parseCallContext, type CallContext } from './context';
 import { parseBody } from './body';
 import { asArray, hasOwn, isObjectLike, ownKeys, readProp, readString } from './safe';
 import { pathLabel, plainPath, publicText } from './text';
+import { appliedWriteNote } from './sent';
 import { isZodError } from './zod';
-
-/**
- * What the model is told after a call that returned an unusable result: a write that is not deduplicated was
- * applied, so it must not be repeated; nothing for a read or a deduplicated write (both replay-safe).
- */
-export function appliedWriteNote(ctx: Pick<CallContext, 'effect' | 'deduplicates'>): string {
-  return ctx.effect === 'write' && !ctx.deduplicates ? ' The write was applied; do not repeat it.' : '';
-}
 
 /** What went wrong with a result. Give `error` (an output ZodError) or `invariant` (a message); `received` is the result. */
 export interface InvalidResultInput {

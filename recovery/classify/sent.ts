@@ -13,6 +13,8 @@
  * |                   |                                        | `outcome_unknown`, replay-safe                          |
  * | may have been sent| any other write                        | `outcome_unknown` in `commit_unknown`, whatever it      |
  * |                   |                                        | meant: reconcile looks it up before anything runs again |
+ * | may have been sent| a write, and a known bug in the tool   | `unrecoverable/tool_bug` in `commit_unknown`, replay-   |
+ * |                   | (a programming error)                  | safe only when deduplicated: escalated, never replayed  |
  *
  * A failure that no rule recognises is not a reason to believe nothing was applied: an unknown throw, a
  * cancellation, a worker shutdown, an unsendable result or an error of the edge itself, after the tool's `execute`
@@ -23,6 +25,14 @@ import { FailureClass, FailureReason, MAX_PUBLIC_MESSAGE_CHARS, Phase } from '..
 import type { FailureDraft } from './assemble';
 import type { CallContext } from './context';
 import { composeMessage, literal, PublicPart } from './message-parts';
+
+/**
+ * What the model is told after a call that returned an unusable result: a write that is not deduplicated was
+ * applied, so it must not be repeated; nothing for a read or a deduplicated write (both replay-safe).
+ */
+export function appliedWriteNote(ctx: Pick<CallContext, 'effect' | 'deduplicates'>): string {
+  return ctx.effect === 'write' && !ctx.deduplicates ? ' The write was applied; do not repeat it.' : '';
+}
 
 /** What a failure means apart from when it happened: its class and reason, and the head of the model's message. */
 export interface FailureMeaning {
@@ -127,13 +137,24 @@ function notSent(m: FailureMeaning, sent: Exclude<SendFact, 'maybe_sent'>): Fail
 /** The request may have reached the server: the call's effect decides. */
 function afterSend(m: FailureMeaning, ctx: Pick<CallContext, 'effect' | 'deduplicates'>): FailureDraft {
   const read = ctx.effect === 'read';
+  // A known bug in the tool's own code (not an unknown error) is escalated, not reconciled: the tool must be fixed
+  // before it runs again. A write it broke off may have been sent, so it stays not replay-safe.
+  if (!read && m.class === C.UNRECOVERABLE && m.reason === FailureReason.TOOL_BUG) {
+    return {
+      class: C.UNRECOVERABLE,
+      reason: m.reason,
+      phase: Phase.COMMIT_UNKNOWN,
+      retryable: false,
+      replaySafe: ctx.deduplicates,
+      publicMessage: sentence(m, END.mayHaveApplied),
+    };
+  }
   // A write whose meaning is not "try again later" (an unknown error, a bug, a server fault) may have been applied:
   // its outcome is unknown, whether or not its receiver deduplicates (then a replay with the same key is safe).
   if (!read && (!ctx.deduplicates || m.class === C.UNRECOVERABLE || m.class === C.OUTCOME_UNKNOWN)) {
     return {
       class: C.OUTCOME_UNKNOWN,
-      // A read-side reason such as "tool bug" does not describe an unknown outcome.
-      reason: m.reason === FailureReason.TOOL_BUG ? FailureReason.UNRECOGNIZED : m.reason,
+      reason: m.reason,
       phase: Phase.COMMIT_UNKNOWN,
       retryable: false,
       replaySafe: ctx.deduplicates,

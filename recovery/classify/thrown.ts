@@ -1,23 +1,33 @@
 /**
- * Anything a tool threw → ToolFailure. In order: a ZodError (the tool validated something), a client library's
- * error read by its dialect (dialects/), an HTTP answer wrapped in the error (wrapped-http.ts), a transport error
- * (network.ts), and else a bug in the tool.
- * Never throws.
- * Pure: no I/O.
+ * Anything a tool threw → ToolFailure, in one pass (docs/DESIGN.md, "Facts, not libraries"): the error's facts are
+ * read once — one walk over its cause chain, each error of it read by the code tables (protocols/), for an HTTP answer
+ * it carries (wrapped-http.ts), for transport facts (network.ts) and for its words — then one decision:
+ *   1. a code a table claims (a protocol's, a library's): its kind, refined by words only as its table allows; a kind
+ *      that "may have been sent" yields to the chain's transport facts, which say precisely whether it left;
+ *   2. an HTTP answer: the HTTP rules (http.ts);
+ *   3. a transport fact: sent or not (network.ts); `requestSent` wins over inference;
+ *   4. its words: a structured code or class name said in words (`PERMISSIONS_VIOLATION`, `OptimisticLockError`),
+ *      then its message — the vocabulary (words.ts) names a kind, and words alone never make a write replayable;
+ *   5. else no fact speaks: `toolBugFailure`, with the error's fingerprint for `classify.rules`.
+ * A ZodError the tool raised is its own case: arguments it rejected, or a result it rejected.
+ * Never throws. Pure: no I/O.
  */
 import { FailureClass, FailureReason, Phase } from '../failure';
-import { draftBySend } from './sent';
 import type { ToolFailure } from '../failure';
-import { buildFailure } from './build';
+import { buildFailure, type FailureDraft } from './build';
 import type { CallContext } from './context';
-import { classifyDialect } from './dialects';
-import { classifyHttp } from './http';
-import { classifyByFacts } from './by-facts';
+import { httpDraft } from './http';
+import { KIND_RULES, kindDraft, type CodeFacts } from './kinds';
+import { codeFactOf, errorChain, messageFactOf, transportDraft, type TransportFact } from './network';
+import { readCodes } from './protocols';
+import { TEXT_FIELDS } from './protocols/table';
+import { retryAfterMsFromHeaders } from './retry-after';
 import { fingerprintOf } from './rules';
-import { errorChain } from './network';
+import { readProp, readString } from './safe';
+import { draftBySend } from './sent';
+import { kindOfWords } from './words';
+import { fromNode, type WrappedHttp } from './wrapped-http';
 import { classifyInvalidResult } from './result';
-import { readString } from './safe';
-import { wrappedHttp } from './wrapped-http';
 import { isZodError, zodArgumentsDraft } from './zod';
 
 /**
@@ -38,26 +48,79 @@ export function toolBugFailure(error: unknown, requestSent: boolean | undefined,
   return buildFailure(ctx, { ...draft, fingerprint });
 }
 
-/** The class names of an error and its causes (`InvalidTokenError`), for the vocabulary; at most 4. */
-function errorNames(error: unknown): string[] {
-  return errorChain(error)
-    .map((node) => readString(node, 'name'))
-    .filter((n): n is string => n !== undefined && n !== 'Error' && n.length <= 64)
-    .slice(0, 4);
+/** The facts of a thrown error (see the module docs). */
+interface ThrownFacts {
+  code?: CodeFacts;
+  http?: WrappedHttp;
+  transport: TransportFact[];
+  /** Transport facts found only in messages: used when no code or name is one. */
+  transportWords: TransportFact[];
+  /** Structured codes and class names (`codes`), then the error's words (`texts`): at most 8 each. */
+  codes: string[];
+  texts: string[];
+  /** The class names of the chain (`InvalidTokenError`), at most 4: words of an HTTP answer they carry. */
+  names: string[];
+}
+
+/** Fields whose string value is a structured code, on any error of the chain. */
+const CODE_FIELDS = ['code', 'errorCode', 'error_code', 'type', 'errorType', 'category', 'reason', 'status'];
+
+/** Reads the facts of `error`: one walk over its chain. @param declared the table the tool named. */
+function readFacts(error: unknown, declared: string | undefined): ThrownFacts {
+  const f: ThrownFacts = { transport: [], transportWords: [], codes: [], texts: [], names: [] };
+  const push = (list: string[], v: unknown, max: number) => {
+    if (typeof v === 'string' && v.trim() !== '' && v.length <= max && list.length < 8) list.push(v.slice(0, 500));
+  };
+  for (const node of errorChain(error)) {
+    f.code ??= readCodes(node, declared);
+    f.http ??= fromNode(node);
+    const byCode = codeFactOf(node);
+    if (byCode) f.transport.push(byCode);
+    const byMessage = messageFactOf(node);
+    if (byMessage) f.transportWords.push(byMessage);
+    for (const k of CODE_FIELDS) push(f.codes, readProp(node, k), 100);
+    const name = readString(node, 'name');
+    if (name !== 'Error') push(f.codes, name, 64);
+    if (name !== 'Error' && name !== undefined && name.length <= 64 && f.names.length < 4) f.names.push(name);
+    for (const k of [...TEXT_FIELDS, 'statusText', 'title']) push(f.texts, readProp(node, k), Infinity);
+  }
+  if (f.transport.length === 0) f.transport = f.transportWords;
+  return f;
+}
+
+/** The one decision over `f` (see the module docs); `undefined` when no fact speaks. */
+function decide(f: ThrownFacts, requestSent: boolean | undefined, ctx: CallContext): FailureDraft | undefined {
+  const code = f.code;
+  const network = f.transport.some((t) => t.rule.kind === 'network');
+  if (code?.kind !== undefined && !(KIND_RULES[code.kind].phase === 'maybe' && network)) {
+    const retryAfterMs =
+      code.retryAfterMs ?? (code.http ? retryAfterMsFromHeaders(code.http.headers, ctx.nowMs) : undefined);
+    return kindDraft(code.kind, retryAfterMs === undefined ? code : { ...code, retryAfterMs }, requestSent, ctx);
+  }
+  const http = (code?.kind === undefined ? code?.http : undefined) ?? f.http;
+  if (http) return httpDraft(http.status, http.headers, http.body, ctx, f.names);
+  const transport = transportDraft(f.transport, requestSent, ctx);
+  if (transport) return transport;
+  for (const [list, byWords] of [
+    [f.codes, false],
+    [f.texts, true],
+  ] as const) {
+    for (const text of list) {
+      const kind = kindOfWords(text);
+      // A timeout a code names, in the stage its words name (acquiring a connection): before the request left.
+      const stage = !byWords && kind === 'client_timeout' && f.texts.some((t) => kindOfWords(t) === 'connect_timeout');
+      if (kind !== undefined)
+        return kindDraft(stage ? 'connect_timeout' : kind, { label: '' }, requestSent, ctx, byWords);
+    }
+  }
+  return undefined;
 }
 
 /**
- * Classifies what a tool threw.
+ * Classifies what a tool threw (see the module docs).
  * - ZodError: `requestSent === true` → the tool rejected what came back: `invalid_result/schema_violation`;
  *   otherwise the tool rejected its arguments: `invalid_arguments/schema` (phase `preflight`) with field issues.
- * - A client library's error (PostgreSQL, AWS SDK, Stripe, gRPC, …) → its dialect's table (dialects/index.ts).
- * - An HTTP answer inside the error (axios `response`, SDK `status`/`headers`, `HttpOutcomeError.outcome`) →
- *   the HTTP rules.
- * - Its other facts (recovery/classify/by-facts.ts): an SMTP reply, a transport error (`requestSent` wins over
- *   inference), a structured code, the error's own words.
- * - Anything else → `toolBugFailure`: `unrecoverable/tool_bug`, except that a write that is not deduplicated and
- *   may have been sent is `outcome_unknown`.
- * @param ctx the call (validated by the caller).
+ * @param ctx the call (validated by the caller); `ctx.dialect` is the table the tool named.
  */
 export function classifyThrown(error: unknown, requestSent: boolean | undefined, ctx: CallContext): ToolFailure {
   if (isZodError(error)) {
@@ -65,9 +128,6 @@ export function classifyThrown(error: unknown, requestSent: boolean | undefined,
       ? classifyInvalidResult({ error }, ctx)
       : buildFailure(ctx, zodArgumentsDraft(error, ctx.tool, {}, Phase.PREFLIGHT));
   }
-  const dialect = classifyDialect(error, requestSent, ctx);
-  if (dialect) return dialect;
-  const http = wrappedHttp(error);
-  if (http) return classifyHttp(http.status, http.headers, http.body, ctx, errorNames(error));
-  return classifyByFacts(error, requestSent, ctx) ?? toolBugFailure(error, requestSent, ctx);
+  const draft = decide(readFacts(error, ctx.dialect), requestSent, ctx);
+  return draft === undefined ? toolBugFailure(error, requestSent, ctx) : buildFailure(ctx, draft);
 }

@@ -5,7 +5,7 @@
  *
  * Shapes read, on each error of the cause chain (first hit wins):
  * - an http `RawOutcome` thrown as is, or carried as `outcome` (this project's `HttpOutcomeError`);
- * - axios: `response: { status, headers, data }`;
+ * - axios: `response: { status, headers, data }`; a GraphQL client's `response: { status, headers, data, errors }`;
  * - OpenAI / Anthropic SDK `APIError`: `status`, `headers`, `error` (the body);
  * - undici `ResponseStatusCodeError` and `http-errors`: `statusCode` or `status`, `headers`, `body`;
  * - Azure's `RestError`: `statusCode` with `response.parsedBody` / `response.bodyAsText`;
@@ -13,12 +13,14 @@
  * - an error envelope that keeps the status as a number of its own (`error_code`, `errorCode`: Telegram's
  *   `{ ok: false, error_code, description }`), or as `code` beside the answer's `headers` or `body` (a generated
  *   OpenAPI client's `ApiException`) or beside a `description` (NATS JetStream's `api_error`), or as a `code` of
- *   three digits in a string (NATS: status codes follow HTTP's, "503" no responders).
+ *   three digits in a string (NATS: status codes follow HTTP's, "503" no responders);
+ * - a message that is a status's reason phrase, whole (`Too many requests`: RFC 9110 §15, the status in words).
  * Only a status that is an integer in 400–599 counts.
  * Pure: no I/O.
  */
 import { errorChain } from './network';
-import { isObjectLike, readProp } from './safe';
+import { statusOfPhrase } from './http-status';
+import { isObjectLike, readProp, readString } from './safe';
 
 /** HTTP facts found in a thrown error. */
 export interface WrappedHttp {
@@ -41,7 +43,8 @@ function envelopeStatus(node: unknown): number | undefined {
   return answerBeside ? failureStatus(code) : undefined;
 }
 
-function fromNode(node: unknown): WrappedHttp | undefined {
+/** The HTTP answer one error of a chain carries (see the module docs). */
+export function fromNode(node: unknown): WrappedHttp | undefined {
   for (const outcome of [node, readProp(node, 'outcome')]) {
     if (readProp(outcome, 'kind') !== 'http') continue;
     const status = failureStatus(readProp(outcome, 'status'));
@@ -60,20 +63,23 @@ function fromNode(node: unknown): WrappedHttp | undefined {
       return {
         status,
         headers: readProp(response, 'headers') ?? {},
-        body:
-          readProp(response, 'data') ??
-          readProp(response, 'body') ??
-          readProp(response, 'parsedBody') ??
-          readProp(response, 'bodyAsText'),
+        // A GraphQL response (GraphQL spec §7.1: `data`, `errors`, `extensions`) is the body itself: its errors.
+        body: Array.isArray(readProp(response, 'errors'))
+          ? response
+          : (readProp(response, 'data') ??
+            readProp(response, 'body') ??
+            readProp(response, 'parsedBody') ??
+            readProp(response, 'bodyAsText')),
       };
     }
   }
   const status = failureStatus(readProp(node, 'status')) ?? failureStatus(readProp(node, 'statusCode'));
   if (status === undefined) {
     const enveloped = envelopeStatus(node);
-    return enveloped === undefined
-      ? undefined
-      : { status: enveloped, headers: readProp(node, 'headers') ?? {}, body: readProp(node, 'body') ?? node };
+    if (enveloped !== undefined)
+      return { status: enveloped, headers: readProp(node, 'headers') ?? {}, body: readProp(node, 'body') ?? node };
+    const phrase = statusOfPhrase(readString(node, 'message'));
+    return phrase === undefined || phrase < 400 ? undefined : { status: phrase, headers: {}, body: undefined };
   }
   return {
     status,

@@ -1,7 +1,8 @@
 /**
- * Pure tests of the dialect tables and dispatcher (recovery/classify/dialects): no servers. Shapes the real-server
- * tests (test/dialects) cannot provoke here are built as the libraries build them: Prisma's error classes,
- * postgres.js's PostgresError, node-redis's ErrorReply, Google's AIP-193 ErrorInfo, AWS's modeled `$retryable`.
+ * Pure tests of the code tables and their readers (recovery/classify/protocols, recovery/classify/dialects): no
+ * servers. Shapes the real-server tests (test/dialects) cannot provoke here are built as the libraries build them:
+ * Prisma's error classes, postgres.js's PostgresError, node-redis's ErrorReply, Google's AIP-193 ErrorInfo, AWS's
+ * modeled `$retryable`.
  */
 import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
@@ -9,26 +10,17 @@ import { z } from 'zod';
 import { defineTool, ToolDefinitionError } from '../../activities/define-tool';
 import {
   classify,
-  DIALECTS,
+  dialects,
   KIND_RULES,
+  LIBRARY_TABLES,
   parseCallContext,
-  readDialect,
+  PROTOCOL_TABLES,
+  readCodes,
   type CallContext,
 } from '../../recovery/classify';
 import { AWS_ERRORS } from '../../recovery/classify/dialects/aws';
-import { AXIOS_CODES } from '../../recovery/classify/dialects/axios';
-import { GOOGLE_REASONS } from '../../recovery/classify/dialects/google';
-import { GRPC_STATUS } from '../../recovery/classify/dialects/grpc';
-import type { DialectRow } from '../../recovery/classify/dialects/kinds';
-import { LLM_SDK_MESSAGES } from '../../recovery/classify/dialects/llm-sdk';
-import { MONGO_CODES } from '../../recovery/classify/dialects/mongodb';
-import { MYSQL_CODES } from '../../recovery/classify/dialects/mysql';
-import { NODE_CODES } from '../../recovery/classify/dialects/node';
-import { PG_MESSAGES, SQLSTATE_CLASSES, SQLSTATE_CODES } from '../../recovery/classify/dialects/postgres';
-import { PRISMA_CODES } from '../../recovery/classify/dialects/prisma';
-import { REDIS_CLIENT_MESSAGES, REDIS_REPLIES } from '../../recovery/classify/dialects/redis';
-import { SQLITE_CODES } from '../../recovery/classify/dialects/sqlite';
 import { STRIPE_CLASSES, STRIPE_V2_TYPES } from '../../recovery/classify/dialects/stripe';
+import { GRPC } from '../../recovery/classify/protocols/tables';
 import { FailureReason, toolFailureSchema } from '../../recovery/failure';
 import { routeFor } from '../../recovery/routes';
 import { READ, WRITE, WRITE_DEDUP, ctxOf } from './classify-helpers';
@@ -39,42 +31,34 @@ const route = (error: unknown, ctx: CallContext = READ) => {
   return { class: f.class, reason: f.reason, action: routeFor(f).action, phase: f.phase, retryAfterMs: f.retryAfterMs };
 };
 
-describe('dialect tables', () => {
-  const tables: Record<string, Readonly<Record<string, DialectRow>> | readonly DialectRow[]> = {
-    SQLSTATE_CODES,
-    SQLSTATE_CLASSES,
-    PG_MESSAGES,
-    MYSQL_CODES,
-    SQLITE_CODES,
-    PRISMA_CODES,
-    AWS_ERRORS,
-    GOOGLE_REASONS,
-    STRIPE_CLASSES,
-    STRIPE_V2_TYPES,
-    LLM_SDK_MESSAGES,
-    AXIOS_CODES,
-    GRPC_STATUS,
-    MONGO_CODES,
-    REDIS_REPLIES,
-    REDIS_CLIENT_MESSAGES,
-    NODE_CODES,
-  };
-  test.each(Object.entries(tables))(
-    '%s: every row names its source and a known kind, and is frozen',
+describe('code tables', () => {
+  test.each([...PROTOCOL_TABLES, ...LIBRARY_TABLES].map((t) => [`${t.id} (${t.label})`, t] as const))(
+    '%s: names its source, every row a known kind, frozen',
     (_name, table) => {
-      const rows = Object.values(table);
-      expect(rows.length).toBeGreaterThan(0);
+      expect(table.source).toMatch(/\w{3,}/);
       expect(Object.isFrozen(table)).toBe(true);
+      const rows = Object.values(table.rows);
+      expect(rows.length).toBeGreaterThan(0);
       for (const row of rows) {
-        expect(row.source).toMatch(/\w{3,}/);
         expect(Object.keys(KIND_RULES)).toContain(row.kind);
         expect(Object.isFrozen(row)).toBe(true);
       }
     },
   );
 
+  test.each(Object.entries({ AWS_ERRORS, STRIPE_CLASSES, STRIPE_V2_TYPES }))(
+    '%s: every row names its source and a known kind, and is frozen',
+    (_name, table) => {
+      expect(Object.isFrozen(table)).toBe(true);
+      for (const row of Object.values(table)) {
+        expect(row.source).toMatch(/\w{3,}/);
+        expect(Object.keys(KIND_RULES)).toContain(row.kind);
+      }
+    },
+  );
+
   test('gRPC has one row per status code 0–16', () => {
-    expect(GRPC_STATUS.map((r) => r.name)).toEqual([
+    expect(Object.values(GRPC.rows).map((r) => r.name)).toEqual([
       'OK', 'CANCELLED', 'UNKNOWN', 'INVALID_ARGUMENT', 'DEADLINE_EXCEEDED', 'NOT_FOUND', 'ALREADY_EXISTS', 'PERMISSION_DENIED',
       'RESOURCE_EXHAUSTED', 'FAILED_PRECONDITION', 'ABORTED', 'OUT_OF_RANGE', 'UNIMPLEMENTED', 'INTERNAL', 'UNAVAILABLE', 'DATA_LOSS', 'UNAUTHENTICATED',
     ]); // prettier-ignore
@@ -241,7 +225,7 @@ describe('detection by shape, and by the declared dialect', () => {
 
   test('a reader that meets hostile getters never throws: the error falls through to the next rules', () => {
     const hostile = new Proxy({}, { get: () => { throw new Error('boom'); }, has: () => { throw new Error('boom'); } }); // prettier-ignore
-    expect(readDialect(hostile)).toBeUndefined();
+    expect(readCodes(hostile)).toBeUndefined();
     expect(route(hostile).class).toBe('unrecoverable');
   });
 });
@@ -262,7 +246,9 @@ describe('defineTool({ errors })', () => {
     const call = () => defineTool({ ...base, errors: 'postgre' as never });
     expect(call).toThrow(ToolDefinitionError);
     expect(call).toThrow(
-      `defineTool("db_tool"): \`errors\` must be one of ${DIALECTS.map((d) => `'${d}'`).join(', ')}; got "postgre"`,
+      `defineTool("db_tool"): \`errors\` must be one of ${dialects()
+        .map((d) => `'${d}'`)
+        .join(', ')}; got "postgre"`,
     );
     expect(() => defineTool({ ...base, errors: 42 as never })).toThrow('got number');
   });

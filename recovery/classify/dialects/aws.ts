@@ -8,16 +8,8 @@
  * Pure: no I/O.
  */
 import { asArray, isObjectLike, readNumber, readProp, readString } from '../safe';
-import {
-  Dialect,
-  ErrorKind as K,
-  own,
-  rowsFrom,
-  type DialectFacts,
-  type DialectReader,
-  type DialectRow,
-  type ErrorKind,
-} from './kinds';
+import { ErrorKind as K, own, rowsFrom, type CodeFacts, type CodeRow, type ErrorKind } from '../kinds';
+import type { DialectReader } from '../protocols';
 import { snakeCode } from './names';
 
 const s3 = rowsFrom('Amazon S3 API Reference, "Error responses", List of error codes (ErrorResponses.html)');
@@ -29,7 +21,7 @@ const common = rowsFrom('AWS API references, "Common Errors" (CommonErrors.html)
 
 /** Service error names → row. */
 // prettier-ignore
-export const AWS_ERRORS: Readonly<Record<string, DialectRow>> = Object.freeze({
+export const AWS_ERRORS: Readonly<Record<string, CodeRow>> = Object.freeze({
   NoSuchKey: s3(K.NOT_FOUND),
   NoSuchBucket: s3(K.NOT_FOUND),
   NoSuchUpload: s3(K.NOT_FOUND),
@@ -126,7 +118,7 @@ function quotable(kind: ErrorKind | undefined): boolean {
 }
 
 export const awsReader: DialectReader = {
-  dialect: Dialect.AWS,
+  dialect: 'aws',
   read(node) {
     const metadata = readProp(node, '$metadata');
     if (!isObjectLike(metadata)) return undefined;
@@ -139,9 +131,9 @@ export const awsReader: DialectReader = {
     if (name === 'SyntaxError') {
       // The SDK could not parse the body: an error status is classified by its status; a 2xx is an unusable result.
       if (status >= 400)
-        return { dialect: Dialect.AWS, label, http: { status, headers, body: readProp(node, '$responseBodyText') } };
+        return { dialect: 'aws', label, http: { status, headers, body: readProp(node, '$responseBodyText') } };
       return {
-        dialect: Dialect.AWS,
+        dialect: 'aws',
         kind: K.INVALID_RESULT,
         label: `AWS response (HTTP ${status}) that is not valid JSON or XML`,
       };
@@ -153,8 +145,8 @@ export const awsReader: DialectReader = {
     const retryable = readProp(node, '$retryable');
     if (kind === undefined && isObjectLike(retryable))
       kind = readProp(retryable, 'throttling') === true ? K.RATE_LIMITED : K.UNAVAILABLE;
-    const facts: DialectFacts = {
-      dialect: Dialect.AWS,
+    const facts: CodeFacts = {
+      dialect: 'aws',
       label: reason ? `${label}, cancellation reason ${reason}` : label,
       http,
       ...(kind === undefined ? {} : { kind }),

@@ -9,15 +9,8 @@
  */
 import { transportFacts } from '../network';
 import { isObjectLike, readNumber, readProp, readString } from '../safe';
-import {
-  Dialect,
-  ErrorKind as K,
-  own,
-  rowsFrom,
-  type DialectFacts,
-  type DialectReader,
-  type DialectRow,
-} from './kinds';
+import { ErrorKind as K, own, rowsFrom, type CodeFacts, type CodeRow } from '../kinds';
+import type { DialectReader } from '../protocols';
 
 const st = rowsFrom(
   'Stripe API docs, "Errors" and "Error handling" (docs.stripe.com/api/errors, /error-handling); stripe-node src/Error.ts',
@@ -25,7 +18,7 @@ const st = rowsFrom(
 
 /** stripe-node error classes whose meaning the HTTP status does not carry. */
 // prettier-ignore
-export const STRIPE_CLASSES: Readonly<Record<string, DialectRow>> = Object.freeze({
+export const STRIPE_CLASSES: Readonly<Record<string, CodeRow>> = Object.freeze({
   StripeCardError: st(K.BUSINESS_RULE), // 402: the card was declined; another card or amount may pass
   StripeIdempotencyError: st(K.TOOL_BUG), // the idempotency key was reused with other parameters
   StripeSignatureVerificationError: st(K.TOOL_BUG), // a webhook verified with the wrong secret or payload
@@ -39,7 +32,7 @@ export const STRIPE_CLASSES: Readonly<Record<string, DialectRow>> = Object.freez
 
 /** Stripe v2 API error types (`raw.type`) → row. */
 // prettier-ignore
-export const STRIPE_V2_TYPES: Readonly<Record<string, DialectRow>> = Object.freeze({
+export const STRIPE_V2_TYPES: Readonly<Record<string, CodeRow>> = Object.freeze({
   already_canceled: st(K.CONFLICT),
   not_cancelable: st(K.PRECONDITION_FAILED),
   blocked_by_stripe: st(K.FORBIDDEN),
@@ -63,15 +56,14 @@ export const STRIPE_V2_TYPES: Readonly<Record<string, DialectRow>> = Object.free
 });
 
 /** A `StripeConnectionError`: its `detail` (the socket error) says whether the request left. */
-function connectionFacts(node: unknown): DialectFacts {
+function connectionFacts(node: unknown): CodeFacts {
   const facts = transportFacts(readProp(node, 'detail')).filter((f) => f.rule.kind === 'network');
   const timeout =
     facts.some((f) => f.rule.reason === 'timeout') || /\btimeout\b/i.test(readString(node, 'message') ?? '');
   const notSent = facts.length > 0 && facts.every((f) => f.sent === 'not_sent');
   const label = `Stripe connection error${facts[0] ? ` (${facts[0].label})` : ''}`;
-  if (notSent)
-    return { dialect: Dialect.STRIPE, kind: timeout ? K.CONNECT_TIMEOUT : K.NOT_SENT, label, sent: 'not_sent' };
-  return { dialect: Dialect.STRIPE, kind: timeout ? K.CLIENT_TIMEOUT : K.CONNECTION_LOST, label };
+  if (notSent) return { dialect: 'stripe', kind: timeout ? K.CONNECT_TIMEOUT : K.NOT_SENT, label, sent: 'not_sent' };
+  return { dialect: 'stripe', kind: timeout ? K.CLIENT_TIMEOUT : K.CONNECTION_LOST, label };
 }
 
 function businessCode(node: unknown): string | undefined {
@@ -80,7 +72,7 @@ function businessCode(node: unknown): string | undefined {
 }
 
 export const stripeReader: DialectReader = {
-  dialect: Dialect.STRIPE,
+  dialect: 'stripe',
   read(node, declared) {
     const type = readString(node, 'type') ?? '';
     const raw = readProp(node, 'raw');
@@ -92,10 +84,10 @@ export const stripeReader: DialectReader = {
     const row = own(STRIPE_CLASSES, type) ?? own(STRIPE_V2_TYPES, rawType);
     const code = businessCode(node);
     const label = `Stripe ${/^[A-Za-z]{1,64}$/.test(type) ? type : 'error'}${code ? ` ${code}` : ''}${status ? ` (HTTP ${status})` : ''}`;
-    if (!row) return http ? { dialect: Dialect.STRIPE, label, http, ...(code ? { code } : {}) } : undefined;
+    if (!row) return http ? { dialect: 'stripe', label, http, ...(code ? { code } : {}) } : undefined;
     const message = readString(node, 'message');
     return {
-      dialect: Dialect.STRIPE,
+      dialect: 'stripe',
       kind: row.kind,
       label,
       ...(http ? { http } : {}),

@@ -1,12 +1,18 @@
 /**
- * A minimal reader of gRPC's binary status details (`grpc-status-details-bin`: a protobuf `google.rpc.Status`)
- * for two messages: `google.rpc.RetryInfo` (the server's retry delay) and `google.rpc.BadRequest` (field
- * violations). Only the wire format is read (protobuf encoding: varints and length-delimited fields); anything
- * malformed reads as nothing. No protobuf library: the core imports none.
+ * What a gRPC error's metadata adds to its status code (@grpc/grpc-js `ServiceError`: `code`, `details`, `metadata`
+ * with `get(key)`): the server's retry delay from `grpc-retry-pushback-ms` (gRFC A6) or a `google.rpc.RetryInfo`, and
+ * field violations from a `google.rpc.BadRequest`, both in `grpc-status-details-bin` (a protobuf `google.rpc.Status`,
+ * read here at the wire level: varints and length-delimited fields; anything malformed reads as nothing; the core
+ * imports no protobuf library). UNAVAILABLE is "not always safe to retry non-idempotent operations": it is not sent
+ * only when grpc-js says no connection was established.
  * Sources: protobuf "Encoding" (protobuf.dev/programming-guides/encoding); googleapis google/rpc/status.proto and
- * error_details.proto.
+ * error_details.proto; gRPC "Status codes and their use in gRPC".
  * Pure: no I/O.
  */
+import { ErrorKind, type CodeFacts } from '../kinds';
+import { readProp, readString } from '../safe';
+import { toIssue } from '../body';
+import type { TableRow } from './table';
 
 const RETRY_INFO = 'type.googleapis.com/google.rpc.RetryInfo';
 const BAD_REQUEST = 'type.googleapis.com/google.rpc.BadRequest';
@@ -87,4 +93,52 @@ export function fieldViolations(status: Uint8Array): { field: string; descriptio
       return { field: text(v.find((x) => x.no === 1)?.bytes), description: text(v.find((x) => x.no === 2)?.bytes) };
     })
     .filter((v) => v.field !== '');
+}
+
+/** grpc-js's `details` when the call never reached a server (channel not connected, name not resolved). */
+const NOT_CONNECTED =
+  /^(?:No connection established|Name resolution failed|DNS resolution failed|Failed to connect|connect ECONNREFUSED|Connection refused)/i;
+
+function metadataValue(metadata: unknown, key: string): unknown {
+  const get = readProp(metadata, 'get');
+  if (typeof get !== 'function') return undefined;
+  try {
+    const v: unknown = (get as (k: string) => unknown).call(metadata, key);
+    return Array.isArray(v) ? v[0] : v;
+  } catch {
+    return undefined;
+  }
+}
+
+/** The facts of a gRPC error's metadata and details (see the module docs). */
+export function grpcMore(node: unknown, _row: TableRow, code: string): Partial<CodeFacts> {
+  const details = readString(node, 'details');
+  const metadata = readProp(node, 'metadata');
+  const pushback = metadataValue(metadata, 'grpc-retry-pushback-ms');
+  const bin = metadataValue(metadata, 'grpc-status-details-bin');
+  const ms =
+    typeof pushback === 'string' && /^\d{1,12}$/.test(pushback)
+      ? Number(pushback)
+      : bin instanceof Uint8Array
+        ? retryDelayMs(bin)
+        : undefined;
+  const issues =
+    code === '3' && bin instanceof Uint8Array
+      ? fieldViolations(bin).map((v) =>
+          toIssue(
+            v.field.split('.').filter((s) => s !== ''),
+            v.description,
+            undefined,
+            false,
+          ),
+        )
+      : [];
+  const notConnected = code === '14' && details !== undefined && NOT_CONNECTED.test(details.trim());
+  const quote = ['3', '5', '6', '9', '11'].includes(code) && details !== undefined;
+  return {
+    ...(notConnected ? { kind: ErrorKind.NOT_SENT, sent: 'not_sent' as const } : {}),
+    ...(ms === undefined ? {} : { retryAfterMs: ms }),
+    ...(issues.length > 0 ? { issues } : {}),
+    ...(quote ? { said: details } : {}),
+  };
 }
