@@ -202,7 +202,8 @@ test('SIGKILL of the worker holding the probe: the probe is granted again after 
   expect(cluster.pids).toContain(holderPid);
   cluster.kill(holderPid); // SIGKILL, mid-probe
   service.hang = false;
-  await new Promise((r) => setTimeout(r, PROBE_LEASE_MS + 200));
+  // Until the instant the entity scheduled for the lease's end (its leaseUntilMs: the grant + PROBE_LEASE_MS).
+  await new Promise((r) => setTimeout(r, Math.max(0, probe!.leaseUntilMs - Date.now()) + 200));
   const after = await Promise.all([
     env.client.workflow.getHandle(hungId!).result() as Promise<ToolPlanResult>,
     ...(await startPlans(5)).map((id) => env.client.workflow.getHandle(id).result() as Promise<ToolPlanResult>),

@@ -106,8 +106,8 @@ test("an entities' Worker that cannot start rejects run() naming its queue; enti
     workflowBundle: await workflowBundle(),
   });
   const running = alone.run();
-  await new Promise((r) => setTimeout(r, 1_000));
-  expect(await pollers(`${taskQueue}-off`)).toBeGreaterThan(0);
+  // Once the user's queue has its pollers (an answer of the server, not a 1 s wait), the plugin's startup is over.
+  while ((await pollers(`${taskQueue}-off`)) === 0) await new Promise((r) => setTimeout(r, 100));
   expect(await pollers(`${taskQueue}-off-entities`)).toBe(0); // nobody polls the entities' queue
   alone.shutdown();
   await running;
