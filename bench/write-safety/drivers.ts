@@ -80,7 +80,7 @@ export async function processWorker(
   bundlePath: string,
   slots?: number,
 ) {
-  const child: ChildProcess = spawn(process.execPath, ['-r', 'ts-node/register', WORKER_SCRIPT], {
+  const child: ChildProcess = spawn(process.execPath, ['-r', 'ts-node/register/transpile-only', WORKER_SCRIPT], {
     cwd: ROOT,
     env: {
       ...process.env,
