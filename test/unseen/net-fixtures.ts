@@ -114,12 +114,15 @@ export function findBinary(name: string): string {
   throw new Error(`${name} not found: install it with apt-get install -y ${name} (.ci/run does)`);
 }
 
-/** Starts `bin args` and waits until `port` accepts connections (at most `timeoutMs`, ms). */
+/**
+ * Starts `bin args` and waits until `port` accepts connections (at most `timeoutMs`, ms: a start-up deadline, not a
+ * measurement, wide enough for a loaded 2-core machine). A server that exits (its port was taken) fails at once.
+ */
 export async function spawnServer(
   bin: string,
   args: string[],
   port: number,
-  timeoutMs = 10_000,
+  timeoutMs = 60_000,
 ): Promise<{ stop: () => Promise<void> }> {
   const child: ChildProcess = spawn(bin, args, { stdio: 'ignore' });
   const deadline = Date.now() + timeoutMs;
