@@ -1,5 +1,6 @@
 /**
- * Four projects:
+ * Two tiers (docs/development.md, "Tests and CI"): `npm run test:fast` runs `core`; `npm run test:integration` the
+ * other four. Five projects:
  * - core: pure unit tests and loopback-HTTP tests; no Temporal server.
  * - temporal: tests on a real Temporal dev server, started once per run by test/setup/global-setup.ts
  *   (a project-level globalSetup runs only when a test of that project is selected).
@@ -12,19 +13,26 @@
  *   (`npm run test:desk`); the same dev server setup as `temporal`.
  */
 const transform = { '^.+\\.ts$': ['ts-jest', { tsconfig: 'tsconfig.json' }] };
+/**
+ * Test timeouts are hang detectors, never measurements (a test asserts scheduled times, docs/testing.md). Pure and
+ * loopback tests get 60 s. Integration tests run servers, worker processes and bundles on 2 shared cores, where a
+ * test doing 15 s of CPU took 60 to 110 s of wall time while other jobs ran: 180 s, and a test that does more says so.
+ */
+const INTEGRATION_TIMEOUT_MS = 180_000;
 module.exports = {
-  // Workflow tests wait on real timers and a real server; pure tests finish in milliseconds anyway.
   testTimeout: 60_000,
   projects: [
     {
       displayName: 'core',
       testEnvironment: 'node',
+      testTimeout: 60_000,
       transform,
       testMatch: ['<rootDir>/test/unit/**/*.test.ts', '<rootDir>/test/loopback/**/*.test.ts'],
     },
     {
       displayName: 'temporal',
       testEnvironment: 'node',
+      testTimeout: INTEGRATION_TIMEOUT_MS,
       transform,
       testMatch: ['<rootDir>/test/temporal/**/*.test.ts'],
       setupFiles: ['<rootDir>/test/setup/quiet-runtime.ts'],
@@ -34,6 +42,7 @@ module.exports = {
     {
       displayName: 'desk',
       testEnvironment: 'node',
+      testTimeout: INTEGRATION_TIMEOUT_MS,
       transform,
       testMatch: ['<rootDir>/test/desk/**/*.test.ts'],
       setupFiles: ['<rootDir>/test/setup/quiet-runtime.ts'],
@@ -43,6 +52,7 @@ module.exports = {
     {
       displayName: 'dialects',
       testEnvironment: 'node',
+      testTimeout: INTEGRATION_TIMEOUT_MS,
       transform,
       testMatch: ['<rootDir>/test/dialects/**/*.test.ts'],
       setupFiles: ['<rootDir>/test/setup/quiet-runtime.ts'],
@@ -52,6 +62,7 @@ module.exports = {
     {
       displayName: 'unseen',
       testEnvironment: 'node',
+      testTimeout: INTEGRATION_TIMEOUT_MS,
       transform,
       testMatch: ['<rootDir>/test/unseen/**/*.test.ts'],
     },

@@ -22,8 +22,6 @@ import type { PlannerDecision, PlannerInput } from '../../workflows/planner-cont
 import { testEnv, uniqueTaskQueue } from '../setup/env';
 import { eventTypes, harness } from './harness';
 
-jest.setTimeout(120_000);
-
 let env: TestWorkflowEnvironment;
 /** A client that can read histories over 4 MB (the default gRPC receive limit). */
 let bigClient: Client;

@@ -83,7 +83,7 @@ describe('a stale "not found" never replays a write that may still land', () => 
     });
     expect(ledger.rows('refunds')).toBe(1);
     expect(ledger.hits('POST /refunds')).toBe(1);
-  }, 60_000);
+  });
 
   test('declared settle time: not_applied is believed only after it, and twice in a row → one replay, one row', async () => {
     // On the time-skipping server: the second lookup's timer is asserted as scheduled, never as a measured gap.
@@ -119,7 +119,7 @@ describe('a stale "not found" never replays a write that may still land', () => 
     } finally {
       await skipping.teardown();
     }
-  }, 60_000);
+  });
 });
 
 describe('a worker keeps its slots when tools never settle', () => {
@@ -157,7 +157,7 @@ describe('a worker keeps its slots when tools never settle', () => {
       );
     expect(okOutcome(results[2]!.outcomes[0]).value).toEqual({ pong: true });
     // h.run shut the worker down: it returned, so shutdown finished although both tools still hang.
-  }, 60_000);
+  });
 });
 
 describe('payload limits', () => {
@@ -179,7 +179,7 @@ describe('payload limits', () => {
     const values = r.outcomes.map((o) => okOutcome(o).value as { omitted?: boolean });
     expect(values.filter((v) => v.omitted === true)).toHaveLength(1);
     expect(values[0]).toMatchObject({ omitted: true, bytes: 400 * 1024 + 11 }); // {"rows":"…"}
-  }, 60_000);
+  });
 
   test('a 1e6-element array the schema strips never reaches the activity input (history)', async () => {
     const echo = defineTool({
@@ -197,5 +197,5 @@ describe('payload limits', () => {
     const scheduled = (await h.history(r.workflowId)).find((e) => e.activityTaskScheduledEventAttributes);
     const input = scheduled?.activityTaskScheduledEventAttributes?.input?.payloads?.[0]?.data;
     expect(Buffer.from(input ?? []).toString('utf8')).not.toContain('extra');
-  }, 60_000);
+  });
 });

@@ -79,7 +79,7 @@ test("worker.run() also runs the entities' Worker on <taskQueue>-entities; both 
   await running; // resolves only once the entities' Worker stopped too
   expect(worker.getState()).toBe('STOPPED');
   await entity.terminate('test over');
-}, 60_000);
+});
 
 test("an entities' Worker that cannot start rejects run() naming its queue; entityWorker: false runs none", async () => {
   const taskQueue = uniqueTaskQueue('entity-worker-bad');
@@ -111,4 +111,4 @@ test("an entities' Worker that cannot start rejects run() naming its queue; enti
   expect(await pollers(`${taskQueue}-off-entities`)).toBe(0); // nobody polls the entities' queue
   alone.shutdown();
   await running;
-}, 60_000);
+});
