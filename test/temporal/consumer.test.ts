@@ -394,7 +394,9 @@ describe.each([22, 24])("Node %i (the npm registry's node package)", (major) => 
   });
 
   test('the quick start compiles and runs on that Node', async () => {
-    expect(outsideTemporal(await compile(dir, true))).toEqual([]);
+    // The declarations of these peers (the newest, the same versions) were checked with skipLibCheck false in the
+    // newest project above; here the quick start's own files are checked, then run on that Node.
+    expect(outsideTemporal(await compile(dir, false))).toEqual([]);
     await expectQuickStartRan(await runQuickStart(dir, major));
   });
 });
