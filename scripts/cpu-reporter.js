@@ -8,8 +8,9 @@
  *
  * Per file: `wallMs` (start to result), `cpuMs` = this process's user+system CPU (`process.cpuUsage`, which counts
  * the Temporal worker's native threads) + CPU of child processes reaped meanwhile (`cutime`+`cstime` of
- * /proc/self/stat: npm installs, worker processes) + CPU of live descendants (the run's dev server, from their
- * /proc/<pid>/stat). Linux only; the JSON is sorted by `cpuMs`, largest first.
+ * /proc/self/stat: npm installs, worker processes) + CPU of live descendants and of what they reaped (the run's dev
+ * server, from their /proc/<pid>/stat). The dev server's CPU on work an earlier file left behind counts toward the
+ * file that runs then. Linux only; the JSON is sorted by `cpuMs`, largest first.
  */
 const { readFileSync, readdirSync, writeFileSync } = require('node:fs');
 const { relative } = require('node:path');
@@ -42,7 +43,8 @@ function descendants(root) {
       if (p === root) return true;
     return false;
   };
-  for (const [pid, t] of parent) if (pid !== root && isUnder(pid)) out.set(pid, (t.own * 1000) / HZ);
+  // Its own CPU and its reaped children's (npm's and tsc's processes, reaped by a jest worker).
+  for (const [pid, t] of parent) if (pid !== root && isUnder(pid)) out.set(pid, ((t.own + t.children) * 1000) / HZ);
   return out;
 }
 
