@@ -90,7 +90,15 @@ export async function writeSafety(o: WriteSafetyOptions): Promise<number> {
     const started = Date.now();
     const run = {
       concurrency: o.concurrency,
-      env: { client: env.client, connection, address: env.address, bundlePath, dir },
+      // The gate runs on a shared CI machine: a run is wedged after 3× its row's budget (bench/write-safety/drivers.ts).
+      env: {
+        client: env.client,
+        connection,
+        address: env.address,
+        bundlePath,
+        dir,
+        ...(tasks ? { budgetScale: 3 } : {}),
+      },
       onCell: (c: CellResult) => process.stderr.write(`write-safety: ${c.row} ${c.column} ${c.verdict} (${c.ms} ms)\n`),
     };
     const cells = tasks ? await runCells(tasks, run) : await runMatrix({ rows, columns, ...run });

@@ -31,6 +31,11 @@ export interface CellEnv {
   bundlePath: string;
   /** A directory the cell may write into. */
   dir: string;
+  /**
+   * How many times its row's budget a run may take before it counts as wedged (a liveness bound, not a measurement):
+   * 1 in the full matrix; the quick gate and the tests, on a shared 2-core CI machine, give 3. @default 1
+   */
+  budgetScale?: number;
 }
 
 export interface Setup {

@@ -33,6 +33,7 @@ export async function writeSafetyEnv(): Promise<WriteSafetyEnv> {
       address: process.env.TEMPORAL_TEST_ADDRESS!,
       bundlePath,
       dir,
+      budgetScale: 3, // as the quick gate: a run is wedged after 3× its row's budget on a loaded machine
     },
     async teardown() {
       await env.teardown();
