@@ -1,0 +1,42 @@
+/**
+ * The tiers and gates as package.json and .ci/run state them (docs/development.md, "Tests and CI"): `npm test` runs
+ * the fast tier, then the integration tier; together they run every jest project once; CI runs `npm test`, the two
+ * regression gates in their quick forms, the lint and the API reference, in that order. Pure: reads two files.
+ */
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+
+const ROOT = join(__dirname, '..', '..');
+const pkg = JSON.parse(readFileSync(join(ROOT, 'package.json'), 'utf8')) as { scripts: Record<string, string> };
+// eslint-disable-next-line @typescript-eslint/no-require-imports
+const jestConfig = require(join(ROOT, 'jest.config.js')) as { projects: { displayName: string }[] };
+
+/** The projects a `jest … --selectProjects a b c` script names. */
+const projectsOf = (script: string) => (/--selectProjects ((?:[\w-]+ ?)+)$/.exec(script)?.[1] ?? '').trim().split(' ');
+
+test('npm test: the fast tier, then (only when it passed) the integration tier', () => {
+  expect(pkg.scripts.test).toBe('npm run test:fast && npm run test:integration');
+  expect(projectsOf(pkg.scripts['test:fast']!)).toEqual(['core']);
+  expect(projectsOf(pkg.scripts['test:integration']!)).toEqual(['temporal', 'dialects', 'unseen', 'desk']);
+  expect(pkg.scripts['pretest:integration']).toBe('node scripts/install-temporal.mjs && node scripts/install-moto.mjs');
+});
+
+test('the two tiers run every jest project exactly once', () => {
+  const tiers = [...projectsOf(pkg.scripts['test:fast']!), ...projectsOf(pkg.scripts['test:integration']!)];
+  expect([...tiers].sort()).toEqual(jestConfig.projects.map((p) => p.displayName).sort());
+});
+
+test('.ci/run: npm ci, npm test, the eval and write-safety gates in their quick forms, lint, TypeDoc, in that order', () => {
+  const commands = readFileSync(join(ROOT, '.ci', 'run'), 'utf8')
+    .split('\n')
+    .filter((l) => /^npm /.test(l));
+  expect(commands).toEqual([
+    'npm ci',
+    'npm test',
+    'npm run bench -- --only eval --quick',
+    'npm run bench -- --only write-safety --quick',
+    'npm run lint',
+    'npm run docs',
+  ]);
+  expect(readFileSync(join(ROOT, '.ci', 'run'), 'utf8')).toMatch(/^set -euo pipefail$/m);
+});
