@@ -6,8 +6,9 @@ import type { CellResult } from './cell';
 import type { FaultRow, PostFault } from './fault-kinds';
 import type { Claim, OpFacts } from './verdict';
 
-/** Whether the service commits the first POST under `post` (a fault that drops or refuses it does not). */
+/** Whether the service commits the first POST under `post` (a fault that drops, refuses or redirects it does not). */
 export function commitsFirst(post: PostFault): boolean {
+  if (post.kind === 'redirect' || post.kind === 'big_answer') return post.commit;
   return post.kind !== 'drop_before_commit' && post.kind !== 'answer';
 }
 

@@ -1,7 +1,7 @@
 /**
  * The matrix's quick form (`npm run bench -- --only write-safety --quick`, a regression gate of `.ci/run`): every
- * defect of issue 27 in at least one tool declaration, every fault kind of our own, and two controls — 36 cells in
- * about 2.5 minutes, where the whole matrix takes 10. test/unit/write-safety-quick.test.ts checks that it covers
+ * defect of issue 27 in at least one tool declaration, every wire kind of issue 35, every fault kind of our own, and
+ * two controls — 58 cells, where the whole matrix takes 10 minutes. test/unit/write-safety-quick.test.ts checks that it covers
  * them; test/temporal/write-safety-defects.test.ts keeps one test per defect in `npm test`.
  */
 import { columnById, type Column } from './columns';
@@ -41,6 +41,26 @@ export const QUICK_CELLS: Readonly<Record<string, readonly string[]>> = {
   'lookup-result-unsendable': ['_L_'],
   'reset-after-commit': ['_L_'],
   'reads-down': ['___'],
+  // Issue 35's wire kinds and our own of them (bench/write-safety/rows-wire.ts).
+  'post-201-truncated-json': ['_L_', '___'],
+  'post-201-corrupt-json': ['_L_'],
+  'post-201-json-as-html': ['D__'],
+  'post-204-empty': ['_L_'],
+  'post-201-empty': ['__V'],
+  'post-302-login': ['_L_', 'DL_'],
+  'post-308-other-origin': ['_L_'],
+  'post-307-loop': ['_L_'],
+  'async-202-failed-then-succeeded': ['_L_', '_LV'],
+  'post-303-see-other': ['_L_'],
+  'post-307-other-port': ['___'],
+  'post-307-credentials-in-location': ['_L_'],
+  'post-201-gzip-bomb': ['_L_'],
+  'post-201-endless-chunked': ['_L_'],
+  'post-201-content-length-over': ['_L_'],
+  'post-201-location-no-body': ['_L_'],
+  'post-503-50mb-body': ['_L_'],
+  'lookup-302-other-origin': ['_L_'],
+  'lookup-302-same-origin': ['_L_'],
 };
 
 /**
