@@ -3,13 +3,15 @@
  * the fast tier, then the integration tier; together they run every jest project once; CI runs `npm test`, the two
  * regression gates in their quick forms, the lint and the API reference, in that order. Pure: reads two files.
  */
-import { readFileSync } from 'node:fs';
+import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 
 const ROOT = join(__dirname, '..', '..');
 const pkg = JSON.parse(readFileSync(join(ROOT, 'package.json'), 'utf8')) as { scripts: Record<string, string> };
 // eslint-disable-next-line @typescript-eslint/no-require-imports
-const jestConfig = require(join(ROOT, 'jest.config.js')) as { projects: { displayName: string }[] };
+const jestConfig = require(join(ROOT, 'jest.config.js')) as {
+  projects: { displayName: string; testMatch: string[] }[];
+};
 
 /** The projects a `jest … --selectProjects a b c` script names. */
 const projectsOf = (script: string) => (/--selectProjects ((?:[\w-]+ ?)+)$/.exec(script)?.[1] ?? '').trim().split(' ');
@@ -24,6 +26,26 @@ test('npm test: the fast tier, then (only when it passed) the integration tier',
 test('the two tiers run every jest project exactly once', () => {
   const tiers = [...projectsOf(pkg.scripts['test:fast']!), ...projectsOf(pkg.scripts['test:integration']!)];
   expect([...tiers].sort()).toEqual(jestConfig.projects.map((p) => p.displayName).sort());
+});
+
+test('each folder of tests belongs to one project: unit and loopback to the fast tier, the rest to integration', () => {
+  const folders = readdirSync(join(ROOT, 'test'), { recursive: true, encoding: 'utf8' })
+    .filter((f) => f.endsWith('.test.ts'))
+    .map((f) => f.split(/[\\/]/)[0]!);
+  const projectOf = (folder: string) =>
+    jestConfig.projects
+      .filter((p) => p.testMatch.some((m) => m.startsWith(`<rootDir>/test/${folder}/`)))
+      .map((p) => p.displayName);
+  const placed = Object.fromEntries([...new Set(folders)].sort().map((f) => [f, projectOf(f)]));
+  expect(placed).toEqual({
+    desk: ['desk'],
+    dialects: ['dialects'],
+    loopback: ['core'],
+    temporal: ['temporal'],
+    unit: ['core'],
+    unseen: ['unseen'],
+    unseen4: ['unseen'],
+  });
 });
 
 test('.ci/run: npm ci, npm test, the eval and write-safety gates in their quick forms, lint, TypeDoc, in that order', () => {
