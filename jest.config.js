@@ -18,25 +18,26 @@
 const transform = { '^.+\\.ts$': ['ts-jest', { tsconfig: 'tsconfig.json' }] };
 /**
  * Test timeouts are hang detectors, never measurements (a test asserts scheduled times, docs/testing.md). Pure and
- * loopback tests get 60 s. Integration tests run servers, worker processes and bundles on 2 shared cores, where a
- * test doing 15 s of CPU took 60 to 110 s of wall time while other jobs ran: 180 s, and a test that does more says so.
+ * loopback tests get the root's 60 s. Integration tests run servers, worker processes and bundles on 2 shared cores,
+ * where a test doing 15 s of CPU took 60 to 110 s of wall time while other jobs ran: 180 s, set by
+ * test/setup/integration-timeout.ts (jest-circus reads `testTimeout` from the root config only; a project's own
+ * `testTimeout` is ignored), and a test that does more says so.
  */
-const INTEGRATION_TIMEOUT_MS = 180_000;
+const integrationTimeout = ['<rootDir>/test/setup/integration-timeout.ts'];
 module.exports = {
   testTimeout: 60_000,
   projects: [
     {
       displayName: 'core',
       testEnvironment: 'node',
-      testTimeout: 60_000,
       transform,
       testMatch: ['<rootDir>/test/unit/**/*.test.ts', '<rootDir>/test/loopback/**/*.test.ts'],
     },
     {
       displayName: 'temporal',
       testEnvironment: 'node',
-      testTimeout: INTEGRATION_TIMEOUT_MS,
       transform,
+      setupFilesAfterEnv: integrationTimeout,
       testMatch: ['<rootDir>/test/temporal/**/*.test.ts'],
       setupFiles: ['<rootDir>/test/setup/quiet-runtime.ts'],
       globalSetup: '<rootDir>/test/setup/global-setup.ts',
@@ -45,8 +46,8 @@ module.exports = {
     {
       displayName: 'desk',
       testEnvironment: 'node',
-      testTimeout: INTEGRATION_TIMEOUT_MS,
       transform,
+      setupFilesAfterEnv: integrationTimeout,
       testMatch: ['<rootDir>/test/desk/**/*.test.ts'],
       setupFiles: ['<rootDir>/test/setup/quiet-runtime.ts'],
       globalSetup: '<rootDir>/test/setup/global-setup.ts',
@@ -55,8 +56,8 @@ module.exports = {
     {
       displayName: 'dialects',
       testEnvironment: 'node',
-      testTimeout: INTEGRATION_TIMEOUT_MS,
       transform,
+      setupFilesAfterEnv: integrationTimeout,
       testMatch: ['<rootDir>/test/dialects/**/*.test.ts'],
       setupFiles: ['<rootDir>/test/setup/quiet-runtime.ts'],
       globalSetup: '<rootDir>/test/setup/dialects-setup.ts',
@@ -65,8 +66,8 @@ module.exports = {
     {
       displayName: 'unseen',
       testEnvironment: 'node',
-      testTimeout: INTEGRATION_TIMEOUT_MS,
       transform,
+      setupFilesAfterEnv: integrationTimeout,
       testMatch: ['<rootDir>/test/unseen/**/*.test.ts', '<rootDir>/test/unseen4/**/*.test.ts'],
     },
   ],

@@ -10,7 +10,8 @@ const ROOT = join(__dirname, '..', '..');
 const pkg = JSON.parse(readFileSync(join(ROOT, 'package.json'), 'utf8')) as { scripts: Record<string, string> };
 // eslint-disable-next-line @typescript-eslint/no-require-imports
 const jestConfig = require(join(ROOT, 'jest.config.js')) as {
-  projects: { displayName: string; testMatch: string[] }[];
+  testTimeout: number;
+  projects: { displayName: string; testMatch: string[]; testTimeout?: number; setupFilesAfterEnv?: string[] }[];
 };
 
 /** The projects a `jest … --selectProjects a b c` script names. */
@@ -46,6 +47,21 @@ test('each folder of tests belongs to one project: unit and loopback to the fast
     unseen: ['unseen'],
     unseen4: ['unseen'],
   });
+});
+
+test('timeouts: 60 s in the fast tier, 180 s (test/setup/integration-timeout.ts) in every integration project', () => {
+  // jest-circus reads testTimeout from the root config only: a project's own would be silently ignored.
+  expect(jestConfig.projects.filter((p) => p.testTimeout !== undefined).map((p) => p.displayName)).toEqual([]);
+  expect(jestConfig.testTimeout).toBe(60_000);
+  const integration = projectsOf(pkg.scripts['test:integration']!);
+  const timeouts = Object.fromEntries(jestConfig.projects.map((p) => [p.displayName, p.setupFilesAfterEnv ?? []]));
+  expect(timeouts).toEqual({
+    core: [],
+    ...Object.fromEntries(integration.map((p) => [p, ['<rootDir>/test/setup/integration-timeout.ts']])),
+  });
+  expect(readFileSync(join(ROOT, 'test', 'setup', 'integration-timeout.ts'), 'utf8')).toMatch(
+    /^jest\.setTimeout\(180_000\);$/m,
+  );
 });
 
 test('.ci/run: npm ci, npm test, the eval and write-safety gates in their quick forms, lint, TypeDoc, in that order', () => {
