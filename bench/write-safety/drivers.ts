@@ -102,7 +102,8 @@ export async function processWorker(
   child.stdout?.on('data', (c: Buffer) => (out += c.toString('utf8')));
   child.stderr?.on('data', (c: Buffer) => (out += c.toString('utf8')));
   const exited = new Promise<void>((done) => child.once('exit', () => done()));
-  const deadline = Date.now() + 60_000;
+  // A hang detector, as the integration tier's 180 s (jest.config.js): 60 s ran out on a loaded 2-core machine.
+  const deadline = Date.now() + 180_000;
   while (!out.includes('worker ready')) {
     if (child.exitCode !== null || Date.now() > deadline)
       throw new Error(`worker process did not start: ${out.slice(-500)}`);

@@ -64,7 +64,7 @@ beforeAll(async () => {
   );
   desk = await startDesk({ client: env.client, config: { port: 0, pollMs: 400, users } });
   browser = await launchChromium();
-}, 120_000);
+});
 afterAll(async () => {
   await browser?.close();
   await desk?.close();

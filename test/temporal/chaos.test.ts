@@ -251,7 +251,7 @@ test('worker SIGKILLed after the refund committed and before the activity comple
     await second.exited;
     await stopLedger(ledger);
   }
-}, 120_000);
+});
 
 test('dev server restarted mid-reconcile with its SQLite file kept → the workflow resumes from its history and ends with one row, one POST, reconciled by lookup', async () => {
   const ledger = await startLedger();
@@ -345,4 +345,4 @@ test('dev server restarted mid-reconcile with its SQLite file kept → the workf
     await server?.stop();
     await stopLedger(ledger);
   }
-}, 120_000);
+});

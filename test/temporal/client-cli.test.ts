@@ -132,7 +132,7 @@ describe('reviews: a refund whose outcome stayed unknown (lookup down), on one s
     expect(line?.split('\t').slice(0, 3)).toEqual([operationId, 'issue_refund', `reconcile:${operationId}`]);
     const started = (await env.client.workflow.getHandle(`reconcile:${operationId}`).describe()).startTime;
     expect(line!.split('\t')[3]).toBe(started.toISOString());
-  }, 40_000);
+  });
 
   test('showReview: awaiting_review, 0 replays, 3 unknown lookups, the redacted arguments {orderId O-41, amountCents 5000}', async () => {
     const c = await showReview(env.client, operationId);
@@ -200,7 +200,7 @@ describe('reviews: a refund whose outcome stayed unknown (lookup down), on one s
       stderr: expect.stringContaining(`this workflow reviews ${operationId}, not wrong-op`),
     });
     expect((await showReview(env.client, operationId)).status).toBe('awaiting_review');
-  }, 40_000);
+  });
 
   test('showReview of an operation nobody reconciles → ReviewError not_found', async () => {
     await expect(showReview(env.client, `${planId}:nope`)).rejects.toMatchObject({

@@ -218,4 +218,4 @@ test('SIGKILL of the worker holding the probe: the probe is granted again after 
   expect(closed.probe).toBeUndefined();
   expect(closed.totals.leaseExpiries).toBe(1);
   expect(closed.totals.probesGranted - open.totals.probesGranted).toBe(2);
-}, 80_000);
+});

@@ -108,7 +108,7 @@ test('the report counts failures by class, retries that could never have worked,
   expect(stdout).toMatch(/^semantic_rejection\s+2\s+\d+\s+\d+\s+[\d.]+ s$/m);
   expect(stdout).toMatch(/^outcome_unknown\s+1\s+1\s+0\s+0\.0 s$/m);
   expect(stdout).toMatch(/writes retried after an unknown outcome: 1, /);
-}, 120_000);
+});
 
 async function until<T>(
   read: () => Promise<T>,

@@ -43,7 +43,7 @@ test('item 2: Worker.shutdown() while the write is in flight → the committed p
   const cell = await runCell(rowById('worker-shutdown'), ISSUE, ws.cellEnv);
   expect(cell.ops.map((o) => o.said).join()).not.toMatch(/unrecoverable|tool_bug/);
   expect(cellSummary(cell)).toEqual(honestSummary(rowById('worker-shutdown'), cell));
-}, 120_000);
+});
 
 describe('item 3: a committed write whose result cannot be carried back, or that then throws a non-Error, is never reported failed', () => {
   const ids = [
@@ -77,7 +77,7 @@ test('item 4: an ECONNRESET whose cause chain loops (to itself; a → b → a) r
   const cells = await inIssueColumn(['cause-loop-self', 'cause-loop-pair']);
   expect(cells.map((c) => c.problems.join('\n'))).not.toContainEqual(expect.stringMatching(/Maximum call stack/));
   expect(cells.map(cellSummary)).toEqual(cells.map((c) => honestSummary(rowById(c.row), c)));
-}, 120_000);
+});
 
 describe('item 5: bounded payloads', () => {
   test('two 1.2 MB results in one toolPlanWorkflow → the run ends (no workflow task fails), one row each, both applied', async () => {
@@ -87,7 +87,7 @@ describe('item 5: bounded payloads', () => {
       ...honestSummary(rowById('outcomes-over-2mb'), cell),
     });
     expect(cell.ops.map((o) => o.claim)).toEqual(['applied', 'applied']);
-  }, 120_000);
+  });
 
   test('an extra 1e6-element array the input schema strips is not carried into the activity input (≤ 64 KiB)', async () => {
     const service = await startPaymentsService({
@@ -113,7 +113,7 @@ describe('item 5: bounded payloads', () => {
     } finally {
       await service.close();
     }
-  }, 120_000);
+  });
 });
 
 test('item 6: two never-settling reads on a 2-slot worker time out at their scheduled 1.5 s; a plain read then runs, and shutdown ends', async () => {
@@ -197,12 +197,12 @@ test('item 7: secrets in 5xx and 409 bodies reach neither the model text nor any
   const cells = await inIssueColumn(['secrets-5xx', 'secrets-409']);
   expect(cells.map((c) => problemsOf(c, 'LEAK'))).toEqual([[], []]);
   expect(cells.map((c) => c.ops[0]?.rows)).toEqual([0, 0]);
-}, 120_000);
+});
 
 test('item 8: failures the activity edge did not shape (a BigInt or circular result, a looping cause) put no stack and no path into history', async () => {
   const cells = await inIssueColumn(['result-bigint', 'result-circular', 'cause-loop-self']);
   expect(cells.map((c) => problemsOf(c, 'LEAK'))).toEqual([[], [], []]);
-}, 120_000);
+});
 
 test('item 9: 20 lost answers at once under the default breaker (threshold 5) → every run ends or awaits review; one row per payment that reached the service', async () => {
   // The same decision as the quick gate's 100 (bench/write-safety/quick.ts), on a fifth of the runs.
