@@ -1,5 +1,6 @@
 /**
- * Four projects:
+ * Two tiers (docs/development.md, "Tests and CI"): `npm run test:fast` runs `core`; `npm run test:integration` the
+ * other four. Five projects:
  * - core: pure unit tests and loopback-HTTP tests; no Temporal server.
  * - temporal: tests on a real Temporal dev server, started once per run by test/setup/global-setup.ts
  *   (a project-level globalSetup runs only when a test of that project is selected).
@@ -15,8 +16,15 @@
  *   (`npm run test:desk`); the same dev server setup as `temporal`.
  */
 const transform = { '^.+\\.ts$': ['ts-jest', { tsconfig: 'tsconfig.json' }] };
+/**
+ * Test timeouts are hang detectors, never measurements (a test asserts scheduled times, docs/testing.md). Pure and
+ * loopback tests get the root's 60 s. Integration tests run servers, worker processes and bundles on 2 shared cores,
+ * where a test doing 15 s of CPU took 60 to 110 s of wall time while other jobs ran: 180 s, set by
+ * test/setup/integration-timeout.ts (jest-circus reads `testTimeout` from the root config only; a project's own
+ * `testTimeout` is ignored), and a test that does more says so.
+ */
+const integrationTimeout = ['<rootDir>/test/setup/integration-timeout.ts'];
 module.exports = {
-  // Workflow tests wait on real timers and a real server; pure tests finish in milliseconds anyway.
   testTimeout: 60_000,
   projects: [
     {
@@ -29,6 +37,7 @@ module.exports = {
       displayName: 'temporal',
       testEnvironment: 'node',
       transform,
+      setupFilesAfterEnv: integrationTimeout,
       testMatch: ['<rootDir>/test/temporal/**/*.test.ts'],
       setupFiles: ['<rootDir>/test/setup/quiet-runtime.ts'],
       globalSetup: '<rootDir>/test/setup/global-setup.ts',
@@ -38,6 +47,7 @@ module.exports = {
       displayName: 'desk',
       testEnvironment: 'node',
       transform,
+      setupFilesAfterEnv: integrationTimeout,
       testMatch: ['<rootDir>/test/desk/**/*.test.ts'],
       setupFiles: ['<rootDir>/test/setup/quiet-runtime.ts'],
       globalSetup: '<rootDir>/test/setup/global-setup.ts',
@@ -47,6 +57,7 @@ module.exports = {
       displayName: 'dialects',
       testEnvironment: 'node',
       transform,
+      setupFilesAfterEnv: integrationTimeout,
       testMatch: ['<rootDir>/test/dialects/**/*.test.ts'],
       setupFiles: ['<rootDir>/test/setup/quiet-runtime.ts'],
       globalSetup: '<rootDir>/test/setup/dialects-setup.ts',
@@ -56,6 +67,7 @@ module.exports = {
       displayName: 'unseen',
       testEnvironment: 'node',
       transform,
+      setupFilesAfterEnv: integrationTimeout,
       testMatch: ['<rootDir>/test/unseen/**/*.test.ts', '<rootDir>/test/unseen4/**/*.test.ts'],
     },
   ],

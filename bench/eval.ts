@@ -9,7 +9,8 @@
  * longer (attempts at 0, 1, 3, 7, 15, 31 and 63 s). k stays 8 either way.
  *
  * Gate (exit 1): a router row not correct, an identical re-execution or a duplicate side effect under the router,
- * a PALADIN key not scored, or a hallucinated success.
+ * a PALADIN key not scored, a hallucinated success, or (all keys run) a PALADIN key missed that
+ * bench/eval/paladin/known-misses.json does not list, or one it lists got right (the list must shrink).
  */
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { loadavg } from 'node:os';
@@ -20,12 +21,12 @@ import { startEval, type Eval } from './eval/env';
 import { PALADIN_KEYS } from './eval/paladin/keys';
 import type { PaladinVerdict } from './eval/paladin/plan';
 import { runPaladinKey } from './eval/paladin/run';
-import { paladinTotals } from './eval/paladin/score';
+import knownPaladinMisses from './eval/paladin/known-misses.json';
+import { paladinRatchet, paladinTotals } from './eval/paladin/score';
 import { METHOD_NOTES, paladinMisses, paladinTable, scenarioTable, totalsTable } from './eval/report';
 import type { Scenario } from './eval/scenario';
 import { SCENARIOS } from './eval/scenarios';
 import { policyTotals, POLICIES, scenarioRow, type RunScore, type ScenarioRow } from './eval/scoring';
-import { freePort } from '../test/setup/postgres-server';
 import { machineFacts } from './report';
 
 const RESULTS_FILE = join(__dirname, 'results', 'eval.json');
@@ -89,7 +90,8 @@ async function runAll(ev: Eval, o: EvalOptions): Promise<{ rows: ScenarioRow[]; 
   const seeds = Array.from({ length: o.k }, (_, i) => i);
   const slow = scenarios.flatMap((s) => seeds.map((i) => job(s, 'temporal-default', i)));
   const fast = scenarios.flatMap((s) => seeds.flatMap((i) => [job(s, 'router', i), job(s, 'naive-3x', i)]));
-  const closedUrl = `http://127.0.0.1:${await freePort()}/records`;
+  // Port 2: nothing listens there and listen(0) never hands it out (a freed ephemeral port can be taken).
+  const closedUrl = 'http://127.0.0.1:2/records';
   const paladinJobs = o.noPaladin
     ? []
     : PALADIN_KEYS.filter((k) => o.keys.length === 0 || o.keys.includes(k.key)).map((k, i) => {
@@ -135,13 +137,16 @@ export async function evalBench(o: EvalOptions): Promise<number> {
       routerDuplicateSideEffects: router.reduce((a, r) => a + r.duplicateSideEffects, 0),
       paladinKeysScored: paladin.length,
       paladinHallucinatedSuccess: paladinSummary.hallucinatedSuccess,
+      paladinRatchet: paladinRatchet(paladin, knownPaladinMisses),
     };
+    const allKeys = !o.noPaladin && o.keys.length === 0;
     const passed =
       gate.routerRowsCorrect &&
       gate.routerIdenticalReexecutions === 0 &&
       gate.routerDuplicateSideEffects === 0 &&
-      (o.noPaladin || o.keys.length > 0 || gate.paladinKeysScored === PALADIN_KEYS.length) &&
-      gate.paladinHallucinatedSuccess === 0;
+      (!allKeys || gate.paladinKeysScored === PALADIN_KEYS.length) &&
+      gate.paladinHallucinatedSuccess === 0 &&
+      (!allKeys || (gate.paladinRatchet.newMisses.length === 0 && gate.paladinRatchet.nowRight.length === 0));
     const out = {
       benchmark: 'eval',
       date: new Date().toISOString(),

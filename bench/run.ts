@@ -17,7 +17,7 @@
  *   name it with `--only shadow` (`--k`, `--seed`, `--cap-ms`, `--scenarios` as for eval; k defaults to 4 here).
  * - `write-safety`: issue 27's write-safety matrix — fault kinds against `pay` tool declarations, each cell counted
  *   in a real SQLite store (bench/write-safety.ts). Not run by default (minutes): name it with `--only write-safety`;
- *   `--rows` and `--columns` pick cells, `--quick` runs issue 27's column only.
+ *   `--rows` and `--columns` pick cells, `--quick` runs the 58 cells of bench/write-safety/quick.ts.
  * - `long-agent`: one agent making 10,000 tool calls with continue-as-new: history bytes per run, the longest
  *   history's replay time, RSS over the calls (bench/long-agent.ts). Not run by default: name it with
  *   `--only long-agent` (`--calls` sets N; `--quick` 1,000).

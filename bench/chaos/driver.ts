@@ -119,7 +119,7 @@ interface WorkerProcess {
 }
 
 function startWorker(o: ChaosOptions): WorkerProcess {
-  const child = spawn(process.execPath, ['-r', 'ts-node/register', WORKER_SCRIPT], {
+  const child = spawn(process.execPath, ['-r', 'ts-node/register/transpile-only', WORKER_SCRIPT], {
     cwd: ROOT,
     env: {
       ...process.env,

@@ -67,7 +67,7 @@ export async function runCell(row: FaultRow, column: Column, env: CellEnv): Prom
   const taskQueue = `ws-${tag}`;
   try {
     const setup = await setUp(driver, { ...env, dir }, taskQueue, recipe, service, proxy);
-    const deadline = Date.now() + (row.budgetMs ?? DEFAULT_BUDGET_MS);
+    const deadline = Date.now() + (row.budgetMs ?? DEFAULT_BUDGET_MS) * (env.budgetScale ?? 1);
     const runs = await startRuns(setup.client, taskQueue, toolCatalog(toolsOf(recipe)), `ws-${tag}`, {
       runs: row.runs ?? 1,
       calls: row.calls ?? 1,

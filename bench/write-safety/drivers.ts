@@ -31,6 +31,11 @@ export interface CellEnv {
   bundlePath: string;
   /** A directory the cell may write into. */
   dir: string;
+  /**
+   * How many times its row's budget a run may take before it counts as wedged (a liveness bound, not a measurement):
+   * 1 in the full matrix; the quick gate and the tests, on a shared 2-core CI machine, give 3. @default 1
+   */
+  budgetScale?: number;
 }
 
 export interface Setup {
@@ -80,7 +85,7 @@ export async function processWorker(
   bundlePath: string,
   slots?: number,
 ) {
-  const child: ChildProcess = spawn(process.execPath, ['-r', 'ts-node/register', WORKER_SCRIPT], {
+  const child: ChildProcess = spawn(process.execPath, ['-r', 'ts-node/register/transpile-only', WORKER_SCRIPT], {
     cwd: ROOT,
     env: {
       ...process.env,
@@ -97,7 +102,8 @@ export async function processWorker(
   child.stdout?.on('data', (c: Buffer) => (out += c.toString('utf8')));
   child.stderr?.on('data', (c: Buffer) => (out += c.toString('utf8')));
   const exited = new Promise<void>((done) => child.once('exit', () => done()));
-  const deadline = Date.now() + 60_000;
+  // A hang detector, as the integration tier's 180 s (jest.config.js): 60 s ran out on a loaded 2-core machine.
+  const deadline = Date.now() + 180_000;
   while (!out.includes('worker ready')) {
     if (child.exitCode !== null || Date.now() > deadline)
       throw new Error(`worker process did not start: ${out.slice(-500)}`);

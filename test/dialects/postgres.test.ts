@@ -551,8 +551,11 @@ describe("node-postgres's codeless errors", () => {
   });
 
   test('pg-pool "timeout exceeded when trying to connect" (pool exhausted) → not sent → retry, even for a write', async () => {
-    const p = pool({ max: 1, connectionTimeoutMillis: 100 });
+    // The pool's one client connects without a deadline (100 ms to connect raced a loaded machine); the 100 ms then
+    // bound only the wait for a free client, which never comes (pg-pool reads the option at each acquire).
+    const p = pool({ max: 1 });
     const busy = await p.connect();
+    p.options.connectionTimeoutMillis = 100;
     try {
       const r = await invoke(
         insertAccount(p, undefined),

@@ -251,11 +251,10 @@ test('server-everything killed while a call waits on its response stream → the
     const [op] = await mcpTools(connection, { trustAnnotations: true, include: ['trigger-long-running-operation'] });
     const pending = failureOf(op!, { duration: 20, steps: 20 });
     await new Promise((ok) => setTimeout(ok, 1_500));
-    const killedAt = Date.now();
     await everything.kill();
-    const f = await pending;
-    expect(Date.now() - killedAt).toBeLessThan(2_000); // not the 60 s request timeout
-    expect(f).toMatchObject({ class: 'transient', reason: 'network', phase: 'dispatch', retryable: true });
+    // At once, by what it says: a call that waited for the 60 s request timeout would end as reason `timeout`, one that
+    // waited for the 20 s operation would succeed; a measured bound added nothing but a race with the machine's load.
+    expect(await pending).toMatchObject({ class: 'transient', reason: 'network', phase: 'dispatch', retryable: true });
   } finally {
     await connection.close();
     await everything.close();

@@ -1,7 +1,11 @@
 /**
  * The write-safety matrix's downstream (bench/write-safety/payments-service.ts) and partition proxy, on loopback:
  * each fault knob does what the matrix's rows say, counted in the SQLite store. No Temporal server.
+ * The knobs' times (holds, lags, hangs) run on jest's fake clock (`serviceClock()`): the service's timers fire when
+ * the test advances the clock, so each knob is asserted at its scheduled time, not raced against the machine's load.
+ * The HTTP client's own timeouts (`AbortSignal.timeout`, Node's fetch) stay on the real clock.
  */
+import { get } from 'node:http';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -15,8 +19,25 @@ beforeAll(() => {
   dir = mkdtempSync(join(tmpdir(), 'rr-ws-service-'));
 });
 afterEach(async () => {
+  jest.useRealTimers();
   for (const s of services.splice(0)) await s.close();
 });
+
+/** The service's timers and Date on jest's fake clock; sockets, microtasks and the client's timeouts stay real. */
+function serviceClock(): void {
+  jest.useFakeTimers({ doNotFake: ['nextTick', 'setImmediate', 'queueMicrotask', 'hrtime', 'performance'] });
+}
+
+/** Whether `p` has settled once pending I/O callbacks ran (a loopback answer in flight arrives within a few turns). */
+async function settled(p: Promise<unknown>): Promise<boolean> {
+  let done = false;
+  void p.then(
+    () => (done = true),
+    () => (done = true),
+  );
+  for (let i = 0; i < 20 && !done; i++) await new Promise((r) => setImmediate(r));
+  return done;
+}
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
 
 async function service(o: { dedupe?: boolean; post?: PostFault; read?: ReadFault } = {}) {
@@ -30,7 +51,6 @@ async function service(o: { dedupe?: boolean; post?: PostFault; read?: ReadFault
   return s;
 }
 
-const pause = (ms: number) => new Promise((r) => setTimeout(r, ms));
 const body = { invoice: 'INV-1', amountCents: 100 };
 
 /** POSTs a payment with `key`; the status and JSON body, or the error's name when no answer came in `timeoutMs`. */
@@ -54,6 +74,18 @@ async function read(url: string, path: string, timeoutMs = 2_000) {
   return { status: res.status, type: res.headers.get('content-type'), text: await res.text() };
 }
 
+/** A read on a new connection (no keep-alive pool); its status. */
+function readFresh(url: string, path: string): Promise<number> {
+  return new Promise((ok, fail) => {
+    const req = get(`${url}${path}`, { agent: false, timeout: 2_000 }, (res) => {
+      res.resume();
+      res.on('end', () => ok(res.statusCode ?? 0));
+    });
+    req.on('timeout', () => req.destroy(new Error('timeout')));
+    req.on('error', fail);
+  });
+}
+
 test('without dedupe every POST is a row, the same key too; the lookup finds the first', async () => {
   const s = await service();
   expect((await pay(s.url, 'k1')).status).toBe(201);
@@ -70,22 +102,28 @@ test('without dedupe every POST is a row, the same key too; the lookup finds the
 });
 
 test('with dedupe: a finished key replays its answer, a key in flight is 409, another body under the key is 422', async () => {
+  serviceClock();
   const s = await service({ dedupe: true, post: { kind: 'hold_commit', holdMs: 400 } });
+  const posted = s.nextPost();
   const first = pay(s.url, 'k1');
-  await pause(100);
+  await posted; // the first POST is held: its commit is due 400 ms later on the service's clock
   expect(await pay(s.url, 'k1')).toEqual({ status: 409, body: { code: 'idempotency_key_in_use' } });
+  jest.advanceTimersByTime(400);
   expect((await first).status).toBe(201);
   expect(await pay(s.url, 'k1')).toMatchObject({ status: 200, body: { paymentId: 'pay_1' } });
   expect((await pay(s.url, 'k1', 1_000, { invoice: 'INV-2', amountCents: 5 })).status).toBe(422);
   expect(s.rows('k1')).toBe(1);
 });
 
-test('hold_commit: no row while held, one row after holdMs even though the client gave up', async () => {
+test('hold_commit: no row while held, one row at holdMs even though the client gave up', async () => {
+  serviceClock();
   const s = await service({ post: { kind: 'hold_commit', holdMs: 500 } });
-  expect(await pay(s.url, 'k1', 150)).toEqual({ error: 'TimeoutError' });
+  expect(await pay(s.url, 'k1', 150)).toEqual({ error: 'TimeoutError' }); // the client's real 150 ms
+  jest.advanceTimersByTime(499);
   expect(s.rows()).toBe(0);
-  expect(await s.drain(2_000)).toBe(true);
+  jest.advanceTimersByTime(1);
   expect(s.rows()).toBe(1);
+  expect(await s.drain(0)).toBe(true);
 });
 
 test.each([
@@ -98,11 +136,13 @@ test.each([
   expect((await pay(s.url, 'k1')).status).toBe(201);
 });
 
-test('drop_then_commit: dropped at once, committed commitMs later', async () => {
+test('drop_then_commit: dropped at once, committed exactly commitMs later', async () => {
+  serviceClock();
   const s = await service({ post: { kind: 'drop_then_commit', commitMs: 300 } });
   expect(await pay(s.url, 'k1')).toEqual({ error: 'TypeError' });
+  jest.advanceTimersByTime(299);
   expect(s.rows()).toBe(0);
-  await s.drain(2_000);
+  jest.advanceTimersByTime(1);
   expect(s.rows()).toBe(1);
 });
 
@@ -114,11 +154,19 @@ test('commit_then_hang and commit_then_stall_body: committed, and the client nev
   }
 });
 
-test('gateway_timeout: 504 at answerMs, the row at commitMs', async () => {
+test('gateway_timeout: 504 at exactly answerMs, the row at exactly commitMs', async () => {
+  serviceClock();
   const s = await service({ post: { kind: 'gateway_timeout', answerMs: 100, commitMs: 400 } });
-  expect(await pay(s.url, 'k1')).toEqual({ status: 504, body: { message: 'upstream request timeout' } });
+  const posted = s.nextPost();
+  const answer = pay(s.url, 'k1');
+  await posted;
+  jest.advanceTimersByTime(99);
+  expect(await settled(answer)).toBe(false);
+  jest.advanceTimersByTime(1);
+  expect(await answer).toEqual({ status: 504, body: { message: 'upstream request timeout' } });
+  jest.advanceTimersByTime(299);
   expect(s.rows()).toBe(0);
-  await s.drain(2_000);
+  jest.advanceTimersByTime(1);
   expect(s.rows()).toBe(1);
 });
 
@@ -129,12 +177,15 @@ test('answer with every: each POST of the key gets the status and body, nothing 
   expect([s.rows(), s.posts('k1')]).toEqual([0, 2]);
 });
 
-test('replica_lag: a committed payment is invisible to reads for lagMs', async () => {
+test('replica_lag: a committed payment is invisible to reads for exactly lagMs', async () => {
+  serviceClock();
   const s = await service({ read: { kind: 'replica_lag', lagMs: 400 } });
   await pay(s.url, 'k1');
   expect((await read(s.url, '/payments/by-key/k1')).status).toBe(404);
   expect(JSON.parse((await read(s.url, '/payments?invoice=INV-1')).text)).toEqual({ payments: [] });
-  await pause(500);
+  jest.advanceTimersByTime(399);
+  expect((await read(s.url, '/payments/by-key/k1')).status).toBe(404);
+  jest.advanceTimersByTime(1);
   expect((await read(s.url, '/payments/by-key/k1')).status).toBe(200);
 });
 
@@ -147,24 +198,33 @@ test('not_found_once: the first read of each key answers 404 (an empty list by i
   expect(JSON.parse((await read(s.url, '/payments?invoice=INV-1')).text).payments).toHaveLength(1);
 });
 
-test('restored_backup: reads miss a commit made after the backup until forMs, then the replica catches up', async () => {
+test('restored_backup: reads miss a commit made after the backup for exactly forMs, then the replica catches up', async () => {
+  serviceClock();
   const s = await service({ post: { kind: 'commit_then_drop' }, read: { kind: 'restored_backup', forMs: 500 } });
   await pay(s.url, 'k1');
   expect(s.rows()).toBe(1);
   expect((await read(s.url, '/payments/by-key/k1')).status).toBe(404);
-  await pause(700);
+  jest.advanceTimersByTime(499);
+  expect((await read(s.url, '/payments/by-key/k1')).status).toBe(404);
+  jest.advanceTimersByTime(1);
   expect((await read(s.url, '/payments/by-key/k1')).status).toBe(200);
 });
 
-test('slow_first: the first `count` reads of a key answer after hangMs, with what was true when they arrived', async () => {
+test('slow_first: the first `count` reads of a key answer after exactly hangMs, with what was true when they arrived', async () => {
+  serviceClock();
   const s = await service({
     post: { kind: 'hold_commit', holdMs: 100 },
     read: { kind: 'slow_first', hangMs: 400, count: 1 },
   });
   const held = pay(s.url, 'k1', 2_000);
-  const at = Date.now();
-  const first = await read(s.url, '/payments/by-key/k1');
-  expect([first.status, Date.now() - at >= 350]).toEqual([404, true]);
+  await s.nextPost();
+  const arrived = s.nextRead();
+  const first = read(s.url, '/payments/by-key/k1');
+  await arrived;
+  jest.advanceTimersByTime(399); // the held POST commits at 100 ms; the read answers what was true at 0
+  expect(await settled(first)).toBe(false);
+  jest.advanceTimersByTime(1);
+  expect((await first).status).toBe(404);
   await held;
   expect((await read(s.url, '/payments/by-key/k1')).status).toBe(200);
 });
@@ -192,8 +252,8 @@ test('partition proxy: the POST goes through and commits, its answer and every l
     expect(s.rows()).toBe(1);
     await expect(read(proxy.url, '/payments/by-key/k1', 300)).rejects.toThrow();
     proxy.heal();
-    await pause(100); // the reset of the cut-off connections reaches the client's pool first
-    expect((await read(proxy.url, '/payments/by-key/k1')).status).toBe(200);
+    // A fresh connection, not one from the client's pool that the partition cut off (no wait for the resets).
+    expect(await readFresh(proxy.url, '/payments/by-key/k1')).toBe(200);
   } finally {
     await proxy.close();
   }

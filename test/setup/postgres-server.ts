@@ -112,7 +112,7 @@ export async function startPostgres(): Promise<PostgresServer> {
   );
   let log = '';
   await new Promise<void>((resolve, reject) => {
-    const timer = setTimeout(() => reject(new Error(`postgres did not start in 30 s: ${log}`)), 30_000);
+    const timer = setTimeout(() => reject(new Error(`postgres did not start in 120 s: ${log}`)), 120_000); // a hang detector
     child.stderr!.on('data', (c: Buffer) => {
       log += c.toString();
       if (log.includes('ready to accept connections')) {

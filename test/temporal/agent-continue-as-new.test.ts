@@ -26,7 +26,7 @@ beforeAll(async () => {
     },
   });
   service = await startScriptedService({});
-}, 60_000);
+});
 afterAll(async () => {
   await service?.close();
   await env?.teardown();

@@ -156,4 +156,4 @@ test('240 calls over 15 runs: the window, the carried state and the records stay
   } finally {
     rmSync(dir, { recursive: true, force: true });
   }
-}, 120_000);
+});

@@ -82,26 +82,36 @@ const calendarToolsOf = () => calendarTools(calendar.url).all;
 
 /**
  * Runs `agentWorkflow` with the OpenAI planner configured by environment against the fake server, which answers
- * `replies` in order. `during` runs while the workflow runs (signals, queries). Returns the result, the workflow
- * id, the harness, and when each planner step called the model (ms since the epoch).
+ * `replies` in order. `during` runs while the workflow runs (signals, queries); `holdFirstPlan` keeps the first
+ * planner step from calling the model until it resolves (`planning` resolves when that step is in). Jitter is off
+ * (`random: () => 0`), so a retry delay is exact. Returns the result, the workflow id and the harness.
  */
 async function runAgent(
   goal: string,
   replies: FakeReply[],
-  opts: { tools?: AnyTool[]; during?: (workflowId: string) => Promise<void> } = {},
-): Promise<{ result: AgentResult; workflowId: string; h: Harness; calledAtMs: number[] }> {
+  opts: {
+    tools?: AnyTool[];
+    during?: (workflowId: string) => Promise<void>;
+    holdFirstPlan?: { until: Promise<void>; planning: () => void };
+  } = {},
+): Promise<{ result: AgentResult; workflowId: string; h: Harness }> {
   server.enqueue(...replies);
   const openai = createOpenAIPlanner({
     env: { OPENAI_BASE_URL: server.baseURL, OPENAI_API_KEY: API_KEY, OPENAI_MODEL: MODEL },
   });
-  const calledAtMs: number[] = [];
-  const timed: Planner = {
-    plan: (input, o) => {
-      calledAtMs.push(Date.now());
+  let plans = 0;
+  const held: Planner = {
+    plan: async (input, o) => {
+      if (plans++ === 0 && opts.holdFirstPlan) {
+        opts.holdFirstPlan.planning();
+        await opts.holdFirstPlan.until;
+      }
       return openai.plan(input, o);
     },
   };
-  const h = await harness(env, opts.tools ?? calendarToolsOf(), { activities: createPlannerActivities(timed) });
+  const h = await harness(env, opts.tools ?? calendarToolsOf(), {
+    activities: createPlannerActivities(held, { random: () => 0 }),
+  });
   const workflowId = uniqueTaskQueue('agent-openai');
   const result = await h.run(async () => {
     const handle = await env.client.workflow.start('agentWorkflow', {
@@ -112,7 +122,7 @@ async function runAgent(
     if (opts.during) await opts.during(workflowId);
     return (await handle.result()) as AgentResult;
   });
-  return { result, workflowId, h, calledAtMs };
+  return { result, workflowId, h };
 }
 
 /** The activity types the history scheduled, in order. */
@@ -465,8 +475,8 @@ describe('agentWorkflow × OpenAI planner (fake chat-completions server, real de
     expect(calendar.hits('POST /calendar/bookings')).toBe(0);
   });
 
-  test('the model endpoint answers 429 Retry-After: 1 once: Temporal retries the planner activity ≥ 1 s later, the run goes on', async () => {
-    const { result, workflowId, h, calledAtMs } = await runAgent('Say hello', [
+  test('the model endpoint answers 429 Retry-After: 1 once: Temporal retries the planner activity exactly 1 s later, the run goes on', async () => {
+    const { result, workflowId, h } = await runAgent('Say hello', [
       { kind: 'error', status: 429, headers: { 'retry-after': '1' } },
       toolCalls({ name: 'submit', arguments: { result: 'hello' } }),
     ]);
@@ -476,14 +486,15 @@ describe('agentWorkflow × OpenAI planner (fake chat-completions server, real de
     // Two requests, one per activity attempt (the client's own retries are off), the second after Retry-After.
     expect(server.requests).toHaveLength(2);
     expect(bodies()[1]).toEqual(bodies()[0]);
-    expect(calledAtMs).toHaveLength(2);
-    expect(calledAtMs[1]! - calledAtMs[0]!).toBeGreaterThanOrEqual(1_000);
     // One planner activity, started on its 2nd attempt after a transient failure: the retry was Temporal's.
     const history = await h.history(workflowId);
     expect(await scheduledActivities(h, workflowId)).toEqual(['planNextStep']);
     const started = history.find((e) => e.activityTaskStartedEventAttributes)!.activityTaskStartedEventAttributes!;
     expect(started.attempt).toBe(2);
     expect(started.lastFailure?.applicationFailureInfo?.type).toBe('transient');
+    // As scheduled: the failed attempt asked Temporal for exactly Retry-After (no jitter here), 1 s.
+    const delay = started.lastFailure?.applicationFailureInfo?.nextRetryDelay;
+    expect([Number(delay?.seconds), delay?.nanos ?? 0]).toEqual([1, 0]);
     expect(JSON.stringify(started.lastFailure)).not.toContain(API_KEY);
     expect(eventTypes(history).filter((t) => t === 'ACTIVITY_TASK_FAILED')).toHaveLength(0);
   });
@@ -579,20 +590,27 @@ describe('agentWorkflow × OpenAI planner (fake chat-completions server, real de
 
   test('a user message sent by signal during a turn reaches the next request as role "user", after that turn’s tool messages', async () => {
     const note = 'Mornings only, please.';
+    // Turn 1's planner step is held until the signal is in: the signal arrives while turn 1 is still running by
+    // construction, not by a 1.5 s delay racing the machine's load.
+    let release: () => void = () => undefined;
+    const until = new Promise<void>((r) => (release = r));
+    let planning: () => void = () => undefined;
+    const inPlanner = new Promise<void>((r) => (planning = r));
     const { result } = await runAgent(
       BOOK_GOAL,
       [
-        // Held back, so the signal arrives while turn 1 is still running.
-        { ...toolCalls({ id: 'call_list', name: 'list_free_slots', arguments: { day: DAY } }), delayMs: 1_500 },
+        toolCalls({ id: 'call_list', name: 'list_free_slots', arguments: { day: DAY } }),
         toolCalls({ id: 'call_s', name: 'submit', arguments: { result: 'no booking made' } }),
       ],
       {
+        holdFirstPlan: { until, planning },
         during: async (workflowId) => {
           const handle = env.client.workflow.getHandle(workflowId);
-          while (server.requests.length < 1) await new Promise((r) => setTimeout(r, 20));
+          await inPlanner;
           expect(await handle.query(agentStateQuery)).toMatchObject({ phase: 'planning', turn: 1 });
           await handle.signal(userMessageSignal, { text: note, by: 'ada@example.test' });
           expect((await handle.query(agentStateQuery)).pendingUserMessages).toBe(1);
+          release();
         },
       },
     );

@@ -7,7 +7,6 @@
 import { WorkflowUpdateFailedError } from '@temporalio/client';
 import type { TestWorkflowEnvironment } from '@temporalio/testing';
 import { Worker } from '@temporalio/worker';
-import { temporal } from '@temporalio/proto';
 import type { ToolContext } from '../../activities/tool-context';
 import { startScriptedService, type ScriptedService } from '../../examples/scripted-service';
 import {
@@ -21,7 +20,6 @@ import {
 import { RecoveryPlugin } from '../../plugin/recovery-plugin';
 import { argsHash } from '../../recovery/canonical';
 import { decideApprovalUpdate, type PendingApproval } from '../../workflows/definitions';
-import { SEARCH_ATTRIBUTES } from '../../workflows/search-attributes';
 import type { ToolOutcome } from '../../workflows/tool-router';
 import { timeSkippingEnv, uniqueTaskQueue } from '../setup/env';
 import { GATED_SCRIPT, gatedExportTool } from './fixtures/gated-export-tool';
@@ -39,12 +37,6 @@ const HOUR = 3_600_000;
 
 beforeAll(async () => {
   env = await timeSkippingEnv();
-  await env.connection.operatorService.addSearchAttributes({
-    namespace: 'default',
-    searchAttributes: Object.fromEntries(
-      SEARCH_ATTRIBUTES.map((k) => [k.name, temporal.api.enums.v1.IndexedValueType.INDEXED_VALUE_TYPE_KEYWORD]),
-    ),
-  });
   service = await startScriptedService(GATED_SCRIPT);
   plugin = new RecoveryPlugin({
     tools: [gatedExportTool(() => service.url, seen)],

@@ -232,4 +232,4 @@ test('oversized decisions: a 3 MB update is never accepted and the run goes on; 
     expect(Math.max(...inputBytes)).toBeLessThan(10_000);
   });
   expect(seen.at(-1)).toMatchObject({ reason: 'short' });
-}, 90_000);
+});

@@ -74,4 +74,4 @@ test('202, the operation reads "failed", commit 0/0 → outcome_unknown/accepted
     await handle.terminate('test done');
   });
   expect([service.posts(opId), service.rows(opId)]).toEqual([1, 0]);
-}, 60_000);
+});

@@ -12,8 +12,8 @@ import { startScriptedService, type ScriptedService } from '../../examples/scrip
 import { argsHash } from '../../recovery/canonical';
 import { approvalSignal, pendingApprovalsQuery } from '../../workflows/definitions';
 import type { ToolPlanResult } from '../../workflows/tool-plan';
-import { testEnv } from '../setup/env';
-import { harness, failedOutcome } from './harness';
+import { testEnv, timeSkippingEnv } from '../setup/env';
+import { failedOutcome, harness, timerDurationsMs } from './harness';
 
 let env: TestWorkflowEnvironment;
 let oauth: OAuthService;
@@ -120,17 +120,23 @@ describe('403', () => {
     expect(service.hits('GET /export')).toBe(1);
   });
 
-  test('403 without an approval (timeout) → 1 dispatch, stop', async () => {
+  test('403 without an approval (timeout) → 1 dispatch, stop; the wait is one timer of exactly approvalTimeoutMs', async () => {
     service.reset({ 'GET /export': [{ status: 403, body: { code: 'approval_required' } }] });
-    const h = await harness(env, [exportTool(true)]);
-    const r = await h.run(() =>
-      h.runPlan({ calls: [{ tool: 'export_report', args: { month: '2026-11' } }], approvalTimeoutMs: 1_000 }),
-    );
-    expect(failedOutcome(r.outcomes[0])).toMatchObject({
-      action: 'stop',
-      failure: { class: 'authorization', reason: 'approval_required' },
-    });
-    expect(service.hits('GET /export')).toBe(1);
+    const skipping = await timeSkippingEnv(); // the expiry as scheduled, not waited for
+    try {
+      const h = await harness(skipping, [exportTool(true)]);
+      const r = await h.run(() =>
+        h.runPlan({ calls: [{ tool: 'export_report', args: { month: '2026-11' } }], approvalTimeoutMs: 1_000 }),
+      );
+      expect(failedOutcome(r.outcomes[0])).toMatchObject({
+        action: 'stop',
+        failure: { class: 'authorization', reason: 'approval_required' },
+      });
+      expect(service.hits('GET /export')).toBe(1);
+      expect(timerDurationsMs(await h.history(r.workflowId))).toEqual([1_000]);
+    } finally {
+      await skipping.teardown();
+    }
   });
 
   test('403 with an approval signal → the call resumes and runs again with the approval: 2 activities', async () => {

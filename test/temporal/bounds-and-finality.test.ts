@@ -12,8 +12,8 @@ import { startLedgerService, type LedgerService } from '../../examples/ledger-se
 import { ledgerTools } from '../../examples/ledger-tools';
 import { MAX_WORKFLOW_RESULT_BYTES } from '../../recovery/bounds';
 import { reconcileWorkflowId, reviewCaseQuery } from '../../workflows/definitions';
-import { testEnv } from '../setup/env';
-import { harness, okOutcome, failedOutcome } from './harness';
+import { testEnv, timeSkippingEnv } from '../setup/env';
+import { eventMs, failedOutcome, harness, okOutcome, timerDurationsMs } from './harness';
 
 let env: TestWorkflowEnvironment;
 let ledger: LedgerService;
@@ -83,23 +83,43 @@ describe('a stale "not found" never replays a write that may still land', () => 
     });
     expect(ledger.rows('refunds')).toBe(1);
     expect(ledger.hits('POST /refunds')).toBe(1);
-  }, 60_000);
+  });
 
   test('declared settle time: not_applied is believed only after it, and twice in a row → one replay, one row', async () => {
+    // On the time-skipping server: the second lookup's timer is asserted as scheduled, never as a measured gap.
     ledger.fault({ kind: 'lost_in_transit' });
-    const h = await harness(env, [
-      defineTool({ ...undeclaredRefund(ledger.url), commit: { settleMs: 1_500, lookupLagMs: 0 } }),
-    ]);
-    const started = Date.now();
-    const r = await h.run(() =>
-      h.runPlan({ calls: [{ tool: 'issue_refund', args: { orderId: 'O-2', amountCents: 100 } }], reconcile: LOOKUPS }),
-    );
-    expect(okOutcome(r.outcomes[0])).toMatchObject({ reconciled: 'replay' });
-    expect(Date.now() - started).toBeGreaterThanOrEqual(1_500);
-    expect(ledger.hits('GET /refunds')).toBe(2);
-    expect(ledger.hits('POST /refunds')).toBe(2);
-    expect(ledger.rows('refunds')).toBe(1);
-  }, 60_000);
+    const skipping = await timeSkippingEnv();
+    try {
+      const h = await harness(skipping, [
+        defineTool({ ...undeclaredRefund(ledger.url), commit: { settleMs: 1_500, lookupLagMs: 0 } }),
+      ]);
+      const r = await h.run(() =>
+        h.runPlan({
+          calls: [{ tool: 'issue_refund', args: { orderId: 'O-2', amountCents: 100 } }],
+          reconcile: LOOKUPS,
+        }),
+      );
+      const out = okOutcome(r.outcomes[0]);
+      expect(out).toMatchObject({ reconciled: 'replay' });
+      expect(ledger.hits('GET /refunds')).toBe(2);
+      expect(ledger.hits('POST /refunds')).toBe(2);
+      expect(ledger.rows('refunds')).toBe(1);
+      // The reconciliation's one timer ends exactly settleMs after it began (workflow time: the first task's start),
+      // not at the lookup backoff (200 ms): the second lookup, and the replay, come only once nothing can land.
+      const events = await h.history(reconcileWorkflowId(out.operationId!));
+      const tasks = events.filter((e) => e.workflowTaskStartedEventAttributes);
+      const timerAt = events.findIndex((e) => e.timerStartedEventAttributes);
+      const taskBeforeTimer = events
+        .slice(0, timerAt)
+        .filter((e) => e.workflowTaskStartedEventAttributes)
+        .at(-1)!;
+      const [timerMs, ...more] = timerDurationsMs(events);
+      expect(more).toEqual([]);
+      expect(eventMs(taskBeforeTimer) + timerMs!).toBe(eventMs(tasks[0]!) + 1_500);
+    } finally {
+      await skipping.teardown();
+    }
+  });
 });
 
 describe('a worker keeps its slots when tools never settle', () => {
@@ -137,7 +157,7 @@ describe('a worker keeps its slots when tools never settle', () => {
       );
     expect(okOutcome(results[2]!.outcomes[0]).value).toEqual({ pong: true });
     // h.run shut the worker down: it returned, so shutdown finished although both tools still hang.
-  }, 60_000);
+  });
 });
 
 describe('payload limits', () => {
@@ -159,7 +179,7 @@ describe('payload limits', () => {
     const values = r.outcomes.map((o) => okOutcome(o).value as { omitted?: boolean });
     expect(values.filter((v) => v.omitted === true)).toHaveLength(1);
     expect(values[0]).toMatchObject({ omitted: true, bytes: 400 * 1024 + 11 }); // {"rows":"…"}
-  }, 60_000);
+  });
 
   test('a 1e6-element array the schema strips never reaches the activity input (history)', async () => {
     const echo = defineTool({
@@ -177,5 +197,5 @@ describe('payload limits', () => {
     const scheduled = (await h.history(r.workflowId)).find((e) => e.activityTaskScheduledEventAttributes);
     const input = scheduled?.activityTaskScheduledEventAttributes?.input?.payloads?.[0]?.data;
     expect(Buffer.from(input ?? []).toString('utf8')).not.toContain('extra');
-  }, 60_000);
+  });
 });

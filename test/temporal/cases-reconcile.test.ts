@@ -6,6 +6,7 @@
  * does not replay the first answer.
  */
 import type { TestWorkflowEnvironment } from '@temporalio/testing';
+import type { ActivityInterceptorsFactory } from '@temporalio/worker';
 import { startLedgerService, type LedgerService } from '../../examples/ledger-service';
 import { ledgerTools } from '../../examples/ledger-tools';
 import { reviewCaseQuery, type ReviewCase, reconcileWorkflowId } from '../../workflows/definitions';
@@ -134,8 +135,23 @@ describe('a timed-out payment is looked up by its step-bound key, never re-sent 
 
   test('a lagging lookup says not_applied, the same-key replay hits the unique key (409) → looked up again, found; still one charge', async () => {
     ledger.fault({ kind: 'lose_response' });
-    ledger.setLookupLagMs(500);
-    const h = await harness(env, tools());
+    // The replica lags until the replay's answer is in: an event (an activity interceptor on the replay, the second
+    // invokeTool), not a 500 ms lag racing the reconciliation's start under load.
+    ledger.setLookupLagMs(3_600_000);
+    let invokes = 0;
+    const catchUp: ActivityInterceptorsFactory = (ctx) => ({
+      inbound: {
+        async execute(input, next) {
+          if (ctx.info.activityType !== 'invokeTool' || ++invokes !== 2) return next(input);
+          try {
+            return await next(input);
+          } finally {
+            ledger.setLookupLagMs(0);
+          }
+        },
+      },
+    });
+    const h = await harness(env, tools(), { interceptors: { activity: [catchUp] } });
     const r = await h.run(() =>
       h.runPlan({
         calls: [{ tool: 'issue_refund', args: { orderId: 'O-5', amountCents: 5000 } }],
@@ -145,6 +161,7 @@ describe('a timed-out payment is looked up by its step-bound key, never re-sent 
     expect(okOutcome(r.outcomes[0])).toMatchObject({ reconciled: 'lookup', value: { refundId: 're_1' } });
     expect(ledger.rows('refunds')).toBe(1);
     expect(ledger.hits('POST /refunds')).toBe(2); // the replay was refused by the unique key
+    expect(ledger.hits('GET /refunds')).toBe(2);
   });
 });
 

@@ -15,8 +15,9 @@ import { oauthRefreshProvider, startOAuthService } from '../../examples/oauth-se
 import { startScriptedService, type ScriptedService } from '../../examples/scripted-service';
 import type { ToolPlanInput } from '../../workflows/tool-plan';
 import type { ToolOutcome } from '../../workflows/tool-router';
-import { testEnv } from '../setup/env';
-import { eventTypes, harness, failedOutcome } from './harness';
+import { testEnv, timeSkippingEnv } from '../setup/env';
+import { attemptLog } from './fixtures/attempt-log';
+import { eventTypes, FAST_BACKOFF, failedOutcome, harness, scheduledToLastStartMs } from './harness';
 
 let env: TestWorkflowEnvironment;
 let service: ScriptedService;
@@ -32,11 +33,6 @@ afterAll(async () => {
 const succeeded = (o: ToolOutcome | undefined) => {
   if (!o || !o.ok) throw new Error(`expected a successful outcome, got ${JSON.stringify(o)}`);
   return o;
-};
-/** Time between consecutive requests of a route, from the service's own log (ms). */
-const gapsMs = (route: string) => {
-  const at = service.received.filter((r) => r.route === route).map((r) => r.atMs);
-  return at.slice(1).map((t, i) => t - at[i]!);
 };
 const scheduled = (types: string[]) => types.filter((t) => t === 'ACTIVITY_TASK_SCHEDULED').length;
 const actions = (outcomes: ToolOutcome[]) => outcomes.map((o) => (o.ok ? 'ok' : o.action));
@@ -55,7 +51,17 @@ async function expectRunFailed(h: Awaited<ReturnType<typeof harness>>, plan: Omi
   });
 }
 
-describe('429 with Retry-After: 3 → gaps ≥ 3000 ms, 3 attempts (docs/DESIGN.md, "Routes")', () => {
+describe('429 with Retry-After: 3 → 3 attempts, each retry scheduled 3000 ms out (docs/DESIGN.md, "Routes")', () => {
+  // On the time-skipping server: the retry delays are asserted as the values the activity scheduled
+  // (`nextRetryDelay`, read by an activity interceptor) and the server's clock, never as measured gaps. No jitter,
+  // so each delay is exact (jitter's bounds: test/unit/backoff.test.ts).
+  let skipping: TestWorkflowEnvironment;
+  beforeAll(async () => {
+    skipping = await timeSkippingEnv();
+  });
+  afterAll(async () => {
+    await skipping?.teardown();
+  });
   const ITEMS = { items: [{ id: 'a1' }] };
   const itemsTool = (wrap = false) =>
     defineTool({
@@ -77,22 +83,24 @@ describe('429 with Retry-After: 3 → gaps ≥ 3000 ms, 3 attempts (docs/DESIGN.
       },
     });
   const run = async (wrap = false) => {
-    const h = await harness(env, [itemsTool(wrap)]);
-    return h.run(() => h.runPlan({ calls: [{ tool: 'list_items', args: { collection: 'c1' } }] }));
+    const log = attemptLog();
+    const h = await harness(skipping, [itemsTool(wrap)], {
+      config: { backoff: { ...FAST_BACKOFF, jitterRatio: 0 } },
+      interceptors: { activity: [log.factory] },
+    });
+    const r = await h.run(() => h.runPlan({ calls: [{ tool: 'list_items', args: { collection: 'c1' } }] }));
+    return { ...r, log, waitedMs: scheduledToLastStartMs(await h.history(r.workflowId)) };
   };
 
-  test('429, 429 (Retry-After: 3), 200 → 3 HTTP calls, 3 attempts in 1 activity, each gap ≥ 3000 ms and < 6000 ms', async () => {
+  test('429, 429 (Retry-After: 3), 200 → 3 HTTP calls, 3 attempts in 1 activity, each retry scheduled exactly 3000 ms out', async () => {
     const rateLimited = { status: 429, headers: { 'retry-after': '3' }, body: { error: 'rate_limited' } };
     service.reset({ 'GET /items': [rateLimited, rateLimited, { status: 200, body: ITEMS }] });
     const r = await run();
     expect(succeeded(r.outcomes[0])).toMatchObject({ value: ITEMS, attempts: 3, activities: 1, empty: false });
     expect(service.hits('GET /items')).toBe(3);
-    const gaps = gapsMs('GET /items');
-    expect(gaps).toHaveLength(2);
-    for (const g of gaps) {
-      expect(g).toBeGreaterThanOrEqual(3_000); // Retry-After is a floor
-      expect(g).toBeLessThan(6_000); // jitter adds at most 20 % of it (plus scheduling): the header, not a long backoff
-    }
+    // Retry-After is the floor, and the header, not a long backoff: exactly 3000 ms each (the exponential part is 50 ms).
+    expect(r.log.delaysMs()).toEqual([3_000, 3_000]);
+    expect(r.waitedMs).toBeGreaterThanOrEqual(6_000); // the server's clock: both delays elapsed
     expect(r.records).toEqual([
       expect.objectContaining({
         attempts: 3,
@@ -102,7 +110,7 @@ describe('429 with Retry-After: 3 → gaps ≥ 3000 ms, 3 attempts (docs/DESIGN.
     ]);
   });
 
-  test('Retry-After as an HTTP-date 3 s ahead → every retry arrives at or after that date: 3 HTTP calls, gaps ≥ 3000 ms', async () => {
+  test('Retry-After as an HTTP-date 3 s ahead → every retry is scheduled for that date: 3 HTTP calls', async () => {
     const dates: number[] = [];
     const rateLimited = {
       status: 429,
@@ -117,36 +125,39 @@ describe('429 with Retry-After: 3 → gaps ≥ 3000 ms, 3 attempts (docs/DESIGN.
     const r = await run();
     expect(succeeded(r.outcomes[0])).toMatchObject({ value: ITEMS, attempts: 3, activities: 1 });
     expect(service.hits('GET /items')).toBe(3);
-    const at = service.received.map((q) => q.atMs);
     expect(dates).toHaveLength(2);
-    expect(at[1]).toBeGreaterThanOrEqual(dates[0]!);
-    expect(at[2]).toBeGreaterThanOrEqual(dates[1]!);
-    for (const g of gapsMs('GET /items')) expect(g).toBeGreaterThanOrEqual(3_000);
+    // The activity reads its clock once per attempt, after the attempt began (startedAtMs) and before its request
+    // arrived (the service's atMs): the delay it scheduled is the date minus that reading.
+    const failed = r.log.entries.slice(0, 2);
+    failed.forEach((e, i) => {
+      expect(e.nextRetryDelayMs).toBeGreaterThanOrEqual(dates[i]! - service.received[i]!.atMs);
+      expect(e.nextRetryDelayMs).toBeLessThanOrEqual(dates[i]! - e.startedAtMs);
+    });
+    // On the server's clock (never behind the wall clock), the last attempt started at or after the second date.
+    expect(r.log.entries[2]!.scheduledAtMs).toBeGreaterThanOrEqual(dates[1]!);
   });
 
-  test('retry-after-ms: 1500 → 3 HTTP calls, each gap ≥ 1500 ms', async () => {
+  test('retry-after-ms: 1500 → 3 HTTP calls, each retry scheduled exactly 1500 ms out', async () => {
     const rateLimited = { status: 429, headers: { 'retry-after-ms': '1500' }, body: { error: 'rate_limited' } };
     service.reset({ 'GET /items': [rateLimited, rateLimited, { status: 200, body: ITEMS }] });
     const r = await run();
     expect(succeeded(r.outcomes[0])).toMatchObject({ attempts: 3, activities: 1 });
     expect(service.hits('GET /items')).toBe(3);
-    const gaps = gapsMs('GET /items');
-    expect(gaps).toHaveLength(2);
-    for (const g of gaps) expect(g).toBeGreaterThanOrEqual(1_500);
+    expect(r.log.delaysMs()).toEqual([1_500, 1_500]);
+    expect(r.waitedMs).toBeGreaterThanOrEqual(3_000);
   });
 
-  test('503 with Retry-After: 2 → 3 HTTP calls, each gap ≥ 2000 ms', async () => {
+  test('503 with Retry-After: 2 → 3 HTTP calls, each retry scheduled exactly 2000 ms out', async () => {
     const unavailable = { status: 503, headers: { 'retry-after': '2' }, body: { error: 'unavailable' } };
     service.reset({ 'GET /items': [unavailable, unavailable, { status: 200, body: ITEMS }] });
     const r = await run();
     expect(succeeded(r.outcomes[0])).toMatchObject({ attempts: 3, activities: 1 });
     expect(service.hits('GET /items')).toBe(3);
-    const gaps = gapsMs('GET /items');
-    expect(gaps).toHaveLength(2);
-    for (const g of gaps) expect(g).toBeGreaterThanOrEqual(2_000);
+    expect(r.log.delaysMs()).toEqual([2_000, 2_000]);
+    expect(r.waitedMs).toBeGreaterThanOrEqual(4_000);
   });
 
-  test('the header survives error wrapping: an adapter rethrowing new Error(…, { cause }) on 429 Retry-After: 2 → gap ≥ 2000 ms', async () => {
+  test('the header survives error wrapping: an adapter rethrowing new Error(…, { cause }) on 429 Retry-After: 2 → the retry scheduled 2000 ms out', async () => {
     service.reset({
       'GET /items': [
         { status: 429, headers: { 'retry-after': '2' }, body: { error: 'rate_limited' } },
@@ -156,10 +167,11 @@ describe('429 with Retry-After: 3 → gaps ≥ 3000 ms, 3 attempts (docs/DESIGN.
     const r = await run(true);
     expect(succeeded(r.outcomes[0])).toMatchObject({ attempts: 2, activities: 1 });
     expect(service.hits('GET /items')).toBe(2);
-    expect(gapsMs('GET /items')[0]).toBeGreaterThanOrEqual(2_000);
+    expect(r.log.delaysMs()).toEqual([2_000]);
+    expect(r.waitedMs).toBeGreaterThanOrEqual(2_000);
   });
 
-  test('429 forever (Retry-After: 1) → capped at 4 attempts (1 + 3 retries, the per-call budget), every gap ≥ 1000 ms, then replan', async () => {
+  test('429 forever (Retry-After: 1) → capped at 4 attempts (1 + 3 retries, the per-call budget), each retry scheduled 1000 ms out, then replan', async () => {
     service.reset({
       'GET /items': [{ status: 429, headers: { 'retry-after': '1' }, body: { error: 'rate_limited' } }],
     });
@@ -172,9 +184,9 @@ describe('429 with Retry-After: 3 → gaps ≥ 3000 ms, 3 attempts (docs/DESIGN.
       failure: { class: 'transient', reason: 'rate_limited', retryable: false, status: 429 },
     });
     expect(service.hits('GET /items')).toBe(4);
-    const gaps = gapsMs('GET /items');
-    expect(gaps).toHaveLength(3);
-    for (const g of gaps) expect(g).toBeGreaterThanOrEqual(1_000);
+    // Every failure asks for 1000 ms; the activity's maximumAttempts (1 + the 3-retry budget) ends it after the fourth.
+    expect(r.log.delaysMs()).toEqual([1_000, 1_000, 1_000, 1_000]);
+    expect(r.waitedMs).toBeGreaterThanOrEqual(3_000);
   });
 
   test('Retry-After: 120, above the 60 s cap → not waited for in the run: 1 HTTP call, transient retry_after_too_long, replan', async () => {
@@ -699,10 +711,12 @@ describe('OAuth token expires mid-session → one refresh, one replay (docs/DESI
       },
     });
 
-  test('t=0 get_profile → 200; the token expires (TTL 1 s) while another tool runs; get_profile → 401 → 1 refresh → replay 200', async () => {
-    const oauth = await startOAuthService({ accessTokenTtlMs: 1_000 });
+  test('t=0 get_profile → 200; the token expires while another tool runs; get_profile → 401 → 1 refresh → replay 200', async () => {
+    const oauth = await startOAuthService();
     try {
-      service.reset({ 'GET /report': [{ status: 200, body: { rows: 3 }, delayMs: 1_500 }] });
+      // The token's lifetime ends while the report is answered: an event, not a race between a TTL and a delay.
+      const expireDuringReport = () => (oauth.expireAll(), {});
+      service.reset({ 'GET /report': [{ status: 200, body: { rows: 3 }, headers: expireDuringReport }] });
       const broker = new CredentialBroker({
         crm: oauthRefreshProvider(`${oauth.url}/token`, oauth.initialRefreshToken),
       });

@@ -1,6 +1,7 @@
 /**
- * Worker loss at random points of a reconciliation, on the real stack: 50 SIGKILLs of worker processes with 30
- * refunds in flight on the SQLite ledger, whose answers are lost, late or dropped by a seeded mix and whose lookups
+ * Worker loss at random points of a reconciliation, on the real stack: 20 SIGKILLs of worker processes with 20
+ * refunds in flight on the SQLite ledger (the long run, 50 kills with 30 in flight, is `npm run bench -- --only
+ * chaos`, bench/chaos.ts, on the same driver), whose answers are lost, late or dropped by a seeded mix and whose lookups
  * are slow (bench/chaos/driver.ts). Asserted from the ledger's rows and each run's result: no duplicate refund, no
  * run that FAILED or reported a failure while its refund row exists, no run reporting a refund that is not there,
  * no run left open once the last workers stay up, and at most one replay per operation (the default budget).
@@ -31,7 +32,7 @@ afterAll(async () => {
   if (tmp) rmSync(tmp, { recursive: true, force: true });
 });
 
-test('50 SIGKILLs with 30 runs in flight: 0 duplicates, 0 failed runs with a row, 0 lost, 0 stuck, ≤ 1 replay per operation', async () => {
+test('20 SIGKILLs with 20 runs in flight: 0 duplicates, 0 failed runs with a row, 0 lost, 0 stuck, ≤ 1 replay per operation', async () => {
   const bundlePath = join(tmp, 'workflows.js');
   writeFileSync(bundlePath, (await workflowBundle()).code);
   const seed = Number(process.env.CHAOS_SEED ?? 16);
@@ -42,19 +43,19 @@ test('50 SIGKILLs with 30 runs in flight: 0 duplicates, 0 failed runs with a row
     ledger,
     catalog: toolCatalog(ledgerTools(ledger.url).all),
     workflowBundlePath: bundlePath,
-    kills: 50,
-    inFlight: 30,
+    kills: 20,
+    inFlight: 20,
     seed,
   });
   process.stdout.write(`chaos report ${JSON.stringify({ seed, ...report })}\n`);
   expect({ seed, ...report }).toMatchObject({
     seed,
-    kills: 50,
+    kills: 20,
     duplicates: 0,
     lost: 0,
     failedWithRow: 0,
     stuck: 0,
   });
   expect(report.maxReplaysPerOperation).toBeLessThanOrEqual(1);
-  expect(report.runs).toBeGreaterThanOrEqual(60);
+  expect(report.runs).toBeGreaterThanOrEqual(20); // at least the runs in flight
 }, 420_000);

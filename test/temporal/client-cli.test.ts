@@ -29,7 +29,7 @@ import { temporalBinaries } from '../../server/binaries';
 import type { ReviewCase } from '../../workflows/definitions';
 import type { ToolPlanResult } from '../../workflows/tool-plan';
 import { testEnv, uniqueTaskQueue } from '../setup/env';
-import { harness, type Harness } from './harness';
+import { eventMs, harness, type Harness } from './harness';
 import { exportReportTool } from './fixtures/export-report-tool';
 
 const ROOT = resolve(__dirname, '../..');
@@ -70,7 +70,6 @@ describe('reviews: a refund whose outcome stayed unknown (lookup down), on one s
   let worker: Promise<void>;
   let planId: string;
   let operationId: string;
-  let startedMs: number;
 
   beforeAll(async () => {
     ledger = await startLedgerService();
@@ -81,7 +80,6 @@ describe('reviews: a refund whose outcome stayed unknown (lookup down), on one s
     worker = h.worker.run();
     planId = uniqueTaskQueue('cli-review');
     operationId = `${planId}:O-41`;
-    startedMs = Date.now();
     await h.startPlan(
       {
         calls: [{ tool: 'issue_refund', args: { orderId: 'O-41', amountCents: 5000 }, stepId: 'O-41' }],
@@ -114,8 +112,9 @@ describe('reviews: a refund whose outcome stayed unknown (lookup down), on one s
       workflowId: `reconcile:${operationId}`,
       sinceMs: expect.any(Number),
     });
-    expect(entry!.sinceMs).toBeGreaterThanOrEqual(startedMs - 1_000);
-    expect(entry!.sinceMs).toBeLessThanOrEqual(Date.now());
+    // Exactly the reconciliation's start on the server's clock, not a window around this process's clock.
+    const started = (await env.client.workflow.getHandle(`reconcile:${operationId}`).describe()).startTime.getTime();
+    expect(entry!.sinceMs).toBe(started);
   });
 
   test('CLI `reviews list` in a child process (TEMPORAL_ADDRESS of the test server) prints the operation, its tool and workflow id', async () => {
@@ -126,13 +125,14 @@ describe('reviews: a refund whose outcome stayed unknown (lookup down), on one s
     );
     const { stdout } = await promisify(execFile)(
       process.execPath,
-      ['-r', 'ts-node/register', 'client.ts', 'reviews', 'list'],
+      ['-r', 'ts-node/register/transpile-only', 'client.ts', 'reviews', 'list'],
       { cwd: ROOT, env: { ...process.env, TEMPORAL_ADDRESS: process.env.TEMPORAL_TEST_ADDRESS }, timeout: 30_000 },
     );
     const line = stdout.split('\n').find((l) => l.startsWith(`${operationId}\t`));
     expect(line?.split('\t').slice(0, 3)).toEqual([operationId, 'issue_refund', `reconcile:${operationId}`]);
-    expect(new Date(line!.split('\t')[3]!).getTime()).toBeGreaterThanOrEqual(startedMs - 1_000);
-  }, 40_000);
+    const started = (await env.client.workflow.getHandle(`reconcile:${operationId}`).describe()).startTime;
+    expect(line!.split('\t')[3]).toBe(started.toISOString());
+  });
 
   test('showReview: awaiting_review, 0 replays, 3 unknown lookups, the redacted arguments {orderId O-41, amountCents 5000}', async () => {
     const c = await showReview(env.client, operationId);
@@ -144,7 +144,11 @@ describe('reviews: a refund whose outcome stayed unknown (lookup down), on one s
       argsSummary: { orderId: 'O-41', amountCents: 5000 },
     });
     expect(c.lookups.map((l) => l.state)).toEqual(['unknown', 'unknown', 'unknown']);
-    expect(c.awaitingSinceMs).toBeGreaterThanOrEqual(startedMs - 1_000);
+    // Within the reconciliation's own life on the server's clock: after its start, by its latest event.
+    const handle = env.client.workflow.getHandle(`reconcile:${operationId}`);
+    const events = (await handle.fetchHistory()).events ?? [];
+    expect(c.awaitingSinceMs).toBeGreaterThanOrEqual((await handle.describe()).startTime.getTime());
+    expect(c.awaitingSinceMs).toBeLessThanOrEqual(eventMs(events.at(-1)!));
   });
 
   test("the plain Temporal CLI equivalents of the README: the list query finds reconcile:<operationId>, the query shows the case, an update for the wrong operation is rejected with the validator's reason", async () => {
@@ -196,7 +200,7 @@ describe('reviews: a refund whose outcome stayed unknown (lookup down), on one s
       stderr: expect.stringContaining(`this workflow reviews ${operationId}, not wrong-op`),
     });
     expect((await showReview(env.client, operationId)).status).toBe('awaiting_review');
-  }, 40_000);
+  });
 
   test('showReview of an operation nobody reconciles → ReviewError not_found', async () => {
     await expect(showReview(env.client, `${planId}:nope`)).rejects.toMatchObject({
@@ -311,7 +315,6 @@ describe('approvals across workflows', () => {
     try {
       const exportTool = exportReportTool(() => service.url);
       const h = await harness(env, [exportTool]);
-      const startedMs = Date.now();
       const r = await h.run(async () => {
         const id = await h.startPlan({ calls: [{ tool: 'export_report', args: { month: '2026-11' } }] });
         const listed = await until(
@@ -325,7 +328,7 @@ describe('approvals across workflows', () => {
           tool: 'export_report',
           startedAtMs: expect.any(Number),
         });
-        expect(entry!.startedAtMs).toBeGreaterThanOrEqual(startedMs - 1_000);
+        expect(entry!.startedAtMs).toBe((await env.client.workflow.getHandle(id).describe()).startTime.getTime());
 
         const pending = await until(
           () => pendingApprovals(env.client, id),

@@ -11,8 +11,8 @@ import { startScriptedService, type ScriptedService } from '../../examples/scrip
 import { supportTools } from '../../examples/support-tools';
 import { approvalSignal, pendingApprovalsQuery } from '../../workflows/definitions';
 import type { ToolPlanResult } from '../../workflows/tool-plan';
-import { testEnv } from '../setup/env';
-import { failedOutcome, harness, okOutcome } from './harness';
+import { testEnv, timeSkippingEnv } from '../setup/env';
+import { failedOutcome, harness, okOutcome, timerDurationsMs } from './harness';
 
 let env: TestWorkflowEnvironment;
 let service: ScriptedService;
@@ -113,13 +113,16 @@ test('an approval signal with approved: "false" (a string) approves nothing; the
       return (await ctx.http.request({ url: `${service.url}/export` })).body as never;
     },
   });
-  const h = await harness(env, [exportTool]);
+  // On the time-skipping server: time stands still while the test signals, and the 3 s expiry passes, as scheduled
+  // (one timer of exactly 3 000 ms), once it awaits the result.
+  const skipping = await timeSkippingEnv();
+  const h = await harness(skipping, [exportTool]);
   const r = await h.run(async () => {
     const id = await h.startPlan({
       calls: [{ tool: 'export_report', args: { month: '11' } }],
       approvalTimeoutMs: 3_000,
     });
-    const handle = env.client.workflow.getHandle(id);
+    const handle = skipping.client.workflow.getHandle(id);
     let pending = await handle.query(pendingApprovalsQuery);
     while (pending.length === 0) {
       await new Promise((ok) => setTimeout(ok, 100));
@@ -132,13 +135,18 @@ test('an approval signal with approved: "false" (a string) approves nothing; the
       by: 'mallory',
     });
     await handle.signal(approvalSignal, null as never);
-    return (await handle.result()) as ToolPlanResult;
+    return { ...((await handle.result()) as ToolPlanResult), workflowId: id };
   });
-  expect(failedOutcome(r.outcomes[0])).toMatchObject({
-    action: 'stop',
-    feedback: { message: 'The approval request expired after 3 s without a decision; the action was not taken.' },
-  });
-  expect(service.hits('GET /export')).toBe(1);
+  try {
+    expect(failedOutcome(r.outcomes[0])).toMatchObject({
+      action: 'stop',
+      feedback: { message: 'The approval request expired after 3 s without a decision; the action was not taken.' },
+    });
+    expect(service.hits('GET /export')).toBe(1);
+    expect(timerDurationsMs(await h.history(r.workflowId))).toEqual([3_000]);
+  } finally {
+    await skipping.teardown();
+  }
 });
 
 test('budgets from the worker config reach the workflow: perCallRetries 0 → exactly 1 attempt on 503', async () => {

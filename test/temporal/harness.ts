@@ -117,3 +117,34 @@ export function okOutcome(o: ToolOutcome | undefined): Extract<ToolOutcome, { ok
   if (!o?.ok) throw new Error(`expected success, got ${JSON.stringify(o)}`);
   return o;
 }
+
+type HistoryEvent = temporal.api.history.v1.IHistoryEvent;
+
+/** A history event's time, ms since the epoch (the server's clock: the time-skipping server's where it runs). */
+export function eventMs(e: HistoryEvent): number {
+  return Number(e.eventTime?.seconds ?? 0) * 1_000 + Math.floor((e.eventTime?.nanos ?? 0) / 1_000_000);
+}
+
+/**
+ * Server time from the first `ACTIVITY_TASK_SCHEDULED` of an activity to its `ACTIVITY_TASK_STARTED` (written once,
+ * for the attempt that ended it), ms: every retry delay its attempts scheduled elapsed in between.
+ */
+export function scheduledToLastStartMs(events: HistoryEvent[], activityType = 'invokeTool'): number {
+  const scheduled = events.find((e) => e.activityTaskScheduledEventAttributes?.activityType?.name === activityType);
+  if (!scheduled) throw new Error(`no ${activityType} activity in the history`);
+  const started = events.find(
+    (e) => e.activityTaskStartedEventAttributes?.scheduledEventId?.toString() === String(scheduled.eventId),
+  );
+  if (!started) throw new Error(`${activityType} never started`);
+  return eventMs(started) - eventMs(scheduled);
+}
+
+/** The timers a history started, in order: their `startToFireTimeout`, ms. */
+export function timerDurationsMs(events: HistoryEvent[]): number[] {
+  return events
+    .filter((e) => e.timerStartedEventAttributes)
+    .map((e) => {
+      const t = e.timerStartedEventAttributes!.startToFireTimeout;
+      return Number(t?.seconds ?? 0) * 1_000 + Math.floor((t?.nanos ?? 0) / 1_000_000);
+    });
+}

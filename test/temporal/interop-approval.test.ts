@@ -10,8 +10,6 @@ import { execFile } from 'node:child_process';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
 
-jest.setTimeout(120_000);
-
 interface Observed {
   big: {
     pending: { callId: string; tool: string; digestIsHex: boolean }[];

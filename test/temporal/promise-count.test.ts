@@ -43,7 +43,7 @@ test('each workflow creates 2 promises per run beyond its bare baseline, with th
   // The agent's one patch (its planner input names the capabilities: patched('recovery-router:planner-capability-
   // names')) costs its run 2 events, a MarkerRecorded and the SDK's upsert of TemporalChangeVersion.
   expect(counts.agentWorkflow.history.events).toBe(counts.bareAgentWorkflow.history.events + 2);
-}, 120_000);
+});
 
 /** The most frequent value (the smallest of those tied). */
 function mode(values: readonly number[]): number {

@@ -7,13 +7,14 @@
 import type { Context } from '@temporalio/activity';
 import type { TestWorkflowEnvironment } from '@temporalio/testing';
 import type { ActivityInterceptorsFactory } from '@temporalio/worker';
+import type { temporal } from '@temporalio/proto';
 import { startLedgerService, type LedgerService } from '../../examples/ledger-service';
 import { ledgerTools } from '../../examples/ledger-tools';
 import { replayWorkflowsFromServer } from '../../plugin/replay';
 import { decideReviewUpdate, reconcileWorkflowId, reviewCaseQuery, type ReviewCase } from '../../workflows/definitions';
 import type { ToolPlanResult } from '../../workflows/tool-plan';
 import { testEnv, uniqueTaskQueue } from '../setup/env';
-import { harness, okOutcome, type Harness } from './harness';
+import { eventTypes, harness, okOutcome, type Harness } from './harness';
 
 let env: TestWorkflowEnvironment;
 let ledger: LedgerService;
@@ -27,29 +28,54 @@ afterEach(async () => {
   await ledger.close();
 });
 
-/** What the preview activity does: waits `waitMs` (or until cancelled), then throws or answers. */
+/** What the preview activity does: throws, or answers; `held` ones wait until the test releases them first. */
 interface Fault {
-  waitMs: number;
+  held: boolean;
   throws: boolean;
 }
 
-/** A worker whose `previewArguments` runs under `fault`; counts its attempts. */
-async function faultyHarness(fault: Fault): Promise<{ h: Harness; attempts: () => number }> {
+/**
+ * A worker whose `previewArguments` runs under `fault`; counts its attempts. A held preview waits for `release()`
+ * and nothing else (not its cancellation): a run that waited for it could not end before the test releases it, so
+ * "ended while the preview was held" is an ordering of events, never a measured time.
+ */
+async function faultyHarness(
+  fault: Fault,
+): Promise<{ h: Harness; attempts: () => number; settled: () => number; release: () => void }> {
   let attempts = 0;
+  let settled = 0;
+  let release: () => void = () => undefined;
+  const gate = new Promise<void>((r) => (release = r));
   const factory: ActivityInterceptorsFactory = (ctx: Context) => ({
     inbound: {
       async execute(input, next) {
         if (ctx.info.activityType !== 'previewArguments') return next(input);
         attempts += 1;
-        const waited = new Promise((r) => setTimeout(r, fault.waitMs));
-        await Promise.race([waited, ctx.cancelled.catch(() => undefined)]);
-        if (fault.throws) throw new Error('preview backend down at 10.0.0.7:5432');
-        return next(input);
+        try {
+          if (fault.held) await gate;
+          if (fault.throws) throw new Error('preview backend down at 10.0.0.7:5432');
+          return await next(input);
+        } finally {
+          settled += 1;
+        }
       },
     },
   });
   const h = await harness(env, ledgerTools(ledger.url).all, { interceptors: { activity: [factory] } });
-  return { h, attempts: () => attempts };
+  return { h, attempts: () => attempts, settled: () => settled, release };
+}
+
+/** Waits until the history of `workflowId` holds an event `match` finds and a workflow task completed after it. */
+async function untilProcessed(
+  workflowId: string,
+  match: (e: temporal.api.history.v1.IHistoryEvent) => boolean,
+): Promise<void> {
+  for (;;) {
+    const events = (await env.client.workflow.getHandle(workflowId).fetchHistory()).events ?? [];
+    const at = events.findIndex(match);
+    if (at >= 0 && events.slice(at).some((e) => e.workflowTaskCompletedEventAttributes)) return;
+    await new Promise((r) => setTimeout(r, 50));
+  }
 }
 
 const send = { tool: 'send_newsletter_blind', args: { recipient: 'user-1', issue: '2015-04-23' }, stepId: 'send-1' };
@@ -72,14 +98,14 @@ const decide = (operationId: string) =>
 
 test('preview: a preview that fails on every attempt shows argsSummary null; the review still decides the case', async () => {
   ledger.fault({ kind: 'lose_response' });
-  const { h, attempts } = await faultyHarness({ waitMs: 0, throws: true });
+  const { h, attempts } = await faultyHarness({ held: false, throws: true });
   const workflowId = uniqueTaskQueue('preview-fails');
   const operationId = `${workflowId}:send-1`;
   const r = await h.run(async () => {
     await h.startPlan({ calls: [send] }, workflowId);
     await reviewCase(operationId, 'awaiting_review');
-    while (attempts() < 3) await new Promise((res) => setTimeout(res, 50)); // every attempt failed
-    await new Promise((res) => setTimeout(res, 500)); // the last failure reached the workflow
+    // Every attempt failed and the last failure reached the workflow: an event in its history, not a wait.
+    await untilProcessed(reconcileWorkflowId(operationId), (e) => Boolean(e.activityTaskFailedEventAttributes));
     const c = await reviewCase(operationId, 'awaiting_review');
     expect(c.argsSummary).toBeNull();
     expect(JSON.stringify(c)).not.toContain('10.0.0.7');
@@ -95,7 +121,7 @@ test('preview: a preview that fails on every attempt shows argsSummary null; the
 
 test('preview: the case takes a decision while its preview still runs (argsSummary null until it comes)', async () => {
   ledger.fault({ kind: 'lose_response' });
-  const { h, attempts } = await faultyHarness({ waitMs: 5_000, throws: false });
+  const { h, attempts, settled, release } = await faultyHarness({ held: true, throws: false });
   const workflowId = uniqueTaskQueue('preview-late');
   const operationId = `${workflowId}:send-1`;
   const r = await h.run(async () => {
@@ -103,10 +129,11 @@ test('preview: the case takes a decision while its preview still runs (argsSumma
     const early = await reviewCase(operationId, 'awaiting_review');
     expect(early.argsSummary).toBeNull();
     while (attempts() === 0) await new Promise((res) => setTimeout(res, 50));
-    const t0 = Date.now();
-    await decide(operationId);
-    expect(Date.now() - t0).toBeLessThan(4_000); // taken before the preview's 5 s
-    return (await env.client.workflow.getHandle(workflowId).result()) as ToolPlanResult;
+    await decide(operationId); // taken while the preview is held
+    expect(settled()).toBe(0);
+    const result = (await env.client.workflow.getHandle(workflowId).result()) as ToolPlanResult;
+    release();
+    return result;
   });
   expect(okOutcome(r.outcomes[0]).reconciled).toBe('marked_applied');
   expect(ledger.hits('POST /emails')).toBe(1);
@@ -114,15 +141,14 @@ test('preview: the case takes a decision while its preview still runs (argsSumma
 
 test('preview: the reconciliation cancelled while the preview runs ends CANCELLED, at once, and nothing is resent', async () => {
   ledger.fault({ kind: 'lose_response' });
-  const { h, attempts } = await faultyHarness({ waitMs: 15_000, throws: false });
+  const { h, attempts, settled, release } = await faultyHarness({ held: true, throws: false });
   const workflowId = uniqueTaskQueue('preview-cancel');
   const operationId = `${workflowId}:send-1`;
   const child = env.client.workflow.getHandle(reconcileWorkflowId(operationId));
-  const { status, ms } = await h.run(async () => {
+  const { status, settledAtEnd } = await h.run(async () => {
     await h.startPlan({ calls: [send] }, workflowId);
     await reviewCase(operationId);
     while (attempts() === 0) await new Promise((r) => setTimeout(r, 50));
-    const t0 = Date.now();
     await child.cancel();
     await child.result().catch(() => undefined);
     const d = await child.describe();
@@ -130,16 +156,22 @@ test('preview: the reconciliation cancelled while the preview runs ends CANCELLE
       .getHandle(workflowId)
       .result()
       .catch(() => undefined);
-    return { status: d.status.name, ms: Date.now() - t0 };
+    const atEnd = settled();
+    release();
+    return { status: d.status.name, settledAtEnd: atEnd };
   });
   expect(status).toBe('CANCELLED');
-  expect(ms).toBeLessThan(10_000); // not the preview's 60 s deadline
+  // At once: it ended while its preview was still held, never waiting for the preview (nor its 60 s deadline).
+  expect(settledAtEnd).toBe(0);
+  const types = eventTypes(await h.history(reconcileWorkflowId(operationId)));
+  expect(types.at(-1)).toBe('WORKFLOW_EXECUTION_CANCELED');
+  expect(types.filter((t) => /^ACTIVITY_TASK_(COMPLETED|FAILED|TIMED_OUT)$/.test(t))).toEqual([]);
   expect(ledger.hits('POST /emails')).toBe(1);
 });
 
 test('preview: the plan cancelled while its reconciliation previews ends CANCELLED, and so does the reconciliation', async () => {
   ledger.fault({ kind: 'lose_response' });
-  const { h, attempts } = await faultyHarness({ waitMs: 15_000, throws: false });
+  const { h, attempts, release } = await faultyHarness({ held: true, throws: false });
   const workflowId = uniqueTaskQueue('preview-cancel-plan');
   const operationId = `${workflowId}:send-1`;
   const [plan, child] = await h.run(async () => {
@@ -151,7 +183,9 @@ test('preview: the plan cancelled while its reconciliation previews ends CANCELL
     await handle.result().catch(() => undefined);
     const reconcile = env.client.workflow.getHandle(reconcileWorkflowId(operationId));
     await reconcile.result().catch(() => undefined);
-    return [(await handle.describe()).status.name, (await reconcile.describe()).status.name];
+    const statuses = [(await handle.describe()).status.name, (await reconcile.describe()).status.name];
+    release();
+    return statuses;
   });
   expect([plan, child]).toEqual(['CANCELLED', 'CANCELLED']);
   expect(ledger.hits('POST /emails')).toBe(1);

@@ -79,7 +79,7 @@ test('commit, then lose the response, in 50 runs → exactly one row per intent;
   const scheduled = child.flatMap((e) => e.activityTaskScheduledEventAttributes?.activityType?.name ?? []);
   expect(scheduled).toEqual(['lookupOperation']);
   expect(eventTypes(child).filter((t) => t === 'MARKER_RECORDED')).toHaveLength(0);
-}, 120_000);
+});
 
 test('the operation_id is the workflow id plus a stable step: the same across the activity, the lookup and the key the service stored', async () => {
   ledger.fault({ kind: 'lose_response' });

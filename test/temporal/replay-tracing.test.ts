@@ -7,7 +7,8 @@
 import { readdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { supportTools } from '../../examples/support-tools';
-import { RecoveryPlugin } from '../../plugin/recovery-plugin';
+import { bundleWorkflowCode, DefaultLogger } from '@temporalio/worker';
+import { RecoveryPlugin, RECOVERY_WORKFLOWS_PATH } from '../../plugin/recovery-plugin';
 import { replayHistoryFiles } from '../../plugin/replay';
 import { emitGroup } from '../../plugin/trace-sinks';
 import type { WorkflowSpanGroup } from '../../workflows/trace-sinks';
@@ -26,9 +27,16 @@ test('every recorded history replays with tracing on, and replaying emits no spa
     searchAttributes: false,
   });
   expect(plugin.tracing).toBeDefined();
+  // One bundle for both replays, built with Temporal's interceptors and the plugin (a bundle is seconds of CPU: two
+  // of them kept this test at its 60 s limit on a loaded machine).
+  const workflowBundle = await bundleWorkflowCode({
+    workflowsPath: RECOVERY_WORKFLOWS_PATH,
+    plugins: [otel.temporalPlugin, plugin],
+    logger: new DefaultLogger('ERROR'),
+  });
   const outcomes = await replayHistoryFiles(
     files.map((f) => join(DIR, f)),
-    { plugins: [otel.temporalPlugin, plugin] },
+    { plugins: [otel.temporalPlugin, plugin], workflowBundle, workflowsPath: undefined },
   );
   expect(outcomes).toHaveLength(files.length);
   expect(files.length).toBeGreaterThanOrEqual(15);
@@ -45,6 +53,8 @@ test('every recorded history replays with tracing on, and replaying emits no spa
   };
   const replayed = await replayHistoryFiles(agent, {
     plugins: [otel.temporalPlugin],
+    workflowBundle,
+    workflowsPath: undefined,
     sinks: { recoveryTraces: { spans: spansDuringReplay } },
   });
   expect(replayed.filter((o) => o.error)).toEqual([]);

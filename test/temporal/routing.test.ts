@@ -1,30 +1,45 @@
 /**
- * One workflow test per failure class, on the real dev server with a loopback service. Every number comes from the
- * service's own request log or from the workflow history.
+ * One workflow test per failure class, on the real dev server with a loopback service (retry delays on the
+ * time-skipping server). Every number comes from the service's own request log, the workflow history, or what an
+ * attempt scheduled.
  */
 import type { TestWorkflowEnvironment } from '@temporalio/testing';
 import { z } from 'zod';
 import { defineTool } from '../../activities/define-tool';
 import { startScriptedService, type ScriptedService } from '../../examples/scripted-service';
 import { supportTools } from '../../examples/support-tools';
-import { testEnv } from '../setup/env';
-import { eventTypes, harness, failedOutcome } from './harness';
+import type { ToolPlanInput } from '../../workflows/tool-plan';
+import { testEnv, timeSkippingEnv } from '../setup/env';
+import { attemptLog } from './fixtures/attempt-log';
+import { eventTypes, FAST_BACKOFF, failedOutcome, harness, scheduledToLastStartMs } from './harness';
 
 let env: TestWorkflowEnvironment;
+let skipping: TestWorkflowEnvironment;
 let service: ScriptedService;
 beforeAll(async () => {
   env = await testEnv();
+  skipping = await timeSkippingEnv();
   service = await startScriptedService({});
 });
 afterAll(async () => {
   await service?.close();
+  await skipping?.teardown();
   await env?.teardown();
 });
 
-const gapsMs = (route: string) => {
-  const at = service.received.filter((r) => r.route === route).map((r) => r.atMs);
-  return at.slice(1).map((t, i) => t - at[i]!);
-};
+/**
+ * Runs a plan on the time-skipping server with jitter off, recording what each attempt scheduled: the retry delays
+ * are asserted as the values the activity asked Temporal for, never as measured gaps.
+ */
+async function runSkipping(plan: Omit<ToolPlanInput, 'catalog'>) {
+  const log = attemptLog();
+  const h = await harness(skipping, supportTools(service.url).all, {
+    config: { backoff: { ...FAST_BACKOFF, jitterRatio: 0 } },
+    interceptors: { activity: [log.factory] },
+  });
+  const r = await h.run(() => h.runPlan(plan));
+  return { r, log, waitedMs: scheduledToLastStartMs(await h.history(r.workflowId)) };
+}
 
 test('422 with field errors → 1 dispatch, repair with field-level feedback; the same args again are refused, still 1 dispatch', async () => {
   service.reset({
@@ -75,17 +90,15 @@ test('422 business rejection (insufficient_funds) → exactly 1 attempt, replan 
   expect(service.hits('POST /calendar/book')).toBe(1);
 });
 
-test('503, 503, 200 → 3 activities, each gap at least the backoff floor (50 ms, 100 ms)', async () => {
+test('503, 503, 200 → 3 attempts in 1 activity, the retries scheduled at the backoff floor: exactly 50 ms, then 100 ms', async () => {
   service.reset({
     'GET /inventory': [{ status: 503 }, { status: 503 }, { status: 200, body: { items: [{ id: 'a1' }] } }],
   });
-  const h = await harness(env, supportTools(service.url).all);
-  const r = await h.run(() => h.runPlan({ calls: [{ tool: 'check_inventory', args: { sku: 'S' } }] }));
+  const { r, log, waitedMs } = await runSkipping({ calls: [{ tool: 'check_inventory', args: { sku: 'S' } }] });
   expect(r.outcomes[0]).toMatchObject({ ok: true, value: { items: [{ id: 'a1' }] }, attempts: 3, activities: 1 });
   expect(service.hits('GET /inventory')).toBe(3);
-  const [g1, g2] = gapsMs('GET /inventory');
-  expect(g1).toBeGreaterThanOrEqual(50);
-  expect(g2).toBeGreaterThanOrEqual(100);
+  expect(log.delaysMs()).toEqual([50, 100]);
+  expect(waitedMs).toBeGreaterThanOrEqual(150);
 });
 
 test('503 forever → 1 + 3 (per-call budget) activities, then a routed failure (replan), not an exception', async () => {
@@ -100,18 +113,18 @@ test('503 forever → 1 + 3 (per-call budget) activities, then a routed failure 
   expect(r.records[0]).toMatchObject({ attempts: 4, budgetsLeft: { retries: 0 } });
 });
 
-test('429 with Retry-After: 2 → the next dispatch comes no earlier than 2 s after the 429', async () => {
+test('429 with Retry-After: 2 → the next dispatch is scheduled exactly 2000 ms after the 429', async () => {
   service.reset({
     'GET /inventory': [
       { status: 429, headers: { 'retry-after': '2' }, body: { error: 'rate_limited' } },
       { status: 200, body: { items: [] } },
     ],
   });
-  const h = await harness(env, supportTools(service.url).all);
-  const r = await h.run(() => h.runPlan({ calls: [{ tool: 'check_inventory', args: { sku: 'S' } }] }));
+  const { r, log, waitedMs } = await runSkipping({ calls: [{ tool: 'check_inventory', args: { sku: 'S' } }] });
   expect(r.outcomes[0]).toMatchObject({ ok: true, empty: true, attempts: 2 });
   expect(service.hits('GET /inventory')).toBe(2);
-  expect(gapsMs('GET /inventory')[0]).toBeGreaterThanOrEqual(2_000);
+  expect(log.delaysMs()).toEqual([2_000]);
+  expect(waitedMs).toBeGreaterThanOrEqual(2_000);
 });
 
 test('409 → 1 dispatch and a replan outcome carrying the observed state', async () => {

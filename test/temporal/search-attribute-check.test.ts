@@ -36,7 +36,7 @@ beforeAll(async () => {
       await new Promise((r) => setTimeout(r, 100));
     }
   }
-}, 30_000);
+});
 afterAll(async () => {
   await service?.close();
   await env?.teardown();

@@ -66,7 +66,16 @@ test('the report counts failures by class, retries that could never have worked,
     // The command itself, in a child process, against the same namespace, while the charge still retries.
     const cli = await promisify(execFile)(
       process.execPath,
-      ['-r', 'ts-node/register', 'operator/cli.ts', 'shadow-report', '--query', query, '--writes', 'chargeCard'],
+      [
+        '-r',
+        'ts-node/register/transpile-only',
+        'operator/cli.ts',
+        'shadow-report',
+        '--query',
+        query,
+        '--writes',
+        'chargeCard',
+      ],
       { cwd: ROOT, env: { ...process.env, TEMPORAL_ADDRESS: process.env.TEMPORAL_TEST_ADDRESS }, timeout: 60_000 },
     );
     await forever.terminate('the report has read it');
@@ -99,7 +108,7 @@ test('the report counts failures by class, retries that could never have worked,
   expect(stdout).toMatch(/^semantic_rejection\s+2\s+\d+\s+\d+\s+[\d.]+ s$/m);
   expect(stdout).toMatch(/^outcome_unknown\s+1\s+1\s+0\s+0\.0 s$/m);
   expect(stdout).toMatch(/writes retried after an unknown outcome: 1, /);
-}, 120_000);
+});
 
 async function until<T>(
   read: () => Promise<T>,

@@ -4,7 +4,7 @@
  *   attributes included (timestamps, ids and the worker's identity aside), stack traces of the failures too;
  * - `enforce` cuts retries Temporal's policy would make: a 409 fails at its first attempt, non-retryable; a write
  *   whose answer was lost fails as `outcome_unknown` after one request, or completes from its declared lookup;
- *   a `Retry-After` is waited for;
+ *   a `Retry-After` is waited for (asserted as the delay scheduled, on the time-skipping server);
  * - with Temporal's OpenTelemetry plugin first, each `shadow <type>` span is a child of `RunActivity:<type>`, and
  *   `RecoveryPlugin({ shadow })` watches the worker's activities but not its own `invokeTool`.
  */
@@ -23,10 +23,10 @@ import { supportTools } from '../../examples/support-tools';
 import { RecoveryPlugin } from '../../plugin/recovery-plugin';
 import { ShadowPlugin } from '../../plugin/shadow/shadow-plugin';
 import { spanShapes, testOtel } from '../fixtures/otel';
-import { testEnv, uniqueTaskQueue } from '../setup/env';
+import { testEnv, timeSkippingEnv, uniqueTaskQueue } from '../setup/env';
 import { createCheckoutActivities } from './fixtures/plain-checkout-activities';
 import type { CheckoutResult } from './fixtures/plain-checkout';
-import { eventTypes } from './harness';
+import { eventTypes, scheduledToLastStartMs } from './harness';
 
 let env: TestWorkflowEnvironment;
 let service: ScriptedService;
@@ -55,12 +55,13 @@ async function checkout(
   plugins: WorkerPlugin[],
   script: Parameters<ScriptedService['reset']>[0],
   bundle?: Awaited<ReturnType<typeof bundleWorkflowCode>>,
+  on: TestWorkflowEnvironment = env,
 ) {
   const withTemporalTracing = plugins.includes(otel.temporalPlugin);
   service.reset(script);
   const taskQueue = uniqueTaskQueue('checkout');
   const worker = await Worker.create({
-    connection: env.nativeConnection,
+    connection: on.nativeConnection,
     taskQueue,
     activities,
     plugins,
@@ -68,9 +69,9 @@ async function checkout(
   });
   const workflowId = uniqueTaskQueue('checkout-wf');
   const result = (await worker.runUntil(
-    env.client.workflow.execute('plainCheckoutWorkflow', { taskQueue, workflowId, args: ['cus_1', 1250] }),
+    on.client.workflow.execute('plainCheckoutWorkflow', { taskQueue, workflowId, args: ['cus_1', 1250] }),
   )) as CheckoutResult;
-  const history = await env.client.workflow.getHandle(workflowId).fetchHistory();
+  const history = await on.client.workflow.getHandle(workflowId).fetchHistory();
   return { result, events: history.events ?? [], workflowId, taskQueue };
 }
 
@@ -182,21 +183,47 @@ test('enforce: a charge whose answer was lost is never sent twice — outcome_un
   );
 });
 
-test('enforce: Retry-After: 2 is waited for — the retry starts ≥ 2 s after the 503 (the policy alone: 100 ms)', async () => {
-  const { result } = await checkout([enforce({ getCustomer: { effect: 'read' } })], {
-    'GET /customers': [
-      { status: 503, headers: { 'retry-after': '2' } },
-      { status: 200, body: { id: 'cus_1', name: 'Ada' } },
-    ],
-    'POST /charges': [{ status: 201, body: { chargeId: 'ch_1' } }],
-  });
-  expect(result.charge).toEqual({ chargeId: 'ch_1' });
-  const [first, second] = service.received.filter((r) => r.route === 'GET /customers');
-  expect(second!.atMs - first!.atMs).toBeGreaterThanOrEqual(2_000);
-  const span = otel.exporter.getFinishedSpans().find((s) => s.name === 'shadow getCustomer')!;
-  expect(span.attributes['recovery_router.enforced']).toBe('next_retry_delay');
-  expect(span.attributes['recovery_router.next_retry_delay_ms']).toBeGreaterThanOrEqual(2_000);
-  expect(span.attributes['recovery_router.next_retry_delay_ms']).toBeLessThan(2_400);
+test('enforce: Retry-After: 2 is waited for — the retry is scheduled exactly 2000 ms out (the policy alone: 100 ms)', async () => {
+  // On the time-skipping server, without jitter: the delay is asserted as scheduled (the span, the history's last
+  // failure) and on the server's clock, never as a measured gap.
+  const skipping = await timeSkippingEnv();
+  try {
+    const plugin = new ShadowPlugin({
+      mode: 'enforce',
+      activities: ['getCustomer', 'chargeCard'],
+      declare: { getCustomer: { effect: 'read' } },
+      backoff: { jitterRatio: 0 },
+      tracing: tracing(),
+    });
+    const { result, events } = await checkout(
+      [plugin],
+      {
+        'GET /customers': [
+          { status: 503, headers: { 'retry-after': '2' } },
+          { status: 200, body: { id: 'cus_1', name: 'Ada' } },
+        ],
+        'POST /charges': [{ status: 201, body: { chargeId: 'ch_1' } }],
+      },
+      undefined,
+      skipping,
+    );
+    expect(result.charge).toEqual({ chargeId: 'ch_1' });
+    expect(service.hits('GET /customers')).toBe(2);
+    const span = otel.exporter.getFinishedSpans().find((s) => s.name === 'shadow getCustomer')!;
+    expect(span.attributes['recovery_router.enforced']).toBe('next_retry_delay');
+    expect(span.attributes['recovery_router.next_retry_delay_ms']).toBe(2_000);
+    // The server's record: the attempt that completed is the 2nd, and 2 s of its clock passed since the first.
+    const started = events.find(
+      (e) =>
+        e.activityTaskStartedEventAttributes &&
+        events.find((x) => x.eventId?.toString() === e.activityTaskStartedEventAttributes!.scheduledEventId?.toString())
+          ?.activityTaskScheduledEventAttributes?.activityType?.name === 'getCustomer',
+    )!.activityTaskStartedEventAttributes!;
+    expect(started.attempt).toBe(2);
+    expect(scheduledToLastStartMs(events, 'getCustomer')).toBeGreaterThanOrEqual(2_000);
+  } finally {
+    await skipping.teardown();
+  }
 });
 
 test('RecoveryPlugin({ shadow }) after Temporal’s plugin: each shadow span is a child of RunActivity:<type>', async () => {

@@ -7,11 +7,10 @@
 import { toolCatalog } from '../../activities/define-tool';
 import { runCell, type CellResult } from '../../bench/write-safety/cell';
 import { columnById } from '../../bench/write-safety/columns';
-import { processWorker, SHUTDOWN_GRACE_MS } from '../../bench/write-safety/drivers';
+import { processWorker } from '../../bench/write-safety/drivers';
 import { runCells } from '../../bench/write-safety/matrix';
 import { payTool, toolsOf, type PayRecipe } from '../../bench/write-safety/pay-tools';
 import { startPaymentsService } from '../../bench/write-safety/payments-service';
-import { within } from '../../bench/write-safety/time';
 import type { ToolPlanResult } from '../../workflows/tool-plan';
 import { uniqueTaskQueue } from '../setup/env';
 import { harness } from './harness';
@@ -44,7 +43,7 @@ test('item 2: Worker.shutdown() while the write is in flight → the committed p
   const cell = await runCell(rowById('worker-shutdown'), ISSUE, ws.cellEnv);
   expect(cell.ops.map((o) => o.said).join()).not.toMatch(/unrecoverable|tool_bug/);
   expect(cellSummary(cell)).toEqual(honestSummary(rowById('worker-shutdown'), cell));
-}, 120_000);
+});
 
 describe('item 3: a committed write whose result cannot be carried back, or that then throws a non-Error, is never reported failed', () => {
   const ids = [
@@ -78,7 +77,7 @@ test('item 4: an ECONNRESET whose cause chain loops (to itself; a → b → a) r
   const cells = await inIssueColumn(['cause-loop-self', 'cause-loop-pair']);
   expect(cells.map((c) => c.problems.join('\n'))).not.toContainEqual(expect.stringMatching(/Maximum call stack/));
   expect(cells.map(cellSummary)).toEqual(cells.map((c) => honestSummary(rowById(c.row), c)));
-}, 120_000);
+});
 
 describe('item 5: bounded payloads', () => {
   test('two 1.2 MB results in one toolPlanWorkflow → the run ends (no workflow task fails), one row each, both applied', async () => {
@@ -88,7 +87,7 @@ describe('item 5: bounded payloads', () => {
       ...honestSummary(rowById('outcomes-over-2mb'), cell),
     });
     expect(cell.ops.map((o) => o.claim)).toEqual(['applied', 'applied']);
-  }, 120_000);
+  });
 
   test('an extra 1e6-element array the input schema strips is not carried into the activity input (≤ 64 KiB)', async () => {
     const service = await startPaymentsService({
@@ -114,10 +113,10 @@ describe('item 5: bounded payloads', () => {
     } finally {
       await service.close();
     }
-  }, 120_000);
+  });
 });
 
-test('item 6: two never-settling reads on a 2-slot worker time out; a plain read then runs within 10 s, and shutdown ends within its grace', async () => {
+test('item 6: two never-settling reads on a 2-slot worker time out at their scheduled 1.5 s; a plain read then runs, and shutdown ends', async () => {
   const service = await startPaymentsService({
     dedupe: false,
     post: { kind: 'none' },
@@ -129,8 +128,11 @@ test('item 6: two never-settling reads on a 2-slot worker time out; a plain read
   const worker = await processWorker(ws.cellEnv.address, taskQueue, recipe, ws.cellEnv.bundlePath, 2);
   const catalog = toolCatalog(toolsOf(recipe));
   const ids: string[] = [];
-  /** Starts a one-call plan; its first outcome's `ok`, or `not ended within <ms> ms`. */
-  const run = async (tool: string, withinMs: number): Promise<boolean | string> => {
+  /**
+   * Runs a one-call plan; its first outcome's `ok`, and each attempt's scheduled StartToClose (ms) with how it ended
+   * (`FAILED`: the worker's own deadline ended it; `TIMED_OUT`: the server's).
+   */
+  const run = async (tool: string) => {
     const workflowId = uniqueTaskQueue(tool);
     ids.push(workflowId);
     const h = await ws.env.client.workflow.start('toolPlanWorkflow', {
@@ -138,24 +140,44 @@ test('item 6: two never-settling reads on a 2-slot worker time out; a plain read
       workflowId,
       args: [{ catalog, calls: [{ tool, args: { invoice: 'INV-slots-1' } }] }],
     });
-    const ok = h.result().then((r) => (r as ToolPlanResult).outcomes[0]?.ok ?? 'no outcome');
-    return within(ok, withinMs, `not ended within ${withinMs} ms`);
+    const ok = ((await h.result()) as ToolPlanResult).outcomes[0]?.ok ?? 'no outcome';
+    const events = (await h.fetchHistory()).events ?? [];
+    const attempts = events
+      .filter((e) => e.activityTaskScheduledEventAttributes)
+      .map((e) => {
+        const t = e.activityTaskScheduledEventAttributes!.startToCloseTimeout!;
+        const ended = events.find(
+          (x) =>
+            String(x.activityTaskFailedEventAttributes?.scheduledEventId ?? '') === String(e.eventId) ||
+            String(x.activityTaskTimedOutEventAttributes?.scheduledEventId ?? '') === String(e.eventId),
+        );
+        return {
+          startToCloseMs: Number(t.seconds) * 1_000 + Math.floor((t.nanos ?? 0) / 1e6),
+          ended: ended?.activityTaskTimedOutEventAttributes ? 'TIMED_OUT' : ended ? 'FAILED' : 'open',
+        };
+      });
+    return { ok, attempts };
   };
   try {
-    // Each attempt of a read times out at 1.5 s; the router's retries (3) and their backoff fit well in 30 s.
-    const stuck = await Promise.all([run('stuck_read', 30_000), run('stuck_read', 30_000)]);
-    const plain = await run('plain_read', 10_000);
+    // Each attempt of a read ends at its scheduled StartToClose (1.5 s), which frees its slot; the slots' return is
+    // shown by the plain read running on the same 2-slot worker afterwards (no measured bound: it runs, or it waits
+    // forever and the test fails at its timeout).
+    const stuck = await Promise.all([run('stuck_read'), run('stuck_read')]);
+    const plain = await run('plain_read');
     const stopped = await worker.stop();
+    const shapes = (s: Awaited<ReturnType<typeof run>>) => [
+      ...new Set(s.attempts.map((a) => `${a.startToCloseMs} ms, ${a.ended === 'open' ? 'open' : 'ended'}`)),
+    ];
     expect({
-      stuck,
-      plain,
+      stuck: stuck.map((s) => s.ok),
+      stuckAttempts: stuck.map(shapes),
+      plain: plain.ok,
       shutdownHung: stopped.shutdownHung,
-      withinGrace: stopped.shutdownMs <= SHUTDOWN_GRACE_MS + 3_000,
     }).toEqual({
       stuck: [false, false],
+      stuckAttempts: [['1500 ms, ended'], ['1500 ms, ended']],
       plain: true,
       shutdownHung: false,
-      withinGrace: true,
     });
   } finally {
     await worker.kill();
@@ -175,16 +197,18 @@ test('item 7: secrets in 5xx and 409 bodies reach neither the model text nor any
   const cells = await inIssueColumn(['secrets-5xx', 'secrets-409']);
   expect(cells.map((c) => problemsOf(c, 'LEAK'))).toEqual([[], []]);
   expect(cells.map((c) => c.ops[0]?.rows)).toEqual([0, 0]);
-}, 120_000);
+});
 
 test('item 8: failures the activity edge did not shape (a BigInt or circular result, a looping cause) put no stack and no path into history', async () => {
   const cells = await inIssueColumn(['result-bigint', 'result-circular', 'cause-loop-self']);
   expect(cells.map((c) => problemsOf(c, 'LEAK'))).toEqual([[], [], []]);
-}, 120_000);
+});
 
-test('item 9: 100 lost answers at once under the default breaker → every run ends or awaits review within 120 s; one row per payment that reached the service', async () => {
-  const cell = await runCell(rowById('burst-100-lost'), ISSUE, ws.cellEnv);
-  expect(cell.ops.length).toBe(100);
+test('item 9: 20 lost answers at once under the default breaker (threshold 5) → every run ends or awaits review; one row per payment that reached the service', async () => {
+  // The same decision as the quick gate's 100 (bench/write-safety/quick.ts), on a fifth of the runs.
+  const row = { ...rowById('burst-100-lost'), runs: 20 };
+  const cell = await runCell(row, ISSUE, ws.cellEnv);
+  expect(cell.ops.length).toBe(20);
   expect(cell.ops.filter((o) => o.claim === 'open')).toEqual([]);
-  expect(cellSummary(cell)).toEqual(honestSummary(rowById('burst-100-lost'), cell));
+  expect(cellSummary(cell)).toEqual(honestSummary(row, cell));
 }, 240_000);

@@ -206,21 +206,31 @@ describe('activity edge: a tool that never settles', () => {
   const never = () => new Promise<never>(() => undefined);
 
   it('activity edge: a write that never settles ends at its deadline (StartToClose 300 ms) → outcome_unknown/interrupted, its signal aborted', async () => {
-    let signal: AbortSignal | undefined;
-    const r = await run(
-      tool('write', async (_a, ctx) => {
-        signal = ctx.signal;
-        return never();
-      }),
-      { startToCloseTimeoutMs: 300, scheduleToCloseTimeoutMs: 0 },
-    );
-    expect(r.failure).toMatchObject({ class: 'outcome_unknown', reason: 'interrupted', phase: 'commit_unknown' });
-    expect(r.failure?.publicMessage).toBe(
-      'pay: the attempt was interrupted because it ran past its time limit after the write was sent; it may or may not have been applied. Check its status before any new attempt.',
-    );
-    expect(signal?.aborted).toBe(true);
-    expect(r.ms).toBeGreaterThanOrEqual(280);
-    expect(r.ms).toBeLessThan(5_000);
+    // On jest's fake clock: the deadline fires at exactly 300 ms of it, whatever the machine's load.
+    jest.useFakeTimers();
+    try {
+      let signal: AbortSignal | undefined;
+      let ended = false;
+      const ran = run(
+        tool('write', async (_a, ctx) => {
+          signal = ctx.signal;
+          return never();
+        }),
+        { startToCloseTimeoutMs: 300, scheduleToCloseTimeoutMs: 0 },
+      ).finally(() => (ended = true));
+      await jest.advanceTimersByTimeAsync(299);
+      expect([ended, signal?.aborted]).toEqual([false, false]);
+      await jest.advanceTimersByTimeAsync(1);
+      const r = await ran;
+      expect(r.failure).toMatchObject({ class: 'outcome_unknown', reason: 'interrupted', phase: 'commit_unknown' });
+      expect(r.failure?.publicMessage).toBe(
+        'pay: the attempt was interrupted because it ran past its time limit after the write was sent; it may or may not have been applied. Check its status before any new attempt.',
+      );
+      expect(signal?.aborted).toBe(true);
+      expect(r.ms).toBe(300);
+    } finally {
+      jest.useRealTimers();
+    }
   });
 
   it('activity edge: a read that never settles ends at its deadline → transient/interrupted, retryable', async () => {

@@ -18,7 +18,6 @@ import {
 } from '../../bench/eval/paladin/keys';
 import { RecordArgs, RecordShape, worldReadTools } from '../../bench/eval/tools';
 import { startWorldService, type WorldService } from '../../bench/eval/world-service';
-import { freePort } from '../setup/postgres-server';
 import { classify, classifyInvalidResult, classifyZodError, type CallContext } from '../../recovery/classify';
 import { parseBody } from '../../recovery/classify/body';
 import type { ToolFailure } from '../../recovery/failure';
@@ -47,7 +46,8 @@ let io: IoEnv;
 beforeAll(async () => {
   world = await startWorldService();
   io = {
-    closedUrl: `http://127.0.0.1:${await freePort()}/records`,
+    // Port 2: nothing listens there and listen(0) never hands it out (a freed ephemeral port can be taken).
+    closedUrl: 'http://127.0.0.1:2/records',
     worldUrl: world.url,
     filesDir: mkdtempSync(join(tmpdir(), 'rr-paladin-')),
   };

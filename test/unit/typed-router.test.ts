@@ -21,12 +21,20 @@ const STRICT: ts.CompilerOptions = {
   types: ['node'],
 };
 
+/** Every source file parsed so far but the fixture, by path: both programs share the library's and Node's. */
+const parsed = new Map<string, ts.SourceFile>();
+
 /** The fixture's own diagnostics (line, code), with its text replaced by `text` when given. */
 function fixtureErrors(text?: string): { line: number; code: number }[] {
   const host = ts.createCompilerHost(STRICT);
   const read = host.getSourceFile.bind(host);
-  host.getSourceFile = (file, version, ...rest) =>
-    text !== undefined && file === FIXTURE ? ts.createSourceFile(file, text, version) : read(file, version, ...rest);
+  host.getSourceFile = (file, version, ...rest) => {
+    if (file === FIXTURE)
+      return text === undefined ? read(file, version, ...rest) : ts.createSourceFile(file, text, version);
+    const source = parsed.get(file) ?? read(file, version, ...rest);
+    if (source) parsed.set(file, source);
+    return source;
+  };
   const program = ts.createProgram([FIXTURE], STRICT, host);
   const source = program.getSourceFile(FIXTURE)!;
   return ts.getPreEmitDiagnostics(program, source).map((d) => ({

@@ -7,7 +7,7 @@
 import { join } from 'node:path';
 import { BlobServiceClient, StorageSharedKeyCredential, type ContainerClient } from '@azure/storage-blob';
 import type { Effect, UnseenCase, UnseenLibrary } from './cases';
-import { blackhole, freePort, spawnServer, tcpProxy } from './net-fixtures';
+import { blackhole, closedPort, freePort, spawnServer, tcpProxy } from './net-fixtures';
 
 /** Azurite's well-known development account (Azure docs, "Use the Azurite emulator": the published dev key). */
 const ACCOUNT = 'devstoreaccount1';
@@ -50,7 +50,7 @@ export const azureBlobLibrary: UnseenLibrary = {
     await reports.getBlobClient('leased.txt').getBlobLeaseClient().acquireLease(60);
     const proxy = await tcpProxy(port);
     const hole = await blackhole();
-    const refused = await freePort();
+    const refused = await closedPort();
     const on = (p: number, key?: string) => service(p, key).getContainerClient('reports');
     const one = (name: string, effect: Effect, run: () => Promise<unknown>, verify?: 'holds'): UnseenCase => ({
       id: `azure-blob.${name}.${effect}`,

@@ -8,7 +8,7 @@
 import { CohereClientV2 } from 'cohere-ai';
 import type { UnseenCase, UnseenLibrary } from './cases';
 import { startLoopback, type Answer } from './loopback';
-import { freePort } from './net-fixtures';
+import { closedPort } from './net-fixtures';
 
 const co = (status: number, message: string, headers?: Record<string, string>): Answer => ({
   status,
@@ -22,7 +22,7 @@ export const cohereLibrary: UnseenLibrary = {
   server: "loopback HTTP speaking Cohere's v2 API errors",
   async start() {
     const server = await startLoopback();
-    const refused = `http://127.0.0.1:${await freePort()}`;
+    const refused = `http://127.0.0.1:${await closedPort()}`;
     const chat = (baseUrl = server.url) =>
       new CohereClientV2({ token: 'co-api-key-never-shown', baseUrl, timeoutInSeconds: 1, maxRetries: 0 }).chat({
         model: 'command-a-03-2025',

@@ -7,7 +7,7 @@
 import { Client } from '@elastic/elasticsearch';
 import type { UnseenCase, UnseenLibrary } from './cases';
 import { loopbackCases, startLoopback, type Answer } from './loopback';
-import { freePort } from './net-fixtures';
+import { closedPort } from './net-fixtures';
 
 /** An Elasticsearch error body (docs: "Error responses"). */
 const es = (status: number, type: string, reason: string, headers?: Record<string, string>): Answer => ({
@@ -22,7 +22,7 @@ export const elasticsearchLibrary: UnseenLibrary = {
   server: 'loopback HTTP speaking the Elasticsearch REST error format',
   async start() {
     const server = await startLoopback({ 'x-elastic-product': 'Elasticsearch' });
-    const refused = `http://127.0.0.1:${await freePort()}`;
+    const refused = `http://127.0.0.1:${await closedPort()}`;
     const client = (node = server.url) =>
       new Client({ node, maxRetries: 0, requestTimeout: 1_000, auth: { apiKey: 'ZXMtYXBpLWtleS1uZXZlci1zaG93bg==' } });
     const search = (c = client()) => c.search({ index: 'orders', query: { match: { customer: 'ada' } } });

@@ -7,7 +7,7 @@
 import { Api } from 'grammy';
 import type { UnseenCase, UnseenLibrary } from './cases';
 import { loopbackCases, startLoopback, type Answer } from './loopback';
-import { freePort } from './net-fixtures';
+import { closedPort } from './net-fixtures';
 
 const TOKEN = '123456:AAbot-token-never-shown';
 
@@ -23,7 +23,7 @@ export const grammyLibrary: UnseenLibrary = {
   server: 'loopback HTTP speaking the Telegram Bot API',
   async start() {
     const server = await startLoopback();
-    const refused = `http://127.0.0.1:${await freePort()}`;
+    const refused = `http://127.0.0.1:${await closedPort()}`;
     const api = (root = server.url) => new Api(TOKEN, { apiRoot: root, timeoutSeconds: 1 });
     const send = (a = api()) => a.sendMessage(-1001234, 'Deploy finished');
     const edit = () => api().editMessageText(-1001234, 77, 'Deploy finished');

@@ -7,7 +7,7 @@
 import { Client } from '@hubspot/api-client';
 import type { UnseenCase, UnseenLibrary } from './cases';
 import { loopbackCases, startLoopback, type Answer } from './loopback';
-import { freePort } from './net-fixtures';
+import { closedPort } from './net-fixtures';
 
 const hs = (status: number, body: Record<string, unknown>, headers?: Record<string, string>): Answer => ({
   status,
@@ -21,7 +21,7 @@ export const hubspotLibrary: UnseenLibrary = {
   server: "loopback HTTP speaking HubSpot's CRM API errors",
   async start() {
     const server = await startLoopback();
-    const refused = `http://127.0.0.1:${await freePort()}`;
+    const refused = `http://127.0.0.1:${await closedPort()}`;
     const client = (basePath = server.url) =>
       new Client({ accessToken: 'pat-na1-token-never-shown', basePath, numberOfApiCallRetries: 0 });
     const get = (c = client()) => c.crm.contacts.basicApi.getById('42');

@@ -6,7 +6,7 @@
  */
 import memjs from 'memjs';
 import type { UnseenCase, UnseenLibrary } from './cases';
-import { blackhole, findBinary, freePort, spawnServer, tcpProxy } from './net-fixtures';
+import { blackhole, closedPort, findBinary, freePort, spawnServer, tcpProxy } from './net-fixtures';
 
 const quiet = { log() {} };
 const client = (port: number) =>
@@ -52,7 +52,7 @@ export const memjsLibrary: UnseenLibrary = {
     });
     const proxy = await tcpProxy(main.port);
     const hole = await blackhole();
-    const refused = await freePort();
+    const refused = await closedPort();
     const via = (mode: typeof proxy.mode, op: (c: memjs.Client) => Promise<unknown>) => async () => {
       proxy.mode = mode;
       await using(proxy.port, op);

@@ -9,7 +9,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { connect, StringCodec, type ConnectionOptions, type NatsConnection } from 'nats';
 import type { Effect, UnseenCase, UnseenLibrary } from './cases';
-import { blackhole, findBinary, freePort, spawnServer } from './net-fixtures';
+import { blackhole, closedPort, findBinary, freePort, spawnServer } from './net-fixtures';
 
 const sc = StringCodec();
 const AGENT = { user: 'agent', pass: 'agent-password' };
@@ -58,7 +58,7 @@ export const natsLibrary: UnseenLibrary = {
       await jsm.streams.add({ name: 'ORDERS', subjects: ['ledger.>'] });
     });
     const hole = await blackhole();
-    const refused = await freePort();
+    const refused = await closedPort();
     const request = (subject: string, o = opts) =>
       using(o, (nc) => nc.request(subject, sc.encode('{"id":42}'), { timeout: 1_000 }));
     const one = (name: string, effect: Effect, run: () => Promise<unknown>): UnseenCase => ({

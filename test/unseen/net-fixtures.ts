@@ -48,9 +48,10 @@ export async function blackhole(): Promise<{ port: number; stop: () => Promise<v
     py.once('error', reject);
     py.stdout.once('data', (d: Buffer) => resolve(Number(String(d).trim())));
   });
-  // Fill the queue (backlog 0 holds one; two more stay half-open): later connects wait on a dropped SYN.
+  // Fill the queue (backlog 0 holds one; two more stay half-open): later connects wait on a dropped SYN. The queue is
+  // full once the first filler's handshake completed (an event, not a 200 ms wait).
   const fillers = [0, 1, 2].map(() => net.connect(port, '127.0.0.1').on('error', () => undefined));
-  await new Promise((r) => setTimeout(r, 200));
+  await new Promise((r) => fillers[0]!.once('connect', r));
   return {
     port,
     stop: async () => {
@@ -114,12 +115,15 @@ export function findBinary(name: string): string {
   throw new Error(`${name} not found: install it with apt-get install -y ${name} (.ci/run does)`);
 }
 
-/** Starts `bin args` and waits until `port` accepts connections (at most `timeoutMs`, ms). */
+/**
+ * Starts `bin args` and waits until `port` accepts connections (at most `timeoutMs`, ms: a start-up deadline, not a
+ * measurement, wide enough for a loaded 2-core machine). A server that exits (its port was taken) fails at once.
+ */
 export async function spawnServer(
   bin: string,
   args: string[],
   port: number,
-  timeoutMs = 10_000,
+  timeoutMs = 60_000,
 ): Promise<{ stop: () => Promise<void> }> {
   const child: ChildProcess = spawn(bin, args, { stdio: 'ignore' });
   const deadline = Date.now() + timeoutMs;

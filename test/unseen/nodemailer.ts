@@ -8,7 +8,7 @@ import type { Socket } from 'node:net';
 import nodemailer from 'nodemailer';
 import { SMTPServer, type SMTPServerOptions } from 'smtp-server';
 import type { Effect, UnseenCase, UnseenLibrary } from './cases';
-import { freePort } from './net-fixtures';
+import { closedPort, freePort } from './net-fixtures';
 
 /** What the server does for the current case. */
 interface Script {
@@ -75,7 +75,7 @@ export const nodemailerLibrary: UnseenLibrary = {
     server.server.on('connection', (s: Socket) => (last = s));
     const port = await freePort();
     await new Promise<void>((r) => server.listen(port, '127.0.0.1', r));
-    const refused = await freePort();
+    const refused = await closedPort();
     const transport = (p = port, auth = false) =>
       nodemailer.createTransport({
         host: '127.0.0.1',

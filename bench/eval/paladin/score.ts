@@ -57,3 +57,24 @@ export function paladinTotals(rows: readonly PaladinVerdict[]): PaladinTotals {
     ),
   };
 }
+
+/** A key the run did not get right: a wrong first action, no oracle end state, or a hallucinated success. */
+export function isPaladinMiss(r: PaladinVerdict): boolean {
+  return !r.correct || !r.recovered || r.hallucinatedSuccess;
+}
+
+/**
+ * The eval gate's ratchet on PALADIN's keys (bench/eval/paladin/known-misses.json lists the keys missed today):
+ * `newMisses` are keys missed that the list does not name (a regression: the gate fails), `nowRight` listed keys
+ * the run got right (the gate fails too, until the list shrinks, as test/unseen/ratchet.ts does).
+ */
+export function paladinRatchet(
+  rows: readonly PaladinVerdict[],
+  knownMisses: readonly string[],
+): { newMisses: string[]; nowRight: string[] } {
+  const known = new Set(knownMisses);
+  return {
+    newMisses: rows.filter((r) => isPaladinMiss(r) && !known.has(r.key)).map((r) => r.key),
+    nowRight: rows.filter((r) => !isPaladinMiss(r) && known.has(r.key)).map((r) => r.key),
+  };
+}

@@ -1,0 +1,80 @@
+/**
+ * The tiers and gates as package.json and .ci/run state them (docs/development.md, "Tests and CI"): `npm test` runs
+ * the fast tier, then the integration tier; together they run every jest project once; CI runs `npm test`, the two
+ * regression gates in their quick forms, the lint and the API reference, in that order. Pure: reads two files.
+ */
+import { readdirSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
+
+const ROOT = join(__dirname, '..', '..');
+const pkg = JSON.parse(readFileSync(join(ROOT, 'package.json'), 'utf8')) as { scripts: Record<string, string> };
+// eslint-disable-next-line @typescript-eslint/no-require-imports
+const jestConfig = require(join(ROOT, 'jest.config.js')) as {
+  testTimeout: number;
+  projects: { displayName: string; testMatch: string[]; testTimeout?: number; setupFilesAfterEnv?: string[] }[];
+};
+
+/** The projects a `jest … --selectProjects a b c` script names. */
+const projectsOf = (script: string) => (/--selectProjects ((?:[\w-]+ ?)+)$/.exec(script)?.[1] ?? '').trim().split(' ');
+
+test('npm test: the fast tier, then (only when it passed) the integration tier', () => {
+  expect(pkg.scripts.test).toBe('npm run test:fast && npm run test:integration');
+  expect(projectsOf(pkg.scripts['test:fast']!)).toEqual(['core']);
+  expect(projectsOf(pkg.scripts['test:integration']!)).toEqual(['temporal', 'dialects', 'unseen', 'desk']);
+  expect(pkg.scripts['pretest:integration']).toBe('node scripts/install-temporal.mjs && node scripts/install-moto.mjs');
+});
+
+test('the two tiers run every jest project exactly once', () => {
+  const tiers = [...projectsOf(pkg.scripts['test:fast']!), ...projectsOf(pkg.scripts['test:integration']!)];
+  expect([...tiers].sort()).toEqual(jestConfig.projects.map((p) => p.displayName).sort());
+});
+
+test('each folder of tests belongs to one project: unit and loopback to the fast tier, the rest to integration', () => {
+  const folders = readdirSync(join(ROOT, 'test'), { recursive: true, encoding: 'utf8' })
+    .filter((f) => f.endsWith('.test.ts'))
+    .map((f) => f.split(/[\\/]/)[0]!);
+  const projectOf = (folder: string) =>
+    jestConfig.projects
+      .filter((p) => p.testMatch.some((m) => m.startsWith(`<rootDir>/test/${folder}/`)))
+      .map((p) => p.displayName);
+  const placed = Object.fromEntries([...new Set(folders)].sort().map((f) => [f, projectOf(f)]));
+  expect(placed).toEqual({
+    desk: ['desk'],
+    dialects: ['dialects'],
+    loopback: ['core'],
+    temporal: ['temporal'],
+    unit: ['core'],
+    unseen: ['unseen'],
+    unseen4: ['unseen'],
+  });
+});
+
+test('timeouts: 60 s in the fast tier, 180 s (test/setup/integration-timeout.ts) in every integration project', () => {
+  // jest-circus reads testTimeout from the root config only: a project's own would be silently ignored.
+  expect(jestConfig.projects.filter((p) => p.testTimeout !== undefined).map((p) => p.displayName)).toEqual([]);
+  expect(jestConfig.testTimeout).toBe(60_000);
+  const integration = projectsOf(pkg.scripts['test:integration']!);
+  const timeouts = Object.fromEntries(jestConfig.projects.map((p) => [p.displayName, p.setupFilesAfterEnv ?? []]));
+  expect(timeouts).toEqual({
+    core: [],
+    ...Object.fromEntries(integration.map((p) => [p, ['<rootDir>/test/setup/integration-timeout.ts']])),
+  });
+  expect(readFileSync(join(ROOT, 'test', 'setup', 'integration-timeout.ts'), 'utf8')).toMatch(
+    /^jest\.setTimeout\(180_000\);$/m,
+  );
+});
+
+test('.ci/run: npm ci, npm test, the eval and write-safety gates in their quick forms, lint, TypeDoc, in that order', () => {
+  const commands = readFileSync(join(ROOT, '.ci', 'run'), 'utf8')
+    .split('\n')
+    .filter((l) => /^npm /.test(l));
+  expect(commands).toEqual([
+    'npm ci',
+    'npm test',
+    'npm run bench -- --only eval --quick',
+    'npm run bench -- --only write-safety --quick',
+    'npm run lint',
+    'npm run docs',
+  ]);
+  expect(readFileSync(join(ROOT, '.ci', 'run'), 'utf8')).toMatch(/^set -euo pipefail$/m);
+});
