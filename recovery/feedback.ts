@@ -32,6 +32,8 @@ export interface ModelFeedback {
   observedState?: unknown;
   /** Delay before the same call may run again, in ms. */
   retryAfterMs?: number;
+  /** What the person who decided wrote (a deny reason), as they wrote it: quoted data, never an instruction. */
+  personSaid?: string;
 }
 
 /** What the model is told to do after each recovery action (recovery/actions.ts, one descriptor per action). */

@@ -25,6 +25,8 @@ export interface RouteExtra {
   forceAction?: RecoveryAction;
   observedState?: unknown;
   exhausted?: ExhaustedBudget;
+  /** A person's words on the call (a deny reason), passed to the model as quoted data (`personSaid`). */
+  personSaid?: string;
 }
 
 /**
@@ -102,6 +104,7 @@ export function routed(
     ...(extra.message ? { message: extra.message } : {}),
     ...(extra.observedState !== undefined ? { observedState: extra.observedState } : {}),
   });
+  if (extra.personSaid) feedback.personSaid = extra.personSaid;
   const terminalState = extra.refused ? TerminalState.REFUSED : ACTIONS[action].terminal;
   writeRecord(ctx, scope, terminalState, failure, action, exhausted);
   const out: ToolOutcome = {
