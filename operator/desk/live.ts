@@ -4,18 +4,20 @@
  * - `snapshot` (the waiting calls and cases, with the server's clock) when it changed, and at least every 15 s;
  * - `trouble` (`{ message }`) when Temporal could not be read; the page shows it beside its connection state.
  * A comment line every tick lets the browser notice a dead connection; `retry: 2000` sets its reconnect delay (ms).
- * One reader for every page. Node side.
+ * A stream ends with its session: at logout (`endSession`) and expiry. One reader for every page. Node side.
  */
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { Client } from '@temporalio/client';
-import { SECURITY_HEADERS } from './http';
+import { briefly, SECURITY_HEADERS } from './http';
+import type { Session } from './sessions';
 import { snapshot, type Snapshot } from './views';
 
 /** A snapshot is sent again at least this often, in ms, even unchanged. */
 const RESEND_MS = 15_000;
 
 export class LiveFeed {
-  private readonly pages = new Set<ServerResponse>();
+  /** Each open stream → its session's id. */
+  private readonly pages = new Map<ServerResponse, string>();
   private timer: NodeJS.Timeout | undefined;
   private last: { body: string; sentAtMs: number; frame: string } | undefined;
   private closed = false;
@@ -25,8 +27,8 @@ export class LiveFeed {
     private readonly pollMs: number,
   ) {}
 
-  /** Answers `req` with the event stream; it ends when the page goes or the feed closes. */
-  subscribe(req: IncomingMessage, res: ServerResponse): void {
+  /** Answers `req` with the event stream; it ends when the page goes, the session ends or the feed closes. */
+  subscribe(req: IncomingMessage, res: ServerResponse, session: Session): void {
     res.writeHead(200, {
       ...SECURITY_HEADERS,
       'content-type': 'text/event-stream; charset=utf-8',
@@ -36,16 +38,22 @@ export class LiveFeed {
     });
     res.write('retry: 2000\n\n');
     if (this.last) res.write(this.last.frame);
-    this.pages.add(res);
-    req.on('close', () => this.pages.delete(res));
+    this.pages.set(res, session.id);
+    const expiry = setTimeout(() => res.end(), Math.max(0, session.expiresAtMs - Date.now()));
+    req.on('close', () => clearTimeout(expiry) ?? this.pages.delete(res));
     if (this.timer === undefined) this.schedule(0);
+  }
+
+  /** Ends the streams of a session (a logout). */
+  endSession(id: string): void {
+    for (const [res, session] of this.pages) if (session === id) res.end();
   }
 
   /** Ends every stream and stops reading. */
   close(): void {
     this.closed = true;
     clearTimeout(this.timer);
-    for (const res of this.pages) res.end();
+    for (const res of this.pages.keys()) res.end();
     this.pages.clear();
   }
 
@@ -62,8 +70,7 @@ export class LiveFeed {
     try {
       this.publish(await snapshot(this.client));
     } catch (err) {
-      const message = err instanceof Error ? err.message.split('\n')[0]!.slice(0, 300) : 'Temporal could not be read';
-      this.broadcast(`event: trouble\ndata: ${JSON.stringify({ message })}\n\n`);
+      this.broadcast(`event: trouble\ndata: ${JSON.stringify({ message: briefly(err) })}\n\n`);
     }
     if (!this.closed) this.schedule(this.pollMs);
   }
@@ -81,6 +88,6 @@ export class LiveFeed {
   }
 
   private broadcast(text: string): void {
-    for (const res of this.pages) res.write(text);
+    for (const res of this.pages.keys()) res.write(text);
   }
 }

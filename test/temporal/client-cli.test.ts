@@ -113,6 +113,8 @@ describe('reviews: a refund whose outcome stayed unknown (lookup down), on one s
       tool: 'issue_refund',
       workflowId: `reconcile:${operationId}`,
       sinceMs: expect.any(Number),
+      taskQueue: h.taskQueue,
+      agentWorkflowId: expect.any(String),
     });
     expect(entry!.sinceMs).toBeGreaterThanOrEqual(startedMs - 1_000);
     expect(entry!.sinceMs).toBeLessThanOrEqual(Date.now());
@@ -324,6 +326,7 @@ describe('approvals across workflows', () => {
           workflowId: id,
           tool: 'export_report',
           startedAtMs: expect.any(Number),
+          taskQueue: h.taskQueue,
         });
         expect(entry!.startedAtMs).toBeGreaterThanOrEqual(startedMs - 1_000);
 
