@@ -18,7 +18,18 @@ import { RecoveryPlugin } from '../../plugin/recovery-plugin';
 import { uniqueTaskQueue } from '../setup/env';
 import { FAST_BACKOFF } from '../temporal/harness';
 import { launchChromium } from './browser';
-import { cookieOf, loginOver, pageGet, pagePost, PASSWORDS, payOutTool, rawRequest, startKit, type Kit } from './kit';
+import {
+  cookieOf,
+  loginOver,
+  pageGet,
+  pagePost,
+  PASSWORDS,
+  payOutTool,
+  press,
+  rawRequest,
+  startKit,
+  type Kit,
+} from './kit';
 
 let kit: Kit;
 beforeAll(async () => {
@@ -53,10 +64,13 @@ async function answer(page: Page): Promise<string> {
   await page.locator('#answer[data-ok]').waitFor();
   return (await page.locator('#answer').textContent()) ?? '';
 }
-async function boxOf(locator: Locator) {
-  const box = await locator.boundingBox();
-  if (!box) throw new Error('not visible');
-  return box;
+/** Where an element is on the page (not the viewport: a click scrolls it). */
+function boxOf(locator: Locator) {
+  return locator.evaluate((e: { getBoundingClientRect(): { x: number; y: number; width: number; height: number } }) => {
+    const r = e.getBoundingClientRect();
+    const w = globalThis as unknown as { scrollX: number; scrollY: number };
+    return { x: r.x + w.scrollX, y: r.y + w.scrollY, width: r.width, height: r.height };
+  });
 }
 const stateOf = async (workflowId: string, callId: string) =>
   (await pendingApprovals(kit.env.client, workflowId)).find((p) => p.callId === callId)?.state;
@@ -135,6 +149,7 @@ describe('A. what the person decides is what they saw', () => {
     await expect(c.locator('tr.more button.fold').textContent()).resolves.toBe('+ 41 more fields: open');
     await expect(row(c, 'f100').count()).resolves.toBe(0);
     await c.locator('tr.more button.fold').click();
+    await c.locator('tr.more').waitFor({ state: 'detached' });
     await expect(row(c, 'f100').textContent()).resolves.toBe('99');
   });
   test('A10 approving a call with a part nobody opened is refused by the server; the call still waits', async () => {
@@ -153,8 +168,9 @@ describe('A. what the person decides is what they saw', () => {
   test('A11 once the operator opened it, the same approval is taken', async () => {
     const c = card(alice.page, 'huge');
     await row(c, 'statement').locator('button.fold').click();
+    await row(c, 'statement').locator('button.fold').waitFor({ state: 'detached' });
     await expect(row(c, 'statement').textContent()).resolves.toBe(HUGE);
-    await c.locator('button.approve').click();
+    await press(c.locator('button.approve'));
     await expect(answer(alice.page)).resolves.toBe(
       'Approved: huge — recorded for alice (identity recovery-router-desk/alice)',
     );
@@ -267,13 +283,13 @@ describe('B. the page never moves a decision under the pointer', () => {
 
   test('B20 another operator deciding the card above does not move this card’s Approve button', async () => {
     const before = await boxOf(card(alice.page, 'L2').locator('button.approve'));
-    await card(bob.page, 'L1').locator('button.deny').click();
+    await press(card(bob.page, 'L1').locator('button.deny'));
     await expect(answer(bob.page)).resolves.toMatch(/^Denied: L1/);
     await alice.page.locator('article.card[data-call="L1"][data-state=waiting]').waitFor({ state: 'detached' });
     expect(await boxOf(card(alice.page, 'L2').locator('button.approve'))).toEqual(before);
   });
   test('B21 another operator’s decision shows where the card was, with who and when', async () => {
-    const decided = card(alice.page, 'L1').locator('.decided');
+    const decided = card(alice.page, 'L1').locator('p.decided');
     await decided.waitFor({ timeout: 15_000 });
     await expect(decided.textContent()).resolves.toMatch(/^Denied by bob at \d/);
   });
@@ -304,10 +320,12 @@ describe('B. the page never moves a decision under the pointer', () => {
   });
   test('B24 the answer to my own decision does not shift the other cards', async () => {
     const before = await boxOf(card(alice.page, 'L3').locator('button.approve'));
-    await card(alice.page, 'L2').locator('button.approve').click();
+    await press(card(alice.page, 'L2').locator('button.approve'));
     await expect(answer(alice.page)).resolves.toMatch(/^Approved: L2/);
     expect(await boxOf(card(alice.page, 'L3').locator('button.approve'))).toEqual(before);
-    await expect(card(alice.page, 'L2').locator('.decided').textContent()).resolves.toMatch(/^Approved by alice at \d/);
+    await expect(card(alice.page, 'L2').locator('p.decided').textContent()).resolves.toMatch(
+      /^Approved by alice at \d/,
+    );
   });
   test('B25 a card that expires stays in place, marked, and the card below does not move', async () => {
     await kit.start([{ callId: 'E1', args: { amountCents: 2 } }], { approvalTimeoutMs: 4_000 });
@@ -379,12 +397,12 @@ describe('D. a review card holds what the decision needs', () => {
   test('D34 on the page, Replay asks for a confirmation that names the risk before anything is sent', async () => {
     const sent = kit.ledger.hits('POST /emails');
     await review.locator('input[aria-label=Reason]').fill('the provider says it never arrived');
-    await review.locator('button[data-decision=replay]').click();
+    await press(review.locator('button[data-decision=replay]'));
     await expect(review.locator('.confirm-risk').textContent()).resolves.toBe(
       'send_newsletter_blind does not deduplicate: a replay may send this write a second time. Replay anyway',
     );
     expect(kit.ledger.hits('POST /emails')).toBe(sent);
-    await review.locator('.confirm-risk button').click();
+    await press(review.locator('.confirm-risk button'));
     await expect(answer(alice.page)).resolves.toBe(`Replay once: ${operationId} — decision taken`);
   });
 });
@@ -397,7 +415,7 @@ describe('E. the model hears the person', () => {
     const alice = await kit.login('alice');
     await waiting(alice.page, 'deny-1');
     await card(alice.page, 'deny-1').locator('input[aria-label=Reason]').fill(reason);
-    await card(alice.page, 'deny-1').locator('button.deny').click();
+    await press(card(alice.page, 'deny-1').locator('button.deny'));
     await expect(answer(alice.page)).resolves.toMatch(/^Denied: deny-1/);
     const [outcome] = (await kit.result(id)).outcomes;
     const feedback = (outcome as unknown as { feedback: Record<string, unknown> }).feedback;
@@ -424,7 +442,7 @@ describe('F. sessions and access', () => {
     window.es = new EventSource('/api/events');
     window.es.onopen = () => open();
   })`;
-  const STREAM_CLOSED = 'window.es.readyState === 2';
+  const STREAM_CLOSED = () => (globalThis as unknown as { es: { readyState: number } }).es.readyState === 2;
   test('F38 a visit without a cookie creates no session', async () => {
     const res = await rawRequest(`${kit.desk.url}/api/session`);
     expect(res.headers['set-cookie']).toBeUndefined();
@@ -666,13 +684,13 @@ describe('C. honest when blind: every worker of the run stopped', () => {
   const LINE = new RegExp(`^details cannot be read: no worker polls ${queue} since \\d{4}-\\d\\d-\\d\\dT[\\d:.]+Z$`);
 
   test('C26 a card on the page turns blind in place, saying why, instead of leaving', async () => {
-    const blind = alice.page.locator('article.card[data-call="blind-1"][data-state=blind] .blind');
+    const blind = alice.page.locator('article.card[data-call="blind-1"][data-state=blind] p.blind');
     await blind.waitFor({ timeout: 30_000 });
     await expect(blind.textContent()).resolves.toMatch(LINE);
   });
   test('C27 a page opened now lists the waiting run from visibility, not "No call waits"', async () => {
     const fresh = await kit.login('alice');
-    const blind = fresh.page.locator(`article.card[data-workflow=${JSON.stringify(id)}][data-state=blind] .blind`);
+    const blind = fresh.page.locator(`article.card[data-workflow=${JSON.stringify(id)}][data-state=blind] p.blind`);
     await blind.waitFor({ timeout: 30_000 });
     await expect(blind.textContent()).resolves.toMatch(LINE);
     await expect(fresh.page.locator('#approvals-empty').isHidden()).resolves.toBe(true);

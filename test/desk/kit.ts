@@ -9,7 +9,7 @@ import { request } from 'node:http';
 import { z } from 'zod';
 import type { TestWorkflowEnvironment } from '@temporalio/testing';
 import { Worker } from '@temporalio/worker';
-import type { Browser, Page } from 'playwright-core';
+import type { Browser, Locator, Page } from 'playwright-core';
 import { defineTool } from '../../activities/define-tool';
 import { startLedgerService, type LedgerService } from '../../examples/ledger-service';
 import { ledgerTools } from '../../examples/ledger-tools';
@@ -160,6 +160,15 @@ export async function startKit(prefix: string): Promise<Kit> {
       await env.teardown();
     },
   };
+}
+
+/**
+ * Clicks a decision button once the page armed it (`data-ready`: it has not moved for the page's guard time), as
+ * a person who looked at it would; a button that just appeared or moved ignores a click.
+ */
+export async function press(button: Locator): Promise<void> {
+  await button.and(button.page().locator('[data-ready]')).waitFor();
+  await button.click();
 }
 
 /** The page's own fetch: a change with the session's CSRF token, or a read. Status and JSON body. */

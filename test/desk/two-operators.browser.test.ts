@@ -8,7 +8,7 @@
  */
 import type { Page } from 'playwright-core';
 import { approvalLedger } from '../../client';
-import { startKit, type Kit } from './kit';
+import { press, startKit, type Kit } from './kit';
 
 const REPETITIONS = 50;
 const AMOUNTS = ['700.00', '990.00', '120.00'];
@@ -34,9 +34,11 @@ test(`two operators, three cards, ${REPETITIONS} repetitions: no decision lands 
     const bobs = ids[rep % 2]!;
     const target = card(alice.page, aimed).locator('button.approve');
     await target.scrollIntoViewIfNeeded();
+    // alice has looked at it: the page armed it (it has not moved for the guard time).
+    await target.and(alice.page.locator('[data-ready]')).waitFor();
     const box = (await target.boundingBox())!;
     const bobDecides = async () => {
-      await card(bob.page, bobs).locator('button.deny').click();
+      await press(card(bob.page, bobs).locator('button.deny'));
       await bob.page.locator('#answer[data-ok]').waitFor();
     };
     if (rep % 2 === 0) {
