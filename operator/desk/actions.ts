@@ -1,8 +1,7 @@
 /**
- * The desk's decisions, through the CLI's functions, as the authenticated operator (`by`, and Temporal `identity`
- * `recovery-router-desk/<name>`), signed with the desk's key. An approval or replay names `viewDigest` (./human-view.ts)
- * and is refused when the arguments render otherwise now, cannot be read, or hold a fold this operator did not open
- * (`part`); replaying a write whose receiver does not deduplicate needs `confirmRisk: true`. Node side.
+ * The desk's decisions, through the CLI's functions, as the operator (`by`; `identity` `recovery-router-desk/<name>`),
+ * signed with the desk's key. An approval or replay names `viewDigest` (./human-view.ts): refused when the arguments
+ * render otherwise now, cannot be read, or hold a fold this operator did not open (`part`). Node side.
  */
 import { Client } from '@temporalio/client';
 import { decideApprovals, revokeApproval } from '../approval-lifecycle';
@@ -156,8 +155,7 @@ export class DeskActions {
   /** `?workflowId` → the run's approval ledger; `?operationId` → the review's last decision: who, what, when. */
   async decided(query: Record<string, unknown>) {
     if (query.operationId !== undefined) return { decision: (await this.reviewCase(query)).decision ?? null };
-    const id = textField(query, 'workflowId', MAX_WORKFLOW_ID);
-    return this.reader().must(id, (h) => h.query(approvalLedgerQuery));
+    return this.reader().must(textField(query, 'workflowId', MAX_WORKFLOW_ID), (h) => h.query(approvalLedgerQuery));
   }
 
   /** `{ workflowId, callId, reason? }` → the revoked ledger entry. */

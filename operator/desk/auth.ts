@@ -61,18 +61,10 @@ export function checkHostAndOrigin(auth: DeskAuth, req: IncomingMessage): void {
 }
 
 /** The peer's address, an IPv4-mapped IPv6 address as plain IPv4. */
-function address(raw: string | undefined): string {
-  const a = raw ?? '';
-  return a.startsWith('::ffff:') && a.includes('.') ? a.slice(7) : a;
-}
+const address = (a = '') => (a.startsWith('::ffff:') && a.includes('.') ? a.slice(7) : a);
 
 /** The request as the desk knows it: the operator, how they authenticated, their session (and its new cookie). */
-export interface Caller {
-  session?: Session;
-  setCookie?: string;
-  user?: string;
-  via?: 'password' | 'proxy';
-}
+export type Caller = { session?: Session; setCookie?: string; user?: string; via?: 'password' | 'proxy' };
 
 /**
  * Identifies the request; a proxy-named operator gets a session (its CSRF token) on the first request.

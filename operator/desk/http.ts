@@ -82,12 +82,9 @@ export async function readJson(req: IncomingMessage): Promise<Record<string, unk
  * ports (RFC 6265 §8.5), so a page on another port can set a second one (a longer Path is sent first).
  */
 export function cookie(req: IncomingMessage, name: string): string | undefined {
-  const found = (req.headers.cookie ?? '')
-    .split(';')
-    .map((part) => part.trim().split('='))
-    .filter(([k]) => k === name);
+  const found = (req.headers.cookie ?? '').split(';').flatMap((p) => (p.trim().startsWith(`${name}=`) ? [p] : []));
   if (found.length > 1) throw new HttpError(400, 'two session cookies came: another page set one; log in again');
-  return found[0]?.slice(1).join('=');
+  return found[0]?.trim().slice(name.length + 1);
 }
 
 /** `Set-Cookie` for the session (RFC 6265bis: HttpOnly, SameSite=Strict, Path=/; under TLS `__Host-`, Secure). */

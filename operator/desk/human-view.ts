@@ -21,11 +21,8 @@ export interface ViewRow {
   fold?: { id: string; chars?: number; rows?: number };
 }
 
-export interface HumanView {
-  rows: ViewRow[];
-  /** sha256 hex of the JSON of `{ argsDigest, rows }`: what a decision names as `viewDigest`. */
-  digest: string;
-}
+/** The rows, and `digest`: sha256 hex of the JSON of `{ argsDigest, rows }`, what a decision names as `viewDigest`. */
+export type HumanView = { rows: ViewRow[]; digest: string };
 
 /** A rendering and what its folds hide (`/api/part`): a text's rest, or the rows past the limit. */
 export type Rendered = { view: HumanView; parts: ReadonlyMap<string, { text: string } | { rows: ViewRow[] }> };

@@ -42,8 +42,7 @@ export async function route(desk: Desk, req: IncomingMessage, res: ServerRespons
   const path = url.pathname;
   if (req.method === 'GET') return read(desk, req, res, url, caller, reply);
   if (req.method !== 'POST') throw new HttpError(405, 'use GET or POST');
-  // No session before login: the login needs no token (the Origin check and the JSON body keep other sites out).
-  if (path !== '/api/login') requireCsrf(caller, req);
+  if (path !== '/api/login') requireCsrf(caller, req); // no session yet: the Origin check and JSON body guard it
   const body = await readJson(req);
   if (path === '/api/login') {
     const { session, setCookie } = await logIn(desk.auth, req, caller, body);

@@ -43,7 +43,7 @@ export interface RunningDesk {
   /** `http://<host>:<port>` */
   url: string;
   server: Server;
-  /** Stops the HTTP server and the event streams. */
+  /** Stops the HTTP server and the event streams, once the reads under way are done. */
   close(): Promise<void>;
 }
 
@@ -68,7 +68,11 @@ export async function startDesk(options: DeskOptions): Promise<RunningDesk> {
     passwordLogin: config.users.length > 0,
     proxyHeader: config.proxy?.header,
   };
-  const server = createServer((req, res) => void handle(desk, assets, req, res));
+  const pending = new Set<Promise<void>>();
+  const server = createServer((req, res) => {
+    const answer = handle(desk, assets, req, res).finally(() => pending.delete(answer));
+    pending.add(answer);
+  });
   await new Promise<void>((ok, fail) => {
     server.once('error', fail);
     server.listen(config.port, config.host, () => ok());
@@ -79,10 +83,9 @@ export async function startDesk(options: DeskOptions): Promise<RunningDesk> {
   return {
     url: `http://${host}:${port}`,
     server,
-    close: () => {
-      live.close();
+    close: async () => {
       server.closeAllConnections();
-      return new Promise((ok) => server.close(() => ok()));
+      await Promise.all([live.close(), new Promise((ok) => server.close(ok)), ...pending]);
     },
   };
 }

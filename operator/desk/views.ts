@@ -25,25 +25,20 @@ import { historyOfCase, historyOfLedger, type HistoryItem } from './history';
 import { HttpError } from './http';
 import { rendered, type HumanView } from './human-view';
 
-/** A waiting call as the page gets it: the person's view of its arguments, not the model's preview nor the raw ones. */
-export type WaitingCall = Omit<PendingApproval, 'argsPreview' | 'args'> & { view: HumanView | null };
-
-/** What the live feed sends: the server's clock (ms since the epoch), each waiting run with its details or `blind`. */
-export interface Snapshot {
-  nowMs: number;
-  approvals: Array<ApprovalListing & { calls: WaitingCall[]; blind?: string }>;
-  reviews: Array<
-    ReviewListing & { case?: Omit<ReviewCase, 'argsSummary' | 'args'> & { view: HumanView | null }; blind?: string }
-  >;
-}
+type Viewed<T, Raw extends keyof T> = Omit<T, Raw | 'args'> & { view: HumanView | null };
+type Waiting = {
+  approvals: ApprovalListing & { calls: Array<Viewed<PendingApproval, 'argsPreview'>> };
+  reviews: ReviewListing & { case?: Viewed<ReviewCase, 'argsSummary'> };
+};
+/** What the feed sends: the server's clock (ms), each waiting run with its details (the person's view) or `blind`. */
+export type Snapshot = { nowMs: number } & { [K in keyof Waiting]: Array<Waiting[K] & { blind?: string }> };
 
 /** How long one workflow's query may take, ms (the server's own query timeout is about 30 s). */
 export const QUERY_DEADLINE_MS = 3_000;
-/** The query option that asks for the arguments in full. */
-export const WITH_ARGUMENTS = { arguments: true };
+export const WITH_ARGUMENTS = { arguments: true }; // the query option that asks for the arguments in full
 
 /** Runs `fn` over `items`, `width` at a time, keeping the answers that did not throw, in order. */
-async function settled<T, R>(items: readonly T[], fn: (item: T) => Promise<R>, width = 16): Promise<R[]> {
+async function settled<T, R>(items: readonly T[], fn: (item: T) => Promise<R>, width = 32): Promise<R[]> {
   const out: R[] = [];
   for (let i = 0; i < items.length; i += width) {
     const answers = await Promise.allSettled(items.slice(i, i + width).map(fn));
@@ -52,10 +47,7 @@ async function settled<T, R>(items: readonly T[], fn: (item: T) => Promise<R>, w
   return out;
 }
 
-/**
- * Reads runs by query within QUERY_DEADLINE_MS; when no worker answers, the answer is the line that says so. After
- * a deadline, a task queue is not queried again by this reader: a queue whose workers are gone costs one deadline.
- */
+/** Reads runs by query within QUERY_DEADLINE_MS, else says why; a queue past one deadline is not queried again. */
 export class RunReader {
   private readonly blind = new Map<string, Promise<string>>();
 
@@ -103,25 +95,47 @@ export class RunReader {
   }
 }
 
-/** The waiting calls and review cases of the namespace: every listed run, with its details or why they are missing. */
-export async function snapshot(client: Client): Promise<Snapshot> {
+/** With a cache, a run's answer is kept this long, ms, while its history does not grow: a worker gone shows then. */
+const CACHED_MS = 10_000;
+export type SnapshotCache = Map<string, { length: number; entry: object; atMs: number }>;
+
+/**
+ * Every waiting run, with its details or why they are missing. With `cache`, a run is queried again when its history
+ * grew (describe's `historyLength`: a query's answer changes only with new events), was blind, or after CACHED_MS.
+ */
+export async function snapshot(client: Client, cache?: SnapshotCache): Promise<Snapshot> {
   const [listedApprovals, listedReviews] = await Promise.all([listApprovals(client), listReviews(client)]);
   const reader = new RunReader(client);
-  const approvals = await settled(listedApprovals, async (a): Promise<Snapshot['approvals'][number] | undefined> => {
-    const read = await reader.read(a.workflowId, a.taskQueue, (h) => h.query(pendingApprovalsQuery, WITH_ARGUMENTS));
-    if (read === undefined || 'blind' in read) return read && { ...a, calls: [], blind: read.blind };
-    const calls = read.value.map(({ argsPreview: _p, args, ...c }) => ({
-      ...c,
-      view: rendered(args, c.argsDigest)?.view ?? null,
-    }));
-    return { ...a, calls };
-  });
-  const reviews = await settled(listedReviews, async (r): Promise<Snapshot['reviews'][number] | undefined> => {
-    const read = await reader.read(r.workflowId, r.taskQueue, (h) => h.query(reviewCaseQuery, WITH_ARGUMENTS));
-    if (read === undefined || 'blind' in read) return read && { ...r, blind: read.blind };
-    const { argsSummary: _summary, args, ...shown } = read.value;
-    return { ...r, case: { ...shown, view: rendered(args)?.view ?? null } };
-  });
+  const once = async <E extends object>(id: string, read: () => Promise<E | undefined>) => {
+    if (!cache) return read();
+    const { historyLength: length } = await client.workflow.getHandle(id).describe();
+    const hit = cache.get(id);
+    if (hit?.length === length && Date.now() - hit.atMs < CACHED_MS) return hit.entry as E;
+    const entry = await read();
+    if (entry && !('blind' in entry)) cache.set(id, { length, entry, atMs: Date.now() });
+    return entry;
+  };
+  const approvals = await settled(listedApprovals, (a) =>
+    once(a.workflowId, async (): Promise<Snapshot['approvals'][number] | undefined> => {
+      const read = await reader.read(a.workflowId, a.taskQueue, (h) => h.query(pendingApprovalsQuery, WITH_ARGUMENTS));
+      if (read === undefined || 'blind' in read) return read && { ...a, calls: [], blind: read.blind };
+      const calls = read.value.map(({ argsPreview: _p, args, ...c }) => ({
+        ...c,
+        view: rendered(args, c.argsDigest)?.view ?? null,
+      }));
+      return { ...a, calls };
+    }),
+  );
+  const reviews = await settled(listedReviews, (r) =>
+    once(r.workflowId, async (): Promise<Snapshot['reviews'][number] | undefined> => {
+      const read = await reader.read(r.workflowId, r.taskQueue, (h) => h.query(reviewCaseQuery, WITH_ARGUMENTS));
+      if (read === undefined || 'blind' in read) return read && { ...r, blind: read.blind };
+      const { argsSummary: _summary, args, ...shown } = read.value;
+      return { ...r, case: { ...shown, view: rendered(args)?.view ?? null } };
+    }),
+  );
+  const listed = new Set([...listedApprovals, ...listedReviews].map((l) => l.workflowId));
+  for (const id of cache?.keys() ?? []) if (!listed.has(id)) cache!.delete(id);
   return {
     nowMs: Date.now(),
     approvals: approvals

@@ -27,6 +27,7 @@ import {
   payOutTool,
   press,
   rawRequest,
+  shot,
   startKit,
   type Kit,
 } from './kit';
@@ -53,13 +54,28 @@ interface SnapCall {
   argsDigest: string;
   view: { digest: string; rows: ViewRow[] } | null;
 }
-/** The call as the desk's snapshot shows it (digest, view). */
-async function snapCall(page: Page, workflowId: string, callId: string): Promise<SnapCall> {
-  const snap = await pageGet<{ approvals: Array<{ workflowId: string; calls: SnapCall[] }> }>(page, '/api/snapshot');
-  const call = snap.body.approvals.find((w) => w.workflowId === workflowId)?.calls.find((c) => c.callId === callId);
-  if (!call) throw new Error(`call ${callId} is not in the snapshot`);
-  return call;
+type Snap = {
+  approvals: Array<{ workflowId: string; calls: SnapCall[]; blind?: string }>;
+  reviews: Array<{ operationId: string; case?: { view?: { digest: string } }; blind?: string }>;
+};
+/**
+ * What `pick` finds in the desk's snapshot, read again while the run is blind (a query slower than the desk's 3 s
+ * deadline on a loaded machine: the desk then says so rather than show details) for at most 30 s.
+ */
+async function fromSnapshot<T>(page: Page, pick: (s: Snap) => T | undefined): Promise<T> {
+  let last: Snap | undefined;
+  for (const stop = Date.now() + 30_000; Date.now() < stop; await page.waitForTimeout(500)) {
+    last = (await pageGet<Snap>(page, '/api/snapshot')).body;
+    const found = pick(last);
+    if (found !== undefined) return found;
+  }
+  throw new Error(`not in the snapshot: ${JSON.stringify(last).slice(0, 500)}`);
 }
+/** The call as the desk's snapshot shows it (digest, view). */
+const snapCall = (page: Page, workflowId: string, callId: string) =>
+  fromSnapshot(page, (s) =>
+    s.approvals.find((w) => w.workflowId === workflowId)?.calls.find((c) => c.callId === callId),
+  );
 async function answer(page: Page): Promise<string> {
   await page.locator('#answer[data-ok]').waitFor();
   return (await page.locator('#answer').textContent()) ?? '';
@@ -241,6 +257,7 @@ describe('A. what the person decides is what they saw', () => {
     );
     await expect(batch.locator('.totals').textContent()).resolves.toBe('Totals of 3 calls: amountCents 181000');
     await expect(batch.locator('button.approve-batch').textContent()).resolves.toBe('Approve these 3 calls');
+    await shot(batch, 'desk-card-batch.png');
   });
   test('A16 a credential in a field with an ordinary name is masked, with a marker', async () => {
     const c = card(alice.page, 'bearer');
@@ -259,6 +276,7 @@ describe('A. what the person decides is what they saw', () => {
     await expect(c.locator('.on-approve').textContent()).resolves.toBe(
       'Approve: the call runs once more, with exactly these arguments. Deny: it stops, and the model reads your reason.',
     );
+    await shot(c, 'desk-card-approval.png');
   });
   test('A19 a key holding HTML renders as text', async () => {
     await expect(row(card(alice.page, 'facts'), '["<b>html key</b>"]').textContent()).resolves.toBe('key as text');
@@ -292,6 +310,7 @@ describe('B. the page never moves a decision under the pointer', () => {
     const decided = card(alice.page, 'L1').locator('p.decided');
     await decided.waitFor({ timeout: 15_000 });
     await expect(decided.textContent()).resolves.toMatch(/^Denied by bob at \d/);
+    await shot(card(alice.page, 'L1'), 'desk-card-decided.png');
   });
   test('B22 a card that arrives does not shift another card’s buttons', async () => {
     const before = await boxOf(card(alice.page, 'L3').locator('button.approve'));
@@ -358,6 +377,7 @@ describe('D. a review card holds what the decision needs', () => {
 
   test('D29 the review card shows the recipient in full', async () => {
     await expect(row(review, 'recipient').textContent()).resolves.toBe('ann@example.com');
+    await shot(review, 'desk-card-review.png');
   });
   test('D30 a case with no lookup says why there was none', async () => {
     await expect(review.locator('.no-lookups').textContent()).resolves.toBe(
@@ -374,11 +394,10 @@ describe('D. a review card holds what the decision needs', () => {
   });
   test('D33 replaying a non-deduplicating write without confirming the risk is refused; nothing is sent', async () => {
     const sent = kit.ledger.hits('POST /emails');
-    const body = await pageGet<{ reviews: Array<{ operationId: string; case?: { view?: { digest: string } } }> }>(
+    const viewDigest = await fromSnapshot(
       alice.page,
-      '/api/snapshot',
+      (s) => s.reviews.find((r) => r.operationId === operationId)?.case?.view?.digest,
     );
-    const viewDigest = body.body.reviews.find((r) => r.operationId === operationId)?.case?.view?.digest;
     const refused = await pagePost(alice.page, '/api/reviews/decide', {
       operationId,
       decision: 'replay',
@@ -694,6 +713,10 @@ describe('C. honest when blind: every worker of the run stopped', () => {
     await blind.waitFor({ timeout: 30_000 });
     await expect(blind.textContent()).resolves.toMatch(LINE);
     await expect(fresh.page.locator('#approvals-empty').isHidden()).resolves.toBe(true);
+    await shot(
+      fresh.page.locator(`article.card[data-workflow=${JSON.stringify(id)}][data-state=blind]`),
+      'desk-card-blind.png',
+    );
     const count = Number(await fresh.page.locator('#count-approvals').textContent());
     const shown = await fresh.page.locator('article.card[data-state=waiting], article.card[data-state=blind]').count();
     expect(count).toBe(shown);

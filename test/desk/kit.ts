@@ -5,7 +5,10 @@
  * (its own fetch, with the session's CSRF token). Every run a suite starts is terminated at the end, so the
  * namespace's other desks do not keep reading it.
  */
+import { existsSync, mkdtempSync } from 'node:fs';
 import { request } from 'node:http';
+import { tmpdir } from 'node:os';
+import { join, resolve } from 'node:path';
 import { z } from 'zod';
 import type { TestWorkflowEnvironment } from '@temporalio/testing';
 import { Worker } from '@temporalio/worker';
@@ -160,6 +163,19 @@ export async function startKit(prefix: string): Promise<Kit> {
       await env.teardown();
     },
   };
+}
+
+const IMAGES = resolve(__dirname, '../../docs/images');
+let scratch: string | undefined;
+/**
+ * A PNG of `element` for the docs: written to docs/images when missing or with UPDATE_DESK_SCREENSHOTS=1, else to a
+ * temporary folder (never compared).
+ */
+export async function shot(element: Locator, name: string): Promise<void> {
+  const keep = process.env.UPDATE_DESK_SCREENSHOTS === '1' || !existsSync(join(IMAGES, name));
+  const dir = keep ? IMAGES : (scratch ??= mkdtempSync(join(tmpdir(), 'desk-shots-')));
+  await element.page().evaluate("document.getElementById('answer').hidden = true"); // the floating answer, not the card
+  await element.screenshot({ path: join(dir, name) });
 }
 
 /**
