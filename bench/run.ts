@@ -21,6 +21,8 @@
  * - `long-agent`: one agent making 10,000 tool calls with continue-as-new: history bytes per run, the longest
  *   history's replay time, RSS over the calls (bench/long-agent.ts). Not run by default: name it with
  *   `--only long-agent` (`--calls` sets N; `--quick` 1,000).
+ * - `desk`: the approval desk with 1,000 calls waiting in chromium: page render and decision time (bench/desk.ts).
+ *   Not run by default: name it with `--only desk` (`--calls` sets N; `--quick` 200).
  * `--quick` runs each in a shorter form.
  *
  * Exit code: 0 when every benchmark's gate passed, 1 when one failed, 2 when a benchmark itself broke.
@@ -29,6 +31,7 @@ import { DefaultLogger, Runtime } from '@temporalio/worker';
 import { Command, InvalidArgumentError } from 'commander';
 import { chaos } from './chaos';
 import { clusterBench } from './cluster';
+import { deskBench } from './desk';
 import { evalBench } from './eval';
 import { historyBench } from './history-bytes';
 import { longAgent } from './long-agent';
@@ -51,6 +54,7 @@ const BENCHMARKS = [
   'write-safety',
   'history',
   'long-agent',
+  'desk',
 ] as const;
 type BenchName = (typeof BENCHMARKS)[number];
 /** What runs without `--only`. */
@@ -137,7 +141,11 @@ function parseArgs(argv: string[]): BenchOptions {
     .option('--no-paladin', 'eval: skip the PALADIN catalogue')
     .option('--rows <ids>', 'write-safety: fault kinds to run, comma-separated (all by default)', (v) => v.split(','))
     .option('--columns <ids>', 'write-safety: columns to run, e.g. _L_,DL_ (all by default)', (v) => v.split(','))
-    .option('--calls <n>', 'long-agent: tool calls in the chain (default 10000; --quick 1000)', positiveInt)
+    .option(
+      '--calls <n>',
+      'long-agent: tool calls in the chain (default 10000; --quick 1000); desk: calls waiting (default 1000; --quick 200)',
+      positiveInt,
+    )
     .parse(argv)
     .opts<BenchOptions>();
 }
@@ -187,6 +195,8 @@ function runOne(name: BenchName, o: BenchOptions): Promise<number> {
         keys: o.keys ?? [],
         noPaladin: !o.paladin,
       });
+    case 'desk':
+      return deskBench({ calls: o.calls ?? (o.quick ? 200 : 1_000), decisions: o.quick ? 10 : 40 });
     case 'write-safety':
       return writeSafety({ quick: o.quick, rows: o.rows ?? [], columns: o.columns ?? [], concurrency: o.concurrency });
   }
