@@ -179,6 +179,9 @@ export async function evalBench(o: EvalOptions): Promise<number> {
       console.log(`\nMethod differences:\n${METHOD_NOTES.map((n) => `- ${n}`).join('\n')}`);
     }
     console.log(`\ngate: ${passed ? 'passed' : 'FAILED'} ${JSON.stringify(gate)}`);
+    // What a failed gate needs to be read from CI's log alone: each router run scored wrong, with its timeline.
+    for (const r of router.flatMap((row) => row.perRun.filter((p) => !p.correct).map((p) => ({ row, p }))))
+      console.log(`wrong: ${r.row.scenario} seed ${r.p.seed}: ${r.p.finalState} ${JSON.stringify(r.p.timeline)}`);
     const load = (l: number[]) => l.map((x) => x.toFixed(1)).join(' ');
     console.log(`load average ${load(loadBefore)} → ${load(loadavg())} (1/5/15 min, ${machineFacts().cpus} CPUs)`);
     console.log(`duration ${((Date.now() - startedMs) / 1000).toFixed(1)} s; wrote ${RESULTS_FILE}`);

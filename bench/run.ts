@@ -21,6 +21,8 @@
  * - `long-agent`: one agent making 10,000 tool calls with continue-as-new: history bytes per run, the longest
  *   history's replay time, RSS over the calls (bench/long-agent.ts). Not run by default: name it with
  *   `--only long-agent` (`--calls` sets N; `--quick` 1,000).
+ * - `body-memory`: the peak RSS one failing call with a 50 MB body adds against one with 1 KiB, each in a process of
+ *   its own (bench/body-memory.ts). Not run by default: name it with `--only body-memory`.
  * - `desk`: the approval desk with 1,000 calls waiting in chromium: page render and decision time (bench/desk.ts).
  *   Not run by default: name it with `--only desk` (`--calls` sets N; `--quick` 200).
  * `--quick` runs each in a shorter form.
@@ -29,6 +31,7 @@
  */
 import { DefaultLogger, Runtime } from '@temporalio/worker';
 import { Command, InvalidArgumentError } from 'commander';
+import { bodyMemory } from './body-memory';
 import { chaos } from './chaos';
 import { clusterBench } from './cluster';
 import { deskBench } from './desk';
@@ -54,6 +57,7 @@ const BENCHMARKS = [
   'write-safety',
   'history',
   'long-agent',
+  'body-memory',
   'desk',
 ] as const;
 type BenchName = (typeof BENCHMARKS)[number];
@@ -195,6 +199,8 @@ function runOne(name: BenchName, o: BenchOptions): Promise<number> {
         keys: o.keys ?? [],
         noPaladin: !o.paladin,
       });
+    case 'body-memory':
+      return bodyMemory({ runs: o.quick ? 2 : 3 });
     case 'desk':
       return deskBench({ calls: o.calls ?? (o.quick ? 200 : 1_000), decisions: o.quick ? 10 : 40 });
     case 'write-safety':

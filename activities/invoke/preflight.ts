@@ -11,6 +11,7 @@ import { FailureClass, FailureReason, Phase, type FieldIssue, type ToolFailure }
 import { CredentialRefreshFailed, CredentialUnavailable, type CredentialBroker } from '../credentials';
 import type { AnyTool, RuleViolation } from '../define-tool';
 import { ToolHttpRequestError } from '../http';
+import { parseCallArgs } from '../tool-read';
 import { CallStopped, preflightFailure } from './stop';
 
 /** A key a header can carry (RFC 9110 §5.5, no obs-text); another breaks the request after it counted as sent. */
@@ -43,17 +44,13 @@ export async function preflight(
     const why = new ToolHttpRequestError('invalid_http_request', `operation id unfit for ${tool.idempotency.name}`);
     throw new CallStopped(preflightFailure(ctx, FailureClass.UNRECOVERABLE, FailureReason.UNSPECIFIED, message), why);
   }
-  const parsed = tool.input.safeParse(inv.args);
+  const parsed = parseCallArgs(tool, inv.args, inv.operationId);
   if (!parsed.success)
     throw new CallStopped(
       classifyZodError(parsed.error, ctx, { input: inv.args, jsonSchema: tool.spec.inputSchema }),
       parsed.error,
     );
-  // The idempotency key travels in a field when the tool says so; the model never supplies it (operation_id).
-  const args =
-    tool.idempotency.carrier === 'field' && typeof parsed.data === 'object' && parsed.data !== null
-      ? { ...parsed.data, [tool.idempotency.name]: inv.operationId }
-      : parsed.data;
+  const args: unknown = parsed.data;
   await checkRules(tool, args, ctx);
   return { tool, args, credential: await credentialFor(tool, ctx, credentials, inv.credentialVersion) };
 }

@@ -11,6 +11,7 @@ import { feedbackFor } from '../../recovery/feedback';
 import { TerminalState, type RecoveryRecord } from '../../recovery/records';
 import { RecoveryAction, routeFor } from '../../recovery/routes';
 import type { Capability } from '../../recovery/tool-spec';
+import { stripControls } from '../../recovery/untrusted';
 import { isEmptyResult, outcomeDigest, own } from '../router-helpers';
 import { telemetry } from '../telemetry-sinks';
 import type { ToolOutcome } from '../tool-router-types';
@@ -104,7 +105,7 @@ export function routed(
     ...(extra.message ? { message: extra.message } : {}),
     ...(extra.observedState !== undefined ? { observedState: extra.observedState } : {}),
   });
-  if (extra.personSaid) feedback.personSaid = extra.personSaid;
+  if (extra.personSaid) feedback.personSaid = stripControls(extra.personSaid);
   const terminalState = extra.refused ? TerminalState.REFUSED : ACTIONS[action].terminal;
   writeRecord(ctx, scope, terminalState, failure, action, exhausted);
   const out: ToolOutcome = {

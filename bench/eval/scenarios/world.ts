@@ -145,6 +145,14 @@ export const documentDeleted: Scenario = {
   },
 };
 
+/**
+ * How late a late answer comes, ms: far past the tools' 2 s client timeout, so that the client has given up whatever
+ * the load. At 2.5 s a loaded CI machine (load 6 on 2 cores) let one answer in before the client's timer fired: the
+ * refund then succeeded plainly, with no reconciliation, and the row was scored wrong (CI, 2026-12-06). The server
+ * writes nothing to a socket the client closed.
+ */
+const LATE_ANSWER_MS = 30_000;
+
 export const lostRefund: Scenario = {
   name: 'lost-response-refund',
   exercises: 'outcome_unknown (a commit whose answer is lost)',
@@ -166,7 +174,10 @@ export const lostRefund: Scenario = {
         submit: { resultFrom: 'refund' },
       },
       arrange: () =>
-        env.armLedgerFault(runId, fault === 'late_response' ? { kind: fault, delayMs: 2_500 } : { kind: fault }),
+        env.armLedgerFault(
+          runId,
+          fault === 'late_response' ? { kind: fault, delayMs: LATE_ANSWER_MS } : { kind: fault },
+        ),
       curedAtMs(d) {
         faulted ??= d;
         // A lost answer after the commit: the refund exists, a re-execution can only collide with it (409).
@@ -206,7 +217,7 @@ export const lostEmail: Scenario = {
         steps: [{ id: 'send', tool: 'send_email', args: { recipient, issue: '42' } }],
         submit: { resultFrom: 'send' },
       },
-      arrange: () => env.armEmailFault(recipient, late ? 2_500 : 'destroy'),
+      arrange: () => env.armEmailFault(recipient, late ? LATE_ANSWER_MS : 'destroy'),
       curedAtMs: never, // the e-mail was sent: a re-execution sends another
       judge: (o) =>
         judgeSuccess(o, {
