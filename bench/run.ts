@@ -23,6 +23,8 @@
  *   `--only long-agent` (`--calls` sets N; `--quick` 1,000).
  * - `body-memory`: the peak RSS one failing call with a 50 MB body adds against one with 1 KiB, each in a process of
  *   its own (bench/body-memory.ts). Not run by default: name it with `--only body-memory`.
+ * - `desk`: the approval desk with 1,000 calls waiting in chromium: page render and decision time (bench/desk.ts).
+ *   Not run by default: name it with `--only desk` (`--calls` sets N; `--quick` 200).
  * `--quick` runs each in a shorter form.
  *
  * Exit code: 0 when every benchmark's gate passed, 1 when one failed, 2 when a benchmark itself broke.
@@ -32,6 +34,7 @@ import { Command, InvalidArgumentError } from 'commander';
 import { bodyMemory } from './body-memory';
 import { chaos } from './chaos';
 import { clusterBench } from './cluster';
+import { deskBench } from './desk';
 import { evalBench } from './eval';
 import { historyBench } from './history-bytes';
 import { longAgent } from './long-agent';
@@ -55,6 +58,7 @@ const BENCHMARKS = [
   'history',
   'long-agent',
   'body-memory',
+  'desk',
 ] as const;
 type BenchName = (typeof BENCHMARKS)[number];
 /** What runs without `--only`. */
@@ -141,7 +145,11 @@ function parseArgs(argv: string[]): BenchOptions {
     .option('--no-paladin', 'eval: skip the PALADIN catalogue')
     .option('--rows <ids>', 'write-safety: fault kinds to run, comma-separated (all by default)', (v) => v.split(','))
     .option('--columns <ids>', 'write-safety: columns to run, e.g. _L_,DL_ (all by default)', (v) => v.split(','))
-    .option('--calls <n>', 'long-agent: tool calls in the chain (default 10000; --quick 1000)', positiveInt)
+    .option(
+      '--calls <n>',
+      'long-agent: tool calls in the chain (default 10000; --quick 1000); desk: calls waiting (default 1000; --quick 200)',
+      positiveInt,
+    )
     .parse(argv)
     .opts<BenchOptions>();
 }
@@ -193,6 +201,8 @@ function runOne(name: BenchName, o: BenchOptions): Promise<number> {
       });
     case 'body-memory':
       return bodyMemory({ runs: o.quick ? 2 : 3 });
+    case 'desk':
+      return deskBench({ calls: o.calls ?? (o.quick ? 200 : 1_000), decisions: o.quick ? 10 : 40 });
     case 'write-safety':
       return writeSafety({ quick: o.quick, rows: o.rows ?? [], columns: o.columns ?? [], concurrency: o.concurrency });
   }

@@ -12,6 +12,9 @@ export const SCRYPT_HASH =
 /** An operator's name: what the desk records as `by`. 1 to 200 visible characters, no control characters. */
 export const OPERATOR_NAME = /^[^\p{Cc}\s](?:[^\p{Cc}]{0,198}[^\p{Cc}\s])?$/u;
 
+/** `ln=…,r=…,p=…` of a user's hash (what a check costs). */
+const scryptParams = (u: { scrypt: string }) => u.scrypt.split('$')[2] ?? '';
+
 export const DeskUserSchema = z
   .object({
     /** The operator's name, recorded as `by` on every decision. */
@@ -39,17 +42,25 @@ export const DeskConfigSchema = z
     host: z.string().min(1).default('127.0.0.1'),
     /** The port. @default 7480 */
     port: z.number().int().min(0).max(65535).default(7480),
-    /** Operators who log in with a password. */
-    users: z.array(DeskUserSchema).default([]),
+    /** Password operators; one set of scrypt parameters for all, so every name's check costs the same. */
+    users: z
+      .array(DeskUserSchema)
+      .default([])
+      .refine((users) => new Set(users.map(scryptParams)).size <= 1, {
+        error: ({ input }) =>
+          `every password hash must have the same scrypt parameters (${(input as Array<z.infer<typeof DeskUserSchema>>).map((u) => `${u.name}: ${scryptParams(u)}`).join('; ')}); hash them again with desk hash-password`,
+      }),
+    /** Host header values answered (DNS rebinding is refused with 421), and POSTs' origins. @default listen address */
+    allowedHosts: z.array(z.string().min(1).max(300)).optional(),
     /** A reverse proxy that authenticates operators and names them in a header. */
     proxy: DeskProxySchema.optional(),
     /** The approval signing key's file, when the workers require signed approvals. */
     signingKeyFile: z.string().min(1).optional(),
-    /** How long a session lasts, in ms. @default 28_800_000 (8 h) */
-    sessionTtlMs: z.number().int().min(60_000).max(604_800_000).default(28_800_000),
+    /** How long a session lasts, in ms; its event stream ends then too. @default 28_800_000 (8 h) */
+    sessionTtlMs: z.number().int().min(1_000).max(604_800_000).default(28_800_000),
     /** How often the page's live feed looks for waiting calls and reviews, in ms. @default 2_000 */
     pollMs: z.number().int().min(250).max(60_000).default(2_000),
-    /** Mark the session cookie `Secure` (serve over HTTPS, e.g. behind a TLS proxy). @default false */
+    /** Serve over HTTPS (e.g. behind a TLS proxy): the session cookie is `__Host-rr_desk`, `Secure`. @default false */
     secureCookies: z.boolean().default(false),
     /** Recent workflows whose decisions the history page shows. @default 50 */
     historyLimit: z.number().int().min(1).max(500).default(50),

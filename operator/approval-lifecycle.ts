@@ -3,7 +3,7 @@
  * run at once (`recovery.decideApprovals`, each call bound to its own digest, all or none), revoke an approval held
  * before use (`recovery.revokeApproval`), and read a run's approval ledger (`recovery.approvalLedger`). Node side.
  */
-import { WorkflowNotFoundError, WorkflowUpdateFailedError, type Client } from '@temporalio/client';
+import type { Client } from '@temporalio/client';
 import { signApproval } from '../activities/approval-signature';
 import {
   approvalLedgerQuery,
@@ -15,7 +15,7 @@ import {
   type RevokeApproval,
 } from '../workflows/definitions';
 import { batchDecisionSchema, parseMessage, revokeApprovalSchema } from '../workflows/messages';
-import { ApprovalError, notWaiting, pendingApprovals, signingKeyOf } from './approvals';
+import { ApprovalError, notWaiting, pendingApprovals, sending, signingKeyOf } from './approvals';
 
 /** A batch as `decideApprovals` takes it: each call's signature is computed when a signing key is given. */
 export interface BatchRequest {
@@ -23,17 +23,6 @@ export interface BatchRequest {
   approved: boolean;
   by: string;
   reason?: string;
-}
-
-/** Maps the client's failures to ApprovalError (the workflow's reason, or a missing workflow). */
-async function sending<T>(workflowId: string, send: () => Promise<T>): Promise<T> {
-  try {
-    return await send();
-  } catch (err) {
-    if (err instanceof WorkflowUpdateFailedError) throw new ApprovalError(err.cause?.message ?? err.message);
-    if (err instanceof WorkflowNotFoundError) throw new ApprovalError(`workflow ${workflowId} was not found`);
-    throw err;
-  }
 }
 
 /**

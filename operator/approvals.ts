@@ -26,6 +26,8 @@ export interface ApprovalListing {
   tool: string;
   /** When the workflow started, ms since the epoch (each call's own `sinceMs`: `pendingApprovals`). */
   startedAtMs: number;
+  /** The workflow's task queue (a worker polling it answers the queries that show its calls). */
+  taskQueue: string;
 }
 
 /**
@@ -42,6 +44,7 @@ export async function listApprovals(client: Client): Promise<ApprovalListing[]> 
     workflowId: info.workflowId,
     tool: info.typedSearchAttributes.get(RecoveryTool) ?? '',
     startedAtMs: info.startTime.getTime(),
+    taskQueue: info.taskQueue,
   }));
 }
 
@@ -94,14 +97,21 @@ export async function decideApproval(
   // The workflow's own checks, before anything is sent (an oversized update cannot even be rejected cleanly).
   const parsed = parseMessage(approvalDecisionSchema(), decision, 'approval decision');
   if (!parsed.ok) throw new ApprovalError(parsed.why);
-  try {
+  return sending(workflowId, async () => {
     const pending = await pendingApprovals(client, workflowId);
     const call = pending.find((p) => p.callId === decision.callId);
     if (!call) throw new ApprovalError(await notWaiting(client, workflowId, decision.callId, pending));
     const signature = key === undefined ? undefined : signApproval(key, { workflowId, tool: call.tool, ...decision });
-    return await client.workflow
+    return client.workflow
       .getHandle(workflowId)
       .executeUpdate(decideApprovalUpdate, { args: [{ ...decision, ...(signature ? { signature } : {}) }] });
+  });
+}
+
+/** Maps the client's failures to ApprovalError (the workflow's reason, or a missing workflow). */
+export async function sending<T>(workflowId: string, send: () => Promise<T>): Promise<T> {
+  try {
+    return await send();
   } catch (err) {
     if (err instanceof WorkflowUpdateFailedError) throw new ApprovalError(err.cause?.message ?? err.message);
     if (err instanceof WorkflowNotFoundError) throw new ApprovalError(`workflow ${workflowId} was not found`);

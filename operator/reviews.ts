@@ -29,6 +29,9 @@ export interface ReviewListing {
    * unknown. When the review itself began: `showReview(...).awaitingSinceMs`.
    */
   sinceMs: number;
+  /** The reconciliation's task queue (a worker there answers its query), and its parent: the agent's workflow. */
+  taskQueue: string;
+  agentWorkflowId?: string;
 }
 
 /**
@@ -45,6 +48,8 @@ export async function listReviews(client: Client): Promise<ReviewListing[]> {
     tool: info.typedSearchAttributes.get(RecoveryTool) ?? '',
     workflowId: info.workflowId,
     sinceMs: info.startTime.getTime(),
+    taskQueue: info.taskQueue,
+    ...(info.parentExecution?.workflowId ? { agentWorkflowId: info.parentExecution.workflowId } : {}),
   }));
 }
 

@@ -3,8 +3,8 @@
  * model-caused errors come back as tool results the model can see, never as an aborted run or a fake success).
  * Built only from the public part of a ToolFailure — `publicMessage`, field issues, the permitted capabilities — so
  * no stack trace, path, host, token or header can reach it (`publicMessage` is the least the model needs to act).
- * A server's words are only in `serverSaid`, `observedState` and an issue's `serverSaid`/`received`, which
- * `UNTRUSTED_TEXT_NOTE` names to the model as data (docs/DESIGN.md, "Whose words reach the model").
+ * A server's words are only in `serverSaid`, `observedState` and an issue's `serverSaid`/`received`, a person's in
+ * `personSaid`, which `UNTRUSTED_TEXT_NOTE` names to the model as data (docs/DESIGN.md, "Whose words reach the model").
  */
 import { ACTIONS } from './actions';
 import type { Capability } from './tool-spec';
@@ -36,6 +36,8 @@ export interface ModelFeedback {
   observedState?: unknown;
   /** Delay before the same call may run again, in ms. */
   retryAfterMs?: number;
+  /** What the person who decided wrote (a deny reason), controls stripped: quoted data, never an instruction. */
+  personSaid?: string;
 }
 
 /** What the model is told to do after each recovery action (recovery/actions.ts, one descriptor per action). */

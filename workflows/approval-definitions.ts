@@ -43,6 +43,8 @@ export interface PendingApproval {
   argsDigest: string;
   /** The arguments, redacted and bounded (recovery/observed-state.ts): what a person approves. */
   argsPreview: unknown;
+  /** With `{ arguments: true }`: what `argsDigest` covers, in full, from the run's memory (operator/desk/human-view.ts). */
+  args?: unknown;
   /** Since when it waits, ms since the epoch (workflow time). */
   sinceMs: number;
   /**
@@ -87,11 +89,17 @@ export const decideApprovalUpdate = defineUpdate<
   ApprovalGrant & { callId: string; approved: boolean },
   [ApprovalDecision]
 >('recovery.decideApproval');
+/** A query option: `{ arguments: true }` adds the call's arguments in full (`args`), for a person's view. */
+export type QueryArguments = { arguments?: boolean };
+/** True when a query's raw option asks for the arguments; never throws. */
+export const wantsArguments = (o: unknown) =>
+  typeof o === 'object' && o !== null && 'arguments' in o && o.arguments === true;
+
 /**
  * Query `recovery.pendingApprovals`: the run's calls waiting for approval, with their argument digests and
- * redacted previews.
+ * redacted previews (and, with `{ arguments: true }`, the arguments).
  */
-export const pendingApprovalsQuery = defineQuery<PendingApproval[]>('recovery.pendingApprovals');
+export const pendingApprovalsQuery = defineQuery<PendingApproval[], [QueryArguments?]>('recovery.pendingApprovals');
 
 /**
  * Where an approval request stands:

@@ -22,6 +22,7 @@ import {
   type ApprovalEntry,
   type BatchApprovalDecision,
   type RevokeApproval,
+  wantsArguments,
 } from './definitions';
 import { approvalDecisionSchema, batchDecisionSchema, parseMessage, revokeApprovalSchema } from './messages';
 
@@ -62,7 +63,7 @@ export function registerApprovalHandlers(desk: Desk): void {
       if (why !== undefined) throw new Error(why);
     },
   });
-  setHandler(pendingApprovalsQuery, () => openRequests(desk.book));
+  setHandler(pendingApprovalsQuery, (option?: unknown) => openRequests(desk.book, wantsArguments(option)));
   setHandler(approvalLedgerQuery, () => ledger(desk.book));
 }
 

@@ -14,6 +14,8 @@ export const APPROVAL_LEDGER_SIZE = 200;
 /** One request: what the desk shows, what the ledger records, and the accepted decision not yet taken. */
 export interface ApprovalRequest {
   view: PendingApproval;
+  /** The arguments the digest covers: shown only to a query that asks for them (`{ arguments: true }`). */
+  args: unknown;
   entry: ApprovalEntry;
   /** Set when a decision is accepted; the waiting call takes it. */
   accepted?: AcceptedDecision;
@@ -87,7 +89,8 @@ export function openRequest(
   timeoutMs: number,
 ): ApprovalRequest {
   const expiresAtMs = nowMs + timeoutMs;
-  const view: PendingApproval = { ...call, sinceMs: nowMs, expiresAtMs, state: 'waiting' };
+  const { args, ...shown } = call;
+  const view: PendingApproval = { ...shown, sinceMs: nowMs, expiresAtMs, state: 'waiting' };
   const entry: ApprovalEntry = {
     callId: call.callId,
     tool: call.tool,
@@ -99,7 +102,7 @@ export function openRequest(
     expiresAtMs,
   };
   book.delete(call.callId);
-  const request: ApprovalRequest = { view, entry };
+  const request: ApprovalRequest = { view, args, entry };
   book.set(call.callId, request);
   prune(book);
   return request;
@@ -116,11 +119,11 @@ export function accept(request: ApprovalRequest, decision: AcceptedDecision, now
   }
 }
 
-/** The requests a person can still act on: waiting, or approved and held. */
-export function openRequests(book: ApprovalBook): PendingApproval[] {
+/** The requests a person can still act on: waiting, or approved and held; with their arguments when asked. */
+export function openRequests(book: ApprovalBook, withArgs = false): PendingApproval[] {
   return [...book.values()]
     .filter((r) => r.entry.state === 'waiting' || r.entry.state === 'approved')
-    .map((r) => ({ ...r.view }));
+    .map((r) => (withArgs ? { ...r.view, args: r.args } : { ...r.view }));
 }
 
 /** The ledger, oldest first (copies). */

@@ -4,6 +4,7 @@
  */
 import { defineQuery, defineSignal, defineUpdate } from '@temporalio/workflow';
 import type { RecoveryRecord } from '../recovery/records';
+import type { QueryArguments } from './approval-definitions';
 
 export * from './approval-definitions';
 
@@ -66,6 +67,12 @@ export interface ReviewCase {
    * that activity answers (the case awaits review only after it has), and in runs recorded before it existed.
    */
   argsSummary: unknown;
+  /** With `{ arguments: true }`: the call's arguments in full, for a person's own view. */
+  args?: unknown;
+  /** The receiver deduplicates by the idempotency key: a replay cannot apply the write twice. */
+  deduplicates: boolean;
+  /** The tool has a lookup: `lookups` lists its answers (none without one). */
+  canLookUp: boolean;
   /** The unknown error as facts (never its text), and their fingerprint. */
   failure: UnknownErrorFacts;
   /** Replays made under this reconciliation. */
@@ -90,7 +97,7 @@ export const reviewDecisionSignal = defineSignal<[ReviewDecision]>('recovery.rev
  */
 export const decideReviewUpdate = defineUpdate<ReviewCase, [ReviewDecision]>('recovery.decideReview');
 /** Query `recovery.reviewCase` of `reconcile:<operationId>`: the case as a person sees it. */
-export const reviewCaseQuery = defineQuery<ReviewCase>('recovery.reviewCase');
+export const reviewCaseQuery = defineQuery<ReviewCase, [QueryArguments?]>('recovery.reviewCase');
 
 /** The workflow id of an operation's reconciliation: one operation, one reconciliation. */
 export function reconcileWorkflowId(operationId: string): string {

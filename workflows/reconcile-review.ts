@@ -15,6 +15,7 @@ import {
   type ReviewCase,
   type ReviewDecision,
   type UnknownErrorFacts,
+  wantsArguments,
 } from './definitions';
 import { parseMessage, reviewDecisionSchema, type Parsed } from './messages';
 import { suggestedRule } from '../recovery/classify/suggested-rule';
@@ -81,7 +82,9 @@ export function registerReview(
           ? ['mark_applied', 'replay', 'abandon']
           : ['mark_applied', 'abandon'],
   });
-  setHandler(reviewCaseQuery, view);
+  setHandler(reviewCaseQuery, (option?: unknown) =>
+    wantsArguments(option) ? { ...view(), args: input.args } : view(),
+  );
   setHandler(reviewDecisionSignal, (raw: unknown) => {
     const checked = check(raw, 'recovery.reviewDecision');
     if (checked.ok) take(checked.value);

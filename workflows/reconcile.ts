@@ -111,6 +111,8 @@ function startRun(input: ReconcileInput): Run {
     status: 'reconciling',
     message: input.failure.publicMessage,
     argsSummary: null,
+    deduplicates: isReplaySafe(input.spec),
+    canLookUp: input.spec.hasLookup,
     failure: errorFacts(input.failure),
     replays: 0,
     allowed: [],

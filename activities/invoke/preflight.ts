@@ -10,8 +10,12 @@ import { buildFailure } from '../../recovery/classify/build';
 import { FailureClass, FailureReason, Phase, type FieldIssue, type ToolFailure } from '../../recovery/failure';
 import { CredentialRefreshFailed, CredentialUnavailable, type CredentialBroker } from '../credentials';
 import type { AnyTool, RuleViolation } from '../define-tool';
+import { ToolHttpRequestError } from '../http';
 import { parseCallArgs } from '../tool-read';
 import { CallStopped, preflightFailure } from './stop';
+
+/** A key a header can carry (RFC 9110 §5.5, no obs-text); another breaks the request after it counted as sent. */
+const HEADER_VALUE = /^[\x21-\x7e](?:[\x20-\x7e]*[\x21-\x7e])?$/;
 
 /** A call ready to dispatch. */
 export interface Prepared {
@@ -34,6 +38,11 @@ export async function preflight(
       preflightFailure(ctx, FailureClass.CAPABILITY_MISSING, FailureReason.UNKNOWN_TOOL, message),
       undefined,
     );
+  }
+  if (tool.idempotency.carrier === 'header' && !HEADER_VALUE.test(inv.operationId)) {
+    const message = `The idempotency key holds characters a header cannot carry (the workflow id has a control or bidirectional character), so nothing was sent. Start the workflow under a plain id.`;
+    const why = new ToolHttpRequestError('invalid_http_request', `operation id unfit for ${tool.idempotency.name}`);
+    throw new CallStopped(preflightFailure(ctx, FailureClass.UNRECOVERABLE, FailureReason.UNSPECIFIED, message), why);
   }
   const parsed = parseCallArgs(tool, inv.args, inv.operationId);
   if (!parsed.success)

@@ -1,29 +1,45 @@
 /**
- * The desk's decisions, sent through the same functions (and so the same updates) the CLI uses: `decideApproval`,
- * `decideApprovals`, `revokeApproval`, `decideReview`. The decider is the authenticated operator: `by` is their
- * name, and each operator's updates go through a client whose Temporal `identity` is `recovery-router-desk/<name>`,
- * so the run records it too. Decisions are signed when the desk has the approval key. Node side.
+ * The desk's decisions, through the CLI's functions, as the operator (`by`; `identity` `recovery-router-desk/<name>`),
+ * signed with the desk's key. An approval or replay names `viewDigest` (./human-view.ts): refused when the arguments
+ * render otherwise now, cannot be read, or hold a fold this operator did not open (`part`). Node side.
  */
 import { Client } from '@temporalio/client';
 import { decideApprovals, revokeApproval } from '../approval-lifecycle';
 import { ApprovalError, decideApproval } from '../approvals';
 import { decideReview, ReviewError, ReviewErrorCode } from '../reviews';
 import { MESSAGE_BOUNDS } from '../../workflows/messages';
+import {
+  approvalLedgerQuery,
+  pendingApprovalsQuery,
+  reconcileWorkflowId,
+  reviewCaseQuery,
+  type ReviewCase,
+} from '../../workflows/definitions';
 import { HttpError, optionalText, textField } from './http';
+import { rendered, unopened, type Rendered } from './human-view';
+import { RunReader, WITH_ARGUMENTS } from './views';
+
+/** Folds opened kept at most (each operator's, for the renderings they decide on); the oldest go first. */
+const MAX_OPENED = 100_000;
 
 const HEX64 = /^[0-9a-f]{64}$/;
 /** Longest workflow id the desk passes on, in characters. */
 const MAX_WORKFLOW_ID = 1_000;
 
-function digest(value: unknown, name: string): string {
+/** @throws HttpError 400 naming `field` unless `value` is 64 lowercase hex characters */
+function hex64(value: unknown, field: string, what = 'argsDigest the desk shows'): string {
   if (typeof value !== 'string' || !HEX64.test(value))
-    throw new HttpError(400, `\`${name}\` must be the 64-character argsDigest the desk shows`);
+    throw new HttpError(400, `\`${field}\` must be the 64-character ${what}`);
   return value;
 }
+const viewDigest = (value: unknown, field: string) =>
+  hex64(value, field, 'digest of the arguments as the desk showed them');
+const reasonOf = (body: Record<string, unknown>, reason = optionalText(body, 'reason', MESSAGE_BOUNDS.reason)) =>
+  reason ? { reason } : {};
 
-function flag(body: Record<string, unknown>, name: string): boolean {
-  if (typeof body[name] !== 'boolean') throw new HttpError(400, `\`${name}\` must be true or false`);
-  return body[name] as boolean;
+function flag(body: Record<string, unknown>): boolean {
+  if (typeof body.approved !== 'boolean') throw new HttpError(400, '`approved` must be true or false');
+  return body.approved;
 }
 
 /** A refusal from the run or the operator functions as an HTTP answer: 409 refused, 404 missing, 400 malformed. */
@@ -42,6 +58,8 @@ async function answering<T>(send: () => Promise<T>): Promise<T> {
 
 export class DeskActions {
   private readonly clients = new Map<string, Client>();
+  /** `user \0 viewDigest \0 fold`: what each operator opened. */
+  private readonly opened = new Set<string>();
 
   constructor(
     private readonly base: Client,
@@ -50,61 +68,105 @@ export class DeskActions {
 
   /** The client whose recorded identity names `user`, one per operator. */
   private clientFor(user: string): Client {
-    let client = this.clients.get(user);
-    if (!client) {
-      const { connection, namespace } = this.base.options;
-      client = new Client({ connection, namespace, identity: `recovery-router-desk/${user}` });
-      this.clients.set(user, client);
-    }
-    return client;
+    const { connection, namespace } = this.base.options;
+    const made =
+      this.clients.get(user) ?? new Client({ connection, namespace, identity: `recovery-router-desk/${user}` });
+    return this.clients.set(user, made).get(user)!;
   }
 
   private get keyOption() {
     return this.signingKey ? { signingKey: this.signingKey } : {};
   }
 
-  /** `{ workflowId, callId, argsDigest, approved, reason? }` → the grant the run recorded. */
-  decide(user: string, body: Record<string, unknown>) {
-    const workflowId = textField(body, 'workflowId', MAX_WORKFLOW_ID);
-    const reason = optionalText(body, 'reason', MESSAGE_BOUNDS.reason);
-    const decision = {
-      callId: textField(body, 'callId', MESSAGE_BOUNDS.callId),
-      argsDigest: digest(body.argsDigest, 'argsDigest'),
-      approved: flag(body, 'approved'),
-      by: user,
-      ...(reason ? { reason } : {}),
-    };
+  /** `{ workflowId, callId, argsDigest, viewDigest (to approve), approved, reason? }` → the grant the run recorded. */
+  async decide(user: string, body: Record<string, unknown>) {
+    const { workflowId, approved, reason, calls } = await this.checked(user, body, [body]);
+    const decision = { ...calls[0]!, approved, by: user, ...reason };
     return answering(() => decideApproval(this.clientFor(user), workflowId, decision, this.keyOption));
   }
 
-  /** `{ workflowId, calls: [{ callId, argsDigest }], approved, reason? }` → the grants, all or none. */
-  decideBatch(user: string, body: Record<string, unknown>) {
-    const workflowId = textField(body, 'workflowId', MAX_WORKFLOW_ID);
-    const reason = optionalText(body, 'reason', MESSAGE_BOUNDS.reason);
+  /** `{ workflowId, calls: [{ callId, argsDigest, viewDigest (to approve) }], approved, reason? }` → all or none. */
+  async decideBatch(user: string, body: Record<string, unknown>) {
     if (!Array.isArray(body.calls) || body.calls.length === 0) throw new HttpError(400, '`calls` must be a list');
-    const calls = body.calls.map((c: unknown, i) => {
-      const call = (typeof c === 'object' && c !== null ? c : {}) as Record<string, unknown>;
-      return {
-        callId: textField(call, 'callId', MESSAGE_BOUNDS.callId),
-        argsDigest: digest(call.argsDigest, `calls.${i}`),
-      };
-    });
-    const batch = { calls, approved: flag(body, 'approved'), by: user, ...(reason ? { reason } : {}) };
+    const { workflowId, approved, reason, calls } = await this.checked(user, body, body.calls);
+    const batch = { calls, approved, by: user, ...reason };
     return answering(() => decideApprovals(this.clientFor(user), workflowId, batch, this.keyOption));
+  }
+
+  /** A decision's fields; to approve, each waiting call checked against its rendering now (the run refuses others). */
+  private async checked(user: string, body: Record<string, unknown>, list: unknown[]) {
+    const [workflowId, reason, approved] = [textField(body, 'workflowId', MAX_WORKFLOW_ID), reasonOf(body), flag(body)];
+    const calls = [];
+    for (const [i, c] of list.entries()) {
+      const call = (typeof c === 'object' && c !== null ? c : {}) as Record<string, unknown>;
+      const at = list.length === 1 && c === body ? '' : `calls.${i}.`;
+      const callId = textField(call, 'callId', MESSAGE_BOUNDS.callId);
+      const argsDigest = hex64(call.argsDigest, `${at}argsDigest`);
+      const shown = approved ? await this.callShown(workflowId, callId, argsDigest) : undefined;
+      if (shown !== undefined)
+        this.check(user, `call ${callId}`, shown, viewDigest(call.viewDigest, `${at}viewDigest`), 'approving');
+      calls.push({ callId, argsDigest });
+    }
+    return { workflowId, approved, reason, calls };
+  }
+
+  /** A waiting call's rendering, read now; undefined when no such call waits (with that digest). */
+  private async callShown(workflowId: string, callId: unknown, argsDigest?: string) {
+    const pending = await this.reader().must(workflowId, (h) => h.query(pendingApprovalsQuery, WITH_ARGUMENTS));
+    const p = pending.find((w) => w.callId === callId && w.argsDigest === (argsDigest ?? w.argsDigest));
+    return p && rendered(p.args, p.argsDigest);
+  }
+
+  /** @throws HttpError 409 when the arguments cannot be shown, were shown otherwise, or have a fold `user` never opened. */
+  private check(user: string, what: string, shown: Rendered | null, viewDigest: string, doing: string): void {
+    if (!shown) throw new HttpError(409, `the arguments of ${what} cannot be shown, so the desk does not decide it`);
+    const { view } = shown;
+    if (view.digest !== viewDigest)
+      throw new HttpError(
+        409,
+        `the arguments of ${what} were shown differently than the desk renders them now: reload`,
+      );
+    const closed = unopened(view, (f) => this.opened.has(`${user}\0${view.digest}\0${f}`));
+    if (closed) throw new HttpError(409, `open every folded part of ${what} before ${doing} it (${closed})`);
+  }
+
+  /** `?workflowId&callId&fold` or `?operationId&fold` → what the fold hides, read now; `user` opened it. */
+  async part(user: string, query: Record<string, unknown>) {
+    const fold = textField(query, 'fold', 20);
+    const shown =
+      query.operationId === undefined
+        ? await this.callShown(textField(query, 'workflowId', MAX_WORKFLOW_ID), query.callId)
+        : rendered((await this.reviewCase(query)).args);
+    const part = shown?.parts.get(fold);
+    if (!shown || !part) throw new HttpError(404, 'no such call, or no such folded part of its arguments');
+    if (this.opened.size >= MAX_OPENED) this.opened.delete(this.opened.values().next().value as string);
+    this.opened.add(`${user}\0${shown.view.digest}\0${fold}`);
+    return { viewDigest: shown.view.digest, fold, ...part };
+  }
+
+  private reader = () => new RunReader(this.base);
+
+  /** `{ operationId }`'s review case with its arguments, read now. @throws HttpError 404, 409 (no worker answers) */
+  private reviewCase(query: Record<string, unknown>): Promise<ReviewCase> {
+    const id = reconcileWorkflowId(textField(query, 'operationId', MESSAGE_BOUNDS.operationId));
+    return this.reader().must(id, (h) => h.query(reviewCaseQuery, WITH_ARGUMENTS));
+  }
+
+  /** `?workflowId` → the run's approval ledger; `?operationId` → the review's last decision: who, what, when. */
+  async decided(query: Record<string, unknown>) {
+    if (query.operationId !== undefined) return { decision: (await this.reviewCase(query)).decision ?? null };
+    return this.reader().must(textField(query, 'workflowId', MAX_WORKFLOW_ID), (h) => h.query(approvalLedgerQuery));
   }
 
   /** `{ workflowId, callId, reason? }` → the revoked ledger entry. */
   revoke(user: string, body: Record<string, unknown>) {
     const workflowId = textField(body, 'workflowId', MAX_WORKFLOW_ID);
-    const reason = optionalText(body, 'reason', MESSAGE_BOUNDS.reason);
-    const callId = textField(body, 'callId', MESSAGE_BOUNDS.callId);
-    return answering(() =>
-      revokeApproval(this.clientFor(user), workflowId, { callId, by: user, ...(reason ? { reason } : {}) }),
-    );
+    const revoke = { callId: textField(body, 'callId', MESSAGE_BOUNDS.callId), by: user, ...reasonOf(body) };
+    return answering(() => revokeApproval(this.clientFor(user), workflowId, revoke));
   }
 
-  /** `{ operationId, decision: mark_applied | replay | abandon, reason, resultRef? }` → the case as accepted. */
-  decideReview(user: string, body: Record<string, unknown>) {
+  /** `{ operationId, decision, reason, resultRef?, viewDigest and confirmRisk (replay) }` → the case as accepted. */
+  async decideReview(user: string, body: Record<string, unknown>) {
     const operationId = textField(body, 'operationId', MESSAGE_BOUNDS.operationId);
     const resultRef = optionalText(body, 'resultRef', MESSAGE_BOUNDS.resultRef);
     const decision = {
@@ -113,6 +175,21 @@ export class DeskActions {
       reason: textField(body, 'reason', MESSAGE_BOUNDS.reason),
       ...(resultRef ? { resultRef } : {}),
     };
+    if (decision.decision === 'replay') {
+      const c = await this.reviewCase(body);
+      this.check(
+        user,
+        `operation ${operationId}`,
+        rendered(c.args),
+        viewDigest(body.viewDigest, 'viewDigest'),
+        'replaying',
+      );
+      if (!c.deduplicates && body.confirmRisk !== true)
+        throw new HttpError(
+          409,
+          `${c.tool} does not deduplicate: a replay may apply the write twice. Confirm the risk to replay.`,
+        );
+    }
     return answering(() => decideReview(this.clientFor(user), operationId, decision));
   }
 }

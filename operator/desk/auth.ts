@@ -1,83 +1,97 @@
 /**
- * Who is asking (docs/approvals.md, "Who may decide"): an operator logged in with a password (a session), or one a
- * trusted reverse proxy names in its header — believed only from the proxies' own addresses. The name recorded on
- * a decision is this one, never a value from the request's body. Every change needs the session's CSRF token in
- * `x-csrf-token`. Node side.
+ * Who is asking (docs/approvals.md, "Who may decide"): an operator logged in with a password, or named by a trusted
+ * proxy's header (from its addresses only, sent once); never a name from the body. Every request names an allowed
+ * Host, every POST an allowed Origin (or none: no browser), every change but the login the session's CSRF token.
  */
 import type { IncomingMessage } from 'node:http';
 import { OPERATOR_NAME, type DeskConfig } from '../../config/desk-schema';
 import { cookie, HttpError, SESSION_COOKIE, sessionCookie, textField } from './http';
-import { verifyPassword } from './password';
+import { LoginLimiter } from './login-limits';
+import { decoyHash, verifyPassword } from './password';
 import { sameToken, SessionStore, type Session } from './sessions';
-
-/** Failed logins per address before the desk answers 429, and the window they count in (ms). */
-export const LOGIN_FAILURES = { max: 10, windowMs: 300_000 };
 
 export interface DeskAuth {
   sessions: SessionStore;
   /** Password users: name → scrypt PHC string. */
   users: ReadonlyMap<string, string>;
+  /** An unknown name's password is checked against it (the users' scrypt parameters). */
+  decoy: Promise<string>;
   proxy?: { header: string; trusted: ReadonlySet<string> };
   secureCookies: boolean;
   sessionTtlMs: number;
-  /** Failed logins by remote address. */
-  failures: Map<string, { count: number; sinceMs: number }>;
+  limiter: LoginLimiter;
+  /** `host:port` values the desk answers; set when it listens (`allowHosts`). */
+  hosts: Set<string>;
 }
 
 export function createAuth(config: DeskConfig): DeskAuth {
   return {
     sessions: new SessionStore(config.sessionTtlMs),
     users: new Map(config.users.map((u) => [u.name, u.scrypt])),
+    decoy: decoyHash(config.users[0]?.scrypt),
     ...(config.proxy
       ? { proxy: { header: config.proxy.header, trusted: new Set(config.proxy.trustedProxies.map(address)) } }
       : {}),
     secureCookies: config.secureCookies,
     sessionTtlMs: config.sessionTtlMs,
-    failures: new Map(),
+    limiter: new LoginLimiter(),
+    hosts: new Set(),
   };
 }
 
-/** The peer's address, an IPv4-mapped IPv6 address as plain IPv4. */
-function address(raw: string | undefined): string {
-  const a = raw ?? '';
-  return a.startsWith('::ffff:') && a.includes('.') ? a.slice(7) : a;
+/** The Host values to answer: `config.allowedHosts`, else the listening address and, on loopback, its other names. */
+export function allowHosts(auth: DeskAuth, config: DeskConfig, port: number): void {
+  const loopback = ['127.0.0.1', 'localhost', '::1'].includes(config.host);
+  const names = loopback ? ['127.0.0.1', 'localhost', '[::1]'] : [config.host.replace(/^(.*:.*)$/, '[$1]')];
+  for (const h of config.allowedHosts ?? names.map((n) => `${n}:${port}`)) auth.hosts.add(h.toLowerCase());
 }
 
-/** The request as the desk knows it: its session (new if it had none), and the operator if authenticated. */
-export interface Caller {
-  session: Session;
-  /** `Set-Cookie` to send when the session is new. */
-  setCookie?: string;
-  user?: string;
-  /** How the operator authenticated. */
-  via?: 'password' | 'proxy';
+/** @throws HttpError 421 for another Host (DNS rebinding), 403 for a POST from another Origin, 400 for two Hosts */
+export function checkHostAndOrigin(auth: DeskAuth, req: IncomingMessage): void {
+  const host = req.headersDistinct.host ?? [];
+  if (host.length !== 1) throw new HttpError(400, 'send one Host header');
+  if (!auth.hosts.has(host[0]!.toLowerCase()))
+    throw new HttpError(421, `this desk does not answer for host ${host[0]!.slice(0, 200)}`);
+  // An origin's host is written as the Host header is (RFC 6454 §6.1, RFC 9110 §7.2: default ports left out).
+  const origin = req.headers.origin;
+  const scheme = auth.secureCookies ? 'https://' : 'http://';
+  const ok = origin?.toLowerCase().startsWith(scheme) && auth.hosts.has(origin.slice(scheme.length).toLowerCase());
+  if (req.method === 'POST' && origin !== undefined && !ok)
+    throw new HttpError(403, `requests from ${origin.slice(0, 200)} are not accepted`);
 }
+
+/** The peer's address, an IPv4-mapped IPv6 address as plain IPv4. */
+const address = (a = '') => (a.startsWith('::ffff:') && a.includes('.') ? a.slice(7) : a);
+
+/** The request as the desk knows it: the operator, how they authenticated, their session (and its new cookie). */
+export type Caller = { session?: Session; setCookie?: string; user?: string; via?: 'password' | 'proxy' };
 
 /**
- * Identifies the request.
- * @throws HttpError 403 when the proxy's header comes from an address that is not a trusted proxy; 400 when it
- *   does not hold a usable name.
+ * Identifies the request; a proxy-named operator gets a session (its CSRF token) on the first request.
+ * @throws HttpError 403 for the proxy's header from an untrusted address; 400 when it comes twice or names nobody
  */
 export function identify(auth: DeskAuth, req: IncomingMessage): Caller {
-  const existing = auth.sessions.get(cookie(req, SESSION_COOKIE));
-  const session = existing ?? auth.sessions.create();
-  const caller: Caller = existing
-    ? { session }
-    : { session, setCookie: sessionCookie(session.id, auth.sessionTtlMs, auth.secureCookies) };
+  const existing = auth.sessions.get(cookie(req, cookieName(auth)));
   const proxied = proxyUser(auth, req);
-  if (proxied !== undefined) return { ...caller, user: proxied, via: 'proxy' };
-  return session.user === undefined ? caller : { ...caller, user: session.user, via: 'password' };
+  if (proxied === undefined) return existing ? { session: existing, user: existing.user, via: 'password' } : {};
+  if (existing?.user === proxied) return { session: existing, user: proxied, via: 'proxy' };
+  const session = auth.sessions.login(existing, proxied);
+  return { session, setCookie: cookieFor(auth, session), user: proxied, via: 'proxy' };
 }
+
+const cookieName = (auth: DeskAuth) => (auth.secureCookies ? `__Host-${SESSION_COOKIE}` : SESSION_COOKIE);
+export const cookieFor = (auth: DeskAuth, s: Session) => sessionCookie(s.id, auth.sessionTtlMs, auth.secureCookies);
 
 function proxyUser(auth: DeskAuth, req: IncomingMessage): string | undefined {
   if (!auth.proxy) return undefined;
-  const raw = req.headers[auth.proxy.header];
-  if (raw === undefined) return undefined;
+  const values = req.headersDistinct[auth.proxy.header];
+  if (values === undefined) return undefined;
   if (!auth.proxy.trusted.has(address(req.socket.remoteAddress)))
     throw new HttpError(403, `the ${auth.proxy.header} header came from an address that is not a trusted proxy`);
-  if (typeof raw !== 'string' || !OPERATOR_NAME.test(raw))
-    throw new HttpError(400, `the ${auth.proxy.header} header must hold one operator name`);
-  return raw;
+  // Node joins a repeated header into "alice, bob" (`headers`); `headersDistinct` keeps each.
+  if (values.length !== 1 || !OPERATOR_NAME.test(values[0]!))
+    throw new HttpError(400, `the ${auth.proxy.header} header must come once, holding one name`);
+  return values[0];
 }
 
 /** @throws HttpError 401 when nobody is authenticated. */
@@ -88,29 +102,20 @@ export function operator(caller: Caller): string {
 
 /** @throws HttpError 403 unless the request carries the session's CSRF token in `x-csrf-token`. */
 export function requireCsrf(caller: Caller, req: IncomingMessage): void {
-  if (!sameToken(req.headers['x-csrf-token'], caller.session.csrf))
+  if (!caller.session || !sameToken(req.headers['x-csrf-token'], caller.session.csrf))
     throw new HttpError(403, 'missing or wrong CSRF token: reload the page');
 }
 
-/**
- * Checks a name and password and logs the session in under a new id.
- * @throws HttpError 401 for a wrong name or password (the same answer for both); 429 after `LOGIN_FAILURES.max`
- *   failures from one address within `LOGIN_FAILURES.windowMs`.
- */
+/** Checks a name and password (./login-limits.ts) and starts a session. @throws HttpError 401 (same for both), 429 */
 export async function logIn(auth: DeskAuth, req: IncomingMessage, caller: Caller, body: Record<string, unknown>) {
-  const from = address(req.socket.remoteAddress);
-  const nowMs = Date.now();
-  const failed = auth.failures.get(from);
-  if (failed && nowMs - failed.sinceMs > LOGIN_FAILURES.windowMs) auth.failures.delete(from);
-  else if (failed && failed.count >= LOGIN_FAILURES.max)
-    throw new HttpError(429, 'too many failed logins from this address; try again in a few minutes');
   const name = textField(body, 'name', 200);
-  if (!(await verifyPassword(body.password, auth.users.get(name)))) {
-    const f = auth.failures.get(from) ?? { count: 0, sinceMs: nowMs };
-    auth.failures.set(from, { ...f, count: f.count + 1 });
-    throw new HttpError(401, 'wrong name or password');
-  }
-  auth.failures.delete(from);
+  const settle = auth.limiter.begin(address(req.socket.remoteAddress), name);
+  const ok = await auth.decoy.then(
+    (decoy) => verifyPassword(body.password, auth.users.get(name), decoy),
+    () => false,
+  );
+  settle(ok);
+  if (!ok) throw new HttpError(401, 'wrong name or password');
   const session = auth.sessions.login(caller.session, name);
-  return { session, setCookie: sessionCookie(session.id, auth.sessionTtlMs, auth.secureCookies) };
+  return { session, setCookie: cookieFor(auth, session) };
 }

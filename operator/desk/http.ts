@@ -4,7 +4,7 @@
  */
 import type { IncomingMessage, ServerResponse } from 'node:http';
 
-/** The session cookie's name. */
+/** The session cookie's name; under TLS `__Host-rr_desk` (RFC 6265bis §4.1.3.2: Secure, Path=/, no Domain). */
 export const SESSION_COOKIE = 'rr_desk';
 
 /** Largest request body read, in bytes; a larger one is refused with 413. */
@@ -25,6 +25,10 @@ export const SECURITY_HEADERS: Readonly<Record<string, string>> = Object.freeze(
   'cross-origin-resource-policy': 'same-origin',
   'cache-control': 'no-store',
 });
+
+/** An error's first line, without a stack. */
+export const briefly = (err: unknown) =>
+  (err instanceof Error ? err.message : 'unknown error').split('\n')[0]!.slice(0, 300);
 
 /** A failure the desk answers with `status` and `{ error: message }`. */
 export class HttpError extends Error {
@@ -73,24 +77,20 @@ export async function readJson(req: IncomingMessage): Promise<Record<string, unk
   return value as Record<string, unknown>;
 }
 
-/** The value of cookie `name` in the request (RFC 6265 §5.4 `Cookie` header), or undefined. */
+/**
+ * Cookie `name` of the request (RFC 6265 §5.4), or undefined. @throws HttpError 400 when it comes twice: cookies ignore
+ * ports (RFC 6265 §8.5), so a page on another port can set a second one (a longer Path is sent first).
+ */
 export function cookie(req: IncomingMessage, name: string): string | undefined {
-  for (const part of (req.headers.cookie ?? '').split(';')) {
-    const eq = part.indexOf('=');
-    if (eq > 0 && part.slice(0, eq).trim() === name) return part.slice(eq + 1).trim();
-  }
-  return undefined;
+  const found = (req.headers.cookie ?? '').split(';').flatMap((p) => (p.trim().startsWith(`${name}=`) ? [p] : []));
+  if (found.length > 1) throw new HttpError(400, 'two session cookies came: another page set one; log in again');
+  return found[0]?.trim().slice(name.length + 1);
 }
 
-/** `Set-Cookie` for the session (RFC 6265bis: HttpOnly, SameSite=Strict, Path=/; Secure when asked). */
+/** `Set-Cookie` for the session (RFC 6265bis: HttpOnly, SameSite=Strict, Path=/; under TLS `__Host-`, Secure). */
 export function sessionCookie(id: string, maxAgeMs: number, secure: boolean): string {
-  const attrs = [
-    `${SESSION_COOKIE}=${id}`,
-    'Path=/',
-    'HttpOnly',
-    'SameSite=Strict',
-    `Max-Age=${Math.floor(maxAgeMs / 1000)}`,
-  ];
+  const name = secure ? `__Host-${SESSION_COOKIE}` : SESSION_COOKIE;
+  const attrs = [`${name}=${id}`, 'Path=/', 'HttpOnly', 'SameSite=Strict', `Max-Age=${Math.floor(maxAgeMs / 1000)}`];
   if (secure) attrs.push('Secure');
   return attrs.join('; ');
 }

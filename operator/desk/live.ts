@@ -1,32 +1,39 @@
 /**
- * The page's live feed: server-sent events (HTML Living Standard, "Server-sent events"). While at least one page
- * listens, the desk reads the namespace every `pollMs` (operator/desk/views.ts) and sends
+ * The page's live feed: server-sent events (HTML Living Standard, "Server-sent events"). Once at start, and every
+ * `pollMs` while a page listens, the desk reads the namespace (views.ts; `cache`: each run's last read) and sends
  * - `snapshot` (the waiting calls and cases, with the server's clock) when it changed, and at least every 15 s;
  * - `trouble` (`{ message }`) when Temporal could not be read; the page shows it beside its connection state.
  * A comment line every tick lets the browser notice a dead connection; `retry: 2000` sets its reconnect delay (ms).
- * One reader for every page. Node side.
+ * A stream ends with its session: at logout (`endSession`) and expiry. One reader for every page. Node side.
  */
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { Client } from '@temporalio/client';
-import { SECURITY_HEADERS } from './http';
-import { snapshot, type Snapshot } from './views';
+import { briefly, SECURITY_HEADERS } from './http';
+import type { Session } from './sessions';
+import { snapshot, type Snapshot, type SnapshotCache } from './views';
 
 /** A snapshot is sent again at least this often, in ms, even unchanged. */
 const RESEND_MS = 15_000;
 
 export class LiveFeed {
-  private readonly pages = new Set<ServerResponse>();
+  /** Each open stream → its session's id. */
+  private readonly pages = new Map<ServerResponse, string>();
   private timer: NodeJS.Timeout | undefined;
+  /** The read under way, which `close` waits for (a call cut by a closed connection would retry on it). */
+  private ticking: Promise<void> = Promise.resolve();
   private last: { body: string; sentAtMs: number; frame: string } | undefined;
   private closed = false;
+  private readonly cache: SnapshotCache = new Map();
 
   constructor(
     private readonly client: Client,
     private readonly pollMs: number,
-  ) {}
+  ) {
+    this.schedule(0);
+  }
 
-  /** Answers `req` with the event stream; it ends when the page goes or the feed closes. */
-  subscribe(req: IncomingMessage, res: ServerResponse): void {
+  /** Answers `req` with the event stream; it ends when the page goes, the session ends or the feed closes. */
+  subscribe(req: IncomingMessage, res: ServerResponse, session: Session): void {
     res.writeHead(200, {
       ...SECURITY_HEADERS,
       'content-type': 'text/event-stream; charset=utf-8',
@@ -36,34 +43,40 @@ export class LiveFeed {
     });
     res.write('retry: 2000\n\n');
     if (this.last) res.write(this.last.frame);
-    this.pages.add(res);
-    req.on('close', () => this.pages.delete(res));
+    this.pages.set(res, session.id);
+    const expiry = setTimeout(() => res.end(), Math.max(0, session.expiresAtMs - Date.now()));
+    req.on('close', () => clearTimeout(expiry) ?? this.pages.delete(res));
     if (this.timer === undefined) this.schedule(0);
   }
 
+  /** Ends the streams of a session (a logout). */
+  endSession(id: string): void {
+    for (const [res, session] of this.pages) if (session === id) res.end();
+  }
+
   /** Ends every stream and stops reading. */
-  close(): void {
+  close(): Promise<void> {
     this.closed = true;
     clearTimeout(this.timer);
-    for (const res of this.pages) res.end();
+    for (const res of this.pages.keys()) res.end();
     this.pages.clear();
+    return this.ticking;
   }
 
   private schedule(delayMs: number): void {
-    this.timer = setTimeout(() => void this.tick(), delayMs);
+    this.timer = setTimeout(() => (this.ticking = this.tick()), delayMs);
   }
 
   private async tick(): Promise<void> {
     if (this.closed) return;
-    if (this.pages.size === 0) {
+    if (this.pages.size === 0 && this.last) {
       this.timer = undefined;
       return;
     }
     try {
-      this.publish(await snapshot(this.client));
+      this.publish(await snapshot(this.client, this.cache));
     } catch (err) {
-      const message = err instanceof Error ? err.message.split('\n')[0]!.slice(0, 300) : 'Temporal could not be read';
-      this.broadcast(`event: trouble\ndata: ${JSON.stringify({ message })}\n\n`);
+      this.broadcast(`event: trouble\ndata: ${JSON.stringify({ message: briefly(err) })}\n\n`);
     }
     if (!this.closed) this.schedule(this.pollMs);
   }
@@ -81,6 +94,6 @@ export class LiveFeed {
   }
 
   private broadcast(text: string): void {
-    for (const res of this.pages) res.write(text);
+    for (const res of this.pages.keys()) res.write(text);
   }
 }

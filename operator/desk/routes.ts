@@ -35,23 +35,23 @@ const DECISIONS: Record<string, Decide> = {
 };
 
 /** Answers one `/api/` request. @throws HttpError for the error answers above */
-export async function route(desk: Desk, req: IncomingMessage, res: ServerResponse, path: string): Promise<void> {
+export async function route(desk: Desk, req: IncomingMessage, res: ServerResponse, url: URL): Promise<void> {
   const caller = identify(desk.auth, req);
   const cookieHeader: Record<string, string> = caller.setCookie ? { 'set-cookie': caller.setCookie } : {};
   const reply = (status: number, body: unknown, headers = cookieHeader) => sendJson(res, status, body, headers);
-  if (req.method === 'GET') return read(desk, req, res, path, caller, reply);
+  const path = url.pathname;
+  if (req.method === 'GET') return read(desk, req, res, url, caller, reply);
   if (req.method !== 'POST') throw new HttpError(405, 'use GET or POST');
-  requireCsrf(caller, req);
+  if (path !== '/api/login') requireCsrf(caller, req); // no session yet: the Origin check and JSON body guard it
   const body = await readJson(req);
   if (path === '/api/login') {
     const { session, setCookie } = await logIn(desk.auth, req, caller, body);
     return reply(200, { user: session.user, via: 'password', csrf: session.csrf }, { 'set-cookie': setCookie });
   }
   if (path === '/api/logout') {
-    desk.auth.sessions.end(caller.session);
-    const fresh = desk.auth.sessions.create();
-    const setCookie = sessionCookie(fresh.id, desk.auth.sessionTtlMs, desk.auth.secureCookies);
-    return reply(200, { user: null, csrf: fresh.csrf }, { 'set-cookie': setCookie });
+    desk.auth.sessions.end(caller.session!);
+    desk.live.endSession(caller.session!.id);
+    return reply(200, { user: null, csrf: null }, { 'set-cookie': sessionCookie('', 0, desk.auth.secureCookies) });
   }
   const decide = DECISIONS[path];
   if (!decide) throw new HttpError(404, 'not found');
@@ -62,23 +62,27 @@ async function read(
   desk: Desk,
   req: IncomingMessage,
   res: ServerResponse,
-  path: string,
+  url: URL,
   caller: Caller,
   reply: (status: number, body: unknown) => void,
 ): Promise<void> {
+  const path = url.pathname;
   if (path === '/api/session') {
     return reply(200, {
       user: caller.user ?? null,
       via: caller.via ?? null,
-      csrf: caller.session.csrf,
+      csrf: caller.session?.csrf ?? null,
       nowMs: Date.now(),
       passwordLogin: desk.passwordLogin,
       proxy: desk.proxyHeader !== undefined,
     });
   }
-  operator(caller);
-  if (path === '/api/events') return desk.live.subscribe(req, res);
+  const user = operator(caller);
+  const query = Object.fromEntries(url.searchParams);
+  if (path === '/api/events') return desk.live.subscribe(req, res, caller.session!);
   if (path === '/api/snapshot') return reply(200, await snapshot(desk.client));
   if (path === '/api/history') return reply(200, { nowMs: Date.now(), items: await desk.history.read() });
+  if (path === '/api/part') return reply(200, await desk.actions.part(user, query));
+  if (path === '/api/decided') return reply(200, await desk.actions.decided(query));
   throw new HttpError(404, 'not found');
 }

@@ -12,8 +12,8 @@ import type { Client } from '@temporalio/client';
 import type { DeskConfig, DeskConfigInput } from '../../config/desk-schema';
 import { ConfigError, parseConfigObject } from '../../config/load';
 import { DeskActions } from './actions';
-import { createAuth } from './auth';
-import { HttpError, sendJson, SECURITY_HEADERS } from './http';
+import { allowHosts, checkHostAndOrigin, createAuth } from './auth';
+import { briefly, HttpError, sendJson, SECURITY_HEADERS } from './http';
 import { LiveFeed } from './live';
 import { route, type Desk } from './routes';
 import { HistoryReader } from './views';
@@ -43,7 +43,7 @@ export interface RunningDesk {
   /** `http://<host>:<port>` */
   url: string;
   server: Server;
-  /** Stops the HTTP server and the event streams. */
+  /** Stops the HTTP server and the event streams, once the reads under way are done. */
   close(): Promise<void>;
 }
 
@@ -68,20 +68,24 @@ export async function startDesk(options: DeskOptions): Promise<RunningDesk> {
     passwordLogin: config.users.length > 0,
     proxyHeader: config.proxy?.header,
   };
-  const server = createServer((req, res) => void handle(desk, assets, req, res));
+  const pending = new Set<Promise<void>>();
+  const server = createServer((req, res) => {
+    const answer = handle(desk, assets, req, res).finally(() => pending.delete(answer));
+    pending.add(answer);
+  });
   await new Promise<void>((ok, fail) => {
     server.once('error', fail);
     server.listen(config.port, config.host, () => ok());
   });
   const { port } = server.address() as AddressInfo;
+  allowHosts(desk.auth, config, port);
   const host = config.host.includes(':') ? `[${config.host}]` : config.host;
   return {
     url: `http://${host}:${port}`,
     server,
-    close: () => {
-      live.close();
+    close: async () => {
       server.closeAllConnections();
-      return new Promise((ok) => server.close(() => ok()));
+      await Promise.all([live.close(), new Promise((ok) => server.close(ok)), ...pending]);
     },
   };
 }
@@ -100,7 +104,9 @@ async function handle(
   res: ServerResponse,
 ): Promise<void> {
   try {
-    const path = new URL(req.url ?? '/', 'http://desk').pathname;
+    checkHostAndOrigin(desk.auth, req);
+    const url = new URL(req.url ?? '/', 'http://desk');
+    const path = url.pathname;
     const asset = req.method === 'GET' ? assets.get(path) : undefined;
     if (asset) {
       res.writeHead(200, { ...SECURITY_HEADERS, 'content-type': asset.type, 'content-length': asset.body.length });
@@ -108,7 +114,7 @@ async function handle(
       return;
     }
     if (!path.startsWith('/api/')) throw new HttpError(404, 'not found');
-    await route(desk, req, res, path);
+    await route(desk, req, res, url);
   } catch (err) {
     if (res.headersSent) {
       res.end();
@@ -117,9 +123,4 @@ async function handle(
     if (err instanceof HttpError) sendJson(res, err.status, { error: err.message });
     else sendJson(res, 502, { error: `Temporal answered with an error: ${briefly(err)}` });
   }
-}
-
-/** An error's first line, without a stack. */
-function briefly(err: unknown): string {
-  return (err instanceof Error ? err.message : 'unknown error').split('\n')[0]!.slice(0, 300);
 }

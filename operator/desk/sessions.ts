@@ -1,22 +1,20 @@
 /**
- * The desk's sessions, in memory: each browser gets one on its first visit, with a CSRF token (OWASP CSRF
- * Prevention Cheat Sheet, "Synchronizer token pattern"); a login gives it a user under a NEW session id (session
- * fixation: OWASP Session Management Cheat Sheet, "Renew the session ID after any privilege level change").
- * Ids and tokens are 32 random bytes (base64url); tokens compare in constant time. A restart logs everyone out.
- * Node side.
+ * The desk's sessions, in memory: one begins only with an authenticated operator (a login, or a trusted proxy's
+ * first request naming them), under a NEW id with its CSRF token (OWASP CSRF Prevention Cheat Sheet, "Synchronizer
+ * token pattern"; OWASP Session Management Cheat Sheet, "Renew the session ID after any privilege level change").
+ * Ids and tokens are 32 random bytes (base64url), compared in constant time. A restart logs everyone out. Node side.
  */
 import { randomBytes, timingSafeEqual } from 'node:crypto';
 
 export interface Session {
   id: string;
   csrf: string;
-  /** The operator, once logged in with a password. */
-  user?: string;
+  user: string;
   expiresAtMs: number;
 }
 
-/** Sessions kept at most; the oldest goes first (an anonymous visit costs one). */
-export const MAX_SESSIONS = 10_000;
+/** Sessions kept at most, and per operator; the oldest goes first. */
+export const MAX_SESSIONS = { all: 10_000, perUser: 16 };
 
 const token = () => randomBytes(32).toString('base64url');
 
@@ -46,11 +44,6 @@ export class SessionStore {
     return undefined;
   }
 
-  /** A new anonymous session. */
-  create(): Session {
-    return this.put({ id: token(), csrf: token(), expiresAtMs: this.now() + this.ttlMs });
-  }
-
   /** Logs `user` in: the old session ends, a new one (new id, new CSRF token) begins. */
   login(old: Session | undefined, user: string): Session {
     if (old) this.byId.delete(old.id);
@@ -62,7 +55,9 @@ export class SessionStore {
   }
 
   private put(s: Session): Session {
-    while (this.byId.size >= MAX_SESSIONS) {
+    const mine = [...this.byId.values()].filter((o) => o.user === s.user);
+    for (const o of mine.slice(0, Math.max(0, mine.length - MAX_SESSIONS.perUser + 1))) this.byId.delete(o.id);
+    while (this.byId.size >= MAX_SESSIONS.all) {
       const oldest = this.byId.keys().next().value as string;
       this.byId.delete(oldest);
     }

@@ -20,10 +20,14 @@ export const CHROMIUM_FLAGS = [
   '--disable-sync',
 ];
 
-/** @throws Error naming the package when /usr/bin/chromium is missing */
-export function launchChromium(): Promise<Browser> {
+/**
+ * @param extraArgs more flags, e.g. `--host-resolver-rules=MAP rebind.test 127.0.0.1` (a name that resolves to the
+ *   desk, as a DNS-rebinding page's does)
+ * @throws Error naming the package when /usr/bin/chromium is missing
+ */
+export function launchChromium(extraArgs: string[] = []): Promise<Browser> {
   if (!existsSync(CHROMIUM)) throw new Error(`${CHROMIUM} is missing: apt-get install -y chromium`);
-  return chromium.launch({ executablePath: CHROMIUM, headless: true, args: CHROMIUM_FLAGS });
+  return chromium.launch({ executablePath: CHROMIUM, headless: true, args: [...CHROMIUM_FLAGS, ...extraArgs] });
 }
 
 /** A context and page for one operator, logged in through the login form. Dialogs are counted, never accepted. */

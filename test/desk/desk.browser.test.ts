@@ -15,7 +15,7 @@ import type { ToolContext } from '../../activities/tool-context';
 import { startLedgerService, type LedgerService } from '../../examples/ledger-service';
 import { ledgerTools } from '../../examples/ledger-tools';
 import { startScriptedService, type ScriptedService } from '../../examples/scripted-service';
-import { hashPassword, pendingApprovals, showReview, startDesk, type RunningDesk } from '../../client';
+import { approvalLedger, hashPassword, pendingApprovals, showReview, startDesk, type RunningDesk } from '../../client';
 import { RecoveryPlugin } from '../../plugin/recovery-plugin';
 import type { ReconcileResult } from '../../workflows/reconcile';
 import type { ToolOutcome } from '../../workflows/tool-router';
@@ -24,6 +24,7 @@ import { GATED_SCRIPT, gatedExportTool } from '../temporal/fixtures/gated-export
 import type { ParallelCallsInput } from '../temporal/fixtures/parallel-approvals-workflow';
 import { FAST_BACKOFF, timerDurationsMs } from '../temporal/harness';
 import { launchChromium, operatorPage } from './browser';
+import { press } from './kit';
 
 const XSS = '<img src=x onerror=alert(1)>';
 const PASSWORDS = { alice: 'correct horse battery staple', bob: 'tr0ub4dor&3 is not enough' };
@@ -147,7 +148,7 @@ test('login: a wrong password gets 401 and the page says so; the right one opens
   await context.close();
 });
 
-test('the page carries a strict CSP and no inline script; the session cookie is HttpOnly and SameSite=Strict', async () => {
+test('the page carries a strict CSP and no inline script; no session before login, then an HttpOnly, SameSite=Strict cookie', async () => {
   const res = await fetch(desk.url);
   expect(res.headers.get('content-security-policy')).toContain("default-src 'self'; script-src 'self'");
   expect(res.headers.get('x-content-type-options')).toBe('nosniff');
@@ -155,7 +156,13 @@ test('the page carries a strict CSP and no inline script; the session cookie is 
   expect(html.match(/<script[^>]*>/g)).toEqual(['<script src="/desk.js" defer>']);
   expect(html).not.toMatch(/ on[a-z]+=/);
   const session = await fetch(`${desk.url}/api/session`);
-  expect(session.headers.get('set-cookie')).toMatch(
+  expect(session.headers.get('set-cookie')).toBeNull();
+  const login = await fetch(`${desk.url}/api/login`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify({ name: 'alice', password: PASSWORDS.alice }),
+  });
+  expect(login.headers.get('set-cookie')).toMatch(
     /^rr_desk=[\w-]{43}; Path=\/; HttpOnly; SameSite=Strict; Max-Age=28800$/,
   );
 });
@@ -190,12 +197,12 @@ describe('one turn of two calls, one with an argument that holds HTML', () => {
   });
 
   test(`an argument of ${XSS} renders as text: no img element, no dialog`, async () => {
-    const args = card(alice.page, 'report-2').locator('pre.args');
-    await expect(args.textContent()).resolves.toBe(JSON.stringify({ month: XSS }, null, 2));
+    const month = card(alice.page, 'report-2').locator('tr[data-path="month"] td.value');
+    await expect(month.textContent()).resolves.toBe(XSS);
     await expect(alice.page.locator('main img').count()).resolves.toBe(0);
     await alice.page.waitForTimeout(500);
     expect(alice.dialogs).toEqual([]);
-    await expect(alice.page.locator('text=Approve all 2 calls of turn 1').count()).resolves.toBe(1);
+    await expect(alice.page.locator('button.approve-batch').textContent()).resolves.toBe('Approve these 2 calls');
     await alice.page.screenshot({ path: join(SHOTS, 'desk-approvals.png'), fullPage: true });
   });
 
@@ -213,11 +220,11 @@ describe('one turn of two calls, one with an argument that holds HTML', () => {
     await stale.goto(desk.url);
     await card(stale, 'report-1').waitFor();
 
-    await card(alice.page, 'report-1').locator('button.approve').click();
+    await press(card(alice.page, 'report-1').locator('button.approve'));
     await expect(answer(alice.page)).resolves.toBe(
       'Approved: report-1 — recorded for alice (identity recovery-router-desk/alice)',
     );
-    await card(stale, 'report-1').locator('button.approve').click();
+    await press(card(stale, 'report-1').locator('button.approve'));
     await expect(answer(stale)).resolves.toMatch(
       new RegExp(
         `^Refused: ${id}: call "report-1" was approved and the approval was used at .*Z: an approval is used once$`,
@@ -231,7 +238,7 @@ describe('one turn of two calls, one with an argument that holds HTML', () => {
   });
 
   test('deny from the page: the call stops and the run ends', async () => {
-    await card(alice.page, 'report-2').locator('button.deny').click();
+    await press(card(alice.page, 'report-2').locator('button.deny'));
     await expect(answer(alice.page)).resolves.toBe(
       'Denied: report-2 — recorded for alice (identity recovery-router-desk/alice)',
     );
@@ -253,8 +260,8 @@ test('two operators decide the same call at once: exactly one decision is taken'
   await Promise.all([card(alice.page, 'race-1').waitFor(), card(bob.page, 'race-1').waitFor()]);
   const approvedBefore = service.hits('GET /export-approved');
   await Promise.all([
-    card(alice.page, 'race-1').locator('button.approve').click(),
-    card(bob.page, 'race-1').locator('button.deny').click(),
+    press(card(alice.page, 'race-1').locator('button.approve')),
+    press(card(bob.page, 'race-1').locator('button.deny')),
   ]);
   await Promise.all([alice.page.locator('#answer[data-ok]').waitFor(), bob.page.locator('#answer[data-ok]').waitFor()]);
   const oks = await Promise.all([alice.page, bob.page].map((p) => p.locator('#answer').getAttribute('data-ok')));
@@ -273,8 +280,9 @@ test('an expired approval cannot be used: the page shows it expired and the run 
   // Until the page shows it expired: no wall-clock bound of its own (the test's timeout is the only one); the expiry
   // itself is asserted as scheduled, the run's one timer of exactly 4 000 ms.
   await alice.page.locator('article[data-call="late-1"][data-state=expired]').waitFor({ timeout: 0 });
-  await expect(card(alice.page, 'late-1').locator('.note').textContent()).resolves.toBe(
-    'This request expired: it can no longer be approved.',
+  // It stays where it was, saying so; once the run has left the list, with what its ledger says.
+  await expect(card(alice.page, 'late-1').locator('p.note, p.decided').textContent()).resolves.toMatch(
+    /^(This request expired: nobody decided, and it can no longer be approved\.|Expired at .*: nobody decided\.)$/,
   );
   await expect(card(alice.page, 'late-1').locator('button.approve').count()).resolves.toBe(0);
   const r = await result(id);
@@ -283,11 +291,12 @@ test('an expired approval cannot be used: the page shows it expired and the run 
     feedback: { message: 'The approval request expired after 4 s without a decision; the action was not taken.' },
   });
   expect(timerDurationsMs((await env.client.workflow.getHandle(id).fetchHistory()).events ?? [])).toEqual([4_000]);
-  const digest = (await card(alice.page, 'late-1').locator('code.digest').textContent())!;
+  const digest = (await approvalLedger(env.client, id))[0]!.argsDigest;
   const refused = await post(
     alice.page,
     '/api/approvals/decide',
-    { workflowId: id, callId: 'late-1', argsDigest: digest, approved: true },
+    // Whatever rendering it names (the page shows none any more), the run refuses it.
+    { workflowId: id, callId: 'late-1', argsDigest: digest, viewDigest: 'f'.repeat(64), approved: true },
     'with',
   );
   expect(refused.status).toBe(409);
@@ -316,7 +325,7 @@ test('decide a review from the page: the write is abandoned as decided, by alice
   ).resolves.toEqual(['mark_applied', 'replay', 'abandon']);
   await alice.page.screenshot({ path: join(SHOTS, 'desk-reviews.png'), fullPage: true });
   await review.locator('input[aria-label=Reason]').fill('customer cancelled; refund by hand');
-  await review.locator('button[data-decision=abandon]').click();
+  await press(review.locator('button[data-decision=abandon]'));
   await expect(answer(alice.page)).resolves.toBe(`Abandon: ${operationId} — decision taken`);
   const r = await result(id);
   expect(r.outcomes[0]).toMatchObject({

@@ -111,6 +111,8 @@ describe('reviews: a refund whose outcome stayed unknown (lookup down), on one s
       tool: 'issue_refund',
       workflowId: `reconcile:${operationId}`,
       sinceMs: expect.any(Number),
+      taskQueue: h.taskQueue,
+      agentWorkflowId: expect.any(String),
     });
     // Exactly the reconciliation's start on the server's clock, not a window around this process's clock.
     const started = (await env.client.workflow.getHandle(`reconcile:${operationId}`).describe()).startTime.getTime();
@@ -327,6 +329,7 @@ describe('approvals across workflows', () => {
           workflowId: id,
           tool: 'export_report',
           startedAtMs: expect.any(Number),
+          taskQueue: h.taskQueue,
         });
         expect(entry!.startedAtMs).toBe((await env.client.workflow.getHandle(id).describe()).startTime.getTime());
 

@@ -145,6 +145,6 @@ test('injection corpus: ≥ 60 placements over every channel; none arrives unfen
   // The planner's system text says which words are data.
   expect(request.messages[0]).toEqual({ role: 'system', content: DEFAULT_SYSTEM_PROMPT });
   expect(DEFAULT_SYSTEM_PROMPT).toContain(UNTRUSTED_TEXT_NOTE);
-  // What the note costs: 417 characters before it, 622 with it (+205, about 50 tokens), on every planner request.
-  expect(DEFAULT_SYSTEM_PROMPT).toHaveLength(622);
+  // What the note costs: 417 characters before it, 646 with it (+229, about 57 tokens), on every planner request.
+  expect(DEFAULT_SYSTEM_PROMPT).toHaveLength(646);
 });

@@ -2,8 +2,9 @@
  * The desk's password hashes and session tokens (operator/desk/password.ts, sessions.ts): pure, no server. The
  * hashes use ln = 10 here (N = 2^10) to keep the tests fast; the format and the checks are the same.
  */
-import { hashPassword, MAX_PASSWORD_CHARS, verifyPassword } from '../../operator/desk/password';
+import { decoyHash, hashPassword, MAX_PASSWORD_CHARS, verifyPassword } from '../../operator/desk/password';
 import { MAX_SESSIONS, sameToken, SessionStore } from '../../operator/desk/sessions';
+import { LOGIN_LIMITS, LoginLimiter } from '../../operator/desk/login-limits';
 import { SCRYPT_HASH } from '../../config/desk-schema';
 
 describe('desk passwords (scrypt)', () => {
@@ -17,19 +18,26 @@ describe('desk passwords (scrypt)', () => {
 
   test('verifyPassword: the right password → true; a wrong one, an unknown user (no hash), a malformed hash → false', async () => {
     const stored = await hashPassword('correct horse', { ln: 10 });
-    await expect(verifyPassword('correct horse', stored)).resolves.toBe(true);
-    await expect(verifyPassword('correct horsE', stored)).resolves.toBe(false);
-    await expect(verifyPassword('correct horse', undefined)).resolves.toBe(false);
-    await expect(verifyPassword('correct horse', stored.replace('ln=10', 'ln=11'))).resolves.toBe(false);
-    await expect(verifyPassword('correct horse', '$scrypt$ln=99,r=8,p=1$AAAA$AAAA')).resolves.toBe(false);
-    await expect(verifyPassword('correct horse', 'plain text')).resolves.toBe(false);
+    const decoy = await decoyHash(stored);
+    await expect(verifyPassword('correct horse', stored, decoy)).resolves.toBe(true);
+    await expect(verifyPassword('correct horsE', stored, decoy)).resolves.toBe(false);
+    await expect(verifyPassword('correct horse', undefined, decoy)).resolves.toBe(false);
+    await expect(verifyPassword('correct horse', stored.replace('ln=10', 'ln=11'), decoy)).resolves.toBe(false);
+    await expect(verifyPassword('correct horse', '$scrypt$ln=99,r=8,p=1$AAAA$AAAA', decoy)).resolves.toBe(false);
+    await expect(verifyPassword('correct horse', 'plain text', decoy)).resolves.toBe(false);
+  });
+
+  test('decoyHash: an unknown name is checked at the cost of a known one: the same ln, r and p', async () => {
+    const stored = await hashPassword('pw', { ln: 11, r: 4, p: 2 });
+    expect(SCRYPT_HASH.exec(await decoyHash(stored))!.slice(1, 4)).toEqual(['11', '4', '2']);
+    expect(SCRYPT_HASH.exec(await decoyHash(undefined).then((h) => h))!.slice(1, 4)).toEqual(['17', '8', '1']);
   });
 
   test('passwords: Unicode is normalized (NFC) before hashing; non-strings, empty and over-long ones are refused', async () => {
     const stored = await hashPassword('caf\u00e9', { ln: 10 });
-    await expect(verifyPassword('cafe\u0301', stored)).resolves.toBe(true);
+    await expect(verifyPassword('cafe\u0301', stored, stored)).resolves.toBe(true);
     for (const bad of [undefined, 5, '', 'x'.repeat(MAX_PASSWORD_CHARS + 1)])
-      await expect(verifyPassword(bad, stored)).resolves.toBe(false);
+      await expect(verifyPassword(bad, stored, stored)).resolves.toBe(false);
     await expect(hashPassword('')).rejects.toThrow(new RangeError('a desk password must be 1 to 1024 characters'));
   });
 });
@@ -38,7 +46,7 @@ describe('desk sessions', () => {
   test('a login ends the old session and starts one with a new id and a new CSRF token; sessions expire', () => {
     let now = 1_000;
     const store = new SessionStore(60_000, () => now);
-    const anon = store.create();
+    const anon = store.login(undefined, 'proxy-named');
     expect(anon.id).toMatch(/^[\w-]{43}$/);
     const in1 = store.login(anon, 'alice');
     expect([in1.id === anon.id, in1.csrf === anon.csrf, in1.user]).toEqual([false, false, 'alice']);
@@ -48,11 +56,14 @@ describe('desk sessions', () => {
     expect(store.get(in1.id)).toBeUndefined();
   });
 
-  test(`at most ${MAX_SESSIONS} sessions: the oldest goes first`, () => {
+  test(`at most ${MAX_SESSIONS.perUser} sessions per operator and ${MAX_SESSIONS.all} in all: the oldest goes first`, () => {
     const store = new SessionStore(60_000);
-    const first = store.create();
-    for (let i = 0; i < MAX_SESSIONS; i++) store.create();
-    expect(store.get(first.id)).toBeUndefined();
+    const alice = store.login(undefined, 'alice');
+    const bob = store.login(undefined, 'bob');
+    for (let i = 0; i < MAX_SESSIONS.perUser; i++) store.login(undefined, 'alice');
+    expect([store.get(alice.id), store.get(bob.id)]).toEqual([undefined, bob]);
+    for (let i = 0; i < MAX_SESSIONS.all; i++) store.login(undefined, `user${i}`);
+    expect(store.get(bob.id)).toBeUndefined();
   });
 
   test('sameToken: equal strings only; another length, a non-string → false', () => {
@@ -61,6 +72,34 @@ describe('desk sessions', () => {
     expect(sameToken('abcd', 'abc')).toBe(false);
     expect(sameToken(['abc'], 'abc')).toBe(false);
     expect(sameToken(undefined, 'abc')).toBe(false);
+  });
+});
+
+describe('login limits', () => {
+  test(`per address and name: ${LOGIN_LIMITS.perName} attempts counted when they start, then 429 for that name only; a success clears the count`, () => {
+    let now = 0;
+    const limits = new LoginLimiter(() => now);
+    for (let i = 0; i < LOGIN_LIMITS.perName; i++) limits.begin('10.0.0.1', 'alice')(false);
+    expect(() => limits.begin('10.0.0.1', 'alice')).toThrow(
+      'too many failed logins for this name from this address; try again in a few minutes',
+    );
+    limits.begin('10.0.0.1', 'bob')(true);
+    limits.begin('10.0.0.2', 'alice')(true);
+    now += LOGIN_LIMITS.windowMs + 1;
+    limits.begin('10.0.0.1', 'alice')(true);
+    limits.begin('10.0.0.1', 'alice')(false);
+  });
+
+  test(`at most ${LOGIN_LIMITS.inFlight} checks at once per address and per name; the next is refused at once, not queued`, () => {
+    const limits = new LoginLimiter(() => 0);
+    const flying = [limits.begin('10.0.0.1', 'a'), limits.begin('10.0.0.1', 'b')];
+    const busy = 'other logins from this address or for this name are being checked; try again';
+    expect(() => limits.begin('10.0.0.1', 'c')).toThrow(busy);
+    const other = [limits.begin('10.0.0.2', 'd'), limits.begin('10.0.0.3', 'd')];
+    expect(() => limits.begin('10.0.0.4', 'd')).toThrow(busy);
+    flying[0]!(false);
+    limits.begin('10.0.0.1', 'c')(false);
+    for (const settle of [flying[1]!, ...other]) settle(false);
   });
 });
 

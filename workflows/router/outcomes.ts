@@ -11,6 +11,7 @@ import { feedbackFor } from '../../recovery/feedback';
 import { TerminalState, type RecoveryRecord } from '../../recovery/records';
 import { RecoveryAction, routeFor } from '../../recovery/routes';
 import type { Capability } from '../../recovery/tool-spec';
+import { stripControls } from '../../recovery/untrusted';
 import { isEmptyResult, outcomeDigest, own } from '../router-helpers';
 import { telemetry } from '../telemetry-sinks';
 import type { ToolOutcome } from '../tool-router-types';
@@ -25,6 +26,8 @@ export interface RouteExtra {
   forceAction?: RecoveryAction;
   observedState?: unknown;
   exhausted?: ExhaustedBudget;
+  /** A person's words on the call (a deny reason), passed to the model as quoted data (`personSaid`). */
+  personSaid?: string;
 }
 
 /**
@@ -102,6 +105,7 @@ export function routed(
     ...(extra.message ? { message: extra.message } : {}),
     ...(extra.observedState !== undefined ? { observedState: extra.observedState } : {}),
   });
+  if (extra.personSaid) feedback.personSaid = stripControls(extra.personSaid);
   const terminalState = extra.refused ? TerminalState.REFUSED : ACTIONS[action].terminal;
   writeRecord(ctx, scope, terminalState, failure, action, exhausted);
   const out: ToolOutcome = {

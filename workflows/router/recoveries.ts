@@ -16,7 +16,7 @@ import { RecoveryAttr } from '../../recovery/trace-attributes';
 import { isReplaySafe } from '../../recovery/tool-spec';
 import type { ReconcileResult } from '../reconcile';
 import { reconcileCall } from '../reconcile-call';
-import { own } from '../router-helpers';
+import { hashedArgs, own } from '../router-helpers';
 import type { ToolOutcome } from '../tool-router-types';
 import { spendUnit, type ReadyScope, type RouterContext } from './context';
 import { recordAttempt, type FailedAttempt } from './dispatch';
@@ -58,7 +58,10 @@ async function reauth(ctx: RouterContext, scope: ReadyScope, attempt: FailedAtte
 async function requestApproval(ctx: RouterContext, scope: ReadyScope, attempt: FailedAttempt): Promise<Next> {
   const { failure } = attempt;
   recordAttempt(ctx, scope, attempt, failure);
-  const stop = (message: string) => end(routed(ctx, scope, failure, { forceAction: RecoveryAction.STOP, message }));
+  const stop = (message: string, personSaid?: string) =>
+    end(
+      routed(ctx, scope, failure, { forceAction: RecoveryAction.STOP, message, ...(personSaid ? { personSaid } : {}) }),
+    );
   if (scope.approval) return stop('The action is still forbidden after approval.');
   const waitStartMs = Date.now();
   const outcome = await ctx.approvals.wait({
@@ -71,6 +74,8 @@ async function requestApproval(ctx: RouterContext, scope: ReadyScope, attempt: F
     // Redacted and bounded by the activity that was refused (activities/preview-arguments.ts); null from a worker
     // that did not send it.
     argsPreview: attempt.meta.argsPreview ?? null,
+    // In the run's memory only, for a person's view (query option `arguments`): what `argsDigest` covers.
+    args: hashedArgs(scope.spec, scope.args),
     turn: scope.turn,
   });
   const allow = outcome.kind === 'approved';
@@ -88,7 +93,7 @@ async function requestApproval(ctx: RouterContext, scope: ReadyScope, attempt: F
     case 'revoked':
       return stop('The approval was revoked before it was used; the action was not taken.');
     case 'denied':
-      return stop('A person declined this action.');
+      return stop('A person declined this action.', outcome.grant.reason);
   }
   const { approved: _approved, ...grant } = outcome.grant;
   scope.approval = grant;
