@@ -2,35 +2,7 @@
 /**
  * The operator's command line, the package's `bin` (`npx recovery-router …`): list and decide pending approvals
  * and reviews, run a local Temporal dev server, and report what shadow mode would do with your activities' failures.
- *
- *   recovery-router approvals pending
- *   recovery-router approvals list <workflowId>      # call id, tool, argument digest and preview
- *   recovery-router approvals approve <workflowId> <callId> --digest <argsDigest> --by ops@example \
- *     --reason "one-off export" [--key-file approval.key]
- *   recovery-router approvals deny <workflowId> <callId> --digest <argsDigest> --by ops@example
- *   recovery-router approvals approve-batch <workflowId> <callId>=<argsDigest>... --by ops@example
- *   recovery-router approvals revoke <workflowId> <callId> --by ops@example [--reason <text>]
- *   recovery-router approvals ledger <workflowId>      # every request of the run and what became of it
- *   recovery-router reviews list
- *   recovery-router reviews show <operationId>
- *   recovery-router reviews decide <operationId> mark-applied|replay|abandon --by <who> --reason <text> \
- *     [--result-ref <ref>]
- *   recovery-router server            # temporal server start-dev, as temporal.config.json `embeddedServer` says
- *   recovery-router desk              # the approval and review desk in the browser (docs/approvals.md)
- *   recovery-router desk hash-password < password.txt
- *   recovery-router shadow-report [--query <visibility query>] [--writes a,b] [--reads c] [--json]
- *   recovery-router rules suggest [--query <visibility query>] [--json]   # errors no rule recognised, by fingerprint
- *   recovery-router rules accept <fingerprint> --class <class> [--reason <reason>] [--applied no] [--write]
- *
- * The plain Temporal CLI equivalents:
- *   temporal workflow query --workflow-id <workflowId> --name recovery.pendingApprovals
- *   temporal workflow update execute --workflow-id <workflowId> --name recovery.decideApproval \
- *     --input '{"callId":"<callId>","argsDigest":"<argsDigest>","approved":true,"by":"ops@example"}'
- *   temporal workflow list --query 'RecoveryStatus="AwaitingReview" AND ExecutionStatus="Running"'
- *   temporal workflow query --workflow-id reconcile:<operationId> --name recovery.reviewCase
- *   temporal workflow update execute --workflow-id reconcile:<operationId> --name recovery.decideReview \
- *     --input '{"operationId":"<operationId>","decision":"replay","by":"ops@example","reason":"..."}'
- *
+ * Each command and its plain Temporal CLI equivalent: docs/operating.md and docs/approvals.md.
  * Connection settings: Temporal's environment configuration, else the embedded dev server (config/connection.ts).
  */
 import { Argument, Command } from 'commander';

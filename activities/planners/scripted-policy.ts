@@ -1,52 +1,7 @@
 /**
  * The policy of the scripted planner (scripted.ts): its schema, its errors, and how it is parsed and read from a
- * file. Its JSON Schema ships in the package as `recovery-router/schemas/scripted-policy.schema.json`; docs/agents.md shows
- * a full example.
- *
- * ## The policy format
- *
- * ```json
- * {
- *   "goals": {
- *     "Book a 30-minute call with Ada tomorrow": {
- *       "on": { "repair": "fix_fields", "replan": "next_alternative", "escalate": "stop" },
- *       "steps": [
- *         { "id": "find", "tool": "find_contact", "args": { "name": "Ada" } },
- *         {
- *           "id": "book",
- *           "tool": "book_slot",
- *           "args": { "start": "10:00", "minutes": "30" },
- *           "fixes": [{ "minutes": 30 }],
- *           "alternatives": [{ "tool": "book_slot", "args": { "start": "11:00", "minutes": 30 } }],
- *           "on": { "authorization": "stop" }
- *         }
- *       ],
- *       "submit": { "resultFrom": "book" }
- *     }
- *   }
- * }
- * ```
- *
- * - `goals`: the exact goal text → its script. A goal the policy does not know fails the planner step loudly.
- * - `steps`: run in order, one call per turn; a step is done when its call returns a result.
- *   - `id` (optional, `[A-Za-z0-9_.-]{1,64}`, unique in the goal; @default `step-<n>`, 1-based) names the step in
- *     call ids (`<id>#<k>`, k = the step's k-th call) and in `resultFrom`.
- *   - `tool`, `args` (any JSON; @default `{}`): the call.
- *   - `fixes` (@default `[]`): for `fix_fields`, the n-th repair shallow-merges fixes[0..n-1] into the call's
- *     top-level args, in order (so fixes accumulate).
- *   - `alternatives` (@default `[]`): other calls `{ tool, args, fixes? }` for `next_alternative`, in order; each
- *     starts with its own args and fixes.
- *   - `on`: reactions for this step; they override the goal's.
- * - `on`: failure feedback → reaction. Keys are a failure class (`semantic_rejection`, `invalid_arguments`, ...) or
- *   a recovery action (`repair`, `replan`, `reject`, `escalate`, `stop`, ...); a class key wins over an action key,
- *   a step's map over the goal's, and anything unnamed is `stop`. Reactions:
- *   - `fix_fields`: the same call with the next fix merged in (no fix left → stop);
- *   - `next_alternative`: the next alternative call (none left → stop);
- *   - `retry_same`: the identical call again (the router's Change-before-Retry gate decides; useful in tests);
- *   - `skip`: leave the step without a result and go on;
- *   - `stop`: give up with a reason that quotes the failure's public message.
- * - `submit`: after the last step, `{ "result": <JSON> }` submits that value; `{ "resultFrom": "<step id>" }`
- *   submits the value of that step's result (a skipped step has none: the planner stops instead).
+ * file. The format (goals, steps, fixes, alternatives, reactions, submit) is specified in docs/agents.md, "The
+ * scripted planner"; its JSON Schema ships as `recovery-router/schemas/scripted-policy.schema.json`.
  */
 import { readFile } from 'node:fs/promises';
 import { z } from 'zod';
