@@ -25,10 +25,11 @@ import { COLUMNS, ISSUE_COLUMN, type Column } from './write-safety/columns';
 import type { FaultRow } from './write-safety/fault-kinds';
 import { runMatrix } from './write-safety/matrix';
 import { CONTROL_ROWS, DEFECT_ROWS } from './write-safety/rows-defects';
+import { LIFECYCLE_ROWS } from './write-safety/rows-lifecycle';
 import { OWN_ROWS } from './write-safety/rows-own';
 
 const RESULTS_FILE = join(__dirname, 'results', 'write-safety.json');
-export const ALL_ROWS: readonly FaultRow[] = [...DEFECT_ROWS, ...OWN_ROWS, ...CONTROL_ROWS];
+export const ALL_ROWS: readonly FaultRow[] = [...DEFECT_ROWS, ...OWN_ROWS, ...CONTROL_ROWS, ...LIFECYCLE_ROWS];
 
 export interface WriteSafetyOptions {
   quick: boolean;
