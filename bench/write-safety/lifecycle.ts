@@ -409,15 +409,15 @@ const terminateDuringReview: FlowOf<'terminate_during_review'> = async (ctx) => 
   let accepted = false;
   const only = await intent(ctx, 'terminated during review', async () => {
     const h = await startPlan(ctx);
-    const opIds: string[] = [];
-    await watch(ctx, ctx.tag, h.firstExecutionRunId, async (opId) => {
-      opIds.push(opId);
+    let terminated: string | undefined;
+    const w = await watch(ctx, ctx.tag, h.firstExecutionRunId, async (opId) => {
+      terminated = opId;
       await h.terminate('lifecycle row');
       await pause(1_000);
       accepted = await decideReplay(ctx, opId);
       await pause(3_000);
     });
-    return { claim: 'failed' as const, said: 'run TERMINATED', opIds };
+    return terminated === undefined ? w : { claim: 'failed' as const, said: 'run TERMINATED', opIds: [terminated] };
   });
   return { intents: [only], workflowIds: [ctx.tag], problems: decisionReached(accepted, only) };
 };
