@@ -17,7 +17,7 @@ import { isReplaySafe } from '../../recovery/tool-spec';
 import type { ReconcileResult } from '../reconcile';
 import { reconcileCall } from '../reconcile-call';
 import { own } from '../router-helpers';
-import type { ToolOutcome } from '../tool-router-types';
+import type { Reconciled, ToolOutcome } from '../tool-router-types';
 import { spendUnit, type ReadyScope, type RouterContext } from './context';
 import { recordAttempt, type FailedAttempt } from './dispatch';
 import { routed, succeed } from './outcomes';
@@ -167,7 +167,7 @@ async function reconcile(ctx: RouterContext, scope: ReadyScope, attempt: FailedA
   traceStep(scope, 'reconcile', reconcileStartMs, { [RecoveryAttr.RECONCILED_BY]: by });
   scope.attempts += settled.replays;
   scope.activities += settled.replays;
-  const settledBy = (value: unknown, via: NonNullable<Extract<ToolOutcome, { ok: true }>['reconciled']>) => {
+  const settledBy = (value: unknown, via: Reconciled) => {
     scope.evidence = 'state_verified';
     scope.recovered = { failure, action: RecoveryAction.RECONCILE };
     return end(succeed(ctx, scope, value, via));
