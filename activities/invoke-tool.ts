@@ -31,7 +31,8 @@ import { failWith } from './failure-edge';
 import { dispatch } from './invoke/dispatch';
 import { postcheck } from './invoke/postcheck';
 import { preflight } from './invoke/preflight';
-import { CallStopped, callContextOf } from './invoke/stop';
+import { CallStopped, callContextOf, earlierAttempt } from './invoke/stop';
+import { isReplaySafe } from '../recovery/tool-spec';
 import { carried, unshapedFailure } from './invoke/carry';
 import { CallInterrupted, guardAttempt } from './attempt-guard';
 import { createLookupActivity } from './lookup-operation';
@@ -39,7 +40,13 @@ import { createVerifyActivity } from './postcondition';
 import { previewArguments, withApprovalPreview } from './preview-arguments';
 import { tracedToolActivity } from './tracing/tool-span';
 import type { Tracing } from './tracing/tracing';
-import { rememberFirstFailure, retriedAfterOf, type RetriedAfter } from './retried-after';
+import {
+  earlierAttemptMaySend,
+  markSending,
+  rememberFirstFailure,
+  retriedAfterOf,
+  type RetriedAfter,
+} from './retried-after';
 
 /** Input of the `invokeTool` activity. */
 export interface ToolInvocation {
@@ -87,6 +94,8 @@ export interface ToolActivityDeps {
   classifyRules?: readonly ClassifyRule[];
   /** Spans and the duration histogram of every attempt (activities/tracing). @default none */
   tracing?: Tracing;
+  /** The digest of this worker's catalog (plugin/worker-data.ts), logged when a call names a tool it lacks. */
+  catalogDigest?: string;
 }
 
 /** Builds the activities the plugin registers (a factory with injected dependencies, as Temporal samples build activities). */
@@ -113,9 +122,22 @@ export function createToolActivities(deps: ToolActivityDeps) {
     // Once `execute` has been called, the request may have left (docs/DESIGN.md, "Phases").
     let mayHaveSent = false;
     try {
-      const call = await guard.race(preflight(tool, inv, ctx, credentials));
+      const call = await guard.race(preflight(tool, inv, ctx, { credentials, catalogDigest: deps.catalogDigest }));
+      // A write sent once per activity: an attempt an operator added (activities/retried-after.ts) looks it up.
+      let beat: ((details?: unknown) => void) | undefined;
+      if (call.tool.effect === 'write' && !isReplaySafe(call.tool.spec)) {
+        if (earlierAttemptMaySend(info))
+          throw new CallStopped(earlierAttempt(ctx), 'an earlier attempt may have sent it');
+        beat = markSending(activity);
+      }
       mayHaveSent = true;
-      const raw = await dispatch(call, inv, ctx, activity, { breakers, credentials, guard, rules });
+      const raw = await dispatch(call, inv, ctx, activity, {
+        breakers,
+        credentials,
+        guard,
+        rules,
+        ...(beat && { beat }),
+      });
       const value = carried(call.tool, postcheck(call.tool, raw, call.args, ctx), ctx);
       const retriedAfter = retriedAfterOf(info);
       return {

@@ -31,6 +31,8 @@ export interface DispatchDeps {
   guard: AttemptGuard;
   /** Operators' classification rules (recovery/classify/rules.ts). */
   rules: readonly ClassifyRule[];
+  /** How the attempt heartbeats, when it must keep details (activities/retried-after.ts `markSending`). */
+  beat?: (details?: unknown) => void;
 }
 
 /** The raw result of the tool. @throws CallStopped with the classified failure. */
@@ -42,9 +44,9 @@ export async function dispatch(
   deps: DispatchDeps,
 ): Promise<unknown> {
   const { tool, args, credential } = call;
-  const stopHeartbeats = keepHeartbeating(activity);
+  const stopHeartbeats = keepHeartbeating(activity, 0, deps.beat);
   const evidence = new HttpEvidence();
-  const toolCtx = toolContextOf(activity, tool, inv, credential, inv.approval, deps.guard.signal, evidence);
+  const toolCtx = toolContextOf(activity, tool, inv, credential, inv.approval, deps.guard.signal, evidence, deps.beat);
   try {
     return await deps.breakers.execute(tool.downstream ?? tool.name, async () => {
       try {

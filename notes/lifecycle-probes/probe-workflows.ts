@@ -34,3 +34,24 @@ export async function probe(tag: string, o: { failUntilAttempt?: number; can?: n
   if ((o.can ?? 0) > 0) await continueAsNew<typeof probe>(tag, { ...o, can: (o.can ?? 0) - 1 });
   return workflowInfo().runId;
 }
+
+const { hangOnce } = proxyActivities<{ hangOnce(mode: string): Promise<string> }>({
+  startToCloseTimeout: '3s',
+  retry: { maximumAttempts: 1 },
+});
+
+/** Runs `hangOnce` (one attempt by policy), for the activity-reset probe (activity.ts). */
+export async function hangProbe(mode: string): Promise<string> {
+  return await hangOnce(mode);
+}
+
+const { beatOnce } = proxyActivities<{ beatOnce(mode: string): Promise<string> }>({
+  startToCloseTimeout: '6s',
+  heartbeatTimeout: '2s',
+  retry: { maximumAttempts: 1 },
+});
+
+/** Runs `beatOnce` (heartbeats every 300 ms; one attempt by policy), for the activity-reset probe. */
+export async function beatProbe(mode: string): Promise<string> {
+  return await beatOnce(mode);
+}

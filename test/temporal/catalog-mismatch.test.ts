@@ -6,7 +6,7 @@
  * told the call could not run, never that a tool it has does not exist. Real dev server, real workers.
  */
 import type { TestWorkflowEnvironment } from '@temporalio/testing';
-import { Worker } from '@temporalio/worker';
+import { NativeConnection, Worker } from '@temporalio/worker';
 import { z } from 'zod';
 import { defineTool } from '../../activities/define-tool';
 import { startScriptedService, type ScriptedService } from '../../examples/scripted-service';
@@ -29,20 +29,27 @@ const sendDigest = defineTool({
 
 let env: TestWorkflowEnvironment;
 let service: ScriptedService;
+const connections: NativeConnection[] = [];
 beforeAll(async () => {
   env = await testEnv();
   service = await startScriptedService({});
 });
 afterAll(async () => {
   await service?.close();
+  await Promise.all(connections.map((c) => c.close()));
   await env?.teardown();
 });
 
-/** A worker with the plugin and `tools`' catalog on `taskQueue`. */
+/**
+ * A worker with the plugin and `tools`' catalog on `taskQueue`, on a connection of its own as a worker of another
+ * process has (the SDK refuses a second worker of one task queue on one connection).
+ */
 async function workerWith(taskQueue: string, tools: ConstructorParameters<typeof RecoveryPlugin>[0]['tools']) {
   const plugin = new RecoveryPlugin({ tools, config: { taskQueue, backoff: BACKOFF } });
+  const connection = await NativeConnection.connect({ address: env.address });
+  connections.push(connection);
   const worker = await Worker.create({
-    connection: env.nativeConnection,
+    connection,
     taskQueue,
     plugins: [plugin],
     workflowBundle: await workflowBundle(),
@@ -69,7 +76,7 @@ async function notOnWorker(workflowId: string): Promise<number> {
     e.activityTaskFailedEventAttributes?.failure,
     e.activityTaskStartedEventAttributes?.lastFailure,
   ]);
-  return failures.filter((f) => f?.message?.includes('not in the catalog of the worker')).length;
+  return failures.filter((f) => f?.message?.includes('does not have it in its catalog')).length;
 }
 
 test('a rolling deploy: the old worker lacks the tools and takes the first attempt; it fails as "not on this worker" and the call runs on the new worker', async () => {
@@ -105,7 +112,7 @@ test('a rolling deploy: the old worker lacks the tools and takes the first attem
 /** Whether the run's pending tool activity failed once as "not on this worker" and waits for its retry. */
 async function retriedOnce(workflowId: string): Promise<boolean> {
   const pending = (await env.client.workflow.getHandle(workflowId).describe()).raw.pendingActivities ?? [];
-  return pending.some((a) => a.lastFailure?.message?.includes('not in the catalog of the worker'));
+  return pending.some((a) => a.lastFailure?.message?.includes('does not have it in its catalog'));
 }
 
 test('two applications on one queue: no call is told its tool does not exist', async () => {
