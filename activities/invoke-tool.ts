@@ -36,6 +36,7 @@ import { isReplaySafe } from '../recovery/tool-spec';
 import { carried, unshapedFailure } from './invoke/carry';
 import { CallInterrupted, guardAttempt } from './attempt-guard';
 import { createLookupActivity } from './lookup-operation';
+import { operationOwner } from './operation-owner';
 import { createVerifyActivity } from './postcondition';
 import { previewArguments, withApprovalPreview } from './preview-arguments';
 import { tracedToolActivity } from './tracing/tool-span';
@@ -170,5 +171,6 @@ export function createToolActivities(deps: ToolActivityDeps) {
     lookupOperation: createLookupActivity({ byName, credentials }),
     previewArguments,
     verifyPostcondition: createVerifyActivity({ byName, credentials }),
+    operationOwner,
   };
 }

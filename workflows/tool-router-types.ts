@@ -175,6 +175,14 @@ export interface ToolRouterState {
    * reconciliation of the same arguments keeps its key). Optional so an older state still restores.
    */
   stepArgs?: Record<string, string[]>;
+  /**
+   * The intent a write's operation id names (docs/tools.md, "One intent, one key"; workflows/router/intent.ts): the run
+   * id that began it, or `''` for a chain begun before intent keys (its keys stay `<workflowId>:<stepId>`). Absent
+   * while no write asked for it, and when Temporal's facts cannot tell (a cron run's retry: its writes escalate).
+   */
+  intent?: string;
+  /** Operation ids whose reconciliation is running; one left by an earlier run is reconciled again before anything. */
+  reconciling?: string[];
   /** The last failure routed to replan/reject, until the next call starts (for `replanLatencyMs`). */
   pendingReplan?: { atMs: number; class: ToolFailure['class'] };
 }

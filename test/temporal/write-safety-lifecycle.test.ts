@@ -45,10 +45,11 @@ test.each(TASKS.map((t, i) => [t.row.id, t.column.id, i] as const))(
   '%s in %s: one row per applied intent',
   (_r, _c, i) => {
     const cell = cells[i]!;
+    const summary = cellSummary(cell);
     const honest = {
-      ...cellSummary(cell),
+      ...summary,
       verdict: 'ok',
-      ops: cell.ops.map((o) => ({ ...o, rows: o.claim === 'applied' ? 1 : Math.min(o.rows, 1) })),
+      ops: summary.ops.map((o) => ({ ...o, rows: o.claim === 'applied' ? 1 : Math.min(o.rows, 1) })),
       problems: [],
     };
     expect(cellSummary(cell)).toEqual(honest);

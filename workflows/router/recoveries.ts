@@ -148,15 +148,15 @@ async function reconcile(ctx: RouterContext, scope: ReadyScope, attempt: FailedA
   recordAttempt(ctx, scope, attempt, failure);
   let settled: ReconcileResult;
   const reconcileStartMs = Date.now();
+  const { operationId } = scope;
+  // Carried across continue-as-new while it runs: the next run reconciles it itself (./intent.ts `sentBefore`).
+  ctx.st.reconciling = [...(ctx.st.reconciling ?? []).filter((id) => id !== operationId), operationId];
   try {
-    settled = await reconcileCall(ctx.reconciliations, {
-      spec: scope.spec,
-      args: scope.args,
-      callId: scope.callId,
-      operationId: scope.operationId,
-      failure,
-      ...ctx.reconcile,
-    });
+    const input = { spec: scope.spec, args: scope.args, callId: scope.callId, operationId, failure, ...ctx.reconcile };
+    settled = await reconcileCall(ctx.reconciliations, input);
+    // Received here, so this run owns the write now (a reset kept the child of the run it replaced): once more.
+    if (settled.state === 'owner_gone') settled = await reconcileCall(ctx.reconciliations, input);
+    ctx.st.reconciling = ctx.st.reconciling.filter((id) => id !== operationId);
   } catch (err) {
     if (isCancellation(err)) throw err;
     traceStep(scope, 'reconcile', reconcileStartMs, { [RecoveryAttr.RECONCILED_BY]: 'failed' });
@@ -183,6 +183,8 @@ async function reconcile(ctx: RouterContext, scope: ReadyScope, attempt: FailedA
       return stopWith(RecoveryAction.STOP, 'A person reviewed this write and abandoned it; it was not replayed.');
     case 'review_timed_out':
       return stopWith(RecoveryAction.ESCALATE, 'No review decision arrived in time; the write was not replayed.');
+    case 'owner_gone':
+      return stopWith(RecoveryAction.ESCALATE, `${settled.why} A person must check whether the write was applied.`);
     case 'replay_failed':
       // The replay failed in a known way: route that failure, never as a retry of a write under reconciliation.
       return { kind: 'route', failure: { ...settled.failure, retryable: false } };
