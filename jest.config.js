@@ -7,7 +7,10 @@
  *   through the real activity; one PostgreSQL, moto and Temporal dev server per run (test/setup/dialects-setup.ts).
  * - unseen: issue 28's held-out cases, client libraries no table names, each against its own server (Debian's
  *   memcached and nats-server, npm's smtp-server and Azurite, or a loopback wire format), started per test file in a
- *   plain Node process (test/unseen/run.ts); a ratchet on test/unseen/known-misses.json.
+ *   plain Node process (test/unseen/run.ts); a ratchet on test/unseen/known-misses.json. Issue 38's fourth set
+ *   (test/unseen4: FTP, SFTP, LDAP, MQTT, AMQP, IMAP, GraphQL, PostgREST and ORM clients and MCP servers against
+ *   Debian's pure-ftpd, openssh-server, slapd, mosquitto, rabbitmq-server and dovecot-imapd, embedded PostgreSQL,
+ *   server-everything or loopbacks) the same way, with its own test/unseen4/known-misses.json.
  * - desk: the approval desk in a real browser (Debian's chromium driven by playwright-core) against a dev server
  *   (`npm run test:desk`); the same dev server setup as `temporal`.
  */
@@ -53,7 +56,7 @@ module.exports = {
       displayName: 'unseen',
       testEnvironment: 'node',
       transform,
-      testMatch: ['<rootDir>/test/unseen/**/*.test.ts'],
+      testMatch: ['<rootDir>/test/unseen/**/*.test.ts', '<rootDir>/test/unseen4/**/*.test.ts'],
     },
   ],
 };

@@ -14,3 +14,4 @@ export {
   SUBMIT_TOOL,
 } from './activities/planners/openai';
 export type { OpenAIPlannerOptions } from './activities/planners/openai';
+export { UNTRUSTED_TEXT_NOTE } from './recovery/untrusted';

@@ -121,6 +121,11 @@ export interface ToolDefinition<
   approvalCanLift?: boolean;
   /** Credential id the broker supplies (activities/credentials.ts). */
   credential?: string;
+  /**
+   * `ctx.http` request headers holding secrets (`x-api-key`), beside `Authorization` and `Cookie`: no answer's body
+   * hands their values on (docs/tools.md, "ctx.http"). At most 32 header names (RFC 9110 §5.1). @default []
+   */
+  secretHeaders?: readonly string[];
   /** Circuit-breaker key shared by every tool calling the same downstream. @default the tool's name */
   downstream?: string;
   /** Performs the call. Throw (or let `ctx.http` throw) on failure: the activity classifies what it throws. */
@@ -169,6 +174,8 @@ export class ToolDefinitionError extends RecoveryError<'invalid_tool_definition'
 }
 
 const DEFAULT_START_TO_CLOSE_MS = 30_000;
+/** RFC 9110 §5.1: a field name is a token (§5.6.2). */
+const HEADER_NAME = /^[!#$%&'*+.^_`|~0-9A-Za-z-]{1,100}$/;
 /**
  * Why a schema is refused: it is not a schema of the `zod` package this library resolves (`instanceof` its
  * `ZodType`). A zod 3 schema, a `zod/mini` schema or a second copy of zod in `node_modules` fails the check.
@@ -190,6 +197,13 @@ function kindOf(value: unknown): string {
   if (value === null) return 'null';
   if (Array.isArray(value)) return 'an array';
   return typeof value;
+}
+
+/** @throws ToolDefinitionError unless `list` is undefined or at most `max` strings that pass `ok` (`what` says which). */
+function checkList(name: string, field: string, list: unknown, max: number, ok: (s: string) => boolean, what: string) {
+  if (list === undefined) return;
+  if (!Array.isArray(list) || list.length > max || !list.every((x) => typeof x === 'string' && ok(x)))
+    throw new ToolDefinitionError(name, `\`${field}\` must be at most ${max} ${what}`);
 }
 
 /**
@@ -230,17 +244,9 @@ export function defineTool<I extends z.ZodType, O extends z.ZodType, const N ext
   if (def.verify !== undefined && typeof def.verify !== 'function') {
     throw new ToolDefinitionError(name, '`verify` must be a function (args, ctx) => VerifyResult');
   }
-  if (
-    def.alreadyPhrases !== undefined &&
-    (!Array.isArray(def.alreadyPhrases) ||
-      def.alreadyPhrases.length > 100 ||
-      !def.alreadyPhrases.every((p) => typeof p === 'string' && p.trim() !== '' && p.length <= 200))
-  ) {
-    throw new ToolDefinitionError(
-      name,
-      '`alreadyPhrases` must be at most 100 non-empty strings of at most 200 characters',
-    );
-  }
+  const phrase = (p: string) => p.trim() !== '' && p.length <= 200;
+  checkList(name, 'alreadyPhrases', def.alreadyPhrases, 100, phrase, 'non-empty strings of at most 200 characters');
+  checkList(name, 'secretHeaders', def.secretHeaders, 32, (h) => HEADER_NAME.test(h), 'header names (RFC 9110 §5.1)');
   if (def.errors !== undefined && !(DIALECTS as readonly unknown[]).includes(def.errors)) {
     const got = typeof def.errors === 'string' ? JSON.stringify(boundedEcho(def.errors)) : kindOf(def.errors);
     throw new ToolDefinitionError(

@@ -9,13 +9,19 @@
  */
 
 /** RFC 9110 §9.2.1: the safe methods. */
-const SAFE_METHODS: ReadonlySet<string> = new Set(['GET', 'HEAD', 'OPTIONS', 'TRACE']);
+export const SAFE_METHODS: ReadonlySet<string> = new Set(['GET', 'HEAD', 'OPTIONS', 'TRACE']);
+
+/** A 2xx to an unsafe request: the receiver accepted a write. */
+const acceptsWrite = (method: string, status: number) =>
+  status >= 200 && status <= 299 && !SAFE_METHODS.has(method.toUpperCase());
 
 export class HttpEvidence {
   private lastError: unknown = undefined;
   private lastThrew = false;
   private unsafeAnswered = false;
   private inFlight = 0;
+  /** An unsafe request got a 2xx: the receiver accepted a write of this attempt. */
+  writeAccepted = false;
 
   /** A request is about to be sent. */
   sending(): void {
@@ -23,17 +29,19 @@ export class HttpEvidence {
   }
 
   /** The request got an answer the tool receives (a 2xx or a status it listed in `accept`). */
-  answered(method: string): void {
+  answered(method: string, status: number): void {
     this.inFlight -= 1;
     this.lastThrew = false;
     if (!SAFE_METHODS.has(method.toUpperCase())) this.unsafeAnswered = true;
+    this.writeAccepted ||= acceptsWrite(method, status);
   }
 
-  /** `ctx.http` threw `err` for the request (an `HttpOutcomeError`, or the fetch error when no answer came). */
-  threw(err: unknown): void {
+  /** `ctx.http` threw `err` for the request; `status` when an answer came whose body could not be read. */
+  threw(err: unknown, method = 'GET', status?: number): void {
     this.inFlight -= 1;
     this.lastError = err;
     this.lastThrew = true;
+    this.writeAccepted ||= status !== undefined && acceptsWrite(method, status);
   }
 
   /** The error ctx.http threw that explains an opaque throw of the tool, or `undefined` (see the module docs). */

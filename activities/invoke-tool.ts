@@ -28,7 +28,10 @@ import { BreakerRegistry, type Breakers } from './breaker';
 import { CredentialBroker } from './credentials';
 import type { AnyTool } from './define-tool';
 import { failWith } from './failure-edge';
+import { afterAnswer, appliedValue } from './invoke/applied';
 import { dispatch } from './invoke/dispatch';
+import { HttpEvidence } from './http-evidence';
+import { toolContextOf } from './tool-context-of';
 import { postcheck } from './invoke/postcheck';
 import { preflight } from './invoke/preflight';
 import { CallStopped, callContextOf, earlierAttempt } from './invoke/stop';
@@ -122,6 +125,7 @@ export function createToolActivities(deps: ToolActivityDeps) {
     const guard = guardAttempt(activity);
     // Once `execute` has been called, the request may have left (docs/DESIGN.md, "Phases").
     let mayHaveSent = false;
+    const evidence = new HttpEvidence();
     try {
       const call = await guard.race(preflight(tool, inv, ctx, { credentials, catalogDigest: deps.catalogDigest }));
       // A write sent once per activity: an attempt an operator added (activities/retried-after.ts) looks it up.
@@ -132,14 +136,31 @@ export function createToolActivities(deps: ToolActivityDeps) {
         beat = markSending(activity);
       }
       mayHaveSent = true;
-      const raw = await dispatch(call, inv, ctx, activity, {
-        breakers,
-        credentials,
-        guard,
-        rules,
-        ...(beat && { beat }),
-      });
-      const value = carried(call.tool, postcheck(call.tool, raw, call.args, ctx), ctx);
+      let value: unknown;
+      try {
+        const raw = await dispatch(call, inv, ctx, activity, {
+          breakers,
+          credentials,
+          guard,
+          rules,
+          evidence,
+          ...(beat && { beat }),
+        });
+        value = carried(call.tool, postcheck(call.tool, raw, call.args, ctx), ctx);
+      } catch (err) {
+        // A write's unusable answer: applied all the same (activities/invoke/applied.ts).
+        const toolCtx = toolContextOf(
+          activity,
+          call.tool,
+          inv,
+          call.credential,
+          inv.approval,
+          guard.signal,
+          undefined,
+          beat,
+        );
+        value = carried(call.tool, await guard.race(appliedValue(err, call.tool, call.args, toolCtx)), ctx);
+      }
       const retriedAfter = retriedAfterOf(info);
       return {
         value,
@@ -150,10 +171,11 @@ export function createToolActivities(deps: ToolActivityDeps) {
     } catch (err) {
       if (err instanceof CallInterrupted && err.why === 'cancel_requested') throw err.cancellation ?? err;
       const stopped = err instanceof CallStopped ? err : unshapedFailure(err, ctx, mayHaveSent);
-      rememberFirstFailure(activity, stopped.failure);
-      return failWith(stopped.failure, {
+      const failure = tool ? afterAnswer(stopped.failure, tool, evidence.writeAccepted, ctx) : stopped.failure;
+      rememberFirstFailure(activity, failure);
+      return failWith(failure, {
         diagnostic: stopped.diagnostic,
-        meta: withApprovalPreview(stopped.meta, stopped.failure, tool?.spec, inv.args),
+        meta: withApprovalPreview(stopped.meta, failure, tool?.spec, inv.args),
         attempt: info.attempt,
         backoff: backoffFor(inv.tool),
         log: activity.log,

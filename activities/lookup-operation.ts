@@ -7,17 +7,13 @@
  * A lookup that throws (the lookup endpoint is down, say) answers `unknown` with a public reason: the workflow
  * polls again or escalates; it never treats a failed lookup as "not applied".
  */
-import { Context } from '@temporalio/activity';
-import { MAX_RESULT_BYTES, measureJson, omittedValue } from '../recovery/bounds';
 import { readProp, readString } from '../recovery/classify/safe';
 import { wrappedHttp } from '../recovery/classify/wrapped-http';
 import { redact } from '../recovery/redact';
-import { CallInterrupted, guardAttempt } from './attempt-guard';
-import { describe } from './failure-edge';
 import type { CredentialBroker } from './credentials';
 import type { AnyTool } from './define-tool';
-import { keepHeartbeating } from './heartbeat';
-import { toolContextOf } from './tool-context-of';
+import { carried } from './invoke/carry';
+import { runToolRead } from './tool-read';
 
 export interface LookupRequest {
   tool: string;
@@ -49,15 +45,8 @@ export function lookupAnswerOf(tool: AnyTool, answer: unknown): LookupAnswer {
   const result = tool.output.safeParse(readProp(answer, 'result'));
   if (!result.success)
     return { state: 'unknown', detail: 'The lookup found the operation but its record is not a valid result.' };
-  const measured = measureJson(result.data);
-  if (measured.kind === 'json' && measured.bytes <= MAX_RESULT_BYTES) {
-    const value =
-      measured.hadBigInt && measured.json !== undefined ? (JSON.parse(measured.json) as unknown) : result.data;
-    return { state: 'applied', result: value };
-  }
-  const why =
-    measured.kind === 'json' ? `it is ${measured.bytes} bytes, over the ${MAX_RESULT_BYTES}-byte limit` : measured.why;
-  return { state: 'applied', result: omittedValue(why, measured.kind === 'json' ? measured.bytes : undefined, true) };
+  // Kept applied, a larger result as the marker of one that cannot travel (recovery/bounds.ts).
+  return { state: 'applied', result: carried({ effect: 'write' }, result.data) };
 }
 
 /**
@@ -77,27 +66,17 @@ export function failedLookupDetail(err: unknown): string {
 
 export function createLookupActivity(deps: { byName: ReadonlyMap<string, AnyTool>; credentials: CredentialBroker }) {
   return async function lookupOperation(req: LookupRequest): Promise<LookupAnswer> {
-    const activity = Context.current();
     const tool = deps.byName.get(req.tool);
     if (!tool?.lookup) return { state: 'unknown', detail: `The tool "${req.tool}" cannot look up its operations.` };
-    const stopHeartbeats = keepHeartbeating(activity, 1_000);
-    const guard = guardAttempt(activity);
-    try {
-      const credential = tool.credential ? await deps.credentials.current(tool.credential) : undefined;
-      // The call's arguments as the tool saw them; a request without them (an older workflow) passes undefined.
-      const parsed = req.args === undefined ? undefined : tool.input.safeParse(req.args);
-      const args: unknown = parsed?.success ? parsed.data : undefined;
-      const ctx = toolContextOf(activity, tool, req, credential, undefined, guard.signal);
-      const answer: unknown = await guard.race(Promise.resolve().then(() => tool.lookup!(req.operationId, ctx, args)));
-      return lookupAnswerOf(tool, answer);
-    } catch (err) {
-      const interrupted = err instanceof CallInterrupted ? err : guard.interruption();
-      if (interrupted?.why === 'cancel_requested') throw interrupted.cancellation ?? interrupted;
-      activity.log.warn('lookup failed', { tool: req.tool, operationId: req.operationId, error: describe(err) });
-      return { state: 'unknown', detail: interrupted ? 'The lookup was interrupted.' : failedLookupDetail(err) };
-    } finally {
-      guard.dispose();
-      stopHeartbeats();
-    }
+    return runToolRead(
+      deps.credentials,
+      tool,
+      req,
+      async (args, ctx) => lookupAnswerOf(tool, await tool.lookup!(req.operationId, ctx, args)),
+      (err, interrupted): LookupAnswer => ({
+        state: 'unknown',
+        detail: interrupted ? 'The lookup was interrupted.' : failedLookupDetail(err),
+      }),
+    );
   };
 }

@@ -7,7 +7,6 @@
  *   and the state it found, redacted and bounded. A throw, or a verdict it does not know, is `unknown`.
  * Node-side only.
  */
-import { Context } from '@temporalio/activity';
 import { readBodyFacts } from '../recovery/classify/body';
 import { wrappedHttp } from '../recovery/classify';
 import { FailureClass, FailureReason, type FailureMeta, type ToolFailure } from '../recovery/failure';
@@ -15,10 +14,7 @@ import { publicObservedState } from '../recovery/observed-state';
 import { postconditionHint, type PostconditionVerdict } from '../recovery/postcondition';
 import type { CredentialBroker } from './credentials';
 import type { AnyTool } from './define-tool';
-import { CallInterrupted, guardAttempt } from './attempt-guard';
-import { describe } from './failure-edge';
-import { keepHeartbeating } from './heartbeat';
-import { toolContextOf } from './tool-context-of';
+import { runToolRead } from './tool-read';
 
 export interface VerifyRequest {
   tool: string;
@@ -78,32 +74,29 @@ export function semanticMeta(err: unknown, failure: ToolFailure, tool: AnyTool):
 }
 
 export function createVerifyActivity(deps: { byName: ReadonlyMap<string, AnyTool>; credentials: CredentialBroker }) {
+  const unknown: VerifyAnswer = { verdict: 'unknown' };
   return async function verifyPostcondition(req: VerifyRequest): Promise<VerifyAnswer> {
-    const activity = Context.current();
     const tool = deps.byName.get(req.tool);
-    if (!tool?.verify) return { verdict: 'unknown' };
-    const stopHeartbeats = keepHeartbeating(activity, 1_000);
-    const guard = guardAttempt(activity);
-    try {
-      const parsed = tool.input.safeParse(req.args);
-      if (!parsed.success) return { verdict: 'unknown' };
-      const credential = tool.credential ? await deps.credentials.current(tool.credential) : undefined;
-      const ctx = toolContextOf(activity, tool, req, credential, undefined, guard.signal);
-      const answer = await guard.race(Promise.resolve().then(() => tool.verify!(parsed.data, ctx)));
-      const verdict = typeof answer === 'string' ? answer : answer?.verdict;
-      if (!VERDICTS.includes(verdict as PostconditionVerdict)) return { verdict: 'unknown' };
-      const state = typeof answer === 'object' && answer !== null ? publicObservedState(answer.state) : undefined;
-      return state === undefined
-        ? { verdict: verdict as PostconditionVerdict }
-        : { verdict: verdict as PostconditionVerdict, state };
-    } catch (err) {
-      const interrupted = err instanceof CallInterrupted ? err : guard.interruption();
-      if (interrupted?.why === 'cancel_requested') throw interrupted.cancellation ?? interrupted;
-      activity.log.warn('verify failed', { tool: req.tool, operationId: req.operationId, error: describe(err) });
-      return { verdict: 'unknown' };
-    } finally {
-      guard.dispose();
-      stopHeartbeats();
-    }
+    if (!tool?.verify) return unknown;
+    return runToolRead(
+      deps.credentials,
+      tool,
+      req,
+      async (args, ctx) => (args === undefined ? unknown : verifyAnswerOf(await tool.verify!(args, ctx))),
+      () => unknown,
+    );
   };
+}
+
+/** A verify's answer as workflow code may receive it: a verdict it names, with the state redacted; else `unknown`. */
+function verifyAnswerOf(answer: unknown): VerifyAnswer {
+  const verdict = typeof answer === 'string' ? answer : (answer as { verdict?: unknown } | null)?.verdict;
+  if (!VERDICTS.includes(verdict as PostconditionVerdict)) return { verdict: 'unknown' };
+  const state =
+    typeof answer === 'object' && answer !== null
+      ? publicObservedState((answer as { state?: unknown }).state)
+      : undefined;
+  return state === undefined
+    ? { verdict: verdict as PostconditionVerdict }
+    : { verdict: verdict as PostconditionVerdict, state };
 }

@@ -37,6 +37,7 @@ export function toolContextOf(
       operationId: call.operationId,
       credential,
       signal,
+      ...(tool.secretHeaders ? { secretHeaders: tool.secretHeaders } : {}),
       ...(evidence ? { evidence } : {}),
     }),
   };

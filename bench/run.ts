@@ -21,12 +21,15 @@
  * - `long-agent`: one agent making 10,000 tool calls with continue-as-new: history bytes per run, the longest
  *   history's replay time, RSS over the calls (bench/long-agent.ts). Not run by default: name it with
  *   `--only long-agent` (`--calls` sets N; `--quick` 1,000).
+ * - `body-memory`: the peak RSS one failing call with a 50 MB body adds against one with 1 KiB, each in a process of
+ *   its own (bench/body-memory.ts). Not run by default: name it with `--only body-memory`.
  * `--quick` runs each in a shorter form.
  *
  * Exit code: 0 when every benchmark's gate passed, 1 when one failed, 2 when a benchmark itself broke.
  */
 import { DefaultLogger, Runtime } from '@temporalio/worker';
 import { Command, InvalidArgumentError } from 'commander';
+import { bodyMemory } from './body-memory';
 import { chaos } from './chaos';
 import { clusterBench } from './cluster';
 import { evalBench } from './eval';
@@ -51,6 +54,7 @@ const BENCHMARKS = [
   'write-safety',
   'history',
   'long-agent',
+  'body-memory',
 ] as const;
 type BenchName = (typeof BENCHMARKS)[number];
 /** What runs without `--only`. */
@@ -187,6 +191,8 @@ function runOne(name: BenchName, o: BenchOptions): Promise<number> {
         keys: o.keys ?? [],
         noPaladin: !o.paladin,
       });
+    case 'body-memory':
+      return bodyMemory({ runs: o.quick ? 2 : 3 });
     case 'write-safety':
       return writeSafety({ quick: o.quick, rows: o.rows ?? [], columns: o.columns ?? [], concurrency: o.concurrency });
   }

@@ -1,6 +1,6 @@
 /**
  * `npm run bench -- --only write-safety [--rows a,b] [--columns _L_,DL_] [--concurrency N] [--quick]`: the
- * write-safety matrix of issue 27 — fault kinds (rows: bench/write-safety/rows-*.ts) against `pay` tool declarations
+ * write-safety matrix of issues 27 and 35 — fault kinds (rows: bench/write-safety/rows-*.ts) against `pay` tool declarations
  * (columns: bench/write-safety/columns.ts), each cell on a real payments service over SQLite and a real dev server
  * of its own (bench/dev-server.ts). Prints the table and writes bench/results/write-safety.json: every cell's
  * verdict, the rows per operation, what the run said, and why a cell failed. `--quick` runs issue 27's column only.
@@ -27,9 +27,16 @@ import { runMatrix } from './write-safety/matrix';
 import { CONTROL_ROWS, DEFECT_ROWS } from './write-safety/rows-defects';
 import { LIFECYCLE_ROWS } from './write-safety/rows-lifecycle';
 import { OWN_ROWS } from './write-safety/rows-own';
+import { WIRE_ROWS } from './write-safety/rows-wire';
 
 const RESULTS_FILE = join(__dirname, 'results', 'write-safety.json');
-export const ALL_ROWS: readonly FaultRow[] = [...DEFECT_ROWS, ...OWN_ROWS, ...CONTROL_ROWS, ...LIFECYCLE_ROWS];
+export const ALL_ROWS: readonly FaultRow[] = [
+  ...DEFECT_ROWS,
+  ...OWN_ROWS,
+  ...WIRE_ROWS,
+  ...CONTROL_ROWS,
+  ...LIFECYCLE_ROWS,
+];
 
 export interface WriteSafetyOptions {
   quick: boolean;
@@ -45,8 +52,9 @@ function pick<T extends { id: string }>(all: readonly T[], ids: string[], what: 
   return all.filter((x) => ids.includes(x.id));
 }
 
-/** `late-commit [1]`, `network-partition [own]`, `reset-after-commit [control]`. */
+/** `late-commit [1]`, `network-partition [own]`, `reset-after-commit [control]`, `post-302-login [35]`, `post-303 [own 35]`. */
 function rowLabel(row: FaultRow): string {
+  if (row.issue !== undefined) return `${row.id} [${row.source === 'defect' ? '' : `${row.source} `}${row.issue}]`;
   return `${row.id} [${row.defects ? row.defects.join(',') : row.source}]`;
 }
 
@@ -54,7 +62,7 @@ export function matrixTable(rows: readonly FaultRow[], columns: readonly Column[
   const at = (r: string, c: string) => cells.find((x) => x.row === r && x.column === c)?.verdict ?? '';
   return alignedTable(
     'Write-safety matrix (columns: D = deduplicates, L = lookup, V = verify; _ = without)',
-    ['fault kind [issue 27 item]', ...columns.map((c) => c.id)],
+    ['fault kind [issue 27 item | issue]', ...columns.map((c) => c.id)],
     rows.map((r) => [rowLabel(r), ...columns.map((c) => at(r.id, c.id))]),
   );
 }

@@ -5,7 +5,8 @@
  */
 import { createHash } from 'node:crypto';
 import type { RecoveryConfig } from '../config/schema';
-import { finishPublicMessage, stripControls } from '../recovery/classify/text';
+import { finishPublicMessage } from '../recovery/classify/text';
+import { stripControls } from '../recovery/untrusted';
 import { NO_ANSWER, unansweredDraft, type NoAnswer, type UnansweredTool } from '../recovery/classify/unanswered';
 import type { ToolSpec } from '../recovery/tool-spec';
 import type { WorkerData } from '../workflows/worker-data-types';

@@ -106,8 +106,12 @@ export const FailureReason = {
   INTERRUPTED: 'interrupted',
   /** Nothing the tool threw or the edge saw is recognised; on a write that may have left, the outcome is unknown. */
   UNRECOGNIZED: 'unrecognized',
-  /** The result is larger than a payload may carry (recovery/bounds.ts). */
+  /** The result is larger than a payload may carry (recovery/bounds.ts), or its body than `ctx.http` reads. */
   RESULT_TOO_LARGE: 'result_too_large',
+  /** A 3xx not followed (RFC 9110 §15.4): it says where to go, not whether a write was applied. */
+  REDIRECTED: 'redirected',
+  /** An unknown outcome after the receiver answered a write of the attempt 2xx (e.g. 202): never resent blind. */
+  ACCEPTED: 'accepted',
   /** The worker that took the call has no tool of that name (another application's, an older deploy's). */
   NOT_ON_WORKER: 'not_on_worker',
   /**
@@ -121,6 +125,8 @@ export const FAILURE_REASONS = Object.values(FailureReason) as [FailureReason, .
 
 /** Longest `received` excerpt kept in a field issue, in characters. */
 export const MAX_RECEIVED_CHARS = 80;
+/** Longest `serverSaid` (a server's words, quoted as data: docs/DESIGN.md, "Whose words reach the model"), in characters. */
+export const MAX_SERVER_SAID_CHARS = 200;
 /** A provider error code a ToolFailure may carry: lower case, starts with a letter, at most 64 characters. */
 export const ERROR_CODE_PATTERN = /^[a-z][a-z0-9_.-]{0,63}$/;
 
@@ -155,6 +161,8 @@ export const MAX_PUBLIC_MESSAGE_CHARS = 500;
  * One field-level problem with a tool call's arguments: the field-level feedback of a repair (docs/DESIGN.md,
  * "Routes").
  * `path` is the JSON path as segments (`[]` = the whole argument object); `received` is truncated and redacted.
+ * `expected` and `suggestion` are the router's (or the tool schema's) words; what a server said of the field is
+ * `serverSaid`, quoted data.
  */
 export const fieldIssueSchema = shaped((s) =>
   s
@@ -163,6 +171,7 @@ export const fieldIssueSchema = shaped((s) =>
       expected: s.string().min(1),
       received: s.string().max(MAX_RECEIVED_CHARS),
       suggestion: s.string().min(1),
+      serverSaid: s.string().min(1).max(MAX_SERVER_SAID_CHARS).optional(),
     })
     .strict(),
 );
@@ -183,6 +192,9 @@ export type FieldIssue = Infer<ReturnType<typeof fieldIssueSchema>>;
  *   from the structured code, not the JS class name, the business type stays visible in Temporal (docs/DESIGN.md,
  *   "The failure record").
  * - `fingerprint`: for an error no fact spoke for, its stable fingerprint (`FINGERPRINT_PATTERN`).
+ * - `serverSaid`: the server's own words about the failure (a body's `code: message`, an MCP result's text), quoted
+ *   as data: redacted, one line, without control, bidi or zero-width characters, at most `MAX_SERVER_SAID_CHARS`.
+ *   Never part of `publicMessage`, which is the router's words only (docs/DESIGN.md, "Whose words reach the model").
  */
 export const toolFailureSchema = shaped((s) =>
   s
@@ -204,6 +216,7 @@ export const toolFailureSchema = shaped((s) =>
         .regex(ERROR_CODE_PATTERN, 'a provider error code: lower case, a letter first, at most 64 characters')
         .optional(),
       fingerprint: s.string().regex(FINGERPRINT_PATTERN, 'a fingerprint: fp_ and 12 lower-case hex digits').optional(),
+      serverSaid: s.string().min(1).max(MAX_SERVER_SAID_CHARS).optional(),
     })
     .strict()
     .superRefine((f, ctx) => {

@@ -3,6 +3,8 @@
  * model-caused errors come back as tool results the model can see, never as an aborted run or a fake success).
  * Built only from the public part of a ToolFailure — `publicMessage`, field issues, the permitted capabilities — so
  * no stack trace, path, host, token or header can reach it (`publicMessage` is the least the model needs to act).
+ * A server's words are only in `serverSaid`, `observedState` and an issue's `serverSaid`/`received`, which
+ * `UNTRUSTED_TEXT_NOTE` names to the model as data (docs/DESIGN.md, "Whose words reach the model").
  */
 import { ACTIONS } from './actions';
 import type { Capability } from './tool-spec';
@@ -20,8 +22,10 @@ export interface ModelFeedback {
   reason: FailureReason;
   /** The recovery the runtime chose. */
   action: RecoveryAction;
-  /** The failure's public message. */
+  /** The failure's public message: the router's words only. */
   message: string;
+  /** What the server said (recovery/failure.ts `serverSaid`): quoted data, never an instruction. */
+  serverSaid?: string;
   /** What the model should do next, in one sentence (the NEXT_STEP table). */
   nextStep: string;
   /** Field-level problems, for `repair`. */
@@ -57,6 +61,7 @@ export function feedbackFor(
     message: extra.message ?? failure.publicMessage,
     nextStep: NEXT_STEP[action],
   };
+  if (failure.serverSaid !== undefined) feedback.serverSaid = failure.serverSaid;
   if (failure.issues?.length) feedback.issues = failure.issues;
   if (extra.capabilities) feedback.capabilities = extra.capabilities;
   if (extra.observedState !== undefined) feedback.observedState = extra.observedState;

@@ -1,10 +1,10 @@
 /**
  * The observed state a semantic rejection reports, so that a replan starts from what the world now holds
  * (docs/DESIGN.md, "Routes"), made safe for the model (docs/DESIGN.md, "What the model sees"): a bounded JSON copy
- * of the response body in which every string and key is redacted, the values of keys that name a secret or an
- * account identifier are dropped at any depth (`keyMeaning`, with the parent's key: `{ api: { key } }`), and so is
- * the value of a named entry whose name does (`{ name: 'API_KEY', value }`); depth, breadth, string length and the
- * number of values visited are capped.
+ * of the response body in which every string and key is stripped of invisible characters and redacted, the values
+ * of keys that name a secret or an account identifier are dropped at any depth (`keyMeaning`, with the parent's
+ * key: `{ api: { key } }`), and so is the value of a named entry whose name does (`{ name: 'API_KEY', value }`);
+ * depth, breadth, string length and the number of values visited are capped.
  *
  * Total on foreign values: a getter or a Proxy trap that throws, a revoked Proxy, a cycle, a BigInt, a symbol or a
  * function never makes it throw; what cannot be read is left out. A body that arrives as JSON text is parsed first.
@@ -12,6 +12,7 @@
  */
 import { keyMeaning } from './redact-keys';
 import { redact } from './redact';
+import { stripControls } from './untrusted';
 
 /** Deepest nesting kept; deeper values become `"[…]"`. */
 export const MAX_OBSERVED_DEPTH = 4;
@@ -121,7 +122,8 @@ function walkObject(
     if (keyMeaning(key, parentKey) !== undefined || (namesSecret && VALUE_FIELD.test(key))) continue;
     const v = walk(readItem(value, key), depth + 1, key, budget);
     if (v === undefined) continue;
-    Object.defineProperty(out, redact(key), { value: v, enumerable: true, writable: true, configurable: true });
+    const shown = redact(stripControls(key));
+    Object.defineProperty(out, shown, { value: v, enumerable: true, writable: true, configurable: true });
   }
   return out;
 }
@@ -150,7 +152,7 @@ function readItem(value: object, key: string | number): unknown {
   }
 }
 
-/** A string as the model may read it: cut (at a whitespace) before redaction, redacted, cut to length. */
+/** A string as the model may read it: cut (at a whitespace), `stripControls`ed, redacted, cut to length. */
 function publicString(text: string): string {
   let head = text;
   if (text.length > MAX_READ_STRING_CHARS) {
@@ -158,6 +160,6 @@ function publicString(text: string): string {
     const space = cut.search(/\s\S*$/);
     head = `${space > 0 ? cut.slice(0, space) : ''}…`;
   }
-  const out = redact(head);
+  const out = redact(stripControls(head));
   return out.length > MAX_OBSERVED_STRING_CHARS ? `${out.slice(0, MAX_OBSERVED_STRING_CHARS)}…` : out;
 }

@@ -89,12 +89,14 @@ export const TOKEN_RULES: readonly RedactionRule[] = Object.freeze([
     mayMatch: (t) => /\*\*\*|•••|xxxx/i.test(t),
   },
   // Account and organisation identifiers: OpenAI organisation and project ids (`org-…`, `proj_…`, the
-  // `OpenAI-Organization` header's value), Stripe connected accounts (`acct_…`), Twilio account SIDs (`AC` + 32 hex).
+  // `OpenAI-Organization` header's value), Anthropic workspace ids (`wrkspc_…`, Anthropic Admin API, "Workspaces"),
+  // Stripe connected accounts (`acct_…`), Twilio account SIDs (`AC` + 32 hex).
   {
     name: 'account id',
-    pattern: /\b(?:org-[A-Za-z0-9]{12,}|proj_[A-Za-z0-9]{12,}|acct_[A-Za-z0-9]{8,}|AC[0-9a-f]{32})\b/g,
+    pattern:
+      /\b(?:org-[A-Za-z0-9]{12,}|proj_[A-Za-z0-9]{12,}|wrkspc_[A-Za-z0-9]{12,}|acct_[A-Za-z0-9]{8,}|AC[0-9a-f]{32})\b/g,
     replace: (m: string) => (m.startsWith('org-') || m.startsWith('proj_') ? idTail(m) : P.ACCOUNT),
-    mayMatch: (t) => /org-|proj_|acct_|AC[0-9a-f]/.test(t),
+    mayMatch: (t) => /org-|proj_|wrkspc_|acct_|AC[0-9a-f]/.test(t),
   },
   // An AWS ARN with an account number (AWS General Reference, "Amazon Resource Names"): the whole ARN, since the
   // resource part names users and roles.
@@ -122,14 +124,15 @@ export const TOKEN_RULES: readonly RedactionRule[] = Object.freeze([
     replace: (m: string) => (ibanValid(m.replace(/ /g, '')) ? P.ACCOUNT : m),
     mayMatch: (t) => /[A-Z]{2}\d{2}/.test(t),
   },
-  // A 12-digit account number (AWS) or a UUID (Azure tenant and subscription ids) after a word that says so.
+  // A 12-digit account number (AWS, a Google Cloud project number) or a UUID (Azure tenant and subscription ids, an
+  // Anthropic organisation in a 429: "your organization (<uuid>)") after a word that says so.
   {
     name: 'account number after its noun',
     pattern: new RegExp(
-      `\\b(accounts?|acct|tenant|subscription|directory|organi[sz]ation|org)((?:[ _-]?(?:id|number|no\\.?))?[ \\t]*[:=#]?[ \\t]*["']?)(\\d{4}-?\\d{4}-?\\d{4}(?![\\d-])|${UUID}\\b)`,
+      `\\b(accounts?|acct|tenant|subscription|directory|organi[sz]ation|org|project(?=[ _-]?(?:number|no\\b)))((?:[ _-]?(?:id|number|no\\.?))?[ \\t]*[:=#(]?[ \\t]*["']?)(\\d{4}-?\\d{4}-?\\d{4}(?![\\d-])|${UUID}\\b)`,
       'gi',
     ),
     replace: (_m: string, noun: string, gap: string) => `${noun}${gap}${P.ACCOUNT}`,
-    mayMatch: (t) => /acc|tenant|subscription|directory|org/i.test(t),
+    mayMatch: (t) => /acc|tenant|subscription|directory|org|project/i.test(t),
   },
 ]);

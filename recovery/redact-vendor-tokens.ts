@@ -37,10 +37,14 @@ export const VENDOR_TOKENS: readonly VendorToken[] = Object.freeze([
     pattern: 'x(?:ox[abposre]|app)-[A-Za-z0-9-]{8,}',
     hint: 'xox|xapp-',
   },
+  // With the secret access key that follows it (40 characters of base64: AWS General Reference, "Understanding and
+  // getting your AWS credentials": `AKIAIOSFODNN7EXAMPLE` / `wJalrXUtnFEMI/K7MDENG/bPxRfiCYEXAMPLEKEY`), as a signing
+  // error quotes the pair ("signing with AKIA… / wJalr… failed").
   {
     name: 'AWS access key id',
     source: 'AWS IAM User Guide, "Unique identifiers" (prefixes)',
-    pattern: '(?:AKIA|ASIA|AGPA|AIDA|AROA|ANPA|ANVA|AIPA)[0-9A-Z]{16}\\b',
+    pattern:
+      '(?:AKIA|ASIA|AGPA|AIDA|AROA|ANPA|ANVA|AIPA)[0-9A-Z]{16}\\b(?:[ \\t]{0,3}[/:,;|]?[ \\t]{0,3}[A-Za-z0-9/+]{40}(?![A-Za-z0-9/+=]))?',
     hint: 'AKIA|ASIA|AGPA|AIDA|AROA|ANPA|ANVA|AIPA',
   },
   { name: 'Google API key', source: `${GITLEAKS} gcp-api-key`, pattern: 'AIza[0-9A-Za-z_-]{30,}', hint: 'AIza' },

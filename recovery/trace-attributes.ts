@@ -2,7 +2,10 @@
  * What a recovery looks like in a trace: the attribute names and values of the spans the library emits
  * (docs/observability.md lists them). Names come from the OpenTelemetry GenAI semantic conventions
  * (gen-ai-spans.md, "Execute tool span": `gen_ai.operation.name`, `gen_ai.tool.name`, `gen_ai.tool.call.id`,
- * `gen_ai.tool.type`, `error.type`) and, for what is the router's own, one namespace: `recovery_router.*`.
+ * `gen_ai.tool.type`, `error.type`), gen-ai-security.md ("Apply guardrail" span: the approval and the
+ * Change-before-Retry gate are guardrails) and, for what is the router's own, one namespace: `recovery_router.*`.
+ * No attribute carries an operation id (the write's idempotency key) or anything derived from it: a span names a
+ * call by its call id (issue 36).
  *
  * `error.type` is the failure class: a low-cardinality list the conventions ask instrumentations to document
  * (`ERROR_TYPES`); `_OTHER` (the conventions' fallback) for an error that carries no ToolFailure. Every value here
@@ -27,6 +30,12 @@ export const GenAiAttr = {
   ERROR_TYPE: 'error.type',
   /** OpenTelemetry's HTTP attribute, for a failure that had an HTTP status. */
   HTTP_STATUS: 'http.response.status_code',
+  /** gen-ai-security.md, "Apply guardrail": who judged, what, the verdict and (for a deny) why. */
+  GUARDIAN_NAME: 'gen_ai.guardian.name',
+  TARGET_TYPE: 'gen_ai.security.target.type',
+  TARGET_ID: 'gen_ai.security.target.id',
+  DECISION_TYPE: 'gen_ai.security.decision.type',
+  DECISION_REASON: 'gen_ai.security.decision.reason',
 } as const;
 
 /** The router's attributes: one namespace, `recovery_router.`. */
@@ -39,7 +48,6 @@ export const RecoveryAttr = {
   /** Activity attempts the call used in all (a recovery span). */
   ATTEMPTS: 'recovery_router.attempts',
   EVIDENCE: 'recovery_router.evidence',
-  OPERATION_ID: 'recovery_router.operation_id',
   RECONCILED_BY: 'recovery_router.reconciled_by',
   BUDGET_LEFT_RETRIES: 'recovery_router.budget_left.retries',
   BUDGET_LEFT_REPAIRS: 'recovery_router.budget_left.repairs',
@@ -59,8 +67,6 @@ export const RecoveryAttr = {
   RECOVERED_FROM: 'recovery_router.recovered_from',
   /** The class of the failure a replan answered. */
   REPLAN_AFTER: 'recovery_router.replan_after',
-  /** How an approval wait ended: `approved`, `denied`, `expired`, `revoked` (workflows/approvals.ts). */
-  APPROVAL: 'recovery_router.approval',
   /** A workflow-side wait before a retry, ms. */
   DELAY_MS: 'recovery_router.delay_ms',
   /** Shadow mode: `shadow` or `enforce`, and what enforce did (`unchanged`, `non_retryable`, …). */
@@ -103,11 +109,10 @@ export function failureAttributes(failure: ToolFailure): TraceAttributes {
  * (after budgets), class, reason, phase, evidence, attempts, budgets left, how it ended and how a write was settled.
  * `error.type` only when the call did not succeed.
  */
-export function recordAttributes(record: RecoveryRecord, operationId: string): TraceAttributes {
+export function recordAttributes(record: RecoveryRecord): TraceAttributes {
   const out: TraceAttributes = {
     [GenAiAttr.TOOL_NAME]: record.tool,
     [GenAiAttr.TOOL_CALL_ID]: record.callId,
-    [RecoveryAttr.OPERATION_ID]: operationId,
     [RecoveryAttr.ATTEMPTS]: record.attempts,
     [RecoveryAttr.TERMINAL]: record.terminal,
     [RecoveryAttr.BUDGET_LEFT_RETRIES]: record.budgetsLeft.retries,
@@ -125,4 +130,25 @@ export function recordAttributes(record: RecoveryRecord, operationId: string): T
   if (record.evidence !== undefined) out[RecoveryAttr.EVIDENCE] = record.evidence;
   if (record.reconciled !== undefined) out[RecoveryAttr.RECONCILED_BY] = record.reconciled;
   return out;
+}
+
+/** Who judged a call (`gen_ai.guardian.name`), and the verdict: `allow` or `deny` with a low-cardinality reason. */
+export type Guardian = 'human_approval' | 'change_before_retry';
+export type Verdict = { allow: boolean; reason?: string; action: string };
+
+/**
+ * The attributes of a guardrail span (gen-ai-security.md, "Apply guardrail"): `guardian` judged the tool call
+ * `callId`; the verdict apart from the action the router takes (`recovery_router.action`), a deny's reason
+ * (`denied`, `expired`, `revoked`, the gate's refusal code) beside it.
+ */
+export function guardrailAttributes(guardian: Guardian, callId: string, verdict: Verdict): TraceAttributes {
+  return {
+    [GenAiAttr.OPERATION_NAME]: 'apply_guardrail',
+    [GenAiAttr.GUARDIAN_NAME]: guardian,
+    [GenAiAttr.TARGET_TYPE]: 'tool_call',
+    [GenAiAttr.TARGET_ID]: callId,
+    [GenAiAttr.DECISION_TYPE]: verdict.allow ? 'allow' : 'deny',
+    ...(verdict.allow || verdict.reason === undefined ? {} : { [GenAiAttr.DECISION_REASON]: verdict.reason }),
+    [RecoveryAttr.ACTION]: verdict.action,
+  };
 }

@@ -5,7 +5,7 @@ import type { ToolFailure } from '../recovery/failure';
 import { isReplaySafe, type ToolSpec } from '../recovery/tool-spec';
 import type { LookupRecord, ReviewCase, ReviewDecision } from './definitions';
 import { lookupRounds, type LookupRounds, type Tally } from './reconcile-lookups';
-import { NOT_FOUND_NOT_FINAL, notFoundFinality } from './reconcile-not-found';
+import { ACCEPTED_NOT_FINAL, NOT_FOUND_NOT_FINAL, notFoundFinality } from './reconcile-not-found';
 import { previewArgs } from './reconcile-preview';
 import { replayer, type ReplayOutcome } from './reconcile-replay';
 import { ownerCheck } from './reconcile-owner';
@@ -168,7 +168,7 @@ async function lookUpOrReplay(run: Run): Promise<ReconcileResult | undefined> {
       if (answer.state === 'applied') return done({ ...tally, state: 'applied', value: answer.result, via: 'lookup' });
       notFound = answer.state === 'not_applied' ? notFound + 1 : 0;
       if (answer.state !== 'not_applied' || tally.replays >= replayBudget) continue;
-      const finality = notFoundFinality(input.spec, run.startedAtMs, notFound);
+      const finality = notFoundFinality(input.spec, run.startedAtMs, notFound, input.failure);
       if (finality.kind === 'not_yet') {
         notBeforeMs = finality.lookAgainAtMs;
         continue;
@@ -184,7 +184,8 @@ async function lookUpOrReplay(run: Run): Promise<ReconcileResult | undefined> {
       // unknown again, not sent, or a duplicate key (the first write landed; a stale replica said otherwise): look
       // again.
     }
-    if (notFound > 0) run.caseView.message = NOT_FOUND_NOT_FINAL;
+    if (notFound > 0)
+      run.caseView.message = input.failure.reason === 'accepted' ? ACCEPTED_NOT_FINAL : NOT_FOUND_NOT_FINAL;
   } else if (isReplaySafe(input.spec) && replayBudget > 0) {
     // No lookup, but the receiver deduplicates by key: replaying the same key is harmless.
     const gone = await run.owner();

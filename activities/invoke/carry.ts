@@ -11,10 +11,10 @@ import type { CallContext } from '../../recovery/classify';
 import { buildFailure } from '../../recovery/classify/build';
 import { draftBySend } from '../../recovery/classify/sent';
 import { MAX_RESULT_BYTES, measureJson, omittedValue } from '../../recovery/bounds';
-import { FailureClass, FailureReason, Phase } from '../../recovery/failure';
+import { FailureClass, FailureReason } from '../../recovery/failure';
 import { CallInterrupted, type Interruption } from '../attempt-guard';
 import type { AnyTool } from '../define-tool';
-import { CallStopped } from './stop';
+import { CallStopped, unusableResult } from './stop';
 
 /** The words for an interruption, in the model's message. */
 const INTERRUPTED_BECAUSE: Readonly<Record<Interruption, string>> = Object.freeze({
@@ -26,10 +26,11 @@ const INTERRUPTED_BECAUSE: Readonly<Record<Interruption, string>> = Object.freez
 });
 
 /**
- * `value` as it can travel back: unchanged, or with its BigInts as decimal strings.
- * @throws CallStopped `invalid_result` for a read whose result cannot travel.
+ * `value` as it can travel back: unchanged, or with its BigInts as decimal strings; a write's that cannot is the
+ * marker that says it was applied (`omittedValue`).
+ * @throws CallStopped `invalid_result` for a read whose result cannot travel (`ctx` names the call).
  */
-export function carried(tool: AnyTool, value: unknown, ctx: CallContext): unknown {
+export function carried(tool: Pick<AnyTool, 'effect'>, value: unknown, ctx?: CallContext): unknown {
   const measured = measureJson(value);
   if (measured.kind === 'json' && measured.bytes <= MAX_RESULT_BYTES) {
     return measured.hadBigInt && measured.json !== undefined ? (JSON.parse(measured.json) as unknown) : value;
@@ -39,17 +40,8 @@ export function carried(tool: AnyTool, value: unknown, ctx: CallContext): unknow
       ? `it is ${measured.bytes} bytes, over the ${MAX_RESULT_BYTES}-byte limit a result may carry`
       : `it cannot be written as JSON: ${measured.why}`;
   const bytes = measured.kind === 'json' ? measured.bytes : undefined;
-  if (tool.effect === 'write') return omittedValue(why, bytes, true);
-  const failure = buildFailure(ctx, {
-    class: FailureClass.INVALID_RESULT,
-    reason: measured.kind === 'json' ? FailureReason.RESULT_TOO_LARGE : FailureReason.SCHEMA_VIOLATION,
-    phase: Phase.POSTCHECK,
-    retryable: false,
-    replaySafe: true,
-    publicMessage: `${ctx.tool}: the result could not be carried back: ${why}.${
-      measured.kind === 'json' ? ' Ask for less (a filter, a smaller page).' : ''
-    }`,
-  });
+  if (tool.effect === 'write' || !ctx) return omittedValue(why, bytes, true);
+  const failure = unusableResult(ctx, `the result could not be carried back: ${why}`, measured.kind === 'json');
   throw new CallStopped(failure, `result not carried: ${why}`);
 }
 

@@ -17,9 +17,10 @@ import { CallInterrupted, type AttemptGuard } from '../attempt-guard';
 import { CircuitOpen, DownstreamFault, type Breakers } from '../breaker';
 import { CredentialUnavailable, type CredentialBroker } from '../credentials';
 import { keepHeartbeating } from '../heartbeat';
-import { HttpEvidence } from '../http-evidence';
+import type { HttpEvidence } from '../http-evidence';
 import { semanticMeta } from '../postcondition';
 import { toolContextOf } from '../tool-context-of';
+import { afterAnswer } from './applied';
 import type { Prepared } from './preflight';
 import { providerUnavailable } from './preflight';
 import { CallStopped, classifyThrown } from './stop';
@@ -31,6 +32,8 @@ export interface DispatchDeps {
   guard: AttemptGuard;
   /** Operators' classification rules (recovery/classify/rules.ts). */
   rules: readonly ClassifyRule[];
+  /** What `ctx.http` saw during the attempt (activities/http-evidence.ts). */
+  evidence: HttpEvidence;
   /** How the attempt heartbeats, when it must keep details (activities/retried-after.ts `markSending`). */
   beat?: (details?: unknown) => void;
 }
@@ -45,7 +48,7 @@ export async function dispatch(
 ): Promise<unknown> {
   const { tool, args, credential } = call;
   const stopHeartbeats = keepHeartbeating(activity, 0, deps.beat);
-  const evidence = new HttpEvidence();
+  const evidence = deps.evidence;
   const toolCtx = toolContextOf(activity, tool, inv, credential, inv.approval, deps.guard.signal, evidence, deps.beat);
   try {
     return await deps.breakers.execute(tool.downstream ?? tool.name, async () => {
@@ -67,7 +70,8 @@ export async function dispatch(
     const interrupted = interruptionOf(thrown, deps.guard);
     if (interrupted) throw interrupted;
     const err = thrown instanceof Classified ? thrown.error : thrown;
-    const failure = thrown instanceof Classified ? thrown.failure : classifyThrown(err, ctx, tool, deps.rules);
+    const classified = thrown instanceof Classified ? thrown.failure : classifyThrown(err, ctx, tool, deps.rules);
+    const failure = afterAnswer(classified, tool, evidence.writeAccepted, ctx);
     const refreshable =
       failure.class === FailureClass.AUTHENTICATION &&
       tool.credential &&

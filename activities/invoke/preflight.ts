@@ -10,6 +10,7 @@ import { buildFailure } from '../../recovery/classify/build';
 import { FailureClass, FailureReason, Phase, type FieldIssue, type ToolFailure } from '../../recovery/failure';
 import { CredentialRefreshFailed, CredentialUnavailable, type CredentialBroker } from '../credentials';
 import type { AnyTool, RuleViolation } from '../define-tool';
+import { parseCallArgs } from '../tool-read';
 import { CallStopped, preflightFailure } from './stop';
 
 /** A call ready to dispatch. */
@@ -39,17 +40,13 @@ export async function preflight(
     });
     throw new CallStopped(failure, { notInThisWorkersCatalog: inv.tool, catalogDigest: worker.catalogDigest });
   }
-  const parsed = tool.input.safeParse(inv.args);
+  const parsed = parseCallArgs(tool, inv.args, inv.operationId);
   if (!parsed.success)
     throw new CallStopped(
       classifyZodError(parsed.error, ctx, { input: inv.args, jsonSchema: tool.spec.inputSchema }),
       parsed.error,
     );
-  // The idempotency key travels in a field when the tool says so; the model never supplies it (operation_id).
-  const args =
-    tool.idempotency.carrier === 'field' && typeof parsed.data === 'object' && parsed.data !== null
-      ? { ...parsed.data, [tool.idempotency.name]: inv.operationId }
-      : parsed.data;
+  const args: unknown = parsed.data;
   await checkRules(tool, args, ctx);
   return { tool, args, credential: await credentialFor(tool, ctx, worker.credentials, inv.credentialVersion) };
 }

@@ -18,7 +18,7 @@ import {
 } from '../../recovery/failure';
 import { isReplaySafe } from '../../recovery/tool-spec';
 import type { AnyTool } from '../define-tool';
-import { HttpOutcomeError } from '../http';
+import { HttpBodyError, HttpOutcomeError } from '../http';
 import { inputFieldsOf } from '../postcondition';
 
 /** A call that ends here: its failure, what the worker logs (never the model), and the edge's facts. */
@@ -92,7 +92,21 @@ export function classifyThrown(
   tool: AnyTool,
   rules: readonly ClassifyRule[] = [],
 ): ToolFailure {
+  if (HttpBodyError.is(err)) return unusableResult(ctx, err.message, err.why === 'too_large', err.status);
   const raw: RawOutcome = HttpOutcomeError.is(err) ? err.outcome : { kind: 'thrown', error: err };
   const taught = rules.length === 0 ? classify(raw, ctx) : classify(raw, ctx, rulesClassifier(rules));
   return tool.classify ? applyToolClassifier(raw, ctx, taught, tool.classify) : taught;
+}
+
+/** `invalid_result` for a result not usable as it came (`why`, public words), e.g. a body `ctx.http` could not read. */
+export function unusableResult(ctx: CallContext, why: string, tooLarge: boolean, status?: number): ToolFailure {
+  return buildFailure(ctx, {
+    class: FailureClass.INVALID_RESULT,
+    reason: tooLarge ? FailureReason.RESULT_TOO_LARGE : FailureReason.SCHEMA_VIOLATION,
+    phase: Phase.POSTCHECK,
+    retryable: false,
+    replaySafe: true,
+    ...(status === undefined ? {} : { status }),
+    publicMessage: `${ctx.tool}: ${why}.${tooLarge ? ' Ask for less (a filter, a smaller page).' : ''}`,
+  });
 }

@@ -18,7 +18,7 @@ import {
 } from '../../recovery/classify';
 import { draftBySend } from '../../recovery/classify/sent';
 import { conceptsOf } from '../../recovery/classify/words';
-import { MAX_SERVER_DETAIL_CHARS, publicText } from '../../recovery/classify/text';
+import { quoted } from '../../recovery/classify/text';
 import { isMcpCallError, McpFailureSource, type McpFailureFacts } from './call-error';
 import { isSessionGone } from './connection';
 import { MCP_ERROR_RULES, type McpErrorRule, type McpRuleAnswer, type McpSendState } from './error-rules';
@@ -189,21 +189,25 @@ const TRANSIENT_REASON = {
 
 /** A row's answer for this call. */
 export function answerFor(answer: McpRuleAnswer, facts: McpFailureFacts, ctx: CallContext): ToolClassifierAnswer {
-  const tool = ctx.tool;
-  const quoted = answer.quote ? publicText(facts.detail, MAX_SERVER_DETAIL_CHARS) : '';
-  const said = (end: string) => `${tool}: ${answer.say}${quoted === '' ? '' : `: ${quoted}`}${end}`;
+  const said = answer.quote ? quoted(facts.detail) : undefined;
+  const serverSaid = said === undefined ? {} : { serverSaid: said };
   if (answer.kind === 'class') {
     return {
       class: answer.class,
       reason: answer.reason,
       retryable: false,
       replaySafe: answer.applied === 'no' || ctx.effect === 'read',
-      publicMessage: quoted === '' ? said('.') : said(''),
+      publicMessage: `${ctx.tool}: ${answer.say}.`,
+      ...serverSaid,
     };
   }
   const hint = facts.signals.retryAfterMs;
   const wait = hint === undefined ? '' : ` (retry after ${hint} ms)`;
-  const meaning = { class: FailureClass.TRANSIENT, reason: TRANSIENT_REASON[answer.reason], head: said(wait) };
+  const meaning = {
+    class: FailureClass.TRANSIENT,
+    reason: TRANSIENT_REASON[answer.reason],
+    head: `${ctx.tool}: ${answer.say}${wait}`,
+  };
   const draft = draftBySend(meaning, answer.sent, ctx);
   return {
     class: draft.class,
@@ -211,6 +215,7 @@ export function answerFor(answer: McpRuleAnswer, facts: McpFailureFacts, ctx: Ca
     retryable: draft.retryable,
     replaySafe: draft.replaySafe,
     publicMessage: String(draft.publicMessage),
+    ...serverSaid,
     ...(hint === undefined || !draft.retryable ? {} : { retryAfterMs: hint }),
   };
 }

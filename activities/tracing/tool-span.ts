@@ -30,7 +30,6 @@ export const EXCEPTION_EVENT = 'gen_ai.client.operation.exception';
 export interface ToolAttempt {
   tool: string;
   callId: string;
-  operationId: string;
   /** The activity attempt, 1-based. */
   attempt: number;
   /** The state of the tool's downstream circuit after the attempt (`closed`, `open`, `half_open`, `isolated`). */
@@ -40,7 +39,7 @@ export interface ToolAttempt {
 /**
  * The tool activity with a span per attempt. `breakerState(tool)` reads the state of the tool's downstream circuit.
  */
-export function tracedToolActivity<I extends { tool: string; callId: string; operationId: string }, O>(
+export function tracedToolActivity<I extends { tool: string; callId: string }, O>(
   activity: (inv: I) => Promise<O>,
   tracing: Tracing,
   breakerState: (tool: string) => string,
@@ -51,7 +50,6 @@ export function tracedToolActivity<I extends { tool: string; callId: string; ope
       {
         tool: inv.tool,
         callId: inv.callId,
-        operationId: inv.operationId,
         attempt: Context.current().info.attempt,
         breakerState: () => breakerState(inv.tool),
       },
@@ -70,7 +68,6 @@ export async function traceToolAttempt<T>(tracing: Tracing, a: ToolAttempt, atte
   const attributes: TraceAttributes = {
     ...base,
     [GenAiAttr.TOOL_CALL_ID]: a.callId,
-    [RecoveryAttr.OPERATION_ID]: a.operationId,
     [RecoveryAttr.ATTEMPT]: a.attempt,
   };
   return tracing.tracer.startActiveSpan(

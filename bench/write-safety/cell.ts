@@ -15,8 +15,8 @@ import type { FaultRow } from './fault-kinds';
 import { describeLeaks, scanHistory } from './leaks';
 import { runLifecycleCell } from './lifecycle';
 import { startPartitionProxy, type PartitionProxy } from './partition-proxy';
-import { toolsOf, type PayRecipe } from './pay-tools';
-import { startPaymentsService, type PaymentsService } from './payments-service';
+import { PAY_API_KEY, toolsOf, type PayRecipe } from './pay-tools';
+import { LOCATION_PASSWORD, startPaymentsService, type PaymentsService } from './payments-service';
 import { startRuns, terminateRun, watchRun, type OpClaim, type RunSpec } from './runs';
 import { within } from './time';
 import { cellVerdict, type OpFacts, type Verdict } from './verdict';
@@ -60,7 +60,12 @@ export async function runCell(row: FaultRow, column: Column, env: CellEnv): Prom
   const driver = row.driver ?? { kind: 'plain' };
   let proxy: PartitionProxy | undefined;
   if (driver.kind === 'partition') proxy = await startPartitionProxy(service.port, 'POST /payments');
-  const recipe: PayRecipe = { url: proxy?.url ?? service.url, column, quirk: row.quirk ?? { kind: 'none' } };
+  const recipe: PayRecipe = {
+    url: proxy?.url ?? service.url,
+    column,
+    quirk: row.quirk ?? { kind: 'none' },
+    ...(row.commit ? { commit: row.commit } : {}),
+  };
   const taskQueue = `ws-${tag}`;
   try {
     const setup = await setUp(driver, { ...env, dir }, taskQueue, recipe, service, proxy);
@@ -79,7 +84,12 @@ export async function runCell(row: FaultRow, column: Column, env: CellEnv): Prom
     // A driver still acting (a second worker starting, a partition healing) finishes before the workers stop.
     const driverError = await within(during, DRIVER_GRACE_MS, undefined);
     await Promise.all(runs.map((r) => terminateRun(setup.client, r)));
-    const leaks = await historyLeaks(setup.client, runs, row.secrets ?? []);
+    const secrets = [...(row.secrets ?? []), PAY_API_KEY, LOCATION_PASSWORD];
+    // Anything the tool's requests carried to another origin is a leak too (docs/tools.md, "ctx.http").
+    const leaks = [
+      ...(await historyLeaks(setup.client, runs, secrets)),
+      ...service.foreign().map((f) => `another origin received ${f}`),
+    ];
     const workflowTaskFailures = await countTaskFailures(setup.client, runs);
     const { shutdownHung, shutdownMs } = await setup.stop();
     await setup.close();
@@ -91,7 +101,14 @@ export async function runCell(row: FaultRow, column: Column, env: CellEnv): Prom
       shutdownHung,
       ...(typeof driverError === 'string' ? { harnessError: driverError } : {}),
     });
-    const notes = { posts: service.posts(), reads: service.reads(), shutdownMs, workflowTaskFailures, drained };
+    const notes = {
+      posts: service.posts(),
+      reads: service.reads(),
+      foreign: service.foreign().length,
+      shutdownMs,
+      workflowTaskFailures,
+      drained,
+    };
     return { ...base, verdict, problems, ops, ms: Date.now() - started, notes };
   } catch (err) {
     const message = err instanceof Error ? err.message : String(err);

@@ -25,7 +25,47 @@ export type PostFault =
   /** A gateway answers `504` after `answerMs` ms while the upstream commits at `commitMs` ms. */
   | { kind: 'gateway_timeout'; answerMs: number; commitMs: number }
   /** Answer `status` with `body` (JSON) without committing; every POST of the key when `every`, else the first. */
-  | { kind: 'answer'; status: number; body: unknown; every: boolean };
+  | { kind: 'answer'; status: number; body: unknown; every: boolean }
+  /**
+   * Commit, then answer `status` with a body made of the payment's JSON text (`AnswerBody`), labelled `contentType`
+   * (default `application/json`), with `headers`; `overstate`: a Content-Length twice the body's, then the
+   * connection closes.
+   */
+  | {
+      kind: 'commit_then_answer';
+      status: number;
+      body: AnswerBody;
+      contentType?: string;
+      headers?: Readonly<Record<string, string>>;
+      overstate?: boolean;
+    }
+  /**
+   * Every POST of the key is answered `status` with `Location` → `to` (RFC 9110 §15.4); when `commit`, each POST
+   * commits first (a proxy in front of an origin that commits).
+   */
+  | { kind: 'redirect'; status: number; to: RedirectTarget; commit: boolean }
+  /**
+   * Commit (when `commit`), then answer `status` with `bytes` bytes of body, sent in 64 KiB chunks: zeros gzip-
+   * compressed (`content-encoding: gzip`, a gzip bomb) when `gzip`, else JSON-like text; `bytes: 'endless'`: a
+   * chunked body that never ends.
+   */
+  | { kind: 'big_answer'; status: number; bytes: number | 'endless'; gzip: boolean; commit: boolean }
+  /**
+   * An asynchronous API: `202 Accepted`, and a job whose first run fails (reads of the key say
+   * `{"status":"failed"}`) and which the provider retries itself: it commits `succeedMs` ms later.
+   */
+  | { kind: 'async_failed_then_succeeded'; succeedMs: number };
+
+/** A 2xx body built from the committed payment's JSON text. */
+export type AnswerBody = 'payment' | 'half' | 'corrupt' | 'empty';
+
+/**
+ * Where a redirect points: `login` (`/login`, whose GET answers a 200 HTML sign-in page: an expired single sign-on
+ * session), `receipt` (`/receipts/<id>`, which answers 404), `self` (the same URL: a loop), `other_host` (another
+ * origin, `127.0.0.2` on another port, which commits what it is sent), `other_port` (the same host on another port,
+ * the same service as `other_host`), `credentials` (the same origin with `user:password@` and a `#fragment`).
+ */
+export type RedirectTarget = 'login' | 'receipt' | 'self' | 'other_host' | 'other_port' | 'credentials';
 
 /** What the read path — `GET /payments/by-key/:key` (lookup) and `GET /payments?invoice=` (verify) — does. */
 export type ReadFault =
@@ -48,7 +88,12 @@ export type ReadFault =
    * Reads go to a replica restored from a backup taken just before the first commit (better-sqlite3 `backup()`);
    * it catches up with the primary `forMs` ms later.
    */
-  | { kind: 'restored_backup'; forMs: number };
+  | { kind: 'restored_backup'; forMs: number }
+  /**
+   * Reads of a key are redirected (`302`): to another origin (`other_host`, which answers any GET with a payment of
+   * its own) or to `/v2/…` on the same origin (`same_origin`, which serves the read).
+   */
+  | { kind: 'redirect'; to: 'other_host' | 'same_origin' };
 
 /** What `pay` does after its POST was answered 2xx (the write is committed by then). */
 export type ToolQuirk =
@@ -64,7 +109,12 @@ export type ToolQuirk =
   /** Throw an ECONNRESET error whose `cause` chain loops: to itself (`self`) or a → b → a (`pair`). */
   | { kind: 'throw_cause_loop'; loop: 'self' | 'pair' }
   /** Never settle, ignoring the AbortSignal. */
-  | { kind: 'hang' };
+  | { kind: 'hang' }
+  /**
+   * An asynchronous API's client: after a `202 Accepted`, read the operation by its key once; `failed` → throw
+   * (`the payment failed`), `captured` → return it.
+   */
+  | { kind: 'poll_async' };
 
 /** How a cell is run beyond "start the runs and wait". */
 export type Driver =
@@ -91,6 +141,8 @@ export interface FaultRow {
   source: 'defect' | 'own' | 'control' | 'issue-35';
   /** Issue 27's item numbers this row reproduces (1 to 9). */
   defects?: readonly number[];
+  /** The issue whose round added the row (rows-wire.ts: 35). @default 27 */
+  issue?: number;
   post: PostFault;
   /** @default { kind: 'none' } */
   read?: ReadFault;
@@ -108,6 +160,8 @@ export interface FaultRow {
   readPath?: boolean;
   /** How long the runs may take to end or to wait visibly for review, in ms. @default 45_000 */
   budgetMs?: number;
+  /** `pay`'s `commit` declaration (docs/tools.md, "Lookups"). @default undeclared */
+  commit?: { settleMs: number; lookupLagMs: number };
   /** What happens to the run around its write (bench/write-safety/lifecycle.ts); its cell counts per intent. */
   lifecycle?: Lifecycle;
 }

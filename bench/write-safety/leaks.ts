@@ -17,7 +17,7 @@ export interface Leak {
 const STACK = /(?:^|\n)\s*at\s+\S[^\n]*:\d+:\d+\)?/;
 const PATH =
   /(?:^|[\s"'(=])\/(?:work|home|tmp|usr|root|opt|var|srv)\/[\w.@+-]+\/|node_modules[\\/]|\b[\w.-]+\.(?:ts|js|mjs|cjs):\d+\b/;
-const HOST = /\b(?:127\.0\.0\.1|localhost|0\.0\.0\.0)(?::\d+)?\b|\[::1\]/;
+const HOST = /\b(?:127\.\d{1,3}\.\d{1,3}\.\d{1,3}|localhost|0\.0\.0\.0)(?::\d+)?\b|\[::1\]/;
 
 interface Text {
   text: string;

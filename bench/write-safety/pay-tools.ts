@@ -3,7 +3,8 @@
  * tool): `effect: 'write'`, the operation id in the `Idempotency-Key` header, `deduplicates` per column, a `lookup`
  * an author would write (200 → applied, 404 → not_applied, anything else throws) and a `verify` read by invoice,
  * each present per column. `quirk` is what the tool does after its POST was answered 2xx. Two reads for the slot
- * test: `stuck_read` never settles (it ignores its AbortSignal), `plain_read` reads the invoice's payments.
+ * test: `stuck_read` never settles (it ignores its AbortSignal), `plain_read` reads the invoice's payments. Every
+ * request carries the service's API key in `x-api-key` (`PAY_API_KEY`), which the tool marks secret.
  */
 import { z } from 'zod';
 import { defineTool, type AnyTool, type LookupResult, type VerifyResult } from '../../activities/define-tool';
@@ -19,7 +20,13 @@ export interface PayRecipe {
   quirk: ToolQuirk;
   /** Add `stuck_read` and `plain_read`. @default false */
   reads?: boolean;
+  /** `pay`'s `commit` declaration. @default undeclared */
+  commit?: { settleMs: number; lookupLagMs: number };
 }
+
+/** The payments service's API key, sent by every request of `pay` (a planted secret: it must never leave its origin). */
+export const PAY_API_KEY = 'pk_live_W1reS4fetyK3y7Qz';
+const headers = { 'x-api-key': PAY_API_KEY };
 
 const Payment = z.object({
   paymentId: z.string().min(1),
@@ -35,11 +42,17 @@ const PayArgs = z.object({
 });
 type PayArgs = z.output<typeof PayArgs>;
 
-/** A value the tool throws or returns after its write committed. @throws per `quirk`. */
-async function afterCommit(quirk: ToolQuirk, payment: PaymentOut): Promise<PaymentOut> {
+/** A value the tool throws or returns after its POST was answered 2xx. @throws per `quirk`. */
+async function afterCommit(quirk: ToolQuirk, payment: PaymentOut, poll: () => Promise<unknown>): Promise<PaymentOut> {
   switch (quirk.kind) {
     case 'none':
       return payment;
+    case 'poll_async': {
+      if ((payment as { status?: unknown }).status !== 'pending') return payment;
+      const op = (await poll()) as PaymentOut | { status: 'failed' };
+      if (op.status === 'failed') throw new Error('the payment failed');
+      return op;
+    }
     case 'return_bytes':
       return { ...payment, receipt: 'x'.repeat(quirk.bytes) };
     case 'return_bigint':
@@ -94,7 +107,9 @@ function nonError(value: Extract<ToolQuirk, { kind: 'throw' }>['value']): unknow
 
 async function lookupPayment(url: string, operationId: string, ctx: ToolContext): Promise<LookupResult<PaymentOut>> {
   try {
-    const r = await ctx.http.request({ url: `${url}/payments/by-key/${encodeURIComponent(operationId)}` });
+    const r = await ctx.http.request({ url: `${url}/payments/by-key/${encodeURIComponent(operationId)}`, headers });
+    // An asynchronous API's operation that failed: what an author maps to "not applied".
+    if ((r.body as { status?: unknown }).status === 'failed') return { state: 'not_applied' };
     return { state: 'applied', result: r.body as PaymentOut };
   } catch (err) {
     if (HttpOutcomeError.is(err) && err.outcome.status === 404) return { state: 'not_applied' };
@@ -103,7 +118,7 @@ async function lookupPayment(url: string, operationId: string, ctx: ToolContext)
 }
 
 async function verifyPayment(url: string, args: PayArgs, ctx: ToolContext): Promise<VerifyResult> {
-  const r = await ctx.http.request({ url: `${url}/payments?invoice=${encodeURIComponent(args.invoice)}` });
+  const r = await ctx.http.request({ url: `${url}/payments?invoice=${encodeURIComponent(args.invoice)}`, headers });
   const list = (r.body as { payments: unknown[] }).payments;
   if (!Array.isArray(list)) throw new Error('the payments list is not an array');
   return list.length > 0 ? { verdict: 'holds', state: list[0] } : 'does_not_hold';
@@ -119,9 +134,14 @@ export function payTool(recipe: PayRecipe): AnyTool {
     effect: 'write',
     idempotency: { carrier: 'header', name: 'Idempotency-Key', deduplicates: column.dedup },
     timeouts: { startToCloseMs: PAY_START_TO_CLOSE_MS },
+    ...(recipe.commit ? { commit: recipe.commit } : {}),
+    secretHeaders: ['x-api-key'],
     async execute(args, ctx) {
-      const r = await ctx.http.request({ method: 'POST', url: `${url}/payments`, json: args });
-      return afterCommit(quirk, r.body as PaymentOut);
+      const r = await ctx.http.request({ method: 'POST', url: `${url}/payments`, json: args, headers });
+      const poll = async () =>
+        (await ctx.http.request({ url: `${url}/payments/by-key/${encodeURIComponent(ctx.operationId)}`, headers }))
+          .body;
+      return afterCommit(quirk, r.body as PaymentOut, poll);
     },
     ...(column.lookup
       ? { lookup: (operationId: string, ctx: ToolContext) => lookupPayment(url, operationId, ctx) }

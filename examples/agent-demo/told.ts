@@ -1,7 +1,7 @@
 /**
  * What the planner (the model) was told in a scenario: every tool answer it saw, as the agent workflow hands them
  * over (workflows/planner-contract.ts, `Observation`) — a result as data, a failure only as the router's feedback:
- * class, action, the public message, the observed state or the fields to fix. The main job records the planner's
+ * class, action, the public message, what the server said (data), the observed state or the fields to fix. The main job records the planner's
  * input (a wrapper around the planner activity's planner), prints it per scenario with the downstream's counts, and
  * keeps it whole in `--report`. Node side.
  */
@@ -20,6 +20,7 @@ export type ToldEntry =
       action: string;
       message: string;
       nextStep: string;
+      serverSaid?: string;
       observedState?: unknown;
       issues?: FieldIssue[];
     };
@@ -56,6 +57,7 @@ export function toldOf(observations: readonly Observation[]): ToldEntry[] {
         action: f.action,
         message: f.message,
         nextStep: f.nextStep,
+        ...(f.serverSaid !== undefined ? { serverSaid: f.serverSaid } : {}),
         ...(f.observedState !== undefined ? { observedState: f.observedState } : {}),
         ...(f.issues?.length ? { issues: f.issues } : {}),
       },
@@ -74,8 +76,12 @@ export function toldLines(entry: ToldEntry): string[] {
   const at = `turn ${entry.turn ?? '?'}  ${entry.tool}`;
   if (entry.kind === 'result') return [`${at} → result ${oneLine(entry.value)}`];
   const lines = [`${at} → ${entry.class} → ${entry.action}`, `  message: ${entry.message}`];
+  if (entry.serverSaid !== undefined) lines.push(`  server said (data): ${JSON.stringify(entry.serverSaid)}`);
   if (entry.issues) {
-    const issue = (i: FieldIssue) => `${i.path.join('.') || '(root)'}: expected ${i.expected}, received ${i.received}`;
+    const said = (i: FieldIssue) =>
+      i.serverSaid === undefined ? '' : ` (server said ${JSON.stringify(i.serverSaid)})`;
+    const issue = (i: FieldIssue) =>
+      `${i.path.join('.') || '(root)'}: expected ${i.expected}, received ${i.received}${said(i)}`;
     lines.push(`  fields: ${entry.issues.map(issue).join('; ')}`);
   }
   if (entry.observedState !== undefined) lines.push(`  observed state: ${oneLine(entry.observedState)}`);
@@ -87,7 +93,8 @@ export const LEGEND: readonly string[] = [
   'Legend',
   '  class → action   how the router read a failure, and the one recovery it chose (README, "Routes")',
   '  told             what the planner saw: a result as data, a failure as class, action, message, and the',
-  '                   observed state or the fields to fix; never a stack, host, token or header',
+  "                   observed state or the fields to fix; a server's words only as data (server said);",
+  '                   never a stack, host, token or header',
   '  ended            why the run ended without a submission: the reason the user is told',
   '  downstream       requests and rows the services counted during the run (their own logs and tables)',
   '  terminal state   succeeded; fed_back (the failure went back to the planner, the run goes on); refused (the',

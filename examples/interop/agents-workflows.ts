@@ -11,7 +11,7 @@
 // eslint-disable-next-line @typescript-eslint/no-require-imports
 import agentsCore = require('@openai/agents-core');
 import { activityAsTool, TemporalOpenAIRunner } from '@temporalio/openai-agents/workflow';
-import { agentsTools } from '../../openai-agents-workflow';
+import { agentsTools, UNTRUSTED_TEXT_NOTE } from '../../openai-agents-workflow';
 import { createToolRouter, type ToolRouterOptions } from '../../workflow';
 export { reconcileOperationWorkflow } from '../../workflow';
 
@@ -38,7 +38,7 @@ export async function agentsRouted(scenario: string, defaults: ToolRouterOptions
   const routed = agentsTools(router);
   const agent = new agentsCore.Agent({
     name: 'booker',
-    instructions: INSTRUCTIONS,
+    instructions: `${INSTRUCTIONS} ${UNTRUSTED_TEXT_NOTE}`, // which fields of a tool result quote a server
     model: 'fake-model',
     tools: routed.tools,
   });

@@ -8,7 +8,7 @@ import { temporalProvider } from '@temporalio/ai-sdk/workflow';
 import { proxyActivities } from '@temporalio/workflow';
 import { generateText, stepCountIs, tool, type ToolSet } from 'ai';
 import { z } from 'zod';
-import { aiSdkTools } from '../../ai-sdk-workflow';
+import { aiSdkTools, UNTRUSTED_TEXT_NOTE } from '../../ai-sdk-workflow';
 import { createToolRouter, type ToolRouterOptions } from '../../workflow';
 export { reconcileOperationWorkflow } from '../../workflow';
 
@@ -41,6 +41,7 @@ function seenIn(steps: Steps): SeenResult[] {
 async function run(scenario: string, tools: ToolSet): Promise<Omit<RunReport, 'records'>> {
   const result = await generateText({
     model: temporalProvider.languageModel('scripted'),
+    system: UNTRUSTED_TEXT_NOTE, // which fields of a tool result quote a server (docs/frameworks.md)
     prompt: scenario,
     tools,
     stopWhen: stepCountIs(6),

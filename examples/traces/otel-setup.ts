@@ -5,7 +5,7 @@
  * Temporal's `OpenTelemetryPlugin` on the same processors, so the router's spans and Temporal's form one tree:
  *
  *   RunWorkflow:agentWorkflow → StartActivity:invokeTool → RunActivity:invokeTool → execute_tool <tool>
- *   RunWorkflow:agentWorkflow → recover <tool> → reconcile <tool> | approval_wait <tool> | retry_wait <tool>
+ *   RunWorkflow:agentWorkflow → recover <tool> → reconcile <tool> | apply_guardrail <guardian> | retry_wait <tool>
  *
  * Spans go to an in-memory exporter (what `npm run example:traces` writes to bench/results/traces.json) and, with
  * `otlpUrl`, to a collector over OTLP/HTTP (JSON), e.g. `http://127.0.0.1:4318/v1/traces` of an OpenTelemetry

@@ -83,7 +83,7 @@ function write(out: string, rows: SpanRow[], reports: ScenarioReport[]): number 
     (r) => r.name === 'RunWorkflow:agentWorkflow' && r.attributes.workflowId === shown?.workflowId,
   );
   if (root) console.log(`\nThe trace of ${SHOWN}:\n\n${treeText(rows.filter((r) => r.traceId === root.traceId))}`);
-  const ours = rows.filter((r) => /^(execute_tool|recover|replan|reconcile|approval_wait|retry_wait) /.test(r.name));
+  const ours = rows.filter((r) => /^(execute_tool|recover|replan|reconcile|apply_guardrail|retry_wait) /.test(r.name));
   console.log(
     `\n${rows.length} spans (${ours.length} of the router's) in ${new Set(rows.map((r) => r.traceId)).size} traces; wrote ${out}`,
   );

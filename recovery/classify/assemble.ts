@@ -28,16 +28,19 @@ export interface FailureDraft {
   code?: string;
   /** The fingerprint of an error no fact spoke for (`FINGERPRINT_PATTERN`). */
   fingerprint?: string;
+  /** The server's own words, raw: `buildFailure` quotes them (classify/text.ts `quoted`). Never in `publicMessage`. */
+  serverSaid?: string | undefined;
 }
 
 /** The identity fields every failure carries (a `CallContext` is one). */
 export type FailureIdentity = Pick<CallContext, 'tool' | 'callId' | 'diagnosticRef'>;
 
-/** A draft's texts in their public form: the message, the field issues and the provider's code (lower-cased). */
+/** A draft's texts in their public form: the message, the field issues, the provider's code (lower-cased), the server's words. */
 export interface PublicTexts {
   publicMessage: string;
   issues?: FieldIssue[] | undefined;
   code?: string | undefined;
+  serverSaid?: string | undefined;
 }
 
 /**
@@ -66,6 +69,7 @@ export function assembleFailure(id: FailureIdentity, d: FailureDraft, t: PublicT
     candidate.status = d.status;
   if (t.issues && t.issues.length > 0) candidate.issues = t.issues;
   if (t.code !== undefined) candidate.code = t.code;
+  if (t.serverSaid !== undefined) candidate.serverSaid = t.serverSaid;
   if (d.fingerprint !== undefined && FINGERPRINT_PATTERN.test(d.fingerprint)) candidate.fingerprint = d.fingerprint;
   if (toolFailureSchema().safeParse(candidate).success) return markValid(candidate);
   return markValid(unbuildable(id, d));

@@ -17,9 +17,17 @@
 import { pathNamesSecret } from '../redact-keys';
 import { MAX_RECEIVED_CHARS } from '../failure';
 import type { FieldIssue } from '../failure';
-import { dataPart, type PublicPart } from './public-parts';
 import { asArray, isObjectLike, ownKeys, readProp, renderValue } from './safe';
-import { MAX_ISSUE_TEXT_CHARS, pathLabel, publicText, truncate, RECEIVED_NOT_REPORTED } from './text';
+import {
+  MAX_ISSUE_TEXT_CHARS,
+  pathLabel,
+  plainPath,
+  publicText,
+  quoted,
+  truncate,
+  RECEIVED_NOT_REPORTED,
+  SERVER_REFUSED,
+} from './text';
 
 /** At most this many field issues are taken from one body. */
 export const MAX_BODY_FIELD_ISSUES = 20;
@@ -124,24 +132,31 @@ function pathFrom(ref: unknown, kind: 'pointer' | 'loc' | 'auto'): (string | num
     .map(seg);
 }
 
+/**
+ * A field a server refused, in the router's words (`expected`: `SERVER_REFUSED`; `suggestion`: fix it), with what
+ * the server said of it as `serverSaid` (docs/DESIGN.md, "Whose words reach the model"). A path the server named is
+ * cut before its first segment that is not a plain identifier (`plainPath`); the rest goes into `serverSaid`.
+ */
 export function toIssue(
-  path: (string | number)[],
+  rawPath: (string | number)[],
   message: string | undefined,
   received: unknown,
   hasReceived: boolean,
 ): FieldIssue {
-  const label = pathLabel(path);
-  const expected =
-    message === undefined ? 'a valid value' : publicText(message, MAX_ISSUE_TEXT_CHARS) || 'a valid value';
+  const path = plainPath(rawPath);
+  const said = quoted(
+    path.length < rawPath.length ? `${pathLabel(rawPath.slice(path.length))}: ${message ?? ''}` : message,
+  );
   return {
     path,
-    expected,
+    expected: SERVER_REFUSED,
     received: !hasReceived
       ? RECEIVED_NOT_REPORTED
-      : pathNamesSecret(path)
+      : pathNamesSecret(rawPath)
         ? '[redacted]'
         : truncate(publicText(renderValue(received), 10 * MAX_RECEIVED_CHARS), MAX_RECEIVED_CHARS),
-    suggestion: truncate(`fix ${label} and call again`, MAX_ISSUE_TEXT_CHARS),
+    suggestion: truncate(`fix ${pathLabel(path)} and call again`, MAX_ISSUE_TEXT_CHARS),
+    ...(said === undefined ? {} : { serverSaid: said }),
   };
 }
 
@@ -271,14 +286,11 @@ function retryAfterOf(node: unknown): number | undefined {
 }
 
 /**
- * The server's own words for a `publicMessage`: `code: message` as one `dataPart` (redacted as a whole, cut to
- * `maxChars`; classify/public-parts.ts); `undefined` when the body carries neither, or nothing is left.
+ * The server's own words, `code: message`, for a failure's `serverSaid` (the message redacted on its own first, so a
+ * rule anchored at its start still matches); `undefined` when the body carries neither.
  */
-export function serverDetail(facts: BodyFacts, maxChars: number): PublicPart | undefined {
+export function serverWords(facts: BodyFacts): string | undefined {
   const msg = facts.message;
   const code = facts.code;
-  const text = code && msg && !msg.toLowerCase().includes(code) ? `${code}: ${msg}` : (msg ?? code);
-  if (text === undefined) return undefined;
-  const part = dataPart(text, maxChars);
-  return part.text === '' ? undefined : part;
+  return code && msg && !msg.toLowerCase().includes(code) ? `${code}: ${quoted(msg) ?? ''}` : (msg ?? code);
 }

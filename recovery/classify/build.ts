@@ -1,6 +1,6 @@
 /**
  * Assembling a `ToolFailure` from a classifier's draft: brings the draft's texts (message, field issues, the
- * provider's code) to their public form, then `assembleFailure` (recovery/classify/assemble.ts) fills in the call's
+ * provider's code, the server's words as `serverSaid`) to their public form, then `assembleFailure` (recovery/classify/assemble.ts) fills in the call's
  * identity, enforces the contract's invariants, validates against `toolFailureSchema()`, freezes, and marks the
  * result valid (recovery/valid-failure.ts). Pure: no I/O.
  */
@@ -10,7 +10,8 @@ import { pathNamesSecret } from '../redact-keys';
 import type { FieldIssue, ToolFailure } from '../failure';
 import { assembleFailure, type FailureDraft, type FailureIdentity } from './assemble';
 import { PublicPart } from './message-parts';
-import { finishPublicMessage, pathSegment, stripControls } from './text';
+import { stripControls } from '../untrusted';
+import { finishPublicMessage, pathSegment, quoted } from './text';
 
 export type { FailureDraft, FailureIdentity } from './assemble';
 
@@ -25,6 +26,7 @@ export function buildFailure(id: FailureIdentity, d: FailureDraft): ToolFailure 
     publicMessage: finalMessage(d.publicMessage),
     issues: d.issues?.map(safeIssue),
     code: d.code === undefined ? undefined : publicCode(d.code),
+    serverSaid: quoted(d.serverSaid),
   });
 }
 
@@ -54,6 +56,7 @@ function safeIssue(i: FieldIssue): FieldIssue {
   };
   // The value a server echoes for a field named like a secret (`password`, `api_key`) is never shown.
   const secretField = pathNamesSecret(i.path);
+  const said = quoted(i.serverSaid);
   return {
     path: i.path.slice(0, 16).map((seg) => {
       const s = pathSegment(seg);
@@ -62,5 +65,6 @@ function safeIssue(i: FieldIssue): FieldIssue {
     expected: clean(i.expected, 200) || 'a valid value',
     received: secretField && i.received !== '' ? '[redacted]' : clean(i.received, MAX_RECEIVED_CHARS),
     suggestion: clean(i.suggestion, 200) || 'Fix this field.',
+    ...(said === undefined ? {} : { serverSaid: said }),
   };
 }

@@ -4,13 +4,13 @@
  * classify/http.ts. Pure: `ctx.nowMs` is the clock (already read into `retryAfterMs` and `rateLimit`).
  */
 import { FailureClass, FailureReason, Phase } from '../failure';
-import { serverDetail, type BodyFacts } from './body';
+import { serverWords, type BodyFacts } from './body';
 import type { FailureDraft } from './build';
 import type { CallContext } from './context';
 import { headerValues } from './headers';
 import type { RateLimitSignals } from './rate-limit';
 import { composeMessage as msg, EMPTY_PART, literal, toolPart, type PublicPart } from './public-parts';
-import { MAX_SERVER_DETAIL_CHARS, summarizeIssues } from './text';
+import { summarizeIssues } from './text';
 import { issuesNamedIn } from './named-fields';
 import { saysAlready } from '../postcondition';
 import { draftBySend } from './sent';
@@ -55,12 +55,6 @@ export interface HttpFacts {
   rateLimit: RateLimitSignals;
 }
 
-/** `" Server said: …"` when the body has words of its own. */
-function said(f: HttpFacts): PublicPart {
-  const detail = serverDetail(f.body, MAX_SERVER_DETAIL_CHARS);
-  return detail === undefined ? EMPTY_PART : msg` Server said: "${detail}".`;
-}
-
 /** `<tool>: HTTP <status>, `, the head of every message here. */
 function head(f: HttpFacts): PublicPart {
   return msg`${toolPart(f.ctx.tool)}: HTTP ${f.status}, `;
@@ -80,7 +74,8 @@ export function rejected(f: HttpFacts, cls: FailureClass, reason: FailureReason,
     retryable: false,
     replaySafe: true,
     status: f.status,
-    publicMessage: msg`${head(f)}${what}.${said(f)}`,
+    publicMessage: msg`${head(f)}${what}.`,
+    serverSaid: serverWords(f.body),
   };
 }
 
@@ -93,7 +88,8 @@ export function rateLimited(f: HttpFacts): FailureDraft {
     retryable: true,
     replaySafe: true,
     status: f.status,
-    publicMessage: msg`${head(f)}rate limited${retryAfter(delayMs)}.${said(f)}`,
+    publicMessage: msg`${head(f)}rate limited${retryAfter(delayMs)}.`,
+    serverSaid: serverWords(f.body),
   };
   if (delayMs !== undefined) draft.retryAfterMs = delayMs;
   return draft;
@@ -181,17 +177,32 @@ export function notProcessed(f: HttpFacts, reason: FailureReason, what: PublicPa
     retryable: true,
     replaySafe: true,
     status: f.status,
-    publicMessage: msg`${head(f)}${what}; the request was not processed${retryAfter(f.retryAfterMs)}.${said(f)}`,
+    publicMessage: msg`${head(f)}${what}; the request was not processed${retryAfter(f.retryAfterMs)}.`,
+    serverSaid: serverWords(f.body),
   };
   if (f.retryAfterMs !== undefined) draft.retryAfterMs = f.retryAfterMs;
   return draft;
 }
 
+/**
+ * A 3xx not followed (RFC 9110 §15.4) says where to go, not whether a write was applied (an expired sign-in answers a
+ * POST `302 Location: /login`): a write's outcome is unknown (reconcile); a read is not retried.
+ */
+export function redirected(f: HttpFacts): FailureDraft {
+  const what = msg`${head(f)}a redirect that is not followed`;
+  const meaning = { class: FailureClass.UNRECOVERABLE, reason: FailureReason.REDIRECTED, head: what };
+  return { ...draftBySend(meaning, 'maybe_sent', f.ctx), status: f.status };
+}
+
 /** 500, 502, 504 and unlisted 5xx: the request reached the server, which may have acted on it. */
 export function serverError(f: HttpFacts): FailureDraft {
   const reason = f.status === 504 ? FailureReason.TIMEOUT : FailureReason.UNAVAILABLE;
-  const meaning = { class: FailureClass.TRANSIENT, reason, head: msg`${head(f)}server error`, tail: said(f) };
-  const draft: FailureDraft = { ...draftBySend(meaning, 'maybe_sent', f.ctx), status: f.status };
+  const meaning = { class: FailureClass.TRANSIENT, reason, head: msg`${head(f)}server error` };
+  const draft: FailureDraft = {
+    ...draftBySend(meaning, 'maybe_sent', f.ctx),
+    status: f.status,
+    serverSaid: serverWords(f.body),
+  };
   if (f.retryAfterMs !== undefined) draft.retryAfterMs = f.retryAfterMs;
   return draft;
 }

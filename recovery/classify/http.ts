@@ -38,6 +38,7 @@ import {
   QUOTA_EXHAUSTED_CODES,
   RATE_LIMIT_CODES,
   rateLimited,
+  redirected,
   rejected,
   serverError,
   unauthorized,
@@ -133,8 +134,8 @@ function saysCallerBilling(code: string): boolean {
 /**
  * Classifies a non-2xx HTTP answer.
  *
- * @param status the HTTP status. 1xx/3xx (a redirect the adapter did not follow) and values that are not an integer
- *   in 100–599 are `unrecoverable/tool_bug`: the adapter handed over something it should have handled.
+ * @param status the HTTP status. A 3xx is a redirect not followed (`redirected`); 1xx and values that are not an
+ *   integer in 100–599 are `unrecoverable/tool_bug`: the adapter handed over something it should have handled.
  * @param headers a header record or `Headers`-like object (case-insensitive); read, never echoed.
  * @param body the parsed body or its text; JSON text is parsed.
  * @param ctx the call (validated by the caller, see `classify`).
@@ -153,7 +154,7 @@ export function classifyHttp(
   if (Number.isInteger(status) && status >= 200 && status <= 299) {
     throw new ClassifyError(ClassifyErrorCode.NOT_A_FAILURE, `classify: HTTP ${status} is a success, not a failure`);
   }
-  if (!Number.isInteger(status) || status < 400 || status > 599) {
+  if (!Number.isInteger(status) || status < 300 || status > 599) {
     const shown =
       Number.isInteger(status) && status >= 100 && status <= 599 ? `HTTP ${status}` : 'an invalid HTTP status';
     return buildFailure(ctx, {
@@ -175,6 +176,7 @@ export function classifyHttp(
     retryAfterMs: retryAfterMsFromHeaders(headers, ctx.nowMs) ?? bodyFacts.retryAfterMs,
     rateLimit: readRateLimit(headers, ctx.nowMs),
   };
+  if (status < 400) return buildFailure(ctx, redirected(facts));
   const rule = ruleForStatus(status);
   const codeConcept = firstConcept([...bodyFacts.words, ...names]);
   const concept = codeConcept ?? firstConcept([bodyFacts.message]);

@@ -76,7 +76,7 @@ export function isFailureOutcome(raw: RawOutcome): boolean {
  * @param ctx the call: tool, callId, effect, deduplicates, approvalCanLift, `nowMs` (ms since epoch, for
  *   HTTP-date `Retry-After`), diagnosticRef.
  * @param toolClassifier the tool's own classifier. Precedence: the tool's answer overrides the built-in fields it
- *   names (`class`, `reason`, `publicMessage`, `retryable`, `replaySafe`, `retryAfterMs`); the merge is
+ *   names (`class`, `reason`, `publicMessage`, `retryable`, `replaySafe`, `retryAfterMs`, `serverSaid`); the merge is
  *   re-normalised so it always validates (`retryable` forced false unless transient and replay-safe; a changed
  *   class resets `reason` to `unspecified` unless given; `publicMessage` redacted again); a tool classifier that
  *   throws or answers nothing usable leaves the built-in answer (recovery/classify/override.ts).

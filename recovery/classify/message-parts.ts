@@ -3,12 +3,11 @@
  * message a second time (docs/DESIGN.md, "What the model sees" and "Performance").
  *
  * A message is the repository's own template text (the tagged template's strings, and `literal` sentences),
- * numbers, the tool's name (`toolPart`) and the server's words (`dataPart`), each data part redacted on its own
- * (those two are in recovery/classify/public-parts.ts, which redacts; this module does not, so the workflow side's
- * phase decision, recovery/classify/sent.ts, uses it without the redaction rules).
- * Redacting parts apart is not redacting the whole: a rule can match across a part's edge (a secret key at the
- * end of the tool's name takes the template's next word as its value; a quote in the server's words pairs with
- * the template's quote). So a data part is `settled` only when no rule can reach across its edges, and a message
+ * numbers and the tool's name (`toolPart`, in recovery/classify/public-parts.ts, which redacts; this module does not,
+ * so the workflow side's phase decision, recovery/classify/sent.ts, uses it without the redaction rules). A server's
+ * words are never part of a message (docs/DESIGN.md, "Whose words reach the model"): they are `serverSaid`.
+ * Redacting a part apart is not redacting the whole: a secret key at the end of the tool's name takes the template's
+ * next word as its value. So the tool's part is `settled` only when no rule can reach across its edges, and a message
  * is settled only when every part is; `buildFailure` gives an unsettled message the whole final pass, as any plain
  * string. test/unit/public-parts.property.test.ts checks that every settled message of the HTTP rules is a fixed
  * point of that pass (`finishPublicMessage(m) === m`), for hostile tool names and bodies.
@@ -28,7 +27,7 @@ export class PublicPart {
     /** no redaction rule can match this text, nor across its edges inside a message (see the module docs) */
     readonly settled: boolean,
   ) {
-    if (token !== TOKEN) throw new TypeError('PublicPart: use literal, toolPart, dataPart or composeMessage');
+    if (token !== TOKEN) throw new TypeError('PublicPart: use literal, toolPart or composeMessage');
   }
 
   toString(): string {
@@ -56,10 +55,10 @@ export function literal(text: string): PublicPart {
 }
 
 /**
- * A tagged template of parts: `` composeMessage`${toolPart(t)}: HTTP ${status}, ${what}.${said}` ``. A number
+ * A tagged template of parts: `` composeMessage`${toolPart(t)}: HTTP ${status}, ${what}.` ``. A number
  * is written with `String(n)`.
  * @throws TypeError when a part is neither a `PublicPart` nor a number (a caller outside TypeScript): data goes in
- * through `dataPart` (recovery/classify/public-parts.ts), which redacts it.
+ * as `serverSaid`, never in a message.
  */
 export function composeMessage(strings: TemplateStringsArray, ...parts: readonly (PublicPart | number)[]): PublicPart {
   let text = strings[0] ?? '';
@@ -71,7 +70,9 @@ export function composeMessage(strings: TemplateStringsArray, ...parts: readonly
       text += part.text;
       settled &&= part.settled;
     } else
-      throw new TypeError(`composeMessage: part ${i} is a ${typeof part}, not a PublicPart; pass data as dataPart`);
+      throw new TypeError(
+        `composeMessage: part ${i} is a ${typeof part}, not a PublicPart; a server's words go in serverSaid`,
+      );
     text += strings[i + 1] ?? '';
   }
   return new PublicPart(TOKEN, text, settled);

@@ -6,8 +6,8 @@
  * changed `class` or `replaySafe` re-derives `retryable` (= transient and replay-safe) unless the tool gives it.
  * The merge is then re-normalised so it always validates: `retryable` is forced false unless the class is
  * `transient` and `replaySafe` is true; `outcome_unknown` is put in phase `commit_unknown`; `publicMessage` is
- * redacted and cut again; `retryAfterMs` is rounded up to whole ms. Fields with a wrong type or value are
- * ignored. A tool classifier that throws, or answers something that is not an object, leaves the built-in answer.
+ * redacted and cut again, `serverSaid` (the server's words the tool quotes) quoted again; `retryAfterMs` is rounded
+ * up to whole ms. Fields with a wrong type or value are ignored. A tool classifier that throws, or answers something that is not an object, leaves the built-in answer.
  * `phase`, `status`, `issues` and the identity fields are not the tool's to change, with one consequence: an
  * `outcome_unknown` the tool names as another, replay-safe class was the built-in rules' guess ("may have been
  * sent", docs/DESIGN.md "Phases"), so it moves to phase `dispatch`.
@@ -21,7 +21,7 @@ import { isObjectLike, readProp } from './safe';
 
 /** The fields a tool classifier may answer. */
 export type ToolClassifierAnswer = Partial<
-  Pick<ToolFailure, 'class' | 'reason' | 'publicMessage' | 'retryable' | 'replaySafe' | 'retryAfterMs'>
+  Pick<ToolFailure, 'class' | 'reason' | 'publicMessage' | 'retryable' | 'replaySafe' | 'retryAfterMs' | 'serverSaid'>
 >;
 
 /**
@@ -71,7 +71,10 @@ export function applyToolClassifier(
   const retryable = pick(answer, 'retryable', isBool);
   const replaySafe = pick(answer, 'replaySafe', isBool);
   const retryAfterMs = pick(answer, 'retryAfterMs', isDelay);
-  if ([cls, reason, publicMessage, retryable, replaySafe, retryAfterMs].every((v) => v === undefined)) return builtIn;
+  const said = pick(answer, 'serverSaid', isText);
+  if ([cls, reason, publicMessage, retryable, replaySafe, retryAfterMs, said].every((v) => v === undefined))
+    return builtIn;
+  const serverSaid = said ?? builtIn.serverSaid;
 
   const nextClass = cls ?? builtIn.class;
   const classChanged = nextClass !== builtIn.class;
@@ -93,5 +96,6 @@ export function applyToolClassifier(
     ...(nextRetryAfterMs === undefined ? {} : { retryAfterMs: nextRetryAfterMs }),
     ...(builtIn.status === undefined ? {} : { status: builtIn.status }),
     ...(builtIn.issues === undefined ? {} : { issues: builtIn.issues }),
+    ...(serverSaid === undefined ? {} : { serverSaid }),
   });
 }

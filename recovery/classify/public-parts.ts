@@ -1,12 +1,13 @@
 /**
- * The parts of a composed `publicMessage` that carry data, each redacted on its own: the tool's name (`toolPart`)
- * and the server's words (`dataPart`). The parts, the template's `literal` sentences and `composeMessage` are
- * recovery/classify/message-parts.ts (re-exported here), which says when a part is `settled`.
+ * The part of a composed `publicMessage` that carries data, redacted on its own: the tool's name (`toolPart`). The
+ * server's words are never part of a message: they are the failure's `serverSaid` (classify/text.ts `quoted`). The
+ * parts, the template's `literal` sentences and `composeMessage` are recovery/classify/message-parts.ts (re-exported
+ * here), which says when a part is `settled`.
  *
  * Pure: no I/O, no clock. The tool-name memo is a bounded cache of a pure function (same answer with or without it).
  */
 import { redact } from '../redact';
-import { settlePublicText, stripControls } from './text';
+import { stripControls } from '../untrusted';
 import { redactedPart, type PublicPart } from './message-parts';
 
 export { composeMessage, EMPTY_PART, literal, PublicPart } from './message-parts';
@@ -34,21 +35,4 @@ export function toolPart(tool: string): PublicPart {
     toolParts.set(tool, part);
   }
   return part;
-}
-
-/**
- * Quotes and escapes are what the quote-aware rules read (`"token": "x"`, `password "x"`), and a trailing `:` or
- * `=` makes the template's next character a value: such data may pair with the template's own text.
- */
-const EDGE_RISK = /["'`\\]|[:=]$/;
-
-/**
- * The server's (or any outside) words as a part: controls stripped, redacted, folded to one line, trimmed, cut to
- * `maxChars` (see `publicText`). Settled when that form is its own `publicText` (`settlePublicText`'s `stable`)
- * and has no `EDGE_RISK`.
- * @throws RangeError when `maxChars` < 1.
- */
-export function dataPart(raw: string, maxChars: number): PublicPart {
-  const { text, stable } = settlePublicText(stripControls(raw), maxChars);
-  return redactedPart(text, stable && !EDGE_RISK.test(text));
 }

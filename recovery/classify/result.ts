@@ -11,13 +11,13 @@
  * Pure: no I/O.
  */
 import type { z } from 'zod';
-import { FailureClass, FailureReason, Phase } from '../failure';
+import { FailureClass, FailureReason, MAX_SERVER_SAID_CHARS, Phase } from '../failure';
 import type { ToolFailure } from '../failure';
 import { buildFailure } from './build';
 import { parseCallContext, type CallContext } from './context';
 import { parseBody } from './body';
 import { asArray, hasOwn, isObjectLike, ownKeys, readProp, readString } from './safe';
-import { MAX_SERVER_DETAIL_CHARS, pathLabel, publicText } from './text';
+import { pathLabel, plainPath, publicText } from './text';
 import { isZodError } from './zod';
 
 /**
@@ -69,17 +69,19 @@ export function isEmptyValue(value: unknown): boolean {
   return arrays.length > 0 && arrays.every((a) => a!.length === 0);
 }
 
+/**
+ * The output schema's findings in the router's words: each path cut before a segment the result's own keys made
+ * (`plainPath`), and zod's message, except for unknown keys, whose message quotes the result's keys.
+ */
 function schemaSummary(error: unknown): string {
   const parts: string[] = [];
   for (const issue of (asArray(readProp(error, 'issues')) ?? []).slice(0, 5)) {
-    const path = (asArray(readProp(issue, 'path')) ?? []).filter(
-      (p): p is string | number => typeof p === 'string' || typeof p === 'number',
-    );
-    parts.push(
-      `${pathLabel(path) === '(arguments)' ? '(result)' : pathLabel(path)}: ${readString(issue, 'message') ?? 'invalid'}`,
-    );
+    const all = asArray(readProp(issue, 'path')) ?? [];
+    const path = plainPath(all.filter((p): p is string | number => typeof p === 'string' || typeof p === 'number'));
+    const said = readString(issue, 'code') === 'unrecognized_keys' ? 'unknown keys' : readString(issue, 'message');
+    parts.push(`${path.length === 0 ? '(result)' : pathLabel(path)}: ${said ?? 'invalid'}`);
   }
-  return publicText(parts.join('; '), MAX_SERVER_DETAIL_CHARS);
+  return publicText(parts.join('; '), MAX_SERVER_SAID_CHARS);
 }
 
 /**
@@ -119,7 +121,7 @@ export function classifyInvalidResult(input: InvalidResultInput, ctx: CallContex
     return buildFailure(c, {
       ...base,
       reason: FailureReason.INVARIANT_VIOLATION,
-      publicMessage: `${c.tool}: the result breaks an invariant: ${publicText(invariant, MAX_SERVER_DETAIL_CHARS)}. It is not a usable fact.${applied}`,
+      publicMessage: `${c.tool}: the result breaks an invariant: ${publicText(invariant, MAX_SERVER_SAID_CHARS)}. It is not a usable fact.${applied}`,
     });
   }
   const summary = isZodError(error) ? schemaSummary(error) : '';

@@ -22,7 +22,7 @@
 import { FailureClass, FailureReason, MAX_PUBLIC_MESSAGE_CHARS, Phase } from '../failure';
 import type { FailureDraft } from './assemble';
 import type { CallContext } from './context';
-import { composeMessage, EMPTY_PART, literal, PublicPart } from './message-parts';
+import { composeMessage, literal, PublicPart } from './message-parts';
 
 /** What a failure means apart from when it happened: its class and reason, and the head of the model's message. */
 export interface FailureMeaning {
@@ -33,8 +33,6 @@ export interface FailureMeaning {
    * public form (recovery/classify/message-parts.ts) whose message may skip the final redaction pass.
    */
   readonly head: string | PublicPart;
-  /** What follows the sentence, e.g. ` Server said: "…".` (a part in public form). */
-  readonly tail?: PublicPart;
 }
 
 /** How each row's sentence ends (the rule's own words). */
@@ -72,10 +70,9 @@ export function retriesSpentMessage(message: string): string {
   return message.length + SPENT_SENTENCE.length <= MAX_PUBLIC_MESSAGE_CHARS ? message + SPENT_SENTENCE : message;
 }
 
-/** `head` + the row's end + the tail, keeping public parts composed. */
+/** `head` + the row's end, keeping public parts composed. */
 function sentence(m: FailureMeaning, end: PublicPart): string | PublicPart {
-  if (m.head instanceof PublicPart) return composeMessage`${m.head}${end}${m.tail ?? EMPTY_PART}`;
-  return `${m.head}${end.text}${m.tail?.text ?? ''}`;
+  return m.head instanceof PublicPart ? composeMessage`${m.head}${end}` : `${m.head}${end.text}`;
 }
 
 /**

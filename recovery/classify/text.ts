@@ -2,11 +2,10 @@
  * Text for the model: truncation and the final form of `publicMessage`.
  * Pure: no I/O.
  */
-import { MAX_PUBLIC_MESSAGE_CHARS } from '../failure';
+import { MAX_PUBLIC_MESSAGE_CHARS, MAX_SERVER_SAID_CHARS } from '../failure';
 import { redact } from '../redact';
+import { stripControls } from '../untrusted';
 
-/** Longest excerpt of a server's own words (`code: message`) quoted in a `publicMessage`, in characters. */
-export const MAX_SERVER_DETAIL_CHARS = 200;
 /** Longest `expected` / `suggestion` text in a field issue, in characters. */
 export const MAX_ISSUE_TEXT_CHARS = 200;
 
@@ -23,9 +22,22 @@ export function truncate(text: string, maxChars: number): string {
   return `${text.slice(0, end)}…`;
 }
 
-/** Control characters (ANSI escapes, C1) and bidi overrides never reach a model or an operator's terminal. */
-export function stripControls(text: string): string {
-  return text.replace(/[\u0000-\u0008\u000B-\u001F\u007F-\u009F\u202A-\u202E\u2066-\u2069]/g, '');
+/**
+ * A server's words as a quoted datum (`serverSaid`), the one place they become model text (docs/DESIGN.md, "Whose
+ * words reach the model"): `stripControls`, `publicText` to `MAX_SERVER_SAID_CHARS`; `undefined` when nothing is left.
+ */
+export function quoted(raw: string | undefined): string | undefined {
+  if (raw === undefined) return undefined;
+  return publicText(stripControls(raw), MAX_SERVER_SAID_CHARS) || undefined;
+}
+
+/** A path segment the router may name in its own words: an ASCII identifier of at most 64 characters, or an index. */
+const PLAIN_SEGMENT = /^[A-Za-z_$][\w$-]{0,63}$/;
+
+/** A path a server named, cut before its first segment that is not plain (a field name can hold any text). */
+export function plainPath(path: readonly (string | number)[]): (string | number)[] {
+  const end = path.findIndex((s) => (typeof s === 'number' ? !Number.isSafeInteger(s) : !PLAIN_SEGMENT.test(s)));
+  return path.slice(0, end < 0 ? path.length : end);
 }
 
 /** Most rounds of `publicText`; clean text takes one, text with something removed two. */
@@ -38,21 +50,13 @@ const MAX_PUBLIC_TEXT_ROUNDS = 4;
  * cut `foo.community` ends `foo.com…` (a host name). Clean text costs one round.
  */
 export function publicText(text: string, maxChars: number): string {
-  return settlePublicText(text, maxChars).text;
-}
-
-/**
- * `publicText`, and whether its rounds reached a text that a further round leaves as it is (`stable`); false only
- * when all `MAX_PUBLIC_TEXT_ROUNDS` rounds still changed it.
- */
-export function settlePublicText(text: string, maxChars: number): { text: string; stable: boolean } {
   let out = text;
   for (let round = 0; round < MAX_PUBLIC_TEXT_ROUNDS; round++) {
     const next = truncate(foldWhitespace(redact(out)).trim(), maxChars);
-    if (next === out) return { text: out, stable: true };
+    if (next === out) return out;
     out = next;
   }
-  return { text: out, stable: false };
+  return out;
 }
 
 /** Whitespace other than a single space: a text without it is already folded. */
@@ -101,12 +105,16 @@ export function pathLabel(path: readonly (string | number)[]): string {
 /** A field issue's `received` when the server did not say what it received: the message then says nothing of it. */
 export const RECEIVED_NOT_REPORTED = 'not reported';
 
+/** The `expected` of a field a server refused: the router's words; what the server said is the issue's `serverSaid`. */
+export const SERVER_REFUSED = 'a value the server accepts';
+
 /** An `expected` that is already a sentence about the field ("must be at most 1500"), not a type or a pattern. */
 const SENTENCE = /^(must|should|is|are|cannot|can't|may|needs?|has|have|was|does)\b/i;
 
 /**
  * One line per field issue, joined with `; `: `customerId: expected string matching ^cus_, received "42"`. Only
- * what is known: `amountCents: must be at most 1500` when the server did not report the value it received.
+ * what is known: `amountCents: must be at most 1500` when the server did not report the value it received; a field a
+ * server refused is `memo: the server refused this value` (its words are the issue's `serverSaid`).
  * Used inside `publicMessage`, which is cut to 500 characters; the full list travels in `issues`.
  */
 export function summarizeIssues(
@@ -117,6 +125,7 @@ export function summarizeIssues(
 
 function issueLine(i: { path: readonly (string | number)[]; expected: string; received: string }): string {
   const label = pathLabel(i.path);
+  if (i.expected === SERVER_REFUSED) return `${label}: the server refused this value`;
   if (i.expected === 'no such key' || i.expected.startsWith('a known key')) return `${label} is not a known key`;
   if (i.received === 'missing') return `${label} is missing (expected ${i.expected})`;
   const known = i.received !== RECEIVED_NOT_REPORTED && i.received !== '';

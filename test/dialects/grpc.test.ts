@@ -175,9 +175,10 @@ test('INVALID_ARGUMENT with a google.rpc.BadRequest field violation → a field 
   expect(r.failure.issues).toEqual([
     {
       path: ['order', 'amount'],
-      expected: 'must be positive',
+      expected: 'a value the server accepts',
       received: 'not reported',
       suggestion: 'fix order.amount and call again',
+      serverSaid: 'must be positive',
     },
   ]);
 });

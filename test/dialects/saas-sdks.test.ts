@@ -107,7 +107,9 @@ describe('stripe', () => {
       phase: 'dispatch',
     });
     expect(r.failure).toMatchObject({ status: 402, code: 'insufficient_funds' });
-    expect(r.failure.publicMessage).toContain('Your card has insufficient funds.');
+    // The card network's words are the server's: quoted as serverSaid, never part of the message (issue 36).
+    expect(r.failure.publicMessage).not.toContain('Your card has insufficient funds.');
+    expect(r.failure.serverSaid).toBe('Your card has insufficient funds.');
     expectClean(r.failure.publicMessage, LEAKS());
   });
 

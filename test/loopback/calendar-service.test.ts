@@ -230,9 +230,10 @@ describe('calendar service over HTTP', () => {
     expect(failure.issues).toEqual([
       {
         path: ['slot'],
-        expected: 'must be one of 09:00, 10:00, 11:00, 12:00, 13:00, 14:00, 15:00, 16:00',
+        expected: 'a value the server accepts',
         received: '"10:30"',
         suggestion: 'fix slot and call again',
+        serverSaid: 'must be one of 09:00, 10:00, 11:00, 12:00, 13:00, 14:00, 15:00, 16:00',
       },
     ]);
     expect(routeFor(failure).action).toBe('repair');
@@ -347,8 +348,8 @@ describe('calendar tools through the activity edge (MockActivityEnvironment, no 
       replaySafe: true,
       status: 409,
       code: 'slot_taken',
-      publicMessage:
-        'book_calendar_slot: HTTP 409, the call conflicts with the current state of the resource. Server said: "slot_taken: slot 10:00 on 2026-12-01 is taken".',
+      publicMessage: 'book_calendar_slot: HTTP 409, the call conflicts with the current state of the resource.',
+      serverSaid: 'slot_taken: slot 10:00 on 2026-12-01 is taken',
       diagnosticRef: 'test/act-1/1',
     });
     const free = ['09:00', '11:00', '12:00', '13:00', '14:00', '15:00', '16:00'];

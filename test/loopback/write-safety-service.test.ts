@@ -198,3 +198,76 @@ test('partition proxy: the POST goes through and commits, its answer and every l
     await proxy.close();
   }
 });
+
+/** POSTs a payment with `key` without following redirects: status, headers and body text. */
+async function payRaw(url: string, key: string) {
+  const res = await fetch(`${url}/payments`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json', 'idempotency-key': key, 'x-api-key': 'ak' },
+    body: JSON.stringify(body),
+    redirect: 'manual',
+  });
+  return {
+    status: res.status,
+    location: res.headers.get('location'),
+    type: res.headers.get('content-type'),
+    text: await res.text(),
+  };
+}
+
+test.each([
+  ['half', 201, '{"paymentId":"pay_1","invoice":"INV-1"'],
+  ['corrupt', 201, "{'paymentId':'pay_1','invoice':'INV-1','amountCents':100,'status':'captured'}"],
+  ['empty', 204, ''],
+] as const)('commit_then_answer %s: committed, answered %i with %j', async (kind, status, text) => {
+  const s = await service({ post: { kind: 'commit_then_answer', status, body: kind } });
+  expect(await payRaw(s.url, 'k1')).toMatchObject({ status, text });
+  expect(s.rows('k1')).toBe(1);
+});
+
+test('redirect: every POST is answered with the Location of its target; commit: each POST commits first', async () => {
+  const login = await service({ post: { kind: 'redirect', status: 302, to: 'login', commit: false } });
+  expect(await payRaw(login.url, 'k1')).toMatchObject({ status: 302, location: '/login?next=%2Fpayments' });
+  expect(await payRaw(login.url, 'k1')).toMatchObject({ status: 302 });
+  expect(await read(login.url, '/login')).toMatchObject({ status: 200, type: 'text/html; charset=utf-8' });
+  expect([login.rows(), login.posts('k1')]).toEqual([0, 2]);
+  const loop = await service({ post: { kind: 'redirect', status: 307, to: 'self', commit: true } });
+  expect(await payRaw(loop.url, 'k1')).toMatchObject({ status: 307, location: '/payments' });
+  expect(await payRaw(loop.url, 'k1')).toMatchObject({ status: 307, location: '/payments' });
+  expect(loop.rows('k1')).toBe(2);
+  const other = await service({ post: { kind: 'redirect', status: 308, to: 'other_host', commit: false } });
+  const { location } = await payRaw(other.url, 'k1');
+  expect(location).toMatch(/^http:\/\/127\.0\.0\.2:\d+\/payments$/);
+  expect(other.foreign()).toEqual([]);
+  await fetch(location!, { method: 'POST', headers: { 'x-api-key': 'ak' }, body: '{}' });
+  expect([other.foreign(), other.rows()]).toEqual([['POST /payments: body, x-api-key'], 0]);
+});
+
+test('async_failed_then_succeeded: 202, the key reads "failed" until succeedMs, then the committed payment', async () => {
+  const s = await service({ post: { kind: 'async_failed_then_succeeded', succeedMs: 300 } });
+  expect(await payRaw(s.url, 'k1')).toMatchObject({ status: 202, text: '{"status":"pending"}' });
+  expect(JSON.parse((await read(s.url, '/payments/by-key/k1')).text)).toEqual({ status: 'failed' });
+  expect(s.rows('k1')).toBe(0);
+  await s.drain(2_000);
+  expect([s.rows('k1'), JSON.parse((await read(s.url, '/payments/by-key/k1')).text).status]).toEqual([1, 'captured']);
+});
+
+test('big_answer: a gzip bomb inflates to `bytes`; a redirected read goes to /v2 on the same origin', async () => {
+  const s = await service({
+    post: { kind: 'big_answer', status: 201, bytes: 4 * 64 * 1024, gzip: true, commit: true },
+    read: { kind: 'redirect', to: 'same_origin' },
+  });
+  const res = await fetch(`${s.url}/payments`, {
+    method: 'POST',
+    headers: { 'idempotency-key': 'k1' },
+    body: JSON.stringify(body),
+  });
+  expect([res.status, res.headers.get('content-encoding'), (await res.arrayBuffer()).byteLength]).toEqual([
+    201,
+    'gzip',
+    4 * 64 * 1024,
+  ]);
+  const moved = await fetch(`${s.url}/payments/by-key/k1`, { redirect: 'manual' });
+  expect([moved.status, moved.headers.get('location')]).toEqual([302, '/v2/payments/by-key/k1']);
+  expect((await read(s.url, '/v2/payments/by-key/k1')).status).toBe(200);
+});

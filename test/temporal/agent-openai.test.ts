@@ -261,8 +261,8 @@ describe('agentWorkflow × OpenAI planner (fake chat-completions server, real de
       errorClass: 'semantic_rejection',
       reason: 'conflict',
       action: 'replan',
-      message:
-        'book_calendar_slot: HTTP 409, the call conflicts with the current state of the resource. Server said: "slot_taken: slot 10:00 on 2026-12-01 is taken".',
+      message: 'book_calendar_slot: HTTP 409, the call conflicts with the current state of the resource.',
+      serverSaid: 'slot_taken: slot 10:00 on 2026-12-01 is taken',
       nextStep: NEXT_STEP.replan,
       observedState: { code: 'slot_taken', message: `slot 10:00 on ${DAY} is taken`, free: stillFree },
     });

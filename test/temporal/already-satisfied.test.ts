@@ -106,7 +106,14 @@ test('422 "item_id must be positive" names the field itemId: repair with that is
     failure: {
       class: 'invalid_arguments',
       status: 422,
-      issues: [{ path: ['itemId'], expected: 'item_id must be positive', received: 'not reported' }],
+      issues: [
+        {
+          path: ['itemId'],
+          expected: 'a value the server accepts',
+          received: 'not reported',
+          serverSaid: 'item_id must be positive',
+        },
+      ],
     },
   });
   expect(lists.hits('GET /lists/:id/items')).toBe(0);

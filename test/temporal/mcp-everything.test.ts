@@ -97,9 +97,10 @@ describe.each([
       attempts: 1,
       failure: { class: 'invalid_arguments', reason: 'schema', phase: 'dispatch', replaySafe: true },
     });
-    expect(rejected.failure.publicMessage).toBe(
-      'get-resource-reference: the MCP server rejected the arguments: Invalid resourceId: 0. Must be a finite positive integer.',
-    );
+    expect([rejected.failure.publicMessage, rejected.failure.serverSaid]).toEqual([
+      'get-resource-reference: the MCP server rejected the arguments.',
+      'Invalid resourceId: 0. Must be a finite positive integer.',
+    ]);
     expect(failedOutcome(r.outcomes[2])).toMatchObject({
       action: 'repair',
       failure: { class: 'invalid_arguments', reason: 'schema', phase: 'preflight' },

@@ -46,7 +46,13 @@ test('422 with field errors → 1 dispatch, repair with field-level feedback; th
   expect(first.action).toBe('repair');
   expect(first.failure.class).toBe('invalid_arguments');
   expect(first.feedback.issues).toEqual([
-    expect.objectContaining({ path: ['slot'], expected: expect.stringContaining('on the hour') }),
+    {
+      path: ['slot'],
+      expected: 'a value the server accepts',
+      received: 'not reported',
+      suggestion: 'fix slot and call again',
+      serverSaid: 'must be on the hour or half hour',
+    },
   ]);
   expect(first.attempts).toBe(1);
   const second = failedOutcome(r.outcomes[1]);
@@ -171,7 +177,7 @@ test('an unknown tool name → 0 activities and the permission-filtered capabili
   expect(eventTypes(await h.history(r.workflowId))).not.toContain('ACTIVITY_TASK_SCHEDULED');
 });
 
-test('200 with an id-less body → invalid_result, rejected: the planner sees a failed observation', async () => {
+test('a write answered 201 with an id-less body was applied: ok, its value the marker that says so; one POST', async () => {
   service.reset({ 'POST /invoices': [{ status: 201, body: {} }] });
   const h = await harness(env, supportTools(service.url).all);
   const r = await h.run(() =>
@@ -184,6 +190,23 @@ test('200 with an id-less body → invalid_result, rejected: the planner sees a 
       ],
     }),
   );
+  // A 2xx applied is applied (docs/DESIGN.md, "A committed write succeeds, even when its result cannot travel").
+  expect(r.outcomes[0]).toMatchObject({
+    ok: true,
+    attempts: 1,
+    value: {
+      omitted: true,
+      applied: true,
+      why: "the write was applied, but its answer does not match the tool's output schema",
+    },
+  });
+  expect(service.hits('POST /invoices')).toBe(1);
+});
+
+test('a read answered 200 with a body that is not its record → invalid_result, rejected: a failed observation', async () => {
+  service.reset({ 'GET /inventory': [{ status: 200, body: { items: 'none' } }] });
+  const h = await harness(env, supportTools(service.url).all);
+  const r = await h.run(() => h.runPlan({ calls: [{ tool: 'check_inventory', args: { sku: 'desk-1' } }] }));
   const out = failedOutcome(r.outcomes[0]);
   expect(out).toMatchObject({
     action: 'reject',
@@ -191,7 +214,7 @@ test('200 with an id-less body → invalid_result, rejected: the planner sees a 
     failure: { class: 'invalid_result', phase: 'postcheck' },
   });
   expect(out.feedback.status).toBe('failed');
-  expect(service.hits('POST /invoices')).toBe(1);
+  expect(service.hits('GET /inventory')).toBe(1);
 });
 
 test('a call that succeeds first time costs what a bare activity costs: no markers, timers or side effects', async () => {

@@ -42,8 +42,9 @@ export async function writeSafetyEnv(): Promise<WriteSafetyEnv> {
   };
 }
 
-/** Whether the service commits the first POST under `post` (a fault that drops or refuses it does not). */
+/** Whether the service commits the first POST under `post` (a fault that drops, refuses or redirects it does not). */
 export function commitsFirst(post: PostFault): boolean {
+  if (post.kind === 'redirect' || post.kind === 'big_answer') return post.commit;
   return post.kind !== 'drop_before_commit' && post.kind !== 'answer';
 }
 

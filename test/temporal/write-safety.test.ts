@@ -1,7 +1,7 @@
 /**
  * A CI-sized subset of the write-safety matrix (bench/write-safety; the whole matrix is `npm run bench -- --only
- * write-safety`): every defect of issue 27 in at least one tool declaration, every fault kind of our own, and two
- * controls, on the real dev server with a real SQLite payments store per cell. Each cell must leave exactly the rows
+ * write-safety`): every defect of issue 27 in at least one tool declaration, every wire kind of issue 35, every fault
+ * kind of our own, and two controls, on the real dev server with a real SQLite payments store per cell. Each cell must leave exactly the rows
  * an honest run leaves (one for a committed write, none for one that never landed unless a replay did) and say
  * something honest of each operation (applied, outcome unknown, or awaiting a person; a write that never landed may
  * also fail), within the row's budget, with no secret, stack, path or host in its histories.
@@ -46,6 +46,26 @@ const SUBSET: Record<string, string[]> = {
   'lookup-result-unsendable': ['_L_'],
   'reset-after-commit': ['_L_'],
   'reads-down': ['___'],
+  // Issue 35's wire kinds and our own of them (bench/write-safety/rows-wire.ts).
+  'post-201-truncated-json': ['_L_', '___'],
+  'post-201-corrupt-json': ['_L_'],
+  'post-201-json-as-html': ['D__'],
+  'post-204-empty': ['_L_'],
+  'post-201-empty': ['__V'],
+  'post-302-login': ['_L_', 'DL_'],
+  'post-308-other-origin': ['_L_'],
+  'post-307-loop': ['_L_'],
+  'async-202-failed-then-succeeded': ['_L_', '_LV'],
+  'post-303-see-other': ['_L_'],
+  'post-307-other-port': ['___'],
+  'post-307-credentials-in-location': ['_L_'],
+  'post-201-gzip-bomb': ['_L_'],
+  'post-201-endless-chunked': ['_L_'],
+  'post-201-content-length-over': ['_L_'],
+  'post-201-location-no-body': ['_L_'],
+  'post-503-50mb-body': ['_L_'],
+  'lookup-302-other-origin': ['_L_'],
+  'lookup-302-same-origin': ['_L_'],
 };
 
 const TASKS = Object.entries(SUBSET).flatMap(([id, cols]) =>
@@ -69,6 +89,7 @@ test('the subset covers issue 27 items 1 to 9 (8: every cell scans its histories
   const own = ALL_ROWS.filter((r) => r.source === 'own' && !r.lifecycle).map((r) => r.id);
   expect(own.length).toBeGreaterThanOrEqual(6);
   expect(own.filter((id) => !(id in SUBSET))).toEqual([]);
+  expect(ALL_ROWS.filter((r) => r.issue === 35 && !(r.id in SUBSET)).map((r) => r.id)).toEqual([]);
 });
 
 test.each(TASKS.map((t, i) => [t.row.id, t.column.id, i] as const))(

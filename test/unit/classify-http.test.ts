@@ -330,11 +330,24 @@ describe('classify: HTTP statuses', () => {
       READ,
       { class: 'unrecoverable', retryable: false },
     ],
+    // RFC 9110 §15.4: a redirect says where to go, not whether a write was applied (issue 35).
     [
-      '302 (a redirect the adapter did not follow) → unrecoverable/tool_bug with status 302',
+      '302 (a redirect the adapter did not follow) on a read → unrecoverable/redirected with status 302',
       http(302),
       READ,
-      { class: 'unrecoverable', reason: 'tool_bug', status: 302 },
+      { class: 'unrecoverable', reason: 'redirected', status: 302, replaySafe: true },
+    ],
+    [
+      '307 on a write → outcome_unknown/redirected (reconcile), not replay-safe',
+      http(307, { location: 'https://other.example/pay' }),
+      WRITE,
+      { class: 'outcome_unknown', reason: 'redirected', status: 307, phase: 'commit_unknown', replaySafe: false },
+    ],
+    [
+      '101 → unrecoverable/tool_bug with status 101',
+      http(101),
+      READ,
+      { class: 'unrecoverable', reason: 'tool_bug', status: 101 },
     ],
     [
       'an invalid status (NaN) → unrecoverable/tool_bug without status',
@@ -368,17 +381,25 @@ describe('classify: HTTP statuses', () => {
 });
 
 describe('classify: HTTP messages', () => {
-  it('classify: 429 message names the status and the delay and quotes the body code', () => {
-    expect(classify(http(429, { 'Retry-After': '3' }, { error: 'rate_limited' }), READ).publicMessage).toBe(
-      'get_docs: HTTP 429, rate limited; retry after 3000 ms. Server said: "rate_limited".',
-    );
+  it('classify: 429 message names the status and the delay; the body code is serverSaid, not message text', () => {
+    const f = classify(http(429, { 'Retry-After': '3' }, { error: 'rate_limited' }), READ);
+    expect([f.publicMessage, f.serverSaid]).toEqual([
+      'get_docs: HTTP 429, rate limited; retry after 3000 ms.',
+      'rate_limited',
+    ]);
   });
 
   it('classify: 422 insufficient_funds message', () => {
-    expect(
-      classify(http(422, {}, '{"code":"insufficient_funds","message":"balance too low"}'), WRITE).publicMessage,
-    ).toBe(
-      'create_payment: HTTP 422, rejected by a business rule; the same call will be rejected again. Server said: "insufficient_funds: balance too low".',
+    const f = classify(http(422, {}, '{"code":"insufficient_funds","message":"balance too low"}'), WRITE);
+    expect([f.publicMessage, f.serverSaid]).toEqual([
+      'create_payment: HTTP 422, rejected by a business rule; the same call will be rejected again.',
+      'insufficient_funds: balance too low',
+    ]);
+  });
+
+  it('classify: a write 302 message says the redirect proves nothing and names no Location', () => {
+    expect(classify(http(302, { location: 'https://sso.example/login?u=a' }), WRITE).publicMessage).toBe(
+      'create_payment: HTTP 302, a redirect that is not followed after the write was sent; it may or may not have been applied. Check its status before any new attempt.',
     );
   });
 
@@ -401,11 +422,12 @@ describe('classify: HTTP messages', () => {
       ),
       READ,
     );
-    expect(f.publicMessage).toBe(
-      'get_docs: HTTP 500, server error; the read can be retried. Server said: "connect to [host] failed with password=[redacted] at [path]".',
-    );
+    expect([f.publicMessage, f.serverSaid]).toEqual([
+      'get_docs: HTTP 500, server error; the read can be retried.',
+      'connect to [host] failed with password=[redacted] at [path]',
+    ]);
     for (const secret of ['SECRETCOOKIE1', 'SECRETTOKEN123', 'db-7', 'hunter2', '/srv/app'])
-      expect(f.publicMessage).not.toContain(secret);
+      expect(JSON.stringify(f)).not.toContain(secret);
   });
 
   it('classify: a huge body message is cut so publicMessage stays within 500 characters', () => {
@@ -439,19 +461,21 @@ describe('classify: field-level errors in 400/422 bodies', () => {
     expect(f.issues).toEqual([
       {
         path: ['amountCents'],
-        expected: 'must be a positive integer',
+        expected: 'a value the server accepts',
         received: 'not reported',
         suggestion: 'fix amountCents and call again',
+        serverSaid: 'must be a positive integer',
       },
       {
         path: ['items', 0, 'sku'],
-        expected: 'unknown sku',
+        expected: 'a value the server accepts',
         received: '"X-1"',
         suggestion: 'fix items[0].sku and call again',
+        serverSaid: 'unknown sku',
       },
     ]);
     expect(f.publicMessage).toBe(
-      'create_payment: HTTP 422, 2 invalid arguments: amountCents: must be a positive integer; items[0].sku expected unknown sku, received "X-1".',
+      'create_payment: HTTP 422, 2 invalid arguments: amountCents: the server refused this value; items[0].sku: the server refused this value.',
     );
   });
 
@@ -469,9 +493,10 @@ describe('classify: field-level errors in 400/422 bodies', () => {
     expect(f.issues).toEqual([
       {
         path: ['amount'],
-        expected: 'Input should be greater than 0',
+        expected: 'a value the server accepts',
         received: '-5',
         suggestion: 'fix amount and call again',
+        serverSaid: 'Input should be greater than 0',
       },
     ]);
   });
@@ -497,9 +522,10 @@ describe('classify: field-level errors in 400/422 bodies', () => {
     expect(f.issues).toEqual([
       {
         path: ['first-name'],
-        expected: 'First name must contain at least two characters.',
+        expected: 'a value the server accepts',
         received: 'not reported',
         suggestion: 'fix first-name and call again',
+        serverSaid: 'First name must contain at least two characters.',
       },
     ]);
   });
@@ -509,9 +535,10 @@ describe('classify: field-level errors in 400/422 bodies', () => {
     expect(f.issues).toEqual([
       {
         path: ['email'],
-        expected: 'is invalid; is taken',
+        expected: 'a value the server accepts',
         received: 'not reported',
         suggestion: 'fix email and call again',
+        serverSaid: 'is invalid; is taken',
       },
     ]);
   });
@@ -530,9 +557,10 @@ describe('classify: field-level errors in 400/422 bodies', () => {
     expect(f.issues).toEqual([
       {
         path: ['page_size'],
-        expected: 'must be <= 100',
+        expected: 'a value the server accepts',
         received: 'not reported',
         suggestion: 'fix page_size and call again',
+        serverSaid: 'must be <= 100',
       },
     ]);
   });
@@ -556,9 +584,10 @@ describe('classify: field-level errors in 400/422 bodies', () => {
     );
     expect(f.issues?.[0]).toEqual({
       path: ['webhook'],
-      expected: 'host [host] unreachable',
+      expected: 'a value the server accepts',
       received: '"[url]"',
       suggestion: 'fix webhook and call again',
+      serverSaid: 'host [host] unreachable',
     });
   });
 });

@@ -55,9 +55,10 @@ test('error-map: row ids are unique; the last row takes every other isError resu
 test('error-map: JSON-RPC -32602 thrown → invalid_arguments/schema, replay-safe even for a write', () => {
   const f = thrown(new McpError(ErrorCode.InvalidParams, 'Invalid arguments: path must be a string'), 'write');
   expect(f).toMatchObject({ class: 'invalid_arguments', reason: 'schema', replaySafe: true, retryable: false });
-  expect(f.publicMessage).toBe(
-    'srv_tool: the MCP server rejected the arguments: Invalid arguments: path must be a string',
-  );
+  expect([f.publicMessage, f.serverSaid]).toEqual([
+    'srv_tool: the MCP server rejected the arguments.',
+    'Invalid arguments: path must be a string',
+  ]);
 });
 
 test('error-map: -32602 "Unknown tool: x" (the spec\'s example) → capability_missing/unknown_tool', () => {
@@ -71,7 +72,8 @@ test('error-map: -32601 method not found → capability_missing/unknown_tool', (
   expect(thrown(new McpError(ErrorCode.MethodNotFound, 'Method not found'))).toMatchObject({
     class: 'capability_missing',
     reason: 'unknown_tool',
-    publicMessage: 'srv_tool: the MCP server does not support this call: Method not found',
+    publicMessage: 'srv_tool: the MCP server does not support this call.',
+    serverSaid: 'Method not found',
   });
 });
 
@@ -127,7 +129,8 @@ test('error-map: isError texts → EACCES/permission denied → authorization; "
   expect(result("EACCES: permission denied, open '/srv/data/x'")).toMatchObject({
     class: 'authorization',
     reason: 'forbidden',
-    publicMessage: "srv_tool: the MCP server denied access: EACCES: permission denied, open '[path]'",
+    publicMessage: 'srv_tool: the MCP server denied access.',
+    serverSaid: "EACCES: permission denied, open '[path]'",
   });
   expect(result('Parent directory does not exist: /srv/data/a')).toMatchObject({
     class: 'semantic_rejection',
@@ -137,7 +140,8 @@ test('error-map: isError texts → EACCES/permission denied → authorization; "
     class: 'semantic_rejection',
     reason: 'business_rule',
     replaySafe: false,
-    publicMessage: 'srv_tool: the MCP server refused the call: Destination already exists: [path]',
+    publicMessage: 'srv_tool: the MCP server refused the call.',
+    serverSaid: 'Destination already exists: [path]',
   });
 });
 
@@ -269,9 +273,8 @@ describe('isError signals (issue 13: auth and transient allow-lists, structured 
       replaySafe: true,
       retryable: false,
     });
-    expect(f.publicMessage.startsWith('srv_tool: the MCP server refused the credential; it must be refreshed: ')).toBe(
-      true,
-    );
+    expect(f.publicMessage).toBe('srv_tool: the MCP server refused the credential; it must be refreshed.');
+    expect(f.serverSaid).toBe(text.replace('/v1/balance', '[path]'));
   });
 
   test('auth: a structured {category, code, message} in structuredContent → authentication', () => {
@@ -305,8 +308,8 @@ describe('isError signals (issue 13: auth and transient allow-lists, structured 
       reason: 'unavailable',
       retryable: true,
       replaySafe: true,
-      publicMessage:
-        'srv_tool: the service behind the MCP tool failed: payments API: HTTP 502 Bad Gateway; the read can be retried.',
+      publicMessage: 'srv_tool: the service behind the MCP tool failed; the read can be retried.',
+      serverSaid: 'payments API: HTTP 502 Bad Gateway',
     });
     expect(classifyResult(error(), 'write')).toMatchObject({
       class: 'outcome_unknown',
@@ -324,9 +327,10 @@ describe('isError signals (issue 13: auth and transient allow-lists, structured 
     });
     const limited = classifyResult(textResult('HTTP 429 Too Many Requests. Retry after 2 seconds.'), 'write');
     expect(limited).toMatchObject({ class: 'transient', reason: 'rate_limited', retryable: true, retryAfterMs: 2_000 });
-    expect(limited.publicMessage).toBe(
-      'srv_tool: the MCP server is rate limited: HTTP 429 Too Many Requests. Retry after 2 seconds. (retry after 2000 ms); the request was not processed, so it is safe to try again.',
-    );
+    expect([limited.publicMessage, limited.serverSaid]).toEqual([
+      'srv_tool: the MCP server is rate limited (retry after 2000 ms); the request was not processed, so it is safe to try again.',
+      'HTTP 429 Too Many Requests. Retry after 2 seconds.',
+    ]);
     const structured = withContent([{ type: 'text', text: 'slow down' }], {
       error: { code: 'rate_limited', retry_after: 3 },
     });

@@ -75,7 +75,8 @@ describe('classify: 400/422 messages that name a field become invalid_arguments 
     expect(f).toMatchObject({
       class: 'invalid_arguments',
       reason: 'schema',
-      issues: [{ path: ['itemId'], expected: 'item_id must be positive' }],
+      publicMessage: 'add_list_item: HTTP 422, 1 invalid argument: itemId: the server refused this value.',
+      issues: [{ path: ['itemId'], expected: 'a value the server accepts', serverSaid: 'item_id must be positive' }],
     });
     expect(routeFor(f).action).toBe('repair');
   });

@@ -1,17 +1,19 @@
 /**
  * The parts of a composed `publicMessage` (recovery/classify/public-parts.ts and message-parts.ts): which parts
  * are settled, what an unsettled one costs (the whole final pass, with its usual answer), that template sentences
- * are literals, and that only the redacting module makes a part from data.
+ * are literals, that only the redacting module makes a part from data, and that a server's words are no part of a
+ * message (issue 36: they are `serverSaid`).
  */
 import { readdirSync, readFileSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import { classify } from '../../recovery/classify';
-import { composeMessage, dataPart, literal, PublicPart, toolPart } from '../../recovery/classify/public-parts';
+import { composeMessage, literal, PublicPart, toolPart } from '../../recovery/classify/public-parts';
 import { publicText } from '../../recovery/classify/text';
 import { ctxOf } from './classify-helpers';
 
-const http503 = (tool: string, body: unknown) =>
-  classify({ kind: 'http', status: 503, headers: {}, body }, ctxOf({ tool })).publicMessage;
+const classify503 = (tool: string, body: unknown) =>
+  classify({ kind: 'http', status: 503, headers: {}, body }, ctxOf({ tool }));
+const http503 = (tool: string, body: unknown) => classify503(tool, body).publicMessage;
 const parts = (p: PublicPart) => ({ text: p.text, settled: p.settled });
 
 describe('toolPart', () => {
@@ -29,21 +31,8 @@ describe('toolPart', () => {
 
   it('an unsettled name gets the whole final pass, as a plain string does', () => {
     expect(http503('password', { error: 'busy' })).toBe(
-      'password: [redacted] 503, the service is unavailable; the request was not processed. Server said: "busy".',
+      'password: [redacted] 503, the service is unavailable; the request was not processed.',
     );
-  });
-});
-
-describe('dataPart', () => {
-  it.each([
-    ['busy', 'busy', true],
-    ['a\u0007b', 'ab', true],
-    ['see https://x.example.com/a?token=abc', 'see [url]', true],
-    ['password\n: hunter2', 'password : [redacted]', true],
-    ['said "x"', 'said "x"', false], // a quote may pair with the template's
-    ['token:', 'token:', false], // the template's next character would be its value
-  ])('%j → %j, settled %s', (raw, text, settled) => {
-    expect(parts(dataPart(raw, 200))).toEqual({ text, settled });
   });
 });
 
@@ -52,15 +41,11 @@ describe('composeMessage and PublicPart', () => {
     expect(() => new PublicPart(Symbol('PublicPart'), 'x', true)).toThrow(TypeError);
   });
 
-  it('a raw string slipped into a template is refused: data enters only through dataPart, which redacts it', () => {
+  it('a raw string slipped into a template is refused: a server’s words go in serverSaid, never in a message', () => {
     const raw = `sk-${'a'.repeat(30)}` as unknown as PublicPart;
     expect(() => composeMessage`${raw}: x`).toThrow(
-      new TypeError('composeMessage: part 0 is a string, not a PublicPart; pass data as dataPart'),
+      new TypeError("composeMessage: part 0 is a string, not a PublicPart; a server's words go in serverSaid"),
     );
-    expect(parts(composeMessage`${dataPart(`sk-${'a'.repeat(30)}`, 200)}: x`)).toEqual({
-      text: '[redacted]: x',
-      settled: true,
-    });
     expect(parts(composeMessage`${toolPart('t')}: HTTP ${503}, ${literal('w')}.`)).toEqual({
       text: 't: HTTP 503, w.',
       settled: true,
@@ -68,15 +53,15 @@ describe('composeMessage and PublicPart', () => {
   });
 
   it('a settled message longer than 500 characters is cut to 500 by the final pass', () => {
-    const m = http503('t'.repeat(300), { message: 'word '.repeat(100) });
+    const m = http503('t'.repeat(460), { message: 'word '.repeat(100) });
     expect(m).toHaveLength(500);
-    expect(m.endsWith('word word…')).toBe(true);
+    expect(m.endsWith(': HTTP 503, the service is unavailable;…')).toBe(true);
   });
 
-  it('the server words are redacted where they are quoted', () => {
-    expect(http503('inv', { message: 'password\n: hunter2' })).toBe(
-      'inv: HTTP 503, the service is unavailable; the request was not processed. Server said: "password : [redacted]".',
-    );
+  it('the server words are redacted, folded and cut as serverSaid, and no part of the message', () => {
+    const f = classify503('inv', { message: `password\n: hunter2 ${'word '.repeat(60)}` });
+    expect(f.publicMessage).toBe('inv: HTTP 503, the service is unavailable; the request was not processed.');
+    expect(f.serverSaid).toBe(`password : [redacted] ${'word '.repeat(35)}wo…`);
   });
 });
 

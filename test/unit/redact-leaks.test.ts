@@ -17,9 +17,9 @@ const ctx = {
   diagnosticRef: 'd',
 };
 const said = (status: number, body: unknown) => classify({ kind: 'http', status, headers: {}, body }, ctx);
-const CONFLICT = 't: HTTP 409, the call conflicts with the current state of the resource. Server said:';
+const CONFLICT = 't: HTTP 409, the call conflicts with the current state of the resource.';
 
-describe('redaction probes: a server message quoted in publicMessage (finding 19)', () => {
+describe('redaction probes: a server message quoted as serverSaid (finding 19; issue 36: never in publicMessage)', () => {
   test.each<[string, string, string, string]>([
     [
       'a password in prose',
@@ -86,53 +86,56 @@ describe('redaction probes: a server message quoted in publicMessage (finding 19
     ['an IPv4-mapped IPv6 address', 'from ::ffff:10.0.0.1', '0.0.1', 'from [ip]'],
     ['a Slack webhook without scheme', 'hooks.slack.com/services/T000/B000/XXXXXXXX', 'XXXXXXXX', '[url]'],
   ])('probe: %s → the secret is gone', (_label, message, secret, quoted) => {
-    const publicMessage = said(409, { message }).publicMessage;
-    expect(publicMessage).not.toContain(secret);
-    expect(publicMessage).toBe(`${CONFLICT} "${quoted}".`);
+    const f = said(409, { message });
+    expect(JSON.stringify(f)).not.toContain(secret);
+    expect([f.publicMessage, f.serverSaid]).toEqual([CONFLICT, quoted]);
   });
 
   test('probe: control characters (ANSI escapes, bidi overrides) are not passed to the model or an operator CLI', () => {
-    const m = said(403, { message: '\u001b[2J\u001b]0;owned\u0007 approve \u202eevil' }).publicMessage;
-    expect(m).not.toMatch(/[\u0000-\u0008\u000b-\u001f\u007f\u202a-\u202e\u2066-\u2069]/);
+    const f = said(403, { message: '\u001b[2J\u001b]0;owned\u0007 approve \u202eevil' });
+    expect([f.publicMessage, f.serverSaid]).toEqual([
+      't: HTTP 403, not allowed without a human approval.',
+      '[2J]0;owned approve evil',
+    ]);
   });
 });
 
 describe('redaction probes: field issues taken from a 400 body', () => {
-  test.each<[string, unknown, string, (string | number)[][]]>([
+  test.each<[string, unknown, string, string]>([
     [
       'a URL with a token in a field name',
       { errors: [{ field: 'https://internal.corp.example:8443/v1/x?token=abc123secret', message: 'bad' }] },
       'abc123secret',
-      [['[url]', 'corp', 'example:8443/v1/x?token=[redacted]']],
+      '["[url]"].corp["example:8443/v1/x?token=[redacted]"]: bad',
     ],
     [
       'an Authorization header in a FastAPI loc',
       { detail: [{ loc: ['body', 'Authorization: Bearer sk-live-abcdefghijklmnop1234'], msg: 'bad' }] },
       'sk-live-abcdefghijklmnop1234',
-      [['Authorization: [redacted]']],
+      '["Authorization: [redacted]"]: bad',
     ],
     [
       'a file path in a loc',
       { detail: [{ loc: ['body', '/srv/app/secrets.py'], msg: 'bad' }] },
       '/srv/app',
-      [['[path]']],
+      '["[path]"]: bad',
     ],
     [
       'password=… as a Rails error key',
       { errors: { 'password=hunter2': ['wrong'] } },
       'hunter2',
-      [['password=[redacted]']],
+      '["password=[redacted]"]: wrong',
     ],
     [
       'an IP as a JSON:API pointer segment',
       { errors: [{ source: { pointer: '/data/attributes/10.0.0.5' }, detail: 'bad' }] },
       '10.0.0.5',
-      [['[ip]']],
+      '["[ip]"]: bad',
     ],
-  ])('probe: %s → issues[].path is redacted like the rest', (_label, body, secret, paths) => {
+  ])('probe: %s → issues[].path stops before it; serverSaid quotes it redacted', (_label, body, secret, quoted) => {
     const f = said(400, body);
     expect(JSON.stringify(f.issues ?? [])).not.toContain(secret);
-    expect(f.issues?.map((i) => i.path)).toEqual(paths);
+    expect(f.issues?.map((i) => [i.path, i.serverSaid])).toEqual([[[], quoted]]);
   });
 
   test('probe: a 100 kB path segment is bounded', () => {

@@ -9,7 +9,7 @@ import { createTracing } from '../../activities/tracing/tracing';
 import { emitGroup } from '../../plugin/trace-sinks';
 import { FAILURE_CLASSES, type ToolFailure } from '../../recovery/failure';
 import type { RecoveryRecord } from '../../recovery/records';
-import { ERROR_TYPES, failureAttributes, recordAttributes } from '../../recovery/trace-attributes';
+import { ERROR_TYPES, failureAttributes, guardrailAttributes, recordAttributes } from '../../recovery/trace-attributes';
 import { activeTraceParent } from '../../workflows/trace-sinks';
 import { spanShapes, testOtel } from '../fixtures/otel';
 
@@ -52,7 +52,7 @@ test('error.type: the nine failure classes, then _OTHER; every attribute is gen_
     durationMs: 5,
     reconciled: 'lookup',
   };
-  const keys = [...Object.keys(failureAttributes(FAILURE)), ...Object.keys(recordAttributes(record, 'wf:s1'))];
+  const keys = [...Object.keys(failureAttributes(FAILURE)), ...Object.keys(recordAttributes(record))];
   for (const k of keys) expect(k).toMatch(/^(gen_ai\.|error\.type$|http\.|recovery_router\.)/);
   expect(failureAttributes(FAILURE)).toEqual({
     'error.type': 'transient',
@@ -64,16 +64,42 @@ test('error.type: the nine failure classes, then _OTHER; every attribute is gen_
     'recovery_router.retry_after_ms': 2000,
     'http.response.status_code': 429,
   });
-  expect(recordAttributes(record, 'wf:s1')).toMatchObject({
+  expect(recordAttributes(record)).toMatchObject({
     'error.type': 'outcome_unknown',
     'recovery_router.action': 'escalate',
     'recovery_router.budget_left.retries': 1,
     'recovery_router.reconciled_by': 'lookup',
   });
-  expect(recordAttributes({ ...record, terminal: 'succeeded' }, 'wf:s1')).toMatchObject({
+  expect(recordAttributes({ ...record, terminal: 'succeeded' })).toMatchObject({
     'recovery_router.recovered_from': 'outcome_unknown',
   });
-  expect(recordAttributes({ ...record, terminal: 'succeeded' }, 'wf:s1')['error.type']).toBeUndefined();
+  expect(recordAttributes({ ...record, terminal: 'succeeded' })['error.type']).toBeUndefined();
+  // No operation id, the write's idempotency key, on any span (issue 36): the call is named by its call id.
+  expect(Object.keys(recordAttributes(record)).filter((k) => /operation_id|idempotency/.test(k))).toEqual([]);
+});
+
+test('guardrailAttributes: the GenAI "Apply guardrail" attributes, the verdict apart from the action', () => {
+  expect(
+    guardrailAttributes('change_before_retry', 'c1', { allow: false, reason: 'no_new_evidence', action: 'repair' }),
+  ).toEqual({
+    'gen_ai.operation.name': 'apply_guardrail',
+    'gen_ai.guardian.name': 'change_before_retry',
+    'gen_ai.security.target.type': 'tool_call',
+    'gen_ai.security.target.id': 'c1',
+    'gen_ai.security.decision.type': 'deny',
+    'gen_ai.security.decision.reason': 'no_new_evidence',
+    'recovery_router.action': 'repair',
+  });
+  expect(
+    guardrailAttributes('human_approval', 'c2', { allow: true, reason: 'approved', action: 'request_approval' }),
+  ).toEqual({
+    'gen_ai.operation.name': 'apply_guardrail',
+    'gen_ai.guardian.name': 'human_approval',
+    'gen_ai.security.target.type': 'tool_call',
+    'gen_ai.security.target.id': 'c2',
+    'gen_ai.security.decision.type': 'allow',
+    'recovery_router.action': 'request_approval',
+  });
 });
 
 test('emitGroup: the workflow’s times, the group’s parent, children under their span; ERROR with its message and event', () => {

@@ -3,6 +3,7 @@
  * names, provoked through each official client and routed by the real `invokeTool` activity. Shapes shared by every
  * library file (`<library>.ts`: fixture and cases; `<library>.expected.ts`: what each case should route to).
  */
+import type { AnyTool } from '../../activities/define-tool';
 import type { ToolClassifier } from '../../recovery/classify';
 import type { FailureClass } from '../../recovery/failure';
 import type { RecoveryAction } from '../../recovery/routes';
@@ -47,6 +48,11 @@ export interface UnseenCase {
   verify?: 'holds' | 'does_not_hold';
   /** The tool's own classifier, as an adapter sets it (the MCP adapter's `mcpClassifier`); none for libraries. */
   classify?: ToolClassifier;
+  /**
+   * A tool an adapter declared (an MCP server's, by `mcpTools`), called with `args` instead of a tool around `run`:
+   * its own schema, effect, idempotency and classifier hold. `run` is then unused.
+   */
+  tool?: { tool: AnyTool; args: Record<string, unknown> };
 }
 
 /** A library under test: its server (real, or a loopback speaking the documented wire format) and its cases. */

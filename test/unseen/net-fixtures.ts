@@ -6,7 +6,7 @@
  *   (tcp(7), `listen` backlog); Node's net server always accepts, so a python3 socket with `listen(0)` holds it;
  * - `tcpProxy(target)`: forwards bytes to a real server, or, by `mode`, resets the connection once the client's
  *   request has reached the server (the answer is lost after the write was sent), or holds every answer;
- * - `findBinary(name)`, `spawnServer(...)`: a Debian server binary started on a free port.
+ * - `findBinary(name)`, `spawnServer(...)`: a Debian server binary started on a free port; `listening(port)`.
  */
 import { spawn, type ChildProcess } from 'node:child_process';
 import { existsSync } from 'node:fs';
@@ -125,7 +125,7 @@ export async function spawnServer(
   const deadline = Date.now() + timeoutMs;
   for (;;) {
     if (child.exitCode !== null) throw new Error(`${bin} exited with ${child.exitCode}`);
-    if (await accepts(port)) break;
+    if (await listening(port)) break;
     if (Date.now() > deadline) {
       child.kill('SIGKILL');
       throw new Error(`${bin} did not listen on ${port} within ${timeoutMs} ms`);
@@ -142,7 +142,8 @@ export async function spawnServer(
   };
 }
 
-function accepts(port: number): Promise<boolean> {
+/** True when a connect to loopback `port` succeeds (the connection is closed at once). */
+export function listening(port: number): Promise<boolean> {
   return new Promise((resolve) => {
     const s = net.connect(port, '127.0.0.1');
     s.once('connect', () => (s.destroy(), resolve(true)));

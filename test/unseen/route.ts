@@ -1,12 +1,13 @@
 /**
  * Runs one unseen case through the real `invokeTool` activity (`createToolActivities` under
  * `MockActivityEnvironment`, no server), as test/dialects/invoke.ts does, and compares the answer with the
- * expectation. The tool has no `errors` dialect: the router must read the library's error on its own.
+ * expectation. The tool has no `errors` dialect: the router must read the library's error on its own. A case may
+ * bring an adapter's own tool instead (an MCP server's), called with its arguments.
  */
 import { ApplicationFailure } from '@temporalio/common';
 import { MockActivityEnvironment } from '@temporalio/testing';
 import { z } from 'zod';
-import { defineTool } from '../../activities/define-tool';
+import { defineTool, type AnyTool } from '../../activities/define-tool';
 import { createToolActivities } from '../../activities/invoke-tool';
 import { DEFAULT_BACKOFF_POLICY } from '../../recovery/backoff';
 import type { FailureMeta, ToolFailure } from '../../recovery/failure';
@@ -25,8 +26,36 @@ function toolName(id: string): string {
  * @throws Error when the client did not fail (a provoked error must fail) or the activity threw something else.
  */
 export async function routeCase(c: UnseenCase): Promise<Got> {
+  const tool = c.tool?.tool ?? toolAround(c);
+  const activities = createToolActivities({ tools: [tool], backoff: DEFAULT_BACKOFF_POLICY });
+  const env = new MockActivityEnvironment({ activityId: 'act-1', startToCloseTimeoutMs: 60_000 }, { logger: silent });
+  const err = await env
+    .run(activities.invokeTool, {
+      tool: tool.name,
+      args: c.tool?.args ?? {},
+      callId: 'call-1',
+      operationId: `op-${toolName(c.id)}`,
+    })
+    .then(
+      () => new Error(`${c.id}: the client did not fail`),
+      (e: unknown) => e,
+    );
+  if (!(err instanceof ApplicationFailure)) throw err instanceof Error ? err : new Error(String(err));
+  const [failure, meta] = err.details as [ToolFailure, FailureMeta | undefined];
+  if (process.env.RR_UNSEEN_DEBUG && c.tool) console.error(c.id, '←', failure.phase, failure.publicMessage);
+  return {
+    class: failure.class,
+    reason: failure.reason,
+    action: routeFor(failure).action,
+    applied: failure.replaySafe ? 'no' : 'maybe',
+    verify: meta?.postcondition === 'already',
+  };
+}
+
+/** A tool with no schema and no dialect whose `execute` is the case's `run`: the router reads what it throws. */
+function toolAround(c: UnseenCase): AnyTool {
   const verdict = c.verify;
-  const tool = defineTool({
+  return defineTool({
     name: toolName(c.id),
     description: 'Calls a client library the router has no table for.',
     input: z.object({}),
@@ -44,23 +73,6 @@ export async function routeCase(c: UnseenCase): Promise<Got> {
       return {};
     },
   });
-  const activities = createToolActivities({ tools: [tool], backoff: DEFAULT_BACKOFF_POLICY });
-  const env = new MockActivityEnvironment({ activityId: 'act-1', startToCloseTimeoutMs: 60_000 }, { logger: silent });
-  const err = await env
-    .run(activities.invokeTool, { tool: tool.name, args: {}, callId: 'call-1', operationId: `op-${tool.name}` })
-    .then(
-      () => new Error(`${c.id}: the client did not fail`),
-      (e: unknown) => e,
-    );
-  if (!(err instanceof ApplicationFailure)) throw err instanceof Error ? err : new Error(String(err));
-  const [failure, meta] = err.details as [ToolFailure, FailureMeta | undefined];
-  return {
-    class: failure.class,
-    reason: failure.reason,
-    action: routeFor(failure).action,
-    applied: failure.replaySafe ? 'no' : 'maybe',
-    verify: meta?.postcondition === 'already',
-  };
 }
 
 /** Name, code and message of a thrown value, for `RR_UNSEEN_DEBUG=1` (operator-side only). */

@@ -11,10 +11,14 @@ import type { ModelFeedback } from '../../recovery/feedback';
 import type { Capability } from '../../recovery/tool-spec';
 import type { ToolOutcome, ToolRouterBase } from '../tool-router-types';
 import { ApplicationFailureType } from '../../recovery/failure-types';
+import { normalisedJson } from '../../recovery/untrusted';
 
-/** What the model receives: the value of a success, or the router's feedback for a routed failure. */
+/**
+ * What the model receives: the value of a success (without control, bidi or zero-width characters:
+ * recovery/untrusted.ts), or the router's feedback for a routed failure.
+ */
 export function toolResultFor(outcome: ToolOutcome): unknown {
-  return outcome.ok ? outcome.value : outcome.feedback;
+  return outcome.ok ? normalisedJson(outcome.value) : outcome.feedback;
 }
 
 /** The feedback of a routed failure, or `undefined` for a success (for callers that print recoveries). */

@@ -6,15 +6,17 @@
 import { ApplicationFailure, log, workflowInfo } from '@temporalio/workflow';
 import { ExhaustedBudget, startCall } from '../../recovery/budgets';
 import { gateIdenticalCall, lastFailure } from '../../recovery/call-ledger';
+import type { AttemptRecord, CandidateCall, GateDecision } from '../../recovery/gate';
 import { canonicalize, hashCanonical } from '../../recovery/canonical';
 import { isRecoveryInputError } from '../../recovery/errors';
 import { FailureClass, FailureReason } from '../../recovery/failure';
-import { RecoveryAction } from '../../recovery/routes';
+import { RecoveryAction, routeFor } from '../../recovery/routes';
 import { dispatchedArgs, hashedArgs, MAX_ARGS_CHARS, own, setOwn } from '../router-helpers';
 import type { CallToolOptions, ToolOutcome } from '../tool-router-types';
 import { capabilities, permitted, versions, type CallScope, type ReadyScope, type RouterContext } from './context';
 import { writeKeyBase } from './intent';
 import { routed, runtimeFailure } from './outcomes';
+import { guardrailStep } from './trace';
 import { ApplicationFailureType } from '../../recovery/failure-types';
 
 /**
@@ -181,7 +183,7 @@ export function gate(ctx: RouterContext, scope: ReadyScope): ToolOutcome | undef
   const previous = lastFailure(ctx.st.calls, scope.name, scope.hash);
   if (!previous) return undefined;
   const candidate = { tool: scope.spec.name, argsHash: scope.hash, ...versions(ctx, scope.spec.name, scope.hash) };
-  const decision = gateIdenticalCall(previous, candidate, Date.now());
+  const decision = gateVerdict(scope, previous, candidate);
   if (decision.allowed) {
     scope.evidence = decision.evidence.kind;
     return undefined;
@@ -198,12 +200,24 @@ export function gate(ctx: RouterContext, scope: ReadyScope): ToolOutcome | undef
   });
 }
 
+/** The gate's decision on `candidate`, kept as a guardrail span of the call (verdict apart from the route's action). */
+function gateVerdict(scope: CallScope, previous: AttemptRecord, candidate: CandidateCall): GateDecision {
+  const decision = gateIdenticalCall(previous, candidate, Date.now());
+  const reason = decision.allowed ? {} : { reason: decision.reason };
+  guardrailStep(scope, 'change_before_retry', {
+    allow: decision.allowed,
+    action: routeFor(previous.failure).action,
+    ...reason,
+  });
+  return decision;
+}
+
 /** The gate's word on re-executing this call now, after a recovery; records the evidence when it allows. */
 export function allowAgain(ctx: RouterContext, scope: ReadyScope): boolean {
   const prev = lastFailure(ctx.st.calls, scope.name, scope.hash);
   if (!prev) return true;
   const candidate = { tool: scope.name, argsHash: scope.hash, ...versions(ctx, scope.name, scope.hash) };
-  const decision = gateIdenticalCall(prev, candidate, Date.now());
+  const decision = gateVerdict(scope, prev, candidate);
   if (decision.allowed) scope.evidence = decision.evidence.kind;
   else log.warn('gate refused a re-execution', { tool: scope.name, callId: scope.callId, reason: decision.reason });
   return decision.allowed;

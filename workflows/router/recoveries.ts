@@ -22,7 +22,7 @@ import { spendUnit, type ReadyScope, type RouterContext } from './context';
 import { recordAttempt, type FailedAttempt } from './dispatch';
 import { routed, succeed } from './outcomes';
 import { allowAgain } from './preflight';
-import { traceStep } from './trace';
+import { guardrailStep, traceStep } from './trace';
 import { verifyCall } from './verify';
 
 /** What a handler decided. */
@@ -65,14 +65,21 @@ async function requestApproval(ctx: RouterContext, scope: ReadyScope, attempt: F
     callId: scope.callId,
     tool: scope.spec.name,
     operationId: scope.operationId,
-    message: failure.publicMessage,
+    // A person reads the server's words too (quoted, redacted): the model gets them only as `serverSaid`.
+    message: failure.publicMessage + (failure.serverSaid ? ` Server said: "${failure.serverSaid}".` : ''),
     argsDigest: scope.hash,
     // Redacted and bounded by the activity that was refused (activities/preview-arguments.ts); null from a worker
     // that did not send it.
     argsPreview: attempt.meta.argsPreview ?? null,
     turn: scope.turn,
   });
-  traceStep(scope, 'approval_wait', waitStartMs, { [RecoveryAttr.APPROVAL]: outcome.kind });
+  const allow = outcome.kind === 'approved';
+  const verdict = {
+    allow,
+    reason: outcome.kind,
+    action: allow ? RecoveryAction.REQUEST_APPROVAL : RecoveryAction.STOP,
+  };
+  guardrailStep(scope, 'human_approval', verdict, waitStartMs);
   switch (outcome.kind) {
     case 'expired':
       return stop(

@@ -3,10 +3,11 @@
  * workflow (an approval wait, a reconciliation, a workflow-side retry wait) are kept on the call's scope as they
  * end, and handed to the trace sink with the call's own span when its recovery record is written:
  *
- *   recover {tool}            the call, from its start to its record; status ERROR unless it succeeded
- *   ├─ approval_wait {tool}   a 403 a person could lift, until the decision
- *   ├─ reconcile {tool}       an unknown outcome, until it was settled
- *   └─ retry_wait {tool}      the backoff before a workflow-side retry
+ *   recover {tool}                             the call, from its start to its record; status ERROR unless it succeeded
+ *   ├─ apply_guardrail human_approval          a 403 a person could lift, until the decision (allow or deny)
+ *   ├─ apply_guardrail change_before_retry     the gate's verdict on running the same call again
+ *   ├─ reconcile {tool}                        an unknown outcome, until it was settled
+ *   └─ retry_wait {tool}                       the backoff before a workflow-side retry
  *   replan {tool}             the planner's time after a replan, before this call started (beside `recover`)
  *
  * A call that succeeded at its first attempt, with no replan before it, emits nothing (the happy path makes no sink
@@ -14,7 +15,8 @@
  */
 import type { ToolFailure } from '../../recovery/failure';
 import type { RecoveryRecord } from '../../recovery/records';
-import { recordAttributes, RecoveryAttr, GenAiAttr, type TraceAttributes } from '../../recovery/trace-attributes';
+import { guardrailAttributes, recordAttributes, RecoveryAttr, GenAiAttr } from '../../recovery/trace-attributes';
+import type { Guardian, TraceAttributes, Verdict } from '../../recovery/trace-attributes';
 import { activeTraceParent, traces, type WorkflowSpan } from '../trace-sinks';
 import type { CallScope } from './context';
 
@@ -24,12 +26,24 @@ export type TraceStep = Omit<WorkflowSpan, 'parent'>;
 /** Keeps a finished step of the call's recovery (`startMs` to now, workflow time). */
 export function traceStep(scope: CallScope, kind: string, startMs: number, attributes: TraceAttributes = {}): void {
   const step: TraceStep = {
-    name: `${kind} ${scope.shownName}`,
+    name:
+      kind === 'apply_guardrail'
+        ? `${kind} ${String(attributes[GenAiAttr.GUARDIAN_NAME])}`
+        : `${kind} ${scope.shownName}`,
     startMs,
     endMs: Date.now(),
     attributes: { [GenAiAttr.TOOL_NAME]: scope.shownName, ...attributes },
   };
   (scope.traceSteps ??= []).push(step);
+}
+
+/** Keeps a guardrail's verdict on this call, judged now: `apply_guardrail {guardian}` (gen-ai-security.md). */
+export function guardrailStep(scope: CallScope, guardian: Guardian, verdict: Verdict, startMs = Date.now()): void {
+  const attributes = {
+    [GenAiAttr.TOOL_NAME]: scope.shownName,
+    ...guardrailAttributes(guardian, scope.callId, verdict),
+  };
+  (scope.traceSteps ??= []).push({ name: `apply_guardrail ${guardian}`, startMs, endMs: Date.now(), attributes });
 }
 
 /**
@@ -55,7 +69,7 @@ export function emitCallSpans(scope: CallScope, r: RecoveryRecord, failure: Tool
       name: `recover ${scope.shownName}`,
       startMs: scope.startedAtMs,
       endMs: Date.now(),
-      attributes: recordAttributes(r, scope.operationId),
+      attributes: recordAttributes(r),
       ...(ended ? {} : { error: { type: r.class!, ...(failure ? { message: failure.publicMessage } : {}) } }),
       parent: -1,
     });

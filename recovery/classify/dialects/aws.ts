@@ -8,7 +8,6 @@
  * Pure: no I/O.
  */
 import { asArray, isObjectLike, readNumber, readProp, readString } from '../safe';
-import { publicText } from '../text';
 import {
   Dialect,
   ErrorKind as K,
@@ -159,7 +158,7 @@ export const awsReader: DialectReader = {
       label: reason ? `${label}, cancellation reason ${reason}` : label,
       http,
       ...(kind === undefined ? {} : { kind }),
-      ...(kind !== undefined && quotable(kind) && message ? { said: publicText(message, 200) } : {}),
+      ...(kind !== undefined && quotable(kind) && message ? { said: message } : {}),
     };
     const code = snakeCode(reason ?? name);
     return code && kind !== K.TOOL_BUG ? { ...facts, code } : facts;

@@ -8,10 +8,9 @@
  * Pure: no I/O.
  */
 import { isObjectLike, readNumber, readProp, readString } from '../safe';
-import { publicText } from '../text';
+import { toIssue } from '../body';
 import { fieldViolations, retryDelayMs } from './grpc-details';
 import { Dialect, ErrorKind as K, rowsFrom, type DialectFacts, type DialectReader, type DialectRow } from './kinds';
-import { fieldIssue } from './names';
 
 const gr = rowsFrom('gRPC "Status codes and their use in gRPC" (grpc.github.io/grpc/core/md_doc_statuscodes.html)');
 
@@ -63,9 +62,11 @@ function issues(metadata: unknown): DialectFacts['issues'] {
   const bin = metadataValue(metadata, 'grpc-status-details-bin');
   if (!(bin instanceof Uint8Array)) return undefined;
   return fieldViolations(bin).map((v) =>
-    fieldIssue(
+    toIssue(
       v.field.split('.').filter((s) => s !== ''),
-      publicText(v.description, 200) || 'a valid value',
+      v.description,
+      undefined,
+      false,
     ),
   );
 }
@@ -90,7 +91,7 @@ export const grpcReader: DialectReader = {
       ...(notConnected ? { sent: 'not_sent' as const } : {}),
       ...(ms === undefined ? {} : { retryAfterMs: ms }),
       ...(fieldIssues && fieldIssues.length > 0 ? { issues: fieldIssues } : {}),
-      ...(quote && details ? { said: publicText(details, 200) } : {}),
+      ...(quote && details ? { said: details } : {}),
       ...(row.kind === K.TOOL_BUG ? {} : { code: row.name!.toLowerCase() }),
     };
   },

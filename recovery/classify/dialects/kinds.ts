@@ -159,7 +159,7 @@ export interface DialectFacts {
   readonly code?: string;
   /** An HTTP answer the library carries (status, headers, body). */
   readonly http?: WrappedHttp;
-  /** The server's own words, already cut and redacted, for families that speak to people (gRPC details). */
+  /** The server's own words, for families that speak to people (gRPC details): the failure's `serverSaid`. */
   readonly said?: string;
 }
 
@@ -190,10 +190,10 @@ export function kindDraft(
     ...(facts.http === undefined ? {} : { status: facts.http.status }),
     ...(facts.issues && facts.issues.length > 0 ? { issues: facts.issues } : {}),
     ...(facts.code === undefined ? {} : { code: facts.code }),
+    ...(facts.said ? { serverSaid: facts.said } : {}),
   };
-  const said = facts.said === undefined || facts.said === '' ? '' : ` Server said: "${facts.said}".`;
   const head = `${ctx.tool}: ${facts.label}: ${rule.what}`;
-  if (rule.phase === 'returned') return { ...extra, ...returned(rule, ctx, head, said) };
+  if (rule.phase === 'returned') return { ...extra, ...returned(rule, ctx, head) };
   if (rule.phase === 'refused') {
     const approval = rule.class === C.AUTHORIZATION && ctx.approvalCanLift;
     const meaning = {
@@ -201,26 +201,22 @@ export function kindDraft(
       reason: approval ? R.APPROVAL_REQUIRED : rule.reason,
       head: `${head}${approval ? ' without a human approval' : ''}`,
     };
-    const draft = refusedDraft(meaning);
-    return { ...extra, ...draft, publicMessage: `${draft.publicMessage}${said}` };
+    return { ...extra, ...refusedDraft(meaning) };
   }
   const sent = requestSent ?? (facts.sent ?? 'maybe_sent') === 'maybe_sent';
-  const draft = draftBySend({ class: rule.class, reason: rule.reason, head }, sent ? 'maybe_sent' : 'not_sent', ctx);
-  return { ...extra, ...draft, publicMessage: `${draft.publicMessage}${said}` };
+  return {
+    ...extra,
+    ...draftBySend({ class: rule.class, reason: rule.reason, head }, sent ? 'maybe_sent' : 'not_sent', ctx),
+  };
 }
 
 /**
  * A `returned` kind: the call came back, so a write was applied; replaying it is safe only for a read or a write its
  * receiver deduplicates, as for a result that fails the output schema (recovery/classify/result.ts).
  */
-function returned(rule: KindRule, ctx: CallContext, head: string, said: string): FailureDraft {
+function returned(rule: KindRule, ctx: CallContext, head: string): FailureDraft {
   const replaySafe = ctx.effect === 'read' || ctx.deduplicates;
-  return {
-    ...base(rule),
-    phase: Phase.POSTCHECK,
-    replaySafe,
-    publicMessage: `${head}.${appliedWriteNote(ctx)}${said}`,
-  };
+  return { ...base(rule), phase: Phase.POSTCHECK, replaySafe, publicMessage: `${head}.${appliedWriteNote(ctx)}` };
 }
 
 function base(rule: KindRule): Pick<FailureDraft, 'class' | 'reason' | 'retryable'> {

@@ -9,7 +9,6 @@
  */
 import { transportFacts } from '../network';
 import { isObjectLike, readNumber, readProp, readString } from '../safe';
-import { publicText } from '../text';
 import {
   Dialect,
   ErrorKind as K,
@@ -101,7 +100,7 @@ export const stripeReader: DialectReader = {
       label,
       ...(http ? { http } : {}),
       ...(code && row.kind !== K.TOOL_BUG ? { code } : {}),
-      ...(row.kind === K.BUSINESS_RULE && message ? { said: publicText(message, 200) } : {}),
+      ...(row.kind === K.BUSINESS_RULE && message ? { said: message } : {}),
     };
   },
 };
