@@ -149,7 +149,7 @@ function expectQuickStartRan(printed: unknown): void {
   expect(inventory[1]!.atMs - inventory[0]!.atMs).toBeGreaterThanOrEqual(BACKOFF_MS);
   const booking = service.received.filter((r) => r.route === 'POST /book');
   expect(booking).toHaveLength(1);
-  expect(booking[0]!.headers['idempotency-key']).toMatch(/^booking-\d+:t2:book_slot#0$/);
+  expect(booking[0]!.headers['idempotency-key']).toMatch(/^booking-\d+@[0-9a-f-]{36}:t2:book_slot#0$/);
   expect(JSON.parse(booking[0]!.body)).toEqual({ slot: '10:00', customerId: 'cus_7' });
 }
 

@@ -12,7 +12,7 @@ import { ledgerTools } from '../../examples/ledger-tools';
 import { replayWorkflowsFromServer } from '../../plugin/replay';
 import { decideReviewUpdate, reconcileWorkflowId, reviewCaseQuery, type ReviewCase } from '../../workflows/definitions';
 import type { ToolPlanResult } from '../../workflows/tool-plan';
-import { testEnv, uniqueTaskQueue } from '../setup/env';
+import { testEnv, uniqueTaskQueue, writeKey } from '../setup/env';
 import { harness, okOutcome, type Harness } from './harness';
 
 let env: TestWorkflowEnvironment;
@@ -74,9 +74,10 @@ test('preview: a preview that fails on every attempt shows argsSummary null; the
   ledger.fault({ kind: 'lose_response' });
   const { h, attempts } = await faultyHarness({ waitMs: 0, throws: true });
   const workflowId = uniqueTaskQueue('preview-fails');
-  const operationId = `${workflowId}:send-1`;
+  let operationId = '';
   const r = await h.run(async () => {
     await h.startPlan({ calls: [send] }, workflowId);
+    operationId = await writeKey(env.client, workflowId, 'send-1');
     await reviewCase(operationId, 'awaiting_review');
     while (attempts() < 3) await new Promise((res) => setTimeout(res, 50)); // every attempt failed
     await new Promise((res) => setTimeout(res, 500)); // the last failure reached the workflow
@@ -97,9 +98,10 @@ test('preview: the case takes a decision while its preview still runs (argsSumma
   ledger.fault({ kind: 'lose_response' });
   const { h, attempts } = await faultyHarness({ waitMs: 5_000, throws: false });
   const workflowId = uniqueTaskQueue('preview-late');
-  const operationId = `${workflowId}:send-1`;
+  let operationId = '';
   const r = await h.run(async () => {
     await h.startPlan({ calls: [send] }, workflowId);
+    operationId = await writeKey(env.client, workflowId, 'send-1');
     const early = await reviewCase(operationId, 'awaiting_review');
     expect(early.argsSummary).toBeNull();
     while (attempts() === 0) await new Promise((res) => setTimeout(res, 50));
@@ -116,10 +118,11 @@ test('preview: the reconciliation cancelled while the preview runs ends CANCELLE
   ledger.fault({ kind: 'lose_response' });
   const { h, attempts } = await faultyHarness({ waitMs: 15_000, throws: false });
   const workflowId = uniqueTaskQueue('preview-cancel');
-  const operationId = `${workflowId}:send-1`;
-  const child = env.client.workflow.getHandle(reconcileWorkflowId(operationId));
+  let operationId = '';
   const { status, ms } = await h.run(async () => {
     await h.startPlan({ calls: [send] }, workflowId);
+    operationId = await writeKey(env.client, workflowId, 'send-1');
+    const child = env.client.workflow.getHandle(reconcileWorkflowId(operationId));
     await reviewCase(operationId);
     while (attempts() === 0) await new Promise((r) => setTimeout(r, 50));
     const t0 = Date.now();
@@ -141,9 +144,10 @@ test('preview: the plan cancelled while its reconciliation previews ends CANCELL
   ledger.fault({ kind: 'lose_response' });
   const { h, attempts } = await faultyHarness({ waitMs: 15_000, throws: false });
   const workflowId = uniqueTaskQueue('preview-cancel-plan');
-  const operationId = `${workflowId}:send-1`;
+  let operationId = '';
   const [plan, child] = await h.run(async () => {
     await h.startPlan({ calls: [send] }, workflowId);
+    operationId = await writeKey(env.client, workflowId, 'send-1');
     await reviewCase(operationId);
     while (attempts() === 0) await new Promise((r) => setTimeout(r, 50));
     const handle = env.client.workflow.getHandle(workflowId);
