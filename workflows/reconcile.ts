@@ -214,6 +214,8 @@ async function review(run: Run): Promise<ReconcileResult> {
     const arrived = await condition(waiting, Math.max(0, deadline - Date.now()));
     if (!arrived) return done({ ...tally, state: 'review_timed_out' });
     inbox.recheck = false;
+    // A decision taken is carried out: others are refused as "not awaiting review" while the owner is asked.
+    if (inbox.decision !== undefined) caseView.status = 'reconciling';
     const gone = inbox.gone ?? (await run.owner());
     if (gone) return ownerGone(run, gone);
     if (inbox.decision === undefined) continue;
