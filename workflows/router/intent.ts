@@ -47,25 +47,16 @@ export function chainIntent(st: Pick<ToolRouterState, 'intent'>): string | undef
   return st.intent;
 }
 
-/**
- * The base of a write's operation id: `<workflowId>@<intent>:<stepId>`, or `<workflowId>:<stepId>` on the old keys.
- * `undefined` when the intent cannot be told: no key is safe then.
- */
+/** A write's key base `<workflowId>@<intent>:<stepId>` (old keys: no `@<intent>`); `undefined`: none is safe. */
 export function writeKeyBase(ctx: RouterContext, stepId: string): string | undefined {
   const intent = chainIntent(ctx.st);
-  if (intent === undefined) return undefined;
   const { workflowId } = workflowInfo();
-  return intent === '' ? `${workflowId}:${stepId}` : `${workflowId}@${intent}:${stepId}`;
+  return intent === undefined ? undefined : `${workflowId}${intent === '' ? '' : `@${intent}`}:${stepId}`;
 }
 
-/** This run repeats its intent outside its own history: a workflow retry, or the run of a reset. */
-function repeatsIntent(info: WorkflowInfo): boolean {
-  if (info.attempt > 1) return true;
-  // `originalExecutionRunId` (SDK 1.24) is the started event's run id; before it, a first run's is its chain's first.
-  const started =
-    info.originalExecutionRunId ?? (info.continuedFromExecutionRunId ? info.runId : info.firstExecutionRunId);
-  return info.runId !== started;
-}
+/** This run repeats its intent outside its own history: a workflow retry, or a reset's run (not its started event's). */
+const repeatsIntent = (info: WorkflowInfo) =>
+  info.attempt > 1 || info.runId !== (info.originalExecutionRunId || info.runId);
 
 /**
  * A write to look up before it is sent, as an unknown outcome (the reconcile route): one whose reconciliation an
