@@ -28,8 +28,7 @@ export type LookupResult<O> =
  */
 export type VerifyResult = PostconditionVerdict | { verdict: PostconditionVerdict; state?: unknown };
 
-/** A tool's effect: `read` has no side effect; `write` may change the world. */
-export type Effect = 'read' | 'write';
+export type Effect = ToolSpec['effect']; // `read` has no side effect; `write` may change the world
 
 /** A broken business rule found by trusted code before dispatch: a field (path) and what is wrong, in words. */
 export interface RuleViolation {

@@ -35,7 +35,6 @@ import { toolContextOf } from './tool-context-of';
 import { postcheck } from './invoke/postcheck';
 import { preflight } from './invoke/preflight';
 import { CallStopped, callContextOf, earlierAttempt } from './invoke/stop';
-import { isReplaySafe } from '../recovery/tool-spec';
 import { carried, unshapedFailure } from './invoke/carry';
 import { CallInterrupted, guardAttempt } from './attempt-guard';
 import { createLookupActivity } from './lookup-operation';
@@ -44,13 +43,7 @@ import { createVerifyActivity } from './postcondition';
 import { previewArguments, withApprovalPreview } from './preview-arguments';
 import { tracedToolActivity } from './tracing/tool-span';
 import type { Tracing } from './tracing/tracing';
-import {
-  earlierAttemptMaySend,
-  markSending,
-  rememberFirstFailure,
-  retriedAfterOf,
-  type RetriedAfter,
-} from './retried-after';
+import { markSending, rememberFirstFailure, retriedAfterOf, sendsOnce, type RetriedAfter } from './retried-after';
 
 /** Input of the `invokeTool` activity. */
 export interface ToolInvocation {
@@ -129,23 +122,13 @@ export function createToolActivities(deps: ToolActivityDeps) {
     try {
       const call = await guard.race(preflight(tool, inv, ctx, { credentials, catalogDigest: deps.catalogDigest }));
       // A write sent once per activity: an attempt an operator added (activities/retried-after.ts) looks it up.
-      let beat: ((details?: unknown) => void) | undefined;
-      if (call.tool.effect === 'write' && !isReplaySafe(call.tool.spec)) {
-        if (earlierAttemptMaySend(info))
-          throw new CallStopped(earlierAttempt(ctx), 'an earlier attempt may have sent it');
-        beat = markSending(activity);
-      }
+      const beat = sendsOnce(call.tool.spec)
+        ? markSending(activity, () => new CallStopped(earlierAttempt(ctx), 'an earlier attempt may have sent it'))
+        : undefined;
       mayHaveSent = true;
       let value: unknown;
       try {
-        const raw = await dispatch(call, inv, ctx, activity, {
-          breakers,
-          credentials,
-          guard,
-          rules,
-          evidence,
-          ...(beat && { beat }),
-        });
+        const raw = await dispatch(call, inv, ctx, activity, { breakers, credentials, guard, rules, evidence, beat });
         value = carried(call.tool, postcheck(call.tool, raw, call.args, ctx), ctx);
       } catch (err) {
         // A write's unusable answer: applied all the same (activities/invoke/applied.ts).

@@ -9,6 +9,7 @@
 import type { Context, Info } from '@temporalio/activity';
 import { isClass, isReason } from '../recovery/classify/override';
 import type { ToolFailure } from '../recovery/failure';
+import { isReplaySafe, type ToolSpec } from '../recovery/tool-spec';
 
 /** The first failure of a call that Temporal retried. */
 export interface RetriedAfter {
@@ -44,17 +45,16 @@ const SENDING = 'recoveryRouterSending';
  * have (docs/DESIGN.md, "Phases"). A reset with `--reset-heartbeats` clears the record: the operator says it never
  * left.
  */
-export function earlierAttemptMaySend(info: Pick<Info, 'attempt' | 'heartbeatDetails'>): boolean {
-  return info.attempt > 1 || detailsOf(info)[SENDING] === true;
-}
+export const sendsOnce = (spec: ToolSpec) => spec.effect === 'write' && !isReplaySafe(spec);
 
 /**
  * Records in the attempt's heartbeat details that it is about to send its write, and returns how the attempt
  * heartbeats from then on: every heartbeat replaces the details (a bare one clears them, verified on the dev server:
  * notes/lifecycle-probes), so the plugin's keep-alive and the tool's own (`ctx.heartbeat(details)`, as `tool`) keep
- * the record.
+ * the record. @throws `refused()` when an earlier attempt may have sent it.
  */
-export function markSending(activity: Context): (details?: unknown) => void {
+export function markSending(activity: Context, refused: () => unknown): (details?: unknown) => void {
+  if (activity.info.attempt > 1 || detailsOf(activity.info)[SENDING] === true) throw refused();
   const base = { ...detailsOf(activity.info), [SENDING]: true };
   const beat = (details?: unknown) => activity.heartbeat(details === undefined ? base : { ...base, tool: details });
   beat();

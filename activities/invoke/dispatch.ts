@@ -35,7 +35,7 @@ export interface DispatchDeps {
   /** What `ctx.http` saw during the attempt (activities/http-evidence.ts). */
   evidence: HttpEvidence;
   /** How the attempt heartbeats, when it must keep details (activities/retried-after.ts `markSending`). */
-  beat?: (details?: unknown) => void;
+  beat?: ((details?: unknown) => void) | undefined;
 }
 
 /** The raw result of the tool. @throws CallStopped with the classified failure. */
