@@ -23,6 +23,8 @@ export type {
   ToolRouterOptions,
   ToolRouterState,
 } from './workflows/tool-router';
+// A write's success whose value could not be carried has this marker as its value (ToolOutcome's `value_omitted`).
+export type { OmittedValue } from './recovery/bounds';
 export { reconcileOperationWorkflow } from './workflows/reconcile';
 export type { ReconcileInput, ReconcileResult } from './workflows/reconcile';
 // Types only: the workflows themselves are in `recovery-router/workflows`, so a router's bundle has none of them.

@@ -12,13 +12,14 @@ import { CancelledFailure, type Context } from '@temporalio/activity';
 
 /**
  * Why an attempt was cut short:
- * - `cancel_requested`: the workflow cancelled the activity (or paused or reset it) — the SDK's cancellation is
- *   confirmed as it is;
+ * - `cancel_requested`: the workflow cancelled the activity — the SDK's cancellation is confirmed as it is;
+ * - `operator`: an operator paused or reset the activity (`temporal activity pause|reset`): no cancellation the
+ *   workflow asked for, so it ends as an interruption (a write's outcome unknown, a read's retried), never as one;
  * - `worker_shutdown`: this worker is shutting down;
  * - `timed_out`: the server timed the attempt out, or no longer knows it;
  * - `deadline`: the attempt's StartToClose (or ScheduleToClose) deadline passed on this worker's clock.
  */
-export type Interruption = 'cancel_requested' | 'worker_shutdown' | 'timed_out' | 'deadline';
+export type Interruption = 'cancel_requested' | 'operator' | 'worker_shutdown' | 'timed_out' | 'deadline';
 
 /** The attempt was cut short before the tool settled. `cancellation` is the SDK's CancelledFailure, when there is one. */
 export class CallInterrupted extends Error {
@@ -34,8 +35,8 @@ export class CallInterrupted extends Error {
 /** The SDK's cancellation reasons (`ActivityCancelReason`, and `WORKER_SHUTDOWN`) → the interruption they are. */
 const BY_SDK_REASON: Readonly<Record<string, Interruption>> = Object.freeze({
   CANCELLED: 'cancel_requested',
-  PAUSED: 'cancel_requested',
-  RESET: 'cancel_requested',
+  PAUSED: 'operator',
+  RESET: 'operator',
   WORKER_SHUTDOWN: 'worker_shutdown',
   TIMED_OUT: 'timed_out',
   NOT_FOUND: 'timed_out',

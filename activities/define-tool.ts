@@ -28,6 +28,8 @@ export type LookupResult<O> =
  */
 export type VerifyResult = PostconditionVerdict | { verdict: PostconditionVerdict; state?: unknown };
 
+export type Effect = ToolSpec['effect']; // `read` has no side effect; `write` may change the world
+
 /** A broken business rule found by trusted code before dispatch: a field (path) and what is wrong, in words. */
 export interface RuleViolation {
   path: (string | number)[];
@@ -43,6 +45,7 @@ export interface ToolDefinition<
   I extends z.ZodType = z.ZodType,
   O extends z.ZodType = z.ZodType,
   N extends string = string,
+  E extends Effect = Effect,
 > {
   /** Unique name, 1-64 characters of [a-zA-Z0-9_.-]; its literal type names the tool in a typed router. */
   name: N;
@@ -52,8 +55,8 @@ export interface ToolDefinition<
   input: I;
   /** Result schema. A result that fails it is `invalid_result` (route: reject), never passed on. */
   output: O;
-  /** `read` has no side effect; `write` may change the world. */
-  effect: 'read' | 'write';
+  /** `read` has no side effect; `write` may change the world. Its literal type types a typed router's outcomes. */
+  effect: E;
   /** How the call carries its idempotency key. @default { carrier: 'none' } */
   idempotency?: Idempotency;
   /**
@@ -134,7 +137,8 @@ export type DefinedTool<
   I extends z.ZodType = z.ZodType,
   O extends z.ZodType = z.ZodType,
   N extends string = string,
-> = ToolDefinition<I, O, N> & {
+  E extends Effect = Effect,
+> = ToolDefinition<I, O, N, E> & {
   readonly idempotency: Idempotency;
   readonly spec: ToolSpec;
 };
@@ -216,9 +220,9 @@ function checkList(name: string, field: string, list: unknown, max: number, ok: 
  *   timeouts not positive integers in ms, an idempotency carrier that fails `idempotencySchema()`, `errors` not one
  *   of `dialects()`.
  */
-export function defineTool<I extends z.ZodType, O extends z.ZodType, const N extends string>(
-  def: ToolDefinition<I, O, N>,
-): DefinedTool<I, O, N> {
+export function defineTool<I extends z.ZodType, O extends z.ZodType, const N extends string, const E extends Effect>(
+  def: ToolDefinition<I, O, N, E>,
+): DefinedTool<I, O, N, E> {
   if (typeof def !== 'object' || def === null || Array.isArray(def)) {
     throw new ToolDefinitionError(
       '(not an object)',

@@ -11,14 +11,14 @@ export const MIN_HEARTBEAT_INTERVAL_MS = 100;
 
 /**
  * Heartbeats `ctx` every third of its heartbeat timeout (`ctx.info.heartbeatTimeoutMs`), or every `fallbackMs` when
- * the activity has none, until the returned `stop()` is called. With `fallbackMs` 0 and no heartbeat timeout it
- * does nothing.
+ * the activity has none, until the returned `stop()` is called, with `beat` (a bare heartbeat by default). With
+ * `fallbackMs` 0 and no heartbeat timeout it does nothing.
  * @returns stop: clears the timer; safe to call twice.
  */
-export function keepHeartbeating(ctx: Context, fallbackMs = 0): () => void {
+export function keepHeartbeating(ctx: Context, fallbackMs = 0, beat: () => void = () => ctx.heartbeat()): () => void {
   const timeoutMs = ctx.info.heartbeatTimeoutMs;
   const everyMs = timeoutMs ? Math.floor(timeoutMs / 3) : fallbackMs;
   if (!everyMs) return () => undefined;
-  const timer = setInterval(() => ctx.heartbeat(), Math.max(MIN_HEARTBEAT_INTERVAL_MS, everyMs));
+  const timer = setInterval(beat, Math.max(MIN_HEARTBEAT_INTERVAL_MS, everyMs));
   return () => clearInterval(timer);
 }

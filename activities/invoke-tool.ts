@@ -34,15 +34,16 @@ import { HttpEvidence } from './http-evidence';
 import { toolContextOf } from './tool-context-of';
 import { postcheck } from './invoke/postcheck';
 import { preflight } from './invoke/preflight';
-import { CallStopped, callContextOf } from './invoke/stop';
+import { CallStopped, callContextOf, earlierAttempt } from './invoke/stop';
 import { carried, unshapedFailure } from './invoke/carry';
 import { CallInterrupted, guardAttempt } from './attempt-guard';
 import { createLookupActivity } from './lookup-operation';
+import { operationOwner } from './operation-owner';
 import { createVerifyActivity } from './postcondition';
 import { previewArguments, withApprovalPreview } from './preview-arguments';
 import { tracedToolActivity } from './tracing/tool-span';
 import type { Tracing } from './tracing/tracing';
-import { rememberFirstFailure, retriedAfterOf, type RetriedAfter } from './retried-after';
+import { markSending, rememberFirstFailure, retriedAfterOf, sendsOnce, type RetriedAfter } from './retried-after';
 
 /** Input of the `invokeTool` activity. */
 export interface ToolInvocation {
@@ -90,6 +91,8 @@ export interface ToolActivityDeps {
   classifyRules?: readonly ClassifyRule[];
   /** Spans and the duration histogram of every attempt (activities/tracing). @default none */
   tracing?: Tracing;
+  /** The digest of this worker's catalog (plugin/worker-data.ts), logged when a call names a tool it lacks. */
+  catalogDigest?: string;
 }
 
 /** Builds the activities the plugin registers (a factory with injected dependencies, as Temporal samples build activities). */
@@ -117,15 +120,28 @@ export function createToolActivities(deps: ToolActivityDeps) {
     let mayHaveSent = false;
     const evidence = new HttpEvidence();
     try {
-      const call = await guard.race(preflight(tool, inv, ctx, credentials));
+      const call = await guard.race(preflight(tool, inv, ctx, { credentials, catalogDigest: deps.catalogDigest }));
+      // A write sent once per activity: an attempt an operator added (activities/retried-after.ts) looks it up.
+      const beat = sendsOnce(call.tool.spec)
+        ? markSending(activity, () => new CallStopped(earlierAttempt(ctx), 'an earlier attempt may have sent it'))
+        : undefined;
       mayHaveSent = true;
       let value: unknown;
       try {
-        const raw = await dispatch(call, inv, ctx, activity, { breakers, credentials, guard, rules, evidence });
+        const raw = await dispatch(call, inv, ctx, activity, { breakers, credentials, guard, rules, evidence, beat });
         value = carried(call.tool, postcheck(call.tool, raw, call.args, ctx), ctx);
       } catch (err) {
         // A write's unusable answer: applied all the same (activities/invoke/applied.ts).
-        const toolCtx = toolContextOf(activity, call.tool, inv, call.credential, inv.approval, guard.signal);
+        const toolCtx = toolContextOf(
+          activity,
+          call.tool,
+          inv,
+          call.credential,
+          inv.approval,
+          guard.signal,
+          undefined,
+          beat,
+        );
         value = carried(call.tool, await guard.race(appliedValue(err, call.tool, call.args, toolCtx)), ctx);
       }
       const retriedAfter = retriedAfterOf(info);
@@ -160,5 +176,6 @@ export function createToolActivities(deps: ToolActivityDeps) {
     lookupOperation: createLookupActivity({ byName, credentials }),
     previewArguments,
     verifyPostcondition: createVerifyActivity({ byName, credentials }),
+    operationOwner,
   };
 }

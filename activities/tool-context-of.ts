@@ -20,6 +20,8 @@ export function toolContextOf(
   signal: AbortSignal = activity.cancellationSignal,
   /** Records what `ctx.http` saw, for an opaque error `execute` throws (activities/http-evidence.ts). */
   evidence?: HttpEvidence,
+  /** How `ctx.heartbeat` records: the activity's heartbeat, or one that keeps the plugin's details. */
+  beat: (details?: unknown) => void = (details) => activity.heartbeat(details),
 ): ToolContext {
   return {
     tool: tool.name,
@@ -29,7 +31,7 @@ export function toolContextOf(
     signal,
     credential,
     approval,
-    heartbeat: (details) => activity.heartbeat(details),
+    heartbeat: beat,
     http: createToolHttp({
       idempotency: tool.idempotency,
       operationId: call.operationId,

@@ -30,11 +30,18 @@ import { dishonesty } from './write-safety/honest';
 import { runCells, runMatrix } from './write-safety/matrix';
 import { quickTasks } from './write-safety/quick';
 import { CONTROL_ROWS, DEFECT_ROWS } from './write-safety/rows-defects';
+import { LIFECYCLE_ROWS } from './write-safety/rows-lifecycle';
 import { OWN_ROWS } from './write-safety/rows-own';
 import { WIRE_ROWS } from './write-safety/rows-wire';
 
 const RESULTS_FILE = join(__dirname, 'results', 'write-safety.json');
-export const ALL_ROWS: readonly FaultRow[] = [...DEFECT_ROWS, ...OWN_ROWS, ...WIRE_ROWS, ...CONTROL_ROWS];
+export const ALL_ROWS: readonly FaultRow[] = [
+  ...DEFECT_ROWS,
+  ...OWN_ROWS,
+  ...WIRE_ROWS,
+  ...CONTROL_ROWS,
+  ...LIFECYCLE_ROWS,
+];
 
 export interface WriteSafetyOptions {
   quick: boolean;

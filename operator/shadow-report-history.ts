@@ -55,13 +55,11 @@ export function judgeRetries(
     retried?.failure.reason !== FailureReason.UNRECOGNIZED &&
     retried?.failure.reason !== FailureReason.TOOL_BUG;
   const wasted = persistent ? Math.max(0, attempts - 1 - (cls === FailureClass.AUTHENTICATION ? 1 : 0)) : 0;
-  // An error no rule recognises is an unknown outcome on a write (the classifier's rule: "may have been sent"
-  // wins), but the report counts as writes retried after an unknown outcome only the ones it could read.
-  const recognised = retried?.failure.reason !== FailureReason.UNRECOGNIZED;
+  // An error no rule recognises is an unknown outcome on a write ("may have been sent" wins, docs/DESIGN.md
+  // "Phases"), as the live log classifies it: counted whatever facts its recorded form lost (a code history drops).
   return {
     wastedRetries: wasted,
-    writeRetriedAfterUnknown:
-      attempts > 1 && cls === FailureClass.OUTCOME_UNKNOWN && retried?.effect !== 'read' && recognised,
+    writeRetriedAfterUnknown: attempts > 1 && cls === FailureClass.OUTCOME_UNKNOWN && retried?.effect !== 'read',
   };
 }
 

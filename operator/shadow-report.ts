@@ -27,6 +27,7 @@ export const ROUTER_ACTIVITY_TYPES: readonly string[] = Object.freeze([
   'lookupOperation',
   'verifyPostcondition',
   'previewArguments',
+  'operationOwner',
   'confirmApproval',
   'planNextStep',
   'recoveryRefreshCredential',

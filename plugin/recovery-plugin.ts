@@ -36,7 +36,7 @@ import { shadowRuntime } from './shadow/shadow-plugin';
 import { traceSinks } from './trace-sinks';
 import { WorkflowBundleError } from './bundle-check';
 import { breakersFor, replayOptionsWith, resolveConfig, workerOptionsWith } from './plugin-config';
-import { workerDataOf } from './worker-data';
+import { catalogDigest, workerDataOf } from './worker-data';
 import {
   bundlerWithPluginCode,
   RECOVERY_PRELOAD_MODULES,
@@ -106,6 +106,7 @@ export class RecoveryPlugin extends SimplePlugin {
         breakers,
         classifyRules: config.classify.rules,
         ...(tracing ? { tracing } : {}),
+        catalogDigest: catalogDigest(catalog),
       }),
       ...entityActivities,
       ...(options.planner ? createPlannerActivities(options.planner, { catalog }) : {}),

@@ -75,6 +75,12 @@ export interface OmittedValue {
   readonly note?: string;
 }
 
+/** Whether `value` is a write's marker: applied, its result omitted. */
+export function isOmittedWrite(value: unknown): value is OmittedValue {
+  const v = value as Partial<OmittedValue> | null;
+  return typeof v === 'object' && v !== null && v.omitted === true && v.applied === true;
+}
+
 /** The marker for a value omitted because `why`; `applied` for a write's result. */
 export function omittedValue(why: string, bytes: number | undefined, applied: boolean): OmittedValue {
   return {

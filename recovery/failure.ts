@@ -112,6 +112,13 @@ export const FailureReason = {
   REDIRECTED: 'redirected',
   /** An unknown outcome after the receiver answered a write of the attempt 2xx (e.g. 202): never resent blind. */
   ACCEPTED: 'accepted',
+  /** The worker that took the call has no tool of that name (another application's, an older deploy's). */
+  NOT_ON_WORKER: 'not_on_worker',
+  /**
+   * An attempt outside this one's knowledge may have sent the write: an earlier attempt of its activity (an operator's
+   * reset or retry), the workflow's earlier attempt, the run a reset replaced, or a run that continued as new.
+   */
+  EARLIER_ATTEMPT: 'earlier_attempt',
 } as const;
 export type FailureReason = (typeof FailureReason)[keyof typeof FailureReason];
 export const FAILURE_REASONS = Object.values(FailureReason) as [FailureReason, ...FailureReason[]];

@@ -65,6 +65,7 @@ export const ROUTES: readonly RouteRow[] = deepFreeze([
   { id: 'invalid-arguments', class: C.INVALID_ARGUMENTS, action: A.REPAIR, why: 'the same arguments fail the same way; only changed arguments can pass' },
   { id: 'transient-wait-too-long', class: C.TRANSIENT, when: { reason: [R.RETRY_AFTER_TOO_LONG] }, action: A.REPLAN, why: 'the server asked for a longer wait than this run allows, so it is persistent for this run' },
   { id: 'transient-retryable', class: C.TRANSIENT, when: { retryable: true }, action: A.RETRY, why: 'time may cure it and the call is replay-safe: retry after backoff, within budget' },
+  { id: 'transient-not-on-worker', class: C.TRANSIENT, when: { reason: [R.NOT_ON_WORKER] }, action: A.ESCALATE, why: 'no worker that has the tool took the call within its retries: a person must route it to one (a task queue per application, Worker Versioning)' },
   { id: 'transient-not-retryable', class: C.TRANSIENT, action: A.REPLAN, why: 'time may cure it but not safely or soon enough in this run (not retryable, circuit open)' },
   { id: 'authentication-refresh-failed', class: C.AUTHENTICATION, when: { reason: [R.REFRESH_FAILED] }, action: A.ESCALATE, why: 'the refresh credential is dead; only a human can sign in again' },
   { id: 'authentication', class: C.AUTHENTICATION, action: A.REAUTH, why: 'a trusted component refreshes the credential; waiting will not' },

@@ -8,6 +8,7 @@ import type { AgentRun, Ending } from './agent-run';
 import { AgentStatus, MAX_CARRIED_CHARS, type AgentCarry, type AgentOptions, type AgentResult } from './agent-types';
 import { BOUNDED_CARRY_PATCH, overWindow, trimObservations, type ObservationWindow } from './agent-window';
 import { compactRouterState } from './router/compact';
+import { chainIntent } from './router/intent';
 import { own } from './router-helpers';
 import type { ToolRouter } from './tool-router';
 
@@ -36,8 +37,10 @@ export async function continueOrEscalate(
   await condition(allHandlersFinished);
   const bounded = patched(BOUNDED_CARRY_PATCH);
   if (bounded) run.omittedObservations += trimObservations(run.observations, options.observationWindow);
+  const state = router.state();
+  chainIntent(state); // the next run keys its writes for this chain's intent (workflows/router/intent.ts)
   const carry: AgentCarry = {
-    router: bounded ? compactRouterState(router.state(), closedStep(run.toolSuccesses)) : router.state(),
+    router: bounded ? compactRouterState(state, closedStep(run.toolSuccesses)) : state,
     observations: run.observations,
     ...(run.omittedObservations > 0 ? { omittedObservations: run.omittedObservations } : {}),
     turn: run.turn,

@@ -41,9 +41,12 @@ export function boundedPlanResult(
     const o = outcomes[i];
     if (!o?.ok) continue;
     const write = catalog.find((t) => t.name === o.tool)?.effect === 'write';
+    const { reconciled, ...rest } = o;
     outcomes[i] = {
-      ...o,
+      ...rest,
+      ended: 'value_omitted',
       value: omittedValue(why, Number.isFinite(bytesOf(o.value)) ? bytesOf(o.value) : undefined, write),
+      ...(reconciled === 'marked_applied' || reconciled === 'already_satisfied' || !reconciled ? {} : { reconciled }),
     };
     total = bytesOf({ outcomes, records: result.records });
   }

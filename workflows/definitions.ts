@@ -96,6 +96,11 @@ export const reviewDecisionSignal = defineSignal<[ReviewDecision]>('recovery.rev
  * `replay` (within the replay budget) or `abandon`; rejected with the reason when the case cannot take it.
  */
 export const decideReviewUpdate = defineUpdate<ReviewCase, [ReviewDecision]>('recovery.decideReview');
+/**
+ * Signal `recovery.checkOwner` to `reconcile:<operationId>`: ask again whether the run that started it still owns the
+ * write (a run that replaced it sends it before starting its own; workflows/reconcile-owner.ts).
+ */
+export const checkOwnerSignal = defineSignal('recovery.checkOwner');
 /** Query `recovery.reviewCase` of `reconcile:<operationId>`: the case as a person sees it. */
 export const reviewCaseQuery = defineQuery<ReviewCase, [QueryArguments?]>('recovery.reviewCase');
 

@@ -9,6 +9,7 @@ import { ApplicationFailureType } from '../recovery/failure-types';
 import { argsHash } from '../recovery/canonical';
 import type { ToolFailure } from '../recovery/failure';
 import {
+  checkOwnerSignal,
   decideReviewUpdate,
   reviewCaseQuery,
   reviewDecisionSignal,
@@ -37,17 +38,26 @@ export function errorFacts(f: ToolFailure): UnknownErrorFacts {
   };
 }
 
+/** What the handlers hand the reconciliation: a decision to carry out, a request to check the owner, an owner gone. */
+export interface Inbox {
+  decision?: ReviewDecision | undefined;
+  recheck?: boolean;
+  gone?: string;
+}
+
 /**
- * Registers the review query, signal and update. A decision that passes every check is put in `inbox` for the
+ * Registers the review query, signals and update. A decision that passes every check is put in `inbox` for the
  * workflow to carry out; while one is there, any other is refused (its validator and its handler check again, so
- * decisions sent at the same time, validated in one workflow task, cannot all be told they were taken).
+ * decisions sent at the same time, validated in one workflow task, cannot all be told they were taken). The update
+ * asks `owner` first and refuses, saying why, when the run that started the reconciliation cannot receive its result.
  */
 export function registerReview(
   input: ReconcileInput,
   caseView: ReviewCase,
   tally: Tally,
   replayBudget: number,
-  inbox: { decision?: ReviewDecision | undefined },
+  inbox: Inbox,
+  owner: () => Promise<string | undefined>,
 ): void {
   const check = (raw: unknown, via: string): Parsed<ReviewDecision> => {
     const parsed = parseMessage(reviewDecisionSchema(), raw, via);
@@ -90,11 +100,18 @@ export function registerReview(
     if (checked.ok) take(checked.value);
     else log.warn('review decision ignored', { why: checked.why });
   });
+  setHandler(checkOwnerSignal, () => void (inbox.recheck = true));
+  // A refusal the handler throws is recorded in history (a validator's is not): without the workflow's stack.
+  const refused = (why: string) =>
+    Object.assign(ApplicationFailure.nonRetryable(why, ApplicationFailureType.REVIEW_REFUSED), { stack: '' });
   setHandler(
     decideReviewUpdate,
-    (raw: ReviewDecision) => {
+    async (raw: ReviewDecision) => {
+      // The owner is asked for a decision the case would take; the checks run again once it answered.
+      const gone = check(raw, 'recovery.decideReview').ok ? (inbox.gone ??= await owner()) : undefined;
+      if (gone !== undefined) throw refused(gone);
       const checked = check(raw, 'recovery.decideReview');
-      if (!checked.ok) throw ApplicationFailure.nonRetryable(checked.why, ApplicationFailureType.REVIEW_REFUSED);
+      if (!checked.ok) throw refused(checked.why);
       take(checked.value);
       return view();
     },

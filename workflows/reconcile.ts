@@ -8,7 +8,8 @@ import { lookupRounds, type LookupRounds, type Tally } from './reconcile-lookups
 import { ACCEPTED_NOT_FINAL, NOT_FOUND_NOT_FINAL, notFoundFinality } from './reconcile-not-found';
 import { previewArgs } from './reconcile-preview';
 import { replayer, type ReplayOutcome } from './reconcile-replay';
-import { errorFacts, registerReview } from './reconcile-review';
+import { ownerCheck } from './reconcile-owner';
+import { errorFacts, registerReview, type Inbox } from './reconcile-review';
 import { verifyCall } from './router/verify';
 import { RecoveryOperationId, RecoveryStatus, RecoveryTool } from './search-attributes';
 
@@ -45,6 +46,8 @@ export type ReconcileResult = Tally &
     | { state: 'abandoned'; by: string; reason: string }
     | { state: 'review_timed_out' }
     | { state: 'replay_failed'; failure: ToolFailure }
+    /** The run that started it no longer owns the write (workflows/reconcile-owner.ts): nothing replayed. */
+    | { state: 'owner_gone'; why: string }
   );
 
 const DEFAULT_REVIEW_TIMEOUT_MS = 24 * 60 * 60 * 1000;
@@ -90,8 +93,13 @@ interface Run {
   replayBudget: number;
   /** What the `recovery.reviewCase` query shows. */
   caseView: ReviewCase;
-  /** The accepted review decision not yet acted on (set by the review handlers, taken by `review`). */
-  inbox: { decision?: ReviewDecision | undefined };
+  /**
+   * The accepted review decision not yet acted on (set by the review handlers, taken by `review`), a request to check
+   * the owner again (`recovery.checkOwner`), and why the owner is gone once a handler found it.
+   */
+  inbox: Inbox;
+  /** Why the run that started it cannot receive its result, or `undefined` (workflows/reconcile-owner.ts). */
+  owner: () => Promise<string | undefined>;
   looked: LookupRounds;
   replayOnce: () => Promise<ReplayOutcome>;
   /** Sets RecoveryStatus, when search attributes are on. */
@@ -129,8 +137,9 @@ function startRun(input: ReconcileInput): Run {
       { key: RecoveryOperationId, value: input.operationId },
     ]);
   }
-  const inbox: Run['inbox'] = {};
-  registerReview(input, caseView, tally, replayBudget, inbox);
+  const inbox: Inbox = {};
+  const owner = ownerCheck();
+  registerReview(input, caseView, tally, replayBudget, inbox, owner);
   const replayOnce = replayer(input, tally);
   const looked = lookupRounds(input, tally);
   const done = (result: ReconcileResult): ReconcileResult => {
@@ -139,7 +148,7 @@ function startRun(input: ReconcileInput): Run {
     return result;
   };
   const startedAtMs = Date.now();
-  return { input, startedAtMs, tally, replayBudget, caseView, inbox, looked, replayOnce, status, done };
+  return { input, startedAtMs, tally, replayBudget, caseView, inbox, owner, looked, replayOnce, status, done };
 }
 
 /** Phase 0: `applied` via `verify` when the postcondition holds already; otherwise `undefined`. */
@@ -167,6 +176,8 @@ async function lookUpOrReplay(run: Run): Promise<ReconcileResult | undefined> {
         continue;
       }
       if (finality.kind === 'never') continue;
+      const gone = await run.owner();
+      if (gone) return ownerGone(run, gone);
       const replayed = await replayOnce();
       notFound = 0;
       if (replayed.kind === 'applied')
@@ -179,6 +190,8 @@ async function lookUpOrReplay(run: Run): Promise<ReconcileResult | undefined> {
       run.caseView.message = input.failure.reason === 'accepted' ? ACCEPTED_NOT_FINAL : NOT_FOUND_NOT_FINAL;
   } else if (isReplaySafe(input.spec) && replayBudget > 0) {
     // No lookup, but the receiver deduplicates by key: replaying the same key is harmless.
+    const gone = await run.owner();
+    if (gone) return ownerGone(run, gone);
     const replayed = await replayOnce();
     if (replayed.kind === 'applied') return done({ ...tally, state: 'applied', value: replayed.value, via: 'replay' });
     if (replayed.kind === 'failed') return done({ ...tally, state: 'replay_failed', failure: replayed.failure });
@@ -196,9 +209,18 @@ async function review(run: Run): Promise<ReconcileResult> {
   void previewArgs(input, caseView).catch(() => undefined);
   awaitReview(run);
   const deadline = Date.now() + (input.reviewTimeoutMs ?? DEFAULT_REVIEW_TIMEOUT_MS);
+  // The owner is asked when the case reaches review, before any decision is acted on, and when asked to.
+  inbox.recheck = true;
   for (;;) {
-    const arrived = await condition(() => inbox.decision !== undefined, Math.max(0, deadline - Date.now()));
-    if (!arrived || inbox.decision === undefined) return done({ ...tally, state: 'review_timed_out' });
+    const waiting = () => inbox.decision !== undefined || inbox.recheck === true || inbox.gone !== undefined;
+    const arrived = await condition(waiting, Math.max(0, deadline - Date.now()));
+    if (!arrived) return done({ ...tally, state: 'review_timed_out' });
+    inbox.recheck = false;
+    // A decision taken is carried out: others are refused as "not awaiting review" while the owner is asked.
+    if (inbox.decision !== undefined) caseView.status = 'reconciling';
+    const gone = inbox.gone ?? (await run.owner());
+    if (gone) return ownerGone(run, gone);
+    if (inbox.decision === undefined) continue;
     const d: ReviewDecision = inbox.decision;
     inbox.decision = undefined;
     if (d.decision === 'mark_applied')
@@ -227,6 +249,12 @@ async function review(run: Run): Promise<ReconcileResult> {
   }
 }
 
+/** The run that started the reconciliation no longer owns the write: the case ends, replaying nothing, saying why. */
+function ownerGone(run: Run, why: string): ReconcileResult {
+  run.caseView.message = why;
+  return run.done({ ...run.tally, state: 'owner_gone', why });
+}
+
 /** The case awaits review (since the first time it did), with `message` when given. */
 function awaitReview({ caseView, status }: Run, message?: string): void {
   caseView.status = 'awaiting_review';
@@ -251,6 +279,7 @@ const END_STATUS: Readonly<Record<ReconcileResult['state'], string>> = {
   abandoned: 'Abandoned',
   review_timed_out: 'ReviewTimedOut',
   replay_failed: 'Failed',
+  owner_gone: 'OwnerGone',
 };
 
 export type { LookupAnswer, LookupRecord };

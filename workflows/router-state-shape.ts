@@ -29,6 +29,8 @@ export const routerStateSchema = shaped((s) => {
       recordsOmitted: count.optional(),
       unknownToolTurns: s.object({ count, lastTurn: count }).strict().optional(),
       stepArgs: s.record(s.string(), s.array(s.string())).optional(),
+      intent: s.string().max(256).optional(),
+      reconciling: s.array(s.string()).max(1_000).optional(),
       pendingReplan: s
         .object({ atMs: count, class: s.enum(FAILURE_CLASSES) })
         .strict()

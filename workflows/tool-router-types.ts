@@ -9,9 +9,10 @@ import type { ToolFailure } from '../recovery/failure';
 import type { ModelFeedback } from '../recovery/feedback';
 import type { RecoveryRecord } from '../recovery/records';
 import type { RecoveryAction } from '../recovery/routes';
+import type { OmittedValue } from '../recovery/bounds';
 import type { Capability, ToolSpec } from '../recovery/tool-spec';
 import type { ReconcileOptions } from './reconcile-call';
-import type { ToolInput, ToolName, ToolOutput } from './typed-tools';
+import type { ToolEffect, ToolInput, ToolName, ToolOutput } from './typed-tools';
 
 /**
  * Options of `createToolRouter(options?)`: what belongs to the run (scopes, reconciliation, a restored state,
@@ -77,56 +78,77 @@ export interface CallToolOptions {
 
 /**
  * How a refused or unknown write was settled: found applied by lookup, replayed once after `not_applied`, replayed by a
- * reviewer, marked applied by a reviewer (then `value` is `{ resultRef }`), or its postcondition found to hold already
- * (`already_satisfied`: then `value` is `{ alreadySatisfied: true, state? }`).
+ * reviewer, marked applied by a reviewer, or its postcondition found to hold already.
  */
 export type Reconciled = 'lookup' | 'replay' | 'review_replay' | 'marked_applied' | 'already_satisfied';
 
+/** What every outcome carries: the tool, the call's ids, and the attempts it took. */
+interface OutcomeBase<N extends string> {
+  tool: N;
+  callId: string;
+  operationId: string;
+  /** Activity attempts, server-side retries included. */
+  attempts: number;
+  /** Activities the router scheduled for this call. */
+  activities: number;
+}
+
+/** A success: `ended` says how, and `value` is what that way of ending has (docs/workflows.md, "What callTool returns"). */
+interface Succeeded<N extends string> extends OutcomeBase<N> {
+  ok: true;
+  /** The value is a valid but empty result (e.g. an empty list): a success labelled as empty. */
+  empty: boolean;
+  /** The same call returned the same result NO_PROGRESS_REPEATS times: the plan makes no progress. */
+  noProgress: boolean;
+}
+
+/** The tool ran (or a lookup found its write applied, or a replay ran it): `value` is its output, validated. */
+export interface ToolRan<V = unknown, N extends string = string> extends Succeeded<N> {
+  ended: 'ran';
+  value: V;
+  /** How an unknown write outcome was settled, when it was. */
+  reconciled?: 'lookup' | 'replay' | 'review_replay';
+}
+
+/** A write that was applied but how, or with what, the router cannot give as the tool's output. */
+export type ToolApplied<N extends string = string> = Succeeded<N> &
+  (
+    | { ended: 'marked_applied'; value: { resultRef: string }; reconciled: 'marked_applied' }
+    | {
+        ended: 'already_satisfied';
+        value: { alreadySatisfied: true; state?: unknown };
+        reconciled: 'already_satisfied';
+      }
+    | { ended: 'value_omitted'; value: OmittedValue; reconciled?: 'lookup' | 'replay' | 'review_replay' }
+  );
+
+/** A routed failure with the feedback for the model. */
+export interface ToolFailed<N extends string = string> extends OutcomeBase<N> {
+  ok: false;
+  action: RecoveryAction;
+  failure: ToolFailure;
+  feedback: ModelFeedback;
+  /** The run cannot go on by itself: stop, escalate, or a budget ran out. */
+  terminal: boolean;
+  /** The budget that ran out, when one did. */
+  exhausted?: ExhaustedBudget;
+  /** The gate refused the call: nothing was dispatched. */
+  refused: boolean;
+  /** An identical call was refused after a failure that asked for another way: the plan makes no progress. */
+  noProgress: boolean;
+}
+
 /**
- * What `callTool` returns: a validated value, or a routed failure with the feedback for the model. `V` is the
- * value's type and `N` the tool's name: a typed router's (`createToolRouter<typeof tools>()`) are the tool's own.
+ * What `callTool` returns: a routed failure, or a success whose `ended` says how the call ended — `ran` (the tool's
+ * output as `value`, typed `V`); for a write also `marked_applied` by a person (`{ resultRef }`), `already_satisfied`
+ * (its postcondition held: `{ alreadySatisfied, state? }`) or `value_omitted` (applied; its result could not be carried:
+ * the marker of recovery/bounds.ts). `N` is the tool's name and `E` its effect: a typed router's
+ * (`createToolRouter<typeof tools>()`) are the tool's own, so a read's success is only `ran`.
  */
-export type ToolOutcome<V = unknown, N extends string = string> =
-  | {
-      ok: true;
-      tool: N;
-      callId: string;
-      operationId: string;
-      /** The tool's result, validated by its output schema on the Node side. */
-      value: V;
-      /** The value is a valid but empty result (e.g. an empty list): a success labelled as empty. */
-      empty: boolean;
-      /** The same call returned the same result NO_PROGRESS_REPEATS times: the plan makes no progress. */
-      noProgress: boolean;
-      /** Activity attempts, server-side retries included. */
-      attempts: number;
-      /** Activities the router scheduled for this call. */
-      activities: number;
-      /**
-       * How an unknown write outcome was settled, when it was: found applied by lookup, replayed once after
-       * `not_applied`, replayed by a reviewer, or marked applied by a reviewer (then `value` is `{ resultRef }`).
-       */
-      reconciled?: Reconciled;
-    }
-  | {
-      ok: false;
-      tool: N;
-      callId: string;
-      operationId: string;
-      action: RecoveryAction;
-      failure: ToolFailure;
-      feedback: ModelFeedback;
-      /** The run cannot go on by itself: stop, escalate, or a budget ran out. */
-      terminal: boolean;
-      /** The budget that ran out, when one did. */
-      exhausted?: ExhaustedBudget;
-      /** The gate refused the call: nothing was dispatched. */
-      refused: boolean;
-      /** An identical call was refused after a failure that asked for another way: the plan makes no progress. */
-      noProgress: boolean;
-      attempts: number;
-      activities: number;
-    };
+export type ToolOutcome<V = unknown, N extends string = string, E extends 'read' | 'write' = 'read' | 'write'> =
+  | ToolRan<V, N>
+  | ('write' extends E ? ToolApplied<N> : never)
+  | ToolFailed<N>;
 
 /** The router's state, plain JSON: carry it across continue-as-new with `restore`. */
 export interface ToolRouterState {
@@ -153,6 +175,14 @@ export interface ToolRouterState {
    * reconciliation of the same arguments keeps its key). Optional so an older state still restores.
    */
   stepArgs?: Record<string, string[]>;
+  /**
+   * The intent a write's operation id names (docs/tools.md, "One intent, one key"; workflows/router/intent.ts): the run
+   * id that began it, or `''` for a chain begun before intent keys (its keys stay `<workflowId>:<stepId>`). Absent
+   * while no write asked for it, and when Temporal's facts cannot tell (a cron run's retry: its writes escalate).
+   */
+  intent?: string;
+  /** Operation ids whose reconciliation is running; one left by an earlier run is reconciled again before anything. */
+  reconciling?: string[];
   /** The last failure routed to replan/reject, until the next call starts (for `replanLatencyMs`). */
   pendingReplan?: { atMs: number; class: ToolFailure['class'] };
 }
@@ -173,7 +203,7 @@ export type CallTool<T> = unknown extends T
       name: N,
       args: ToolInput<T, N>,
       options?: CallToolOptions,
-    ) => Promise<ToolOutcome<ToolOutput<T, N>, N>>;
+    ) => Promise<ToolOutcome<ToolOutput<T, N>, N, ToolEffect<T, N>>>;
 
 /** What every router has, typed or not: the interop adapters take it (workflows/interop). */
 export interface ToolRouterBase {

@@ -37,6 +37,7 @@ import { capabilities, spendUnit, type ReadyScope, type RouterContext } from './
 import { dispatched, dispatchFailed, startDispatch, type Dispatched, type ToolActivities } from './router/dispatch';
 import { routed, runtimeFailure, succeed } from './router/outcomes';
 import { checkCapability, gate, hashArguments, openCall } from './router/preflight';
+import { sentBefore } from './router/intent';
 import { recover } from './router/recoveries';
 import { structuredCloneJson } from './router-helpers';
 import { withWorkerDefaults } from './worker-supplied';
@@ -76,7 +77,8 @@ export function buildToolRouter(given: ToolRouterOptions): ToolRouter {
   const searchAttributes = options.searchAttributes ?? true;
   const ctx: RouterContext = {
     options,
-    st: options.restore ? structuredCloneJson(options.restore) : freshState(options),
+    // A state carried without an intent is of a chain begun on the old keys (./router/intent.ts).
+    st: options.restore ? { intent: '', ...structuredCloneJson(options.restore) } : freshState(options),
     catalog: new Map(options.catalog.map((t) => [t.name, t])),
     scopes: options.grantedScopes ?? [],
     backoff: { ...DEFAULT_BACKOFF_POLICY, ...options.backoff },
@@ -96,10 +98,13 @@ export function buildToolRouter(given: ToolRouterOptions): ToolRouter {
   async function callTool(name: string, args: unknown, callOptions: CallToolOptions = {}): Promise<ToolOutcome> {
     if (ctx.st.budgets.turn.index === 0) startTurnNow();
     const scope = openCall(ctx, name, args, callOptions);
-    const early =
-      checkCapability(ctx, scope) ?? hashArguments(ctx, scope as ReadyScope) ?? gate(ctx, scope as ReadyScope);
+    const early = checkCapability(ctx, scope) ?? hashArguments(ctx, scope as ReadyScope);
     if (early) return early;
     const ready = scope as ReadyScope;
+    // A write an earlier attempt or run may have sent is looked up first (./router/intent.ts), before the gate.
+    const before = sentBefore(ctx, ready);
+    const next = before ? await recover(ctx, ready, before) : { kind: 'end' as const, outcome: gate(ctx, ready) };
+    if (next.kind === 'end' && next.outcome) return next.outcome;
     const { invokeTool } = proxyActivities<ToolActivities>(
       activityOptionsFor(ready.spec, ...policyFor(ctx, ready.spec)),
     );

@@ -30,3 +30,6 @@ export type ToolNamed<T, N extends string> = Extract<ToolsIn<T>, { readonly name
 export type ToolInput<T, N extends string> = z.input<ToolNamed<T, N>['input']>;
 /** What a successful `callTool` of tool `N` returns as `value`: its output schema's output type. */
 export type ToolOutput<T, N extends string> = z.output<ToolNamed<T, N>['output']>;
+/** Tool `N`'s effect as `defineTool` declared it: `'read'` or `'write'` (both when not known). */
+export type ToolEffect<T, N extends string> =
+  ToolNamed<T, N> extends { readonly effect: infer E extends 'read' | 'write' } ? E : 'read' | 'write';

@@ -19,6 +19,7 @@ import { CallStopped, unusableResult } from './stop';
 /** The words for an interruption, in the model's message. */
 const INTERRUPTED_BECAUSE: Readonly<Record<Interruption, string>> = Object.freeze({
   cancel_requested: 'it was cancelled',
+  operator: 'an operator paused or reset it',
   worker_shutdown: 'the worker running it shut down',
   timed_out: 'it timed out',
   deadline: 'it ran past its time limit',

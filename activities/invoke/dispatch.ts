@@ -34,6 +34,8 @@ export interface DispatchDeps {
   rules: readonly ClassifyRule[];
   /** What `ctx.http` saw during the attempt (activities/http-evidence.ts). */
   evidence: HttpEvidence;
+  /** How the attempt heartbeats, when it must keep details (activities/retried-after.ts `markSending`). */
+  beat?: ((details?: unknown) => void) | undefined;
 }
 
 /** The raw result of the tool. @throws CallStopped with the classified failure. */
@@ -45,9 +47,9 @@ export async function dispatch(
   deps: DispatchDeps,
 ): Promise<unknown> {
   const { tool, args, credential } = call;
-  const stopHeartbeats = keepHeartbeating(activity);
+  const stopHeartbeats = keepHeartbeating(activity, 0, deps.beat);
   const evidence = deps.evidence;
-  const toolCtx = toolContextOf(activity, tool, inv, credential, inv.approval, deps.guard.signal, evidence);
+  const toolCtx = toolContextOf(activity, tool, inv, credential, inv.approval, deps.guard.signal, evidence, deps.beat);
   try {
     return await deps.breakers.execute(tool.downstream ?? tool.name, async () => {
       try {

@@ -1,8 +1,8 @@
 /**
  * The tool activity's first step, before any I/O of the tool: the tool exists; the arguments pass its input schema
  * (the idempotency key is written into its field when the tool carries it there) and its business rules
- * (`validate.before`); the credential is at hand. A failure here is `capability_missing`, `invalid_arguments` or
- * `authentication` in phase `preflight`, replay-safe: nothing was sent.
+ * (`validate.before`); the credential is at hand. A failure here is `transient/not_on_worker` (retryable),
+ * `invalid_arguments` or `authentication` in phase `preflight`, replay-safe: nothing was sent.
  * Node-side only.
  */
 import { classify, classifyZodError, type CallContext } from '../../recovery/classify';
@@ -25,19 +25,24 @@ export interface Prepared {
   credential: { token: string; version: number } | undefined;
 }
 
-/** @throws CallStopped when the call cannot be dispatched. */
+/**
+ * @param worker this worker's broker, and the digest of its catalog (plugin/worker-data.ts) for the log.
+ * @throws CallStopped when the call cannot be dispatched.
+ */
 export async function preflight(
   tool: AnyTool | undefined,
   inv: { tool: string; args: unknown; operationId: string; credentialVersion?: number },
   ctx: CallContext,
-  credentials: CredentialBroker,
+  worker: { credentials: CredentialBroker; catalogDigest?: string | undefined },
 ): Promise<Prepared> {
   if (!tool) {
-    const message = `There is no tool named "${inv.tool}".`;
-    throw new CallStopped(
-      preflightFailure(ctx, FailureClass.CAPABILITY_MISSING, FailureReason.UNKNOWN_TOOL, message),
-      undefined,
-    );
+    // The workflow's catalog has it (the router checked); this worker's does not: another application's worker on
+    // this task queue, or an older deploy's. Another worker may have it: retryable, nothing was sent.
+    const message = `The tool "${inv.tool}" could not run: the worker that took the call does not have it in its catalog.`;
+    const failure = preflightFailure(ctx, FailureClass.TRANSIENT, FailureReason.NOT_ON_WORKER, message, {
+      retryable: true,
+    });
+    throw new CallStopped(failure, { notInThisWorkersCatalog: inv.tool, catalogDigest: worker.catalogDigest });
   }
   if (tool.idempotency.carrier === 'header' && !HEADER_VALUE.test(inv.operationId)) {
     const message = `The idempotency key holds characters a header cannot carry (the workflow id has a control or bidirectional character), so nothing was sent. Start the workflow under a plain id.`;
@@ -52,7 +57,7 @@ export async function preflight(
     );
   const args: unknown = parsed.data;
   await checkRules(tool, args, ctx);
-  return { tool, args, credential: await credentialFor(tool, ctx, credentials, inv.credentialVersion) };
+  return { tool, args, credential: await credentialFor(tool, ctx, worker.credentials, inv.credentialVersion) };
 }
 
 /** Business invariants checked by trusted code (`validate.before`): a violation names its field. */

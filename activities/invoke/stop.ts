@@ -50,13 +50,13 @@ export function callContextOf(
   };
 }
 
-/** A failure found before anything was dispatched: replay-safe, never retryable by time. */
+/** A failure found before anything was dispatched: replay-safe, retryable by time only when `more` says so. */
 export function preflightFailure(
   ctx: CallContext,
   cls: FailureClass,
   reason: FailureReason,
   publicMessage: string,
-  more: { issues?: FieldIssue[] } = {},
+  more: { issues?: FieldIssue[]; retryable?: boolean } = {},
 ): ToolFailure {
   return buildFailure(ctx, {
     class: cls,
@@ -66,6 +66,19 @@ export function preflightFailure(
     replaySafe: true,
     publicMessage,
     ...more,
+  });
+}
+
+/** A write an earlier attempt of its activity may have sent (activities/retried-after.ts): looked up, not sent. */
+export function earlierAttempt(ctx: CallContext): ToolFailure {
+  return buildFailure(ctx, {
+    class: FailureClass.OUTCOME_UNKNOWN,
+    reason: FailureReason.EARLIER_ATTEMPT,
+    phase: Phase.COMMIT_UNKNOWN,
+    retryable: false,
+    replaySafe: false,
+    publicMessage:
+      'An earlier attempt of this write may have sent it (an operator reset or retried its activity); it is looked up, not sent again.',
   });
 }
 

@@ -156,7 +156,7 @@ export async function runChaos(o: ChaosOptions): Promise<ChaosReport> {
   o.ledger.setLookupDelayMs(150);
   const startedMs = Date.now();
   const workers = Array.from({ length: o.workers ?? 3 }, () => startWorker(o));
-  const results = new Map<string, { orderId: string; result: Promise<ToolPlanResult | 'failed'> }>();
+  const results = new Map<string, { orderId: string; key: string; result: Promise<ToolPlanResult | 'failed'> }>();
   let kills = 0;
   let restarts = 0;
   let crashes = 0;
@@ -182,7 +182,8 @@ export async function runChaos(o: ChaosOptions): Promise<ChaosReport> {
         (r) => r as ToolPlanResult,
         () => 'failed' as const,
       );
-      results.set(workflowId, { orderId, result });
+      // A write's key names its intent, the run that began it (docs/tools.md, "One intent, one key").
+      results.set(workflowId, { orderId, key: `${workflowId}@${handle.firstExecutionRunId}:${orderId}`, result });
       await result;
     }
   };
@@ -247,11 +248,11 @@ export async function runChaos(o: ChaosOptions): Promise<ChaosReport> {
     durationMs: Date.now() - startedMs,
   };
   const rowsOf = o.ledger.db.prepare('SELECT COUNT(*) AS n FROM refunds WHERE order_id = ?');
-  for (const [id, { orderId, result }] of results) {
+  for (const [id, { orderId, key, result }] of results) {
     if (open.has(id)) continue;
     const rows = (rowsOf.get(orderId) as { n: number }).n;
     if (rows > 1) report.duplicates += 1;
-    report.maxReplaysPerOperation = Math.max(report.maxReplaysPerOperation, o.ledger.writes(`${id}:${orderId}`) - 1);
+    report.maxReplaysPerOperation = Math.max(report.maxReplaysPerOperation, o.ledger.writes(key) - 1);
     const r = await result;
     const outcome = r === 'failed' ? undefined : r.outcomes[0];
     if (!outcome?.ok) {

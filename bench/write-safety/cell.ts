@@ -13,6 +13,7 @@ import type { Column } from './columns';
 import { setUp, type CellEnv } from './drivers';
 import type { FaultRow } from './fault-kinds';
 import { describeLeaks, scanHistory } from './leaks';
+import { runLifecycleCell } from './lifecycle';
 import { startPartitionProxy, type PartitionProxy } from './partition-proxy';
 import { PAY_API_KEY, toolsOf, type PayRecipe } from './pay-tools';
 import { LOCATION_PASSWORD, startPaymentsService, type PaymentsService } from './payments-service';
@@ -46,6 +47,7 @@ export async function runCell(row: FaultRow, column: Column, env: CellEnv): Prom
   const started = Date.now();
   const base = { row: row.id, column: column.id };
   if (!applies(row, column)) return { ...base, verdict: 'n/a', problems: [], ops: [], ms: 0, notes: {} };
+  if (row.lifecycle) return runLifecycleCell(row, column, env);
   const tag = `${row.id}.${column.id}.${Math.random().toString(36).slice(2, 8)}`;
   const dir = join(env.dir, tag);
   mkdirSync(dir, { recursive: true });

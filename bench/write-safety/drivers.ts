@@ -53,7 +53,12 @@ export interface Setup {
  * A worker in this process, with the SDK's default shutdown grace time (0: running activities are cancelled at once,
  * as a deploy's SIGTERM does); `stop()` shuts it down and times it.
  */
-async function inProcessWorker(connection: NativeConnection, taskQueue: string, recipe: PayRecipe, bundlePath: string) {
+export async function inProcessWorker(
+  connection: NativeConnection,
+  taskQueue: string,
+  recipe: PayRecipe,
+  bundlePath: string,
+) {
   const worker = await Worker.create({
     connection,
     taskQueue,

@@ -5,6 +5,7 @@
  * a network partition…). Columns are tool declarations (bench/write-safety/columns.ts). Issue 27 names nine defects;
  * rows-defects.ts holds those, rows-own.ts the kinds the issue does not name (held out: written before any run).
  */
+import type { Lifecycle } from './lifecycle';
 
 /** What the payments service does to the first POST of each idempotency key; later POSTs are served normally. */
 export type PostFault =
@@ -136,8 +137,8 @@ export interface FaultRow {
   id: string;
   /** One line: what happens. */
   title: string;
-  /** A defect of issue 27, a kind of our own, or a control that is expected to hold today. */
-  source: 'defect' | 'own' | 'control';
+  /** A defect of issue 27, a kind of our own, a control that is expected to hold today, or a kind issue 35 names. */
+  source: 'defect' | 'own' | 'control' | 'issue-35';
   /** Issue 27's item numbers this row reproduces (1 to 9). */
   defects?: readonly number[];
   /** The issue whose round added the row (rows-wire.ts: 35). @default 27 */
@@ -161,4 +162,6 @@ export interface FaultRow {
   budgetMs?: number;
   /** `pay`'s `commit` declaration (docs/tools.md, "Lookups"). @default undeclared */
   commit?: { settleMs: number; lookupLagMs: number };
+  /** What happens to the run around its write (bench/write-safety/lifecycle.ts); its cell counts per intent. */
+  lifecycle?: Lifecycle;
 }

@@ -45,12 +45,14 @@ export async function startRuns(
   return Promise.all(
     Array.from({ length: o.runs }, async (_, r) => {
       const workflowId = `${prefix}-${r}`;
-      await client.workflow.start('toolPlanWorkflow', {
+      const h = await client.workflow.start('toolPlanWorkflow', {
         taskQueue,
         workflowId,
         args: [planOf(catalog, workflowId, o.calls)],
       });
-      return { workflowId, opIds: Array.from({ length: o.calls }, (_, i) => `${workflowId}:pay-${i}`) };
+      // A write's key names its intent, the run that began it (docs/tools.md, "One intent, one key").
+      const opIds = Array.from({ length: o.calls }, (_, i) => `${workflowId}@${h.firstExecutionRunId}:pay-${i}`);
+      return { workflowId, opIds };
     }),
   );
 }

@@ -56,6 +56,8 @@ export interface CellFacts {
   shutdownHung?: boolean;
   /** The harness broke: its message. */
   harnessError?: string;
+  /** Problems a row found beyond its operations, each starting with its label (`LOST: …`). */
+  extra?: readonly string[];
 }
 
 /** The cell's label and every problem behind it, worst first. */
@@ -72,6 +74,10 @@ export function cellVerdict(c: CellFacts): { verdict: Verdict; problems: string[
   if (c.leaks.length > 0) {
     verdicts.push('LEAK');
     problems.push(...c.leaks.map((l) => `LEAK: ${l}`));
+  }
+  for (const p of c.extra ?? []) {
+    verdicts.push(p.split(':')[0] as Verdict);
+    problems.push(p);
   }
   if (c.harnessError !== undefined) {
     verdicts.push('ERR');

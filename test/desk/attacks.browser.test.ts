@@ -16,7 +16,7 @@ import { ConfigError } from '../../config/load';
 import { hashPassword, pendingApprovals, startDesk } from '../../client';
 import { RecoveryPlugin } from '../../plugin/recovery-plugin';
 import { UNTRUSTED_TEXT_NOTE } from '../../recovery/untrusted';
-import { uniqueTaskQueue } from '../setup/env';
+import { uniqueTaskQueue, writeKey } from '../setup/env';
 import { FAST_BACKOFF } from '../temporal/harness';
 import { launchChromium } from './browser';
 import {
@@ -368,7 +368,7 @@ describe('D. a review card holds what the decision needs', () => {
     id = await kit.start([
       { callId: 'mail-1', tool: 'send_newsletter_blind', args: { recipient: 'ann@example.com', issue: '2027-03' } },
     ]);
-    operationId = `${id}:mail-1`;
+    operationId = await writeKey(kit.env.client, id, 'mail-1');
     alice = await kit.login('alice');
     await alice.page.click('a[data-page=reviews]');
     review = alice.page.locator(`article[data-operation=${JSON.stringify(operationId)}]`);
@@ -654,7 +654,8 @@ describe('G. identifiers are text', () => {
     const [outcome] = (await kit.result(id)).outcomes;
     expect(outcome).toMatchObject({ ok: false, failure: { phase: 'preflight' } });
     expect(kit.service.received.length).toBe(sent);
-    await expect(kit.env.client.workflow.getHandle(`reconcile:${id}:h-1`).describe()).rejects.toThrow(
+    const key = await writeKey(kit.env.client, id, 'h-1');
+    await expect(kit.env.client.workflow.getHandle(`reconcile:${key}`).describe()).rejects.toThrow(
       WorkflowNotFoundError,
     );
   });

@@ -19,7 +19,7 @@ import { approvalLedger, hashPassword, pendingApprovals, showReview, startDesk, 
 import { RecoveryPlugin } from '../../plugin/recovery-plugin';
 import type { ReconcileResult } from '../../workflows/reconcile';
 import type { ToolOutcome } from '../../workflows/tool-router';
-import { testEnv, uniqueTaskQueue } from '../setup/env';
+import { testEnv, uniqueTaskQueue, writeKey } from '../setup/env';
 import { GATED_SCRIPT, gatedExportTool } from '../temporal/fixtures/gated-export-tool';
 import type { ParallelCallsInput } from '../temporal/fixtures/parallel-approvals-workflow';
 import { FAST_BACKOFF, timerDurationsMs } from '../temporal/harness';
@@ -317,7 +317,7 @@ test('decide a review from the page: the write is abandoned as decided, by alice
   const id = await start([{ callId: 'refund-1', tool: 'issue_refund', args: { orderId: 'O-77', amountCents: 1250 } }], {
     reconcile: { lookupBudget: 2, lookupBackoff: { initialIntervalMs: 50, maximumIntervalMs: 200 } },
   });
-  const operationId = `${id}:refund-1`;
+  const operationId = await writeKey(env.client, id, 'refund-1');
   const alice = await operatorPage(browser, desk.url, 'alice', PASSWORDS.alice);
   await alice.page.click('a[data-page=reviews]');
   const review = alice.page.locator(`article[data-operation="${operationId}"]`);

@@ -334,7 +334,7 @@ describe('openai planner: the reply', () => {
     });
   });
 
-  it('a hallucinated tool name is passed through; the tool activity answers capability_missing', async () => {
+  it('a hallucinated tool name is passed through; an activity for a tool its worker lacks answers "not on this worker", retryable (the router answers capability_missing for a name its catalog lacks, before any activity)', async () => {
     server.enqueue(toolCalls({ id: 'call_h', name: 'delete_all_bookings', arguments: {} }));
     await expect(planNextStep(input())).resolves.toEqual({
       kind: 'tool_calls',
@@ -344,8 +344,10 @@ describe('openai planner: the reply', () => {
     const failure = await failureOf(
       env.run(invokeTool, { tool: 'delete_all_bookings', args: {}, callId: 'call_h', operationId: 'op-2' }),
     );
-    expect(failure.type).toBe('capability_missing');
-    expect(failure.message).toBe('There is no tool named "delete_all_bookings".');
+    expect([failure.type, failure.nonRetryable]).toEqual(['transient', false]);
+    expect(failure.message).toBe(
+      'The tool "delete_all_bookings" could not run: the worker that took the call does not have it in its catalog.',
+    );
   });
 
   it('submit with arguments that are not JSON → planner_invalid_decision, non-retryable, no stack', async () => {

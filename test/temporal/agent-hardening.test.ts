@@ -19,7 +19,7 @@ import { startRun } from '../../recovery/budgets';
 import type { AgentOptions, AgentResult } from '../../workflows/agent';
 import { agentStateQuery, userMessageSignal } from '../../workflows/definitions';
 import type { PlannerDecision, PlannerInput } from '../../workflows/planner-contract';
-import { testEnv, uniqueTaskQueue } from '../setup/env';
+import { testEnv, uniqueTaskQueue, writeKey } from '../setup/env';
 import { eventTypes, harness } from './harness';
 
 let env: TestWorkflowEnvironment;
@@ -550,7 +550,8 @@ test('C8 a write tool named __proto__: a second identical write in a later turn 
   );
   const { observed, workflowId } = await runAgent({ planner, tools: [proto] });
   expect(completed(observed).status).toBe('submitted');
-  expect(keys).toEqual([`${workflowId}:__proto__#0`, `${workflowId}:__proto__#1`]);
+  const key = (step: string) => writeKey(env.client, workflowId, step);
+  expect(keys).toEqual([await key('__proto__#0'), await key('__proto__#1')]);
 });
 
 // ---------------------------------------------------------------------------------------------------------------

@@ -23,7 +23,7 @@ import { startScriptedService, type ScriptedService } from '../../examples/scrip
 import { NEXT_STEP } from '../../recovery/feedback';
 import type { AgentResult } from '../../workflows/agent';
 import { agentStateQuery, userMessageSignal } from '../../workflows/definitions';
-import { testEnv, uniqueTaskQueue } from '../setup/env';
+import { testEnv, uniqueTaskQueue, writeKey } from '../setup/env';
 import { eventTypes, harness, type Harness } from './harness';
 
 /** A distinctive key: any trace of it outside the `authorization` header is a leak. */
@@ -285,6 +285,7 @@ describe('agentWorkflow × OpenAI planner (fake chat-completions server, real de
     expect(fourth.messages).toHaveLength(8);
 
     // The calendar: exactly the stolen slot and ours; one listing, two booking attempts.
+    const opKey = await writeKey(env.client, workflowId, 'book_calendar_slot#0~2');
     expect(calendar.bookings().map(({ createdAt: _c, ...row }) => row)).toEqual([
       { bookingId: 'bk_1', day: DAY, slot: '10:00', customerId: 'cus_walkin', opKey: null },
       {
@@ -292,7 +293,7 @@ describe('agentWorkflow × OpenAI planner (fake chat-completions server, real de
         day: DAY,
         slot: '11:00',
         customerId: 'cus_7',
-        opKey: `${workflowId}:book_calendar_slot#0~2`,
+        opKey,
       },
     ]);
     expect(calendar.hits('GET /calendar/slots')).toBe(1);

@@ -13,7 +13,7 @@ import { supportTools } from '../../examples/support-tools';
 import type { AgentOptions, AgentResult } from '../../workflows/agent';
 import { agentStateQuery, approvalSignal, pendingApprovalsQuery, userMessageSignal } from '../../workflows/definitions';
 import type { PlannerInput } from '../../workflows/planner-contract';
-import { testEnv, uniqueTaskQueue } from '../setup/env';
+import { testEnv, uniqueTaskQueue, writeKey } from '../setup/env';
 import { eventTypes, harness, workflowBundle } from './harness';
 import { replayWorkflowsFromServer } from '../../plugin/replay';
 
@@ -194,7 +194,8 @@ test('planner → tools → observations → submit: a 409 is fed back, the plan
   const keys = service.received
     .filter((r) => r.route === 'POST /calendar/book')
     .map((r) => r.headers['idempotency-key']);
-  expect(keys).toEqual([`${workflowId}:book_slot#0`, `${workflowId}:book_slot#0~2`]);
+  const key = (step: string) => writeKey(env.client, workflowId, step);
+  expect(keys).toEqual([await key('book_slot#0'), await key('book_slot#0~2')]);
   const types = eventTypes(await h.history(workflowId));
   expect(types.filter((t) => t === 'ACTIVITY_TASK_SCHEDULED')).toHaveLength(4 + 3); // 4 planner steps, 3 tool calls
 });
@@ -293,7 +294,8 @@ test('continue-as-new every turn carries budgets, the gate ledger, operation ids
   const keys = service.received
     .filter((r) => r.route === 'POST /calendar/book')
     .map((r) => r.headers['idempotency-key']);
-  expect(keys).toEqual([`${workflowId}:book_slot#0`, `${workflowId}:book_slot#0~2`]);
+  const key = (step: string) => writeKey(env.client, workflowId, step);
+  expect(keys).toEqual([await key('book_slot#0'), await key('book_slot#0~2')]);
   // The first run's history ends with continue-as-new.
   const first = await env.client.workflow.getHandle(workflowId).describe();
   expect(first.runId).toBeDefined();

@@ -11,7 +11,7 @@ import { payTool } from '../../bench/write-safety/pay-tools';
 import { startPaymentsService, type PaymentsService } from '../../bench/write-safety/payments-service';
 import { reconcileWorkflowId, reviewCaseQuery } from '../../workflows/definitions';
 import { ACCEPTED_NOT_FINAL } from '../../workflows/reconcile-not-found';
-import { testEnv } from '../setup/env';
+import { testEnv, writeKey } from '../setup/env';
 import { harness } from './harness';
 
 let env: TestWorkflowEnvironment;
@@ -43,7 +43,7 @@ test('202, the operation reads "failed", commit 0/0 → outcome_unknown/accepted
   });
   const h = await harness(env, [pay], { searchAttributes: false });
   const workflowId = `async-accepted-${Date.now()}`;
-  const opId = `${workflowId}:s`;
+  let opId = '';
   await h.run(async () => {
     await h.startPlan(
       {
@@ -56,6 +56,7 @@ test('202, the operation reads "failed", commit 0/0 → outcome_unknown/accepted
       },
       workflowId,
     );
+    opId = await writeKey(env.client, workflowId, 's');
     const handle = env.client.workflow.getHandle(reconcileWorkflowId(opId));
     let c;
     for (let i = 0; i < 300; i++) {

@@ -12,7 +12,7 @@ import { startLedgerService, type LedgerService } from '../../examples/ledger-se
 import { ledgerTools } from '../../examples/ledger-tools';
 import { MAX_WORKFLOW_RESULT_BYTES } from '../../recovery/bounds';
 import { reconcileWorkflowId, reviewCaseQuery } from '../../workflows/definitions';
-import { testEnv, timeSkippingEnv } from '../setup/env';
+import { testEnv, timeSkippingEnv, writeKey } from '../setup/env';
 import { eventMs, failedOutcome, harness, okOutcome, timerDurationsMs } from './harness';
 
 let env: TestWorkflowEnvironment;
@@ -67,7 +67,7 @@ describe('a stale "not found" never replays a write that may still land', () => 
         },
         workflowId,
       );
-      const handle = env.client.workflow.getHandle(reconcileWorkflowId(`${workflowId}:s`));
+      const handle = env.client.workflow.getHandle(reconcileWorkflowId(await writeKey(env.client, workflowId, 's')));
       let c;
       for (let i = 0; i < 200 && ledger.rows('refunds') === 0; i++) {
         c = await handle.query(reviewCaseQuery).catch(() => undefined);

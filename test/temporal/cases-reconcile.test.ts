@@ -11,7 +11,7 @@ import { startLedgerService, type LedgerService } from '../../examples/ledger-se
 import { ledgerTools } from '../../examples/ledger-tools';
 import { reviewCaseQuery, type ReviewCase, reconcileWorkflowId } from '../../workflows/definitions';
 import type { PlannedCall, ToolPlanInput } from '../../workflows/tool-plan';
-import { testEnv, uniqueTaskQueue } from '../setup/env';
+import { testEnv, uniqueTaskQueue, writeKey } from '../setup/env';
 import { eventTypes, harness, okOutcome, type Harness } from './harness';
 
 let env: TestWorkflowEnvironment;
@@ -56,7 +56,7 @@ async function untilReview(
   const workflowId = uniqueTaskQueue(prefix);
   return h.run(async () => {
     await h.startPlan({ calls: [call], ...(reconcile ? { reconcile } : {}) }, workflowId);
-    const view = await reviewCase(`${workflowId}:${call.stepId}`, 'awaiting_review');
+    const view = await reviewCase(await writeKey(env.client, workflowId, String(call.stepId)), 'awaiting_review');
     await env.client.workflow.getHandle(workflowId).terminate('test over');
     return view;
   });
@@ -80,7 +80,7 @@ describe('a timed-out payment is looked up by its step-bound key, never re-sent 
     );
     const out = okOutcome(r.outcomes[0]);
     expect(out).toMatchObject({ reconciled: 'lookup', value: { refundId: 're_1', amountCents: 5000 } });
-    expect(keysOfRefunds()).toEqual([`${workflowId}:pay`]);
+    expect(keysOfRefunds()).toEqual([await writeKey(env.client, workflowId, 'pay')]);
     expect(ledger.hits('POST /refunds')).toBe(1);
     expect(ledger.hits('GET /refunds')).toBe(1);
   });
@@ -129,7 +129,7 @@ describe('a timed-out payment is looked up by its step-bound key, never re-sent 
       ),
     );
     expect(okOutcome(r.outcomes[0]).reconciled).toBe('replay');
-    expect(keysOfRefunds()).toEqual([`${workflowId}:pay`]);
+    expect(keysOfRefunds()).toEqual([await writeKey(env.client, workflowId, 'pay')]);
     expect(ledger.hits('POST /refunds')).toBe(2);
   });
 

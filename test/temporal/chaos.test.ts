@@ -184,13 +184,13 @@ test('worker SIGKILLed after the refund committed and before the activity comple
 
   const workflowId = uniqueTaskQueue('kill');
   const call = refundCall('O-41');
-  const operationId = `${workflowId}:${call.stepId}`;
   const input: ToolPlanInput = {
     catalog: toolCatalog(ledgerTools(ledger.url, toolOptions).all),
     calls: [call],
     reconcile: { lookupBudget: 3, lookupBackoff: { initialIntervalMs: 50, maximumIntervalMs: 200 } },
   };
   const handle = await env.client.workflow.start('toolPlanWorkflow', { taskQueue, workflowId, args: [input] });
+  const operationId = `${workflowId}@${handle.firstExecutionRunId}:${call.stepId}`;
 
   await until('the refund row in SQLite', () => ledger.rows('refunds', operationId) === 1);
   process.kill(first.child.pid as number, 'SIGKILL');
@@ -279,7 +279,6 @@ test('dev server restarted mid-reconcile with its SQLite file kept → the workf
     ledger.setLookupDown(true);
     const workflowId = uniqueTaskQueue('restart');
     const call = refundCall('O-42');
-    const operationId = `${workflowId}:${call.stepId}`;
     const input: ToolPlanInput = {
       catalog: toolCatalog(tools),
       calls: [call],
@@ -288,7 +287,8 @@ test('dev server restarted mid-reconcile with its SQLite file kept → the workf
         lookupBackoff: { initialIntervalMs: 1_000, backoffCoefficient: 1.5, maximumIntervalMs: 3_000, jitterRatio: 0 },
       },
     };
-    await client.workflow.start('toolPlanWorkflow', { taskQueue, workflowId, args: [input] });
+    const started = await client.workflow.start('toolPlanWorkflow', { taskQueue, workflowId, args: [input] });
+    const operationId = `${workflowId}@${started.firstExecutionRunId}:${call.stepId}`;
     const childHandle = () => client.workflow.getHandle(reconcileWorkflowId(operationId));
     // The first lookup answered `unknown` and the child recorded it: it now sleeps before the next one.
     await until('the first unknown lookup in the child history', async () => {

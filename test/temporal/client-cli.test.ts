@@ -28,7 +28,7 @@ import { startScriptedService } from '../../examples/scripted-service';
 import { temporalBinaries } from '../../server/binaries';
 import type { ReviewCase } from '../../workflows/definitions';
 import type { ToolPlanResult } from '../../workflows/tool-plan';
-import { testEnv, uniqueTaskQueue } from '../setup/env';
+import { testEnv, uniqueTaskQueue, writeKey } from '../setup/env';
 import { eventMs, harness, type Harness } from './harness';
 import { exportReportTool } from './fixtures/export-report-tool';
 
@@ -79,7 +79,6 @@ describe('reviews: a refund whose outcome stayed unknown (lookup down), on one s
     h = await harness(env, ledgerTools(ledger.url).all);
     worker = h.worker.run();
     planId = uniqueTaskQueue('cli-review');
-    operationId = `${planId}:O-41`;
     await h.startPlan(
       {
         calls: [{ tool: 'issue_refund', args: { orderId: 'O-41', amountCents: 5000 }, stepId: 'O-41' }],
@@ -87,6 +86,7 @@ describe('reviews: a refund whose outcome stayed unknown (lookup down), on one s
       },
       planId,
     );
+    operationId = await writeKey(env.client, planId, 'O-41');
     await until(
       () => showReview(env.client, operationId),
       (c) => c.status === 'awaiting_review' && c.argsSummary !== null, // the preview comes a few ms after

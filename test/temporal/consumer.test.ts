@@ -157,9 +157,9 @@ async function expectQuickStartRan(printed: unknown): Promise<void> {
   const booking = service.received.filter((r) => r.route === 'POST /book');
   expect(booking).toHaveLength(1);
   const key = String(booking[0]!.headers['idempotency-key']);
-  expect(key).toMatch(/^booking-\d+:t2:book_slot#0$/);
+  expect(key).toMatch(/^booking-\d+@[0-9a-f-]{36}:t2:book_slot#0$/);
   expect(JSON.parse(booking[0]!.body)).toEqual({ slot: '10:00', customerId: 'cus_7' });
-  const events = (await env.client.workflow.getHandle(key.split(':')[0]!).fetchHistory()).events ?? [];
+  const events = (await env.client.workflow.getHandle(key.slice(0, key.indexOf('@'))).fetchHistory()).events ?? [];
   const retried = events
     .map((e) => e.activityTaskStartedEventAttributes)
     .filter((a) => a?.attempt === 2)

@@ -28,7 +28,7 @@ import type { ToolPlanResult } from '../../workflows/tool-plan';
 import { createScriptedPlanner } from '../../activities/planners/scripted';
 import { createPlannerActivities } from '../../activities/planners/planner';
 import type { AgentResult } from '../../workflows/agent';
-import { testEnv, uniqueTaskQueue } from '../setup/env';
+import { testEnv, uniqueTaskQueue, writeKey } from '../setup/env';
 import { eventTypes, FAST_BACKOFF, harness, okOutcome } from './harness';
 import { exportReportTool } from './fixtures/export-report-tool';
 
@@ -130,7 +130,7 @@ test('review signal and update: 60 malformed decisions each → ignored or rejec
         calls: [{ tool: 'issue_refund', args: { orderId: 'O-7001', amountCents: 500 }, stepId: 'refund' }],
         reconcile: { lookupBudget: 1, searchAttributes: false },
       });
-      const operationId = `${id}:refund`;
+      const operationId = await writeKey(env.client, id, 'refund');
       const child = env.client.workflow.getHandle(reconcileWorkflowId(operationId));
       await until(
         () => child.query(reviewCaseQuery).catch(() => undefined),

@@ -9,7 +9,7 @@ import { z } from 'zod';
 import { defineTool, type LookupResult } from '../../activities/define-tool';
 import { startLedgerService, type LedgerService } from '../../examples/ledger-service';
 import { reconcileWorkflowId, reviewCaseQuery, type ReviewCase } from '../../workflows/definitions';
-import { testEnv, uniqueTaskQueue } from '../setup/env';
+import { testEnv, uniqueTaskQueue, writeKey } from '../setup/env';
 import { harness, okOutcome } from './harness';
 
 let env: TestWorkflowEnvironment;
@@ -68,7 +68,9 @@ test('http lookup with accept [404]: a POST dropped before it reached the ledger
   expect(okOutcome(r.outcomes[0]).reconciled).toBe('replay');
   // settleMs + lookupLagMs = 0: one not_applied is final (docs/DESIGN.md, "Reconcile"; else two in a row, after it).
   expect([ledger.hits('POST /refunds'), ledger.hits('GET /refunds')]).toEqual([2, 1]);
-  expect([ledger.rows('refunds'), ledger.rows('refunds', `${workflowId}:refund`)]).toEqual([1, 1]);
+  expect([ledger.rows('refunds'), ledger.rows('refunds', await writeKey(env.client, workflowId, 'refund'))]).toEqual([
+    1, 1,
+  ]);
 });
 
 test('http lookup with accept [404]: a POST committed whose answer was lost → the lookup finds it (200); no second POST', async () => {
@@ -86,7 +88,7 @@ test('http lookup without accept: the 404 throws inside the lookup, so the dropp
   const workflowId = uniqueTaskQueue('lookup-throws');
   const review = await h.run(async () => {
     await h.startPlan({ calls: [call], reconcile: LOOKUPS }, workflowId);
-    const handle = env.client.workflow.getHandle(reconcileWorkflowId(`${workflowId}:refund`));
+    const handle = env.client.workflow.getHandle(reconcileWorkflowId(await writeKey(env.client, workflowId, 'refund')));
     for (let i = 0; i < 300; i++) {
       const c = await handle.query(reviewCaseQuery).catch(() => undefined);
       if (c?.status === 'awaiting_review') {

@@ -13,7 +13,7 @@ import { startLedgerService, type LedgerService } from '../../examples/ledger-se
 import { ledgerTools } from '../../examples/ledger-tools';
 import { decideReviewUpdate, reconcileWorkflowId, reviewCaseQuery, type ReviewCase } from '../../workflows/definitions';
 import type { ToolPlanResult } from '../../workflows/tool-plan';
-import { testEnv, uniqueTaskQueue } from '../setup/env';
+import { testEnv, uniqueTaskQueue, writeKey } from '../setup/env';
 import { failedOutcome, harness, okOutcome, type Harness } from './harness';
 
 let env: TestWorkflowEnvironment;
@@ -54,7 +54,7 @@ describe('review decisions sent at once', () => {
     for (let i = 0; i < 4; i++) ledger.fault({ kind: 'lost_in_transit' });
     const h = await harness(env, ledgerTools(ledger.url).all);
     const workflowId = uniqueTaskQueue('race');
-    const operationId = `${workflowId}:O-809`;
+    let operationId = '';
     const decisions = [
       { decision: 'abandon', by: 'alice' },
       { decision: 'mark_applied', by: 'bob', resultRef: 'ledger#42' },
@@ -62,6 +62,7 @@ describe('review decisions sent at once', () => {
     ];
     const { settled, r } = await h.run(async () => {
       await h.startPlan({ calls: [refund('O-809')], reconcile: FAST_LOOKUPS }, workflowId);
+      operationId = await writeKey(env.client, workflowId, 'O-809');
       await awaitingReview(operationId);
       const settled = await Promise.allSettled(decisions.map((d) => review(operationId, d)));
       return { settled, r: (await env.client.workflow.getHandle(workflowId).result()) as ToolPlanResult };
@@ -91,9 +92,10 @@ describe('the replay budget holds across lookups and review', () => {
     for (let i = 0; i < 4; i++) ledger.fault({ kind: 'lost_in_transit' });
     const h = await harness(env, ledgerTools(ledger.url).all);
     const workflowId = uniqueTaskQueue('transit');
-    const operationId = `${workflowId}:O-801`;
+    let operationId = '';
     const r = await h.run(async () => {
       await h.startPlan({ calls: [refund('O-801')], reconcile: FAST_LOOKUPS }, workflowId);
+      operationId = await writeKey(env.client, workflowId, 'O-801');
       const c = await awaitingReview(operationId);
       expect(c).toMatchObject({
         replays: 1,
@@ -114,9 +116,10 @@ describe('the replay budget holds across lookups and review', () => {
     for (let i = 0; i < 4; i++) ledger.fault({ kind: 'lost_in_transit' });
     const h = await harness(env, ledgerTools(ledger.url).all);
     const workflowId = uniqueTaskQueue('transit2');
-    const operationId = `${workflowId}:O-802`;
+    let operationId = '';
     await h.run(async () => {
       await h.startPlan({ calls: [refund('O-802')], reconcile: { ...FAST_LOOKUPS, replayBudget: 2 } }, workflowId);
+      operationId = await writeKey(env.client, workflowId, 'O-802');
       expect((await awaitingReview(operationId)).replays).toBe(2);
       await review(operationId, { decision: 'abandon' });
       await env.client.workflow.getHandle(workflowId).result();
@@ -158,9 +161,10 @@ describe('a review replay of a write that had already landed', () => {
     ledger.setLookupDown(true);
     const h = await harness(env, ledgerTools(ledger.url).all);
     const workflowId = uniqueTaskQueue('landed');
-    const operationId = `${workflowId}:O-811`;
+    let operationId = '';
     const r = await h.run(async () => {
       await h.startPlan({ calls: [refund('O-811')], reconcile: FAST_LOOKUPS }, workflowId);
+      operationId = await writeKey(env.client, workflowId, 'O-811');
       await awaitingReview(operationId);
       ledger.setLookupDown(false); // the lookup is back, but the reviewer chooses a replay
       await review(operationId, { decision: 'replay' });
@@ -177,9 +181,10 @@ describe('a review replay of a write that had already landed', () => {
     ledger.setLookupDown(true);
     const h = await harness(env, ledgerTools(ledger.url).all);
     const workflowId = uniqueTaskQueue('landed-unseen');
-    const operationId = `${workflowId}:O-812`;
+    let operationId = '';
     const r = await h.run(async () => {
       await h.startPlan({ calls: [refund('O-812')], reconcile: { ...FAST_LOOKUPS, lookupBudget: 2 } }, workflowId);
+      operationId = await writeKey(env.client, workflowId, 'O-812');
       await awaitingReview(operationId);
       await review(operationId, { decision: 'replay' });
       for (let i = 0; i < 300; i++) {
@@ -203,9 +208,10 @@ test('a reconciliation terminated by an operator: the call escalates with its op
   ledger.setLookupDown(true);
   const h = await harness(env, ledgerTools(ledger.url).all);
   const workflowId = uniqueTaskQueue('terminated');
-  const operationId = `${workflowId}:O-821`;
+  let operationId = '';
   const r = await h.run(async () => {
     await h.startPlan({ calls: [refund('O-821')], reconcile: FAST_LOOKUPS }, workflowId);
+    operationId = await writeKey(env.client, workflowId, 'O-821');
     await awaitingReview(operationId);
     await env.client.workflow.getHandle(reconcileWorkflowId(operationId)).terminate('operator test');
     return (await env.client.workflow.getHandle(workflowId).result()) as ToolPlanResult;

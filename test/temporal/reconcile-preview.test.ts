@@ -13,7 +13,7 @@ import { ledgerTools } from '../../examples/ledger-tools';
 import { replayWorkflowsFromServer } from '../../plugin/replay';
 import { decideReviewUpdate, reconcileWorkflowId, reviewCaseQuery, type ReviewCase } from '../../workflows/definitions';
 import type { ToolPlanResult } from '../../workflows/tool-plan';
-import { testEnv, uniqueTaskQueue } from '../setup/env';
+import { testEnv, uniqueTaskQueue, writeKey } from '../setup/env';
 import { eventTypes, harness, okOutcome, type Harness } from './harness';
 
 let env: TestWorkflowEnvironment;
@@ -100,9 +100,10 @@ test('preview: a preview that fails on every attempt shows argsSummary null; the
   ledger.fault({ kind: 'lose_response' });
   const { h, attempts } = await faultyHarness({ held: false, throws: true });
   const workflowId = uniqueTaskQueue('preview-fails');
-  const operationId = `${workflowId}:send-1`;
+  let operationId = '';
   const r = await h.run(async () => {
     await h.startPlan({ calls: [send] }, workflowId);
+    operationId = await writeKey(env.client, workflowId, 'send-1');
     await reviewCase(operationId, 'awaiting_review');
     // Every attempt failed and the last failure reached the workflow: an event in its history, not a wait.
     await untilProcessed(reconcileWorkflowId(operationId), (e) => Boolean(e.activityTaskFailedEventAttributes));
@@ -123,9 +124,10 @@ test('preview: the case takes a decision while its preview still runs (argsSumma
   ledger.fault({ kind: 'lose_response' });
   const { h, attempts, settled, release } = await faultyHarness({ held: true, throws: false });
   const workflowId = uniqueTaskQueue('preview-late');
-  const operationId = `${workflowId}:send-1`;
+  let operationId = '';
   const r = await h.run(async () => {
     await h.startPlan({ calls: [send] }, workflowId);
+    operationId = await writeKey(env.client, workflowId, 'send-1');
     const early = await reviewCase(operationId, 'awaiting_review');
     expect(early.argsSummary).toBeNull();
     while (attempts() === 0) await new Promise((res) => setTimeout(res, 50));
@@ -143,10 +145,11 @@ test('preview: the reconciliation cancelled while the preview runs ends CANCELLE
   ledger.fault({ kind: 'lose_response' });
   const { h, attempts, settled, release } = await faultyHarness({ held: true, throws: false });
   const workflowId = uniqueTaskQueue('preview-cancel');
-  const operationId = `${workflowId}:send-1`;
-  const child = env.client.workflow.getHandle(reconcileWorkflowId(operationId));
+  let operationId = '';
   const { status, settledAtEnd } = await h.run(async () => {
     await h.startPlan({ calls: [send] }, workflowId);
+    operationId = await writeKey(env.client, workflowId, 'send-1');
+    const child = env.client.workflow.getHandle(reconcileWorkflowId(operationId));
     await reviewCase(operationId);
     while (attempts() === 0) await new Promise((r) => setTimeout(r, 50));
     await child.cancel();
@@ -173,9 +176,10 @@ test('preview: the plan cancelled while its reconciliation previews ends CANCELL
   ledger.fault({ kind: 'lose_response' });
   const { h, attempts, release } = await faultyHarness({ held: true, throws: false });
   const workflowId = uniqueTaskQueue('preview-cancel-plan');
-  const operationId = `${workflowId}:send-1`;
+  let operationId = '';
   const [plan, child] = await h.run(async () => {
     await h.startPlan({ calls: [send] }, workflowId);
+    operationId = await writeKey(env.client, workflowId, 'send-1');
     await reviewCase(operationId);
     while (attempts() === 0) await new Promise((r) => setTimeout(r, 50));
     const handle = env.client.workflow.getHandle(workflowId);

@@ -14,7 +14,7 @@ import {
 } from '../../workflows/definitions';
 import type { ToolPlanResult } from '../../workflows/tool-plan';
 import { replayWorkflowsFromServer } from '../../plugin/replay';
-import { testEnv, uniqueTaskQueue } from '../setup/env';
+import { testEnv, uniqueTaskQueue, writeKey } from '../setup/env';
 import { eventTypes, FAST_BACKOFF, harness, type Harness, okOutcome } from './harness';
 
 let env: TestWorkflowEnvironment;
@@ -88,8 +88,10 @@ test('the operation_id is the workflow id plus a stable step: the same across th
   const r = await h.run(() =>
     h.runPlan({ calls: [{ ...refundCall('O-7'), stepId: 'refund-order-7' }], reconcile: FAST_LOOKUPS }, workflowId),
   );
-  expect(okOutcome(r.outcomes[0]).operationId).toBe(`${workflowId}:refund-order-7`);
-  expect(ledger.rows('refunds', `${workflowId}:refund-order-7`)).toBe(1);
+  const key = await writeKey(env.client, workflowId, 'refund-order-7');
+  expect(key).toMatch(new RegExp(`^${workflowId}@[0-9a-f-]{36}:refund-order-7$`));
+  expect(okOutcome(r.outcomes[0]).operationId).toBe(key);
+  expect(ledger.rows('refunds', key)).toBe(1);
 });
 
 test('refused connection before anything was sent → the write is retried safely by the workflow, one row, no reconciliation', async () => {
@@ -117,9 +119,9 @@ describe('lookup down → human review', () => {
   let h: Harness;
   const run = async (orderId: string, decide: (operationId: string) => Promise<void>) => {
     const workflowId = uniqueTaskQueue('review');
-    const operationId = `${workflowId}:${orderId}`;
     return h.run(async () => {
       await h.startPlan({ calls: [{ ...refundCall(orderId), stepId: orderId }], reconcile: FAST_LOOKUPS }, workflowId);
+      const operationId = await writeKey(env.client, workflowId, orderId);
       const c = await awaitingReview(operationId);
       expect(c).toMatchObject({
         tool: 'issue_refund',
@@ -204,7 +206,7 @@ test('a write with no lookup and no deduplicating receiver goes straight to revi
   ledger.fault({ kind: 'lose_response' });
   const h = await harness(env, ledgerTools(ledger.url).all);
   const workflowId = uniqueTaskQueue('blind');
-  const operationId = `${workflowId}:send-1`;
+  let operationId = '';
   const r = await h.run(async () => {
     await h.startPlan(
       {
@@ -214,6 +216,7 @@ test('a write with no lookup and no deduplicating receiver goes straight to revi
       },
       workflowId,
     );
+    operationId = await writeKey(env.client, workflowId, 'send-1');
     const c = await awaitingReview(operationId);
     expect(c.lookups).toEqual([]);
     // The case awaits review with its arguments, previewed on the Node side (activities/preview-arguments.ts).
@@ -230,11 +233,12 @@ test('a write with no lookup and no deduplicating receiver goes straight to revi
   expect(okOutcome(r.outcomes[0]).reconciled).toBe('marked_applied');
   expect(ledger.rows('emails')).toBe(1);
   expect(ledger.hits('POST /emails')).toBe(1);
-  // One preview activity and one patch marker in the child; its history replays on this code.
+  // One preview activity, the owner asked when the case reached review and before the decision was taken
+  // (workflows/reconcile-owner.ts), and two patch markers in the child; its history replays on this code.
   const child = await h.history(reconcileWorkflowId(operationId));
   const scheduled = child.flatMap((e) => e.activityTaskScheduledEventAttributes?.activityType?.name ?? []);
-  expect(scheduled).toEqual(['previewArguments']);
-  expect(eventTypes(child).filter((t) => t === 'MARKER_RECORDED')).toHaveLength(1);
+  expect(scheduled).toEqual(['previewArguments', 'operationOwner', 'operationOwner']);
+  expect(eventTypes(child).filter((t) => t === 'MARKER_RECORDED')).toHaveLength(2);
   const [replayed] = await replayWorkflowsFromServer(env.client, [reconcileWorkflowId(operationId)]);
   expect(replayed?.error).toBeUndefined();
 });

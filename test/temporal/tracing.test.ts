@@ -19,7 +19,7 @@ import { RecoveryPlugin, RECOVERY_WORKFLOWS_PATH } from '../../plugin/recovery-p
 import type { ToolPlanResult } from '../../workflows/tool-plan';
 import { exportReportTool } from './fixtures/export-report-tool';
 import { spanShapes, testOtel, type SpanShape } from '../fixtures/otel';
-import { testEnv, uniqueTaskQueue } from '../setup/env';
+import { testEnv, uniqueTaskQueue, writeKey } from '../setup/env';
 import { FAST_BACKOFF } from './harness';
 
 let env: TestWorkflowEnvironment;
@@ -272,7 +272,8 @@ test('a 503 retried by Temporal, a 409 replanned, a lost refund reconciled: exac
   // No span of the router carries an operation id (the idempotency key) or a hash derived from one (issue 36).
   // Temporal's own spans of the reconcile child carry its workflow id (`reconcile:<operation id>`) and search
   // attributes (`RecoveryOperationId`): its interceptor records every workflow's (docs/observability.md says so).
-  const ops = [inv, `${id}:t2:book_slot#0`, `${id}:t3:book_slot#0`, `${id}:refund-O-1`];
+  const key = (step: string) => writeKey(env.client, id, step);
+  const ops = [inv, await key('t2:book_slot#0'), await key('t3:book_slot#0'), await key('refund-O-1')];
   const derived = ops.flatMap((op) => [op, createHash('sha256').update(op).digest('hex').slice(0, 12)]);
   const attributeText = JSON.stringify(ours(spans).map((s) => s.attributes));
   expect(derived.filter((d) => attributeText.includes(d))).toEqual([]);

@@ -161,6 +161,7 @@ describe('the window cuts a turn in half', () => {
 describe('a tool named like a prototype key', () => {
   const ok = (tool: string, callId: string): ToolOutcome => ({
     ok: true,
+    ended: 'ran',
     tool,
     callId,
     operationId: `wf:${tool}#0`,

@@ -167,6 +167,7 @@ describe('RecoveryPlugin options: planner', () => {
       'confirmApproval',
       'invokeTool',
       'lookupOperation',
+      'operationOwner',
       'planNextStep',
       'previewArguments',
       'verifyPostcondition',
@@ -178,6 +179,7 @@ describe('RecoveryPlugin options: planner', () => {
       'confirmApproval',
       'invokeTool',
       'lookupOperation',
+      'operationOwner',
       'previewArguments',
       'verifyPostcondition',
     ]);

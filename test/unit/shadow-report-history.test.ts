@@ -84,10 +84,30 @@ test('judgeRetries: persistent retries are wasted (a 401’s first excepted); a 
   });
   expect(judgeRetries(2, 'completed', v(app('Error', 'read ECONNRESET'), 'read')).writeRetriedAfterUnknown).toBe(false);
   expect(judgeRetries(5, 'failed', v(app('TypeError', 'x is undefined'), 'read')).wastedRetries).toBe(0);
+  // Undeclared, it may be a write: an error no rule recognises is an unknown outcome there (docs/DESIGN.md, "Phases").
   expect(judgeRetries(5, 'failed', v(app('TypeError', 'x is undefined')))).toEqual({
     wastedRetries: 0,
-    writeRetriedAfterUnknown: false, // not read back as an unknown outcome: counted as unrecognized
+    writeRetriedAfterUnknown: true,
   });
+});
+
+test('judgeRetries: a write retried after a lost answer that history names less well than the live log (mysql2’s lost connection, a Stripe connection error) counts, as the live log flags it', () => {
+  const facts = { activityType: 'chargeCard', activityId: '1', attempt: 1 };
+  const lost = [
+    // mysql2 keeps PROTOCOL_CONNECTION_LOST in `code`, which history does not keep: live it is a network failure.
+    Object.assign(new Error('Connection lost: The server closed the connection.'), {
+      code: 'PROTOCOL_CONNECTION_LOST',
+    }),
+    Object.assign(new Error('An error occurred with our connection to Stripe. Request was retried 2 times.'), {
+      name: 'StripeConnectionError',
+    }),
+  ];
+  for (const err of lost) {
+    const live = classifyActivityFailure(err, facts, { effect: 'write' }, 0);
+    const recorded = classifyActivityFailure(recordedError(app(err.name, err.message)), facts, { effect: 'write' }, 0);
+    expect([live.failure.class, recorded.failure.class]).toEqual(['outcome_unknown', 'outcome_unknown']);
+    expect(judgeRetries(2, 'completed', recorded)).toEqual({ wastedRetries: 0, writeRetriedAfterUnknown: true });
+  }
 });
 
 test('executionsOf: an activity scheduled at 0 s, last attempt (4) started at 7 s after a 409, failed → 3 wasted retries, 7 s; the router’s own activities left out', () => {

@@ -7,7 +7,6 @@
  * framework's loop goes on and the model reads what to do next.
  */
 import { ApplicationFailure } from '@temporalio/workflow';
-import type { ModelFeedback } from '../../recovery/feedback';
 import type { Capability } from '../../recovery/tool-spec';
 import type { ToolOutcome, ToolRouterBase } from '../tool-router-types';
 import { ApplicationFailureType } from '../../recovery/failure-types';
@@ -19,11 +18,6 @@ import { normalisedJson } from '../../recovery/untrusted';
  */
 export function toolResultFor(outcome: ToolOutcome): unknown {
   return outcome.ok ? normalisedJson(outcome.value) : outcome.feedback;
-}
-
-/** The feedback of a routed failure, or `undefined` for a success (for callers that print recoveries). */
-export function feedbackOf(outcome: ToolOutcome): ModelFeedback | undefined {
-  return outcome.ok ? undefined : outcome.feedback;
 }
 
 /** A framework's tool call id as the router's `callId` (1 to 128 characters), or `undefined` to use the step id. */

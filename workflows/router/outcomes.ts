@@ -14,7 +14,8 @@ import type { Capability } from '../../recovery/tool-spec';
 import { stripControls } from '../../recovery/untrusted';
 import { isEmptyResult, outcomeDigest, own } from '../router-helpers';
 import { telemetry } from '../telemetry-sinks';
-import type { ToolOutcome } from '../tool-router-types';
+import type { Reconciled, ToolOutcome } from '../tool-router-types';
+import { isOmittedWrite } from '../../recovery/bounds';
 import { budgetsLeft, spendUnit, type CallScope, type RouterContext } from './context';
 import { emitCallSpans } from './trace';
 
@@ -131,8 +132,8 @@ export function succeed(
   ctx: RouterContext,
   scope: CallScope & { hash: string },
   value: unknown,
-  reconciled?: Extract<ToolOutcome, { ok: true }>['reconciled'],
-): ToolOutcome {
+  reconciled?: Reconciled,
+) {
   const { st } = ctx;
   st.calls = clearFailure(st.calls, scope.name, scope.hash);
   st.successes[scope.successKey] = own(st.successes, scope.successKey) + 1;
@@ -141,18 +142,21 @@ export function succeed(
   // A success after a recovery says which: the class of the failure it recovered from, and the action that did it.
   const { failure, action } = scope.recovered ?? {};
   writeRecord(ctx, scope, TerminalState.SUCCEEDED, failure, action, undefined, reconciled);
+  // How it ended: a person's mark or a postcondition that held, else the tool ran (its write's value maybe omitted).
+  const ended = reconciled === 'marked_applied' || reconciled === 'already_satisfied' ? reconciled : undefined;
   return {
     ok: true,
     tool: scope.name,
     callId: scope.callId,
     operationId: scope.operationId,
+    ended: ended ?? (isOmittedWrite(value) ? 'value_omitted' : 'ran'),
     value,
     empty: isEmptyResult(value),
     noProgress: seen.seen >= NO_PROGRESS_REPEATS,
     attempts: scope.attempts,
     activities: scope.activities,
     ...(reconciled ? { reconciled } : {}),
-  };
+  } as ToolOutcome;
 }
 
 /** A failure the router itself found (before or instead of an activity's): replay-safe, preflight by default. */

@@ -14,6 +14,7 @@ import { RecoveryAction, routeFor } from '../../recovery/routes';
 import { dispatchedArgs, hashedArgs, MAX_ARGS_CHARS, own, setOwn } from '../router-helpers';
 import type { CallToolOptions, ToolOutcome } from '../tool-router-types';
 import { capabilities, permitted, versions, type CallScope, type ReadyScope, type RouterContext } from './context';
+import { writeKeyBase } from './intent';
 import { routed, runtimeFailure } from './outcomes';
 import { guardrailStep } from './trace';
 import { ApplicationFailureType } from '../../recovery/failure-types';
@@ -105,7 +106,7 @@ export function checkCapability(ctx: RouterContext, scope: CallScope): ToolOutco
 
 /**
  * The canonical hash of the arguments the tool will see (at most `MAX_ARGS_CHARS` characters of JSON), then the
- * call's operation_id; the call's arguments become what the tool will see (`dispatchedArgs`), so what its schema
+ * call's operation_id (a write's names its intent, ./intent.ts: a cron run's retry has none and escalates); the call's arguments become what the tool will see (`dispatchedArgs`), so what its schema
  * strips is never copied into history. Arguments that are too large or not JSON are `invalid_arguments` with a field
  * issue.
  */
@@ -146,7 +147,15 @@ export function hashArguments(
     );
   }
   scope.hash = hashCanonical(canonical);
-  scope.operationId = operationIdFor(ctx, scope.operationId, scope.stepId, scope.hash);
+  // A write's key names its intent (./intent.ts); a read's operation id is a label and stays `<workflowId>:<stepId>`.
+  const base = scope.spec.effect === 'write' ? writeKeyBase(ctx, scope.stepId) : scope.operationId;
+  if (base === undefined) {
+    const message =
+      'This run is a retry of a cron run, and no fact Temporal gives ties it to the cron run it retries, so this write has no safe idempotency key; a person must run it.';
+    const failure = runtimeFailure(scope, FailureClass.UNRECOVERABLE, FailureReason.UNSPECIFIED, message);
+    return routed(ctx, scope, failure, { forceAction: RecoveryAction.ESCALATE });
+  }
+  scope.operationId = operationIdFor(ctx, base, scope.stepId, scope.hash);
   // What the tool will see and no more: fields its schema strips never reach the activity's input (history).
   scope.args = dispatchedArgs(scope.spec, kept, scope.operationId);
   return undefined;

@@ -17,7 +17,7 @@ import { isReplaySafe } from '../../recovery/tool-spec';
 import type { ReconcileResult } from '../reconcile';
 import { reconcileCall } from '../reconcile-call';
 import { hashedArgs, own } from '../router-helpers';
-import type { ToolOutcome } from '../tool-router-types';
+import type { Reconciled, ToolOutcome } from '../tool-router-types';
 import { spendUnit, type ReadyScope, type RouterContext } from './context';
 import { recordAttempt, type FailedAttempt } from './dispatch';
 import { routed, succeed } from './outcomes';
@@ -160,15 +160,15 @@ async function reconcile(ctx: RouterContext, scope: ReadyScope, attempt: FailedA
   recordAttempt(ctx, scope, attempt, failure);
   let settled: ReconcileResult;
   const reconcileStartMs = Date.now();
+  const { operationId } = scope;
+  // Carried across continue-as-new while it runs: the next run reconciles it itself (./intent.ts `sentBefore`).
+  ctx.st.reconciling = [...(ctx.st.reconciling ?? []).filter((id) => id !== operationId), operationId];
   try {
-    settled = await reconcileCall(ctx.reconciliations, {
-      spec: scope.spec,
-      args: scope.args,
-      callId: scope.callId,
-      operationId: scope.operationId,
-      failure,
-      ...ctx.reconcile,
-    });
+    const input = { spec: scope.spec, args: scope.args, callId: scope.callId, operationId, failure, ...ctx.reconcile };
+    settled = await reconcileCall(ctx.reconciliations, input);
+    // Received here, so this run owns the write now (a reset kept the child of the run it replaced): once more.
+    if (settled.state === 'owner_gone') settled = await reconcileCall(ctx.reconciliations, input);
+    ctx.st.reconciling = ctx.st.reconciling.filter((id) => id !== operationId);
   } catch (err) {
     if (isCancellation(err)) throw err;
     traceStep(scope, 'reconcile', reconcileStartMs, { [RecoveryAttr.RECONCILED_BY]: 'failed' });
@@ -179,7 +179,7 @@ async function reconcile(ctx: RouterContext, scope: ReadyScope, attempt: FailedA
   traceStep(scope, 'reconcile', reconcileStartMs, { [RecoveryAttr.RECONCILED_BY]: by });
   scope.attempts += settled.replays;
   scope.activities += settled.replays;
-  const settledBy = (value: unknown, via: NonNullable<Extract<ToolOutcome, { ok: true }>['reconciled']>) => {
+  const settledBy = (value: unknown, via: Reconciled) => {
     scope.evidence = 'state_verified';
     scope.recovered = { failure, action: RecoveryAction.RECONCILE };
     return end(succeed(ctx, scope, value, via));
@@ -195,6 +195,8 @@ async function reconcile(ctx: RouterContext, scope: ReadyScope, attempt: FailedA
       return stopWith(RecoveryAction.STOP, 'A person reviewed this write and abandoned it; it was not replayed.');
     case 'review_timed_out':
       return stopWith(RecoveryAction.ESCALATE, 'No review decision arrived in time; the write was not replayed.');
+    case 'owner_gone':
+      return stopWith(RecoveryAction.ESCALATE, `${settled.why} A person must check whether the write was applied.`);
     case 'replay_failed':
       // The replay failed in a known way: route that failure, never as a retry of a write under reconciliation.
       return { kind: 'route', failure: { ...settled.failure, retryable: false } };
