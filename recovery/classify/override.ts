@@ -87,9 +87,13 @@ export function applyToolClassifier(
   return buildFailure(ctx, {
     class: nextClass,
     reason: reason ?? (classChanged ? FailureReason.UNSPECIFIED : builtIn.reason),
-    // An unknown outcome the tool's classifier names as something replay-safe was not applied: its phase follows.
+    // An unknown outcome the tool's classifier names as something replay-safe was not applied, and a result the
+    // built-in rules read as unusable (postcheck) that it names as a refusal was a refusal: the phase is dispatch.
     phase:
-      classChanged && builtIn.class === FailureClass.OUTCOME_UNKNOWN && nextReplaySafe ? Phase.DISPATCH : builtIn.phase,
+      classChanged &&
+      ((builtIn.class === FailureClass.OUTCOME_UNKNOWN && nextReplaySafe) || builtIn.phase === Phase.POSTCHECK)
+        ? Phase.DISPATCH
+        : builtIn.phase,
     retryable: retryable ?? derived,
     replaySafe: nextReplaySafe,
     publicMessage: publicMessage ?? builtIn.publicMessage,

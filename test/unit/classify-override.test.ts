@@ -27,6 +27,17 @@ describe('classify: a tool classifier overrides the built-in answer', () => {
     expect(toolFailureSchema().safeParse(f).success).toBe(true);
   });
 
+  it('classify: a result the built-in rules read as unusable (postcheck) that the tool names a refusal is in phase dispatch', () => {
+    // An MCP isError result's error: its "(result -32602)" reads as words about the result to the built-in rules.
+    const raw: RawOutcome = {
+      kind: 'thrown',
+      error: new Error('tool "read" failed (result -32602): Input validation error: Invalid arguments for tool read'),
+    };
+    expect(classify(raw, READ)).toMatchObject({ class: 'invalid_result', phase: 'postcheck' });
+    const f = classify(raw, READ, () => ({ class: 'invalid_arguments', reason: 'schema', replaySafe: true }));
+    expect(f).toMatchObject({ class: 'invalid_arguments', reason: 'schema', phase: 'dispatch', retryable: false });
+  });
+
   it('classify: the tool sees the built-in answer and may keep it by returning undefined', () => {
     const seen: string[] = [];
     const builtIn = classify(http500, WRITE);
