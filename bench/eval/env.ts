@@ -30,7 +30,7 @@ import { createBaselineActivities } from './baseline/activities';
 import { flakyProvider, slotTools, startCredentialSlots, type CredentialSlot } from './credential-tools';
 import { paladinTools, PALADIN_SSO_CREDENTIAL } from './paladin/tools';
 import { pgTools, preparePg, type PgFaults } from './pg-tools';
-import { RunRecorder } from './recorder';
+import { RunRecorder, runIdOf } from './recorder';
 import type { EvalEnv, Script } from './scenario';
 import type { PolicyName } from './scoring';
 import { worldReadTools, worldWriteTools } from './tools';
@@ -115,7 +115,7 @@ async function startServices(tmp: string, slotCount: number, closers: Closer[]) 
 function faultHooks(world: WorldService, ledger: LedgerService): Pick<EvalEnv, 'armLedgerFault' | 'armEmailFault'> {
   const ledgerFaults = new Map<string, Fault>();
   ledger.setFaultPicker((key) => {
-    const runId = key.slice(0, key.indexOf(':'));
+    const runId = runIdOf(key);
     const fault = ledgerFaults.get(runId);
     ledgerFaults.delete(runId);
     return fault;

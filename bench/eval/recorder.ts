@@ -27,9 +27,13 @@ export interface InjectedFault {
   raise(args: unknown, ctx: ToolContext): Promise<never>;
 }
 
-/** The workflow id an operation_id belongs to (everything before the first `:`). */
+/**
+ * The workflow id an operation_id belongs to: everything before the first `@` (a write's key,
+ * `<workflowId>@<intent>:<stepId>`, docs/tools.md "One intent, one key") or `:` (a read's call id). The eval's
+ * workflow ids hold neither.
+ */
 export function runIdOf(operationId: string): string {
-  const i = operationId.indexOf(':');
+  const i = operationId.search(/[@:]/);
   return i < 0 ? operationId : operationId.slice(0, i);
 }
 

@@ -14,9 +14,10 @@ import {
   type Scenario,
 } from '../scenario';
 
-async function rows(env: RunContext['env'], table: string, opPrefix: string): Promise<number> {
+/** The rows a run's writes left: their keys are `<runId>@<intent>:<stepId>` (docs/tools.md, "One intent, one key"). */
+async function rows(env: RunContext['env'], table: string, runId: string): Promise<number> {
   const r = await env.pool.query<{ n: number }>(`SELECT count(*)::int AS n FROM ${table} WHERE op_id LIKE $1`, [
-    `${opPrefix}:%`,
+    `${runId}@%`,
   ]);
   return r.rows[0]!.n;
 }
