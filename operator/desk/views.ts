@@ -102,23 +102,26 @@ export class RunReader {
 }
 
 /**
- * The feed's kept answers, by workflow id: each run's details, kept while its history length (as visibility lists
- * it) stays the same and the desk did not decide on it (`LiveFeed.forget`). A kept answer CACHED_MS old is read again,
- * REFRESH_PER_READ a snapshot, oldest first, and the oldest of each task queue: that read finds a worker gone (then
- * every run of its queue shows blind) or a decision made elsewhere, without a call per run per poll.
+ * The feed's kept answers, by workflow id: each run's details, kept while its history length as visibility lists it
+ * stays the same and the desk did not decide on it (`LiveFeed.forget`). The dev server's visibility lists a running
+ * run's length as 0 (checked on Temporal CLI 1.9.1), so what bounds a kept answer's age there is the re-read: each
+ * snapshot reads again the kept answers CACHED_MS old, oldest first, at least REFRESH_PER_READ and a 1/REFRESH_ROUNDS
+ * share of them, and the oldest of each task queue. That read finds a worker gone (then every run of its queue shows
+ * blind), a call that began to wait or a decision taken elsewhere, without a call per run per poll.
  */
 export type SnapshotCache = Map<string, { length: number; queue: string; entry: object; atMs: number }>;
 const CACHED_MS = 10_000;
 const REFRESH_PER_READ = 8;
+const REFRESH_ROUNDS = 30;
 
 /** The kept answers `snapshot` may send as they are; forgets runs not listed, grown, or due to be read again. */
 function keptAnswers(cache: SnapshotCache, runs: readonly WorkflowExecutionInfo[]): Map<string, object> {
   const listed = new Map(runs.map((r) => [r.workflowId, r.historyLength]));
   for (const [id, c] of cache) if (listed.get(id) !== c.length) cache.delete(id);
   const due = [...cache].filter(([, c]) => Date.now() - c.atMs >= CACHED_MS).sort(([, a], [, b]) => a.atMs - b.atMs);
-  const probed = new Set<string>();
+  const [probed, share] = [new Set<string>(), Math.max(REFRESH_PER_READ, Math.ceil(cache.size / REFRESH_ROUNDS))];
   for (const [i, [id, c]] of due.entries()) {
-    if (i < REFRESH_PER_READ || !probed.has(c.queue)) cache.delete(id);
+    if (i < share || !probed.has(c.queue)) cache.delete(id);
     probed.add(c.queue);
   }
   return new Map([...cache].map(([id, c]) => [id, c.entry]));
