@@ -12,6 +12,7 @@ import {
   type ApprovalEntry,
   type ApprovalGrant,
   type BatchApprovalDecision,
+  type PendingApproval,
   type RevokeApproval,
 } from '../workflows/definitions';
 import { batchDecisionSchema, parseMessage, revokeApprovalSchema } from '../workflows/messages';
@@ -30,6 +31,7 @@ export interface BatchRequest {
  * exactly the listed calls, each bound to its own `argsDigest`, and is taken for all of them or for none.
  * @param options.signingKey the approval key (≥ 32 bytes) when the workers require signed approvals: each call gets
  *   its own signature over workflow, call, tool, digest and decision.
+ * @param options.pending the run's waiting calls as the caller just queried them (else queried here).
  * @returns the grants as the run recorded them, in the batch's order.
  * @throws ApprovalError before sending when the batch is malformed (no calls, a call twice, more than 100, a digest
  *   that is not 64 hex characters, an empty `by`) or the key is short; when a listed call is not waiting (checked
@@ -39,13 +41,13 @@ export async function decideApprovals(
   client: Client,
   workflowId: string,
   batch: BatchRequest,
-  options: { signingKey?: string | Uint8Array } = {},
+  options: { signingKey?: string | Uint8Array; pending?: readonly PendingApproval[] } = {},
 ): Promise<Array<ApprovalGrant & { callId: string; approved: boolean }>> {
   const parsed = parseMessage(batchDecisionSchema(), batch, 'batch decision');
   if (!parsed.ok) throw new ApprovalError(parsed.why);
   const key = signingKeyOf(options);
   return sending(workflowId, async () => {
-    const pending = await pendingApprovals(client, workflowId);
+    const pending = options.pending ?? (await pendingApprovals(client, workflowId));
     const missing = parsed.value.calls.find((c) => !pending.some((p) => p.callId === c.callId));
     if (missing) throw new ApprovalError(await notWaiting(client, workflowId, missing.callId, pending));
     const calls: BatchApprovalDecision['calls'] = parsed.value.calls.map((c) => {

@@ -3,7 +3,12 @@
  * and a redacted preview), and send a decision (the `recovery.decideApproval` update, workflows/definitions.ts;
  * docs/approvals.md, "Trust: what a decision must carry").
  */
-import { WorkflowNotFoundError, WorkflowUpdateFailedError, type Client } from '@temporalio/client';
+import {
+  WorkflowNotFoundError,
+  WorkflowUpdateFailedError,
+  type Client,
+  type WorkflowExecutionInfo,
+} from '@temporalio/client';
 import { approvalKeyBytes, signApproval } from '../activities/approval-signature';
 import { closedReason } from '../workflows/approval-ledger';
 import {
@@ -40,13 +45,16 @@ export interface ApprovalListing {
  * @throws the client's `ServiceError` when the server rejects the query (e.g. `RecoveryStatus` not registered).
  */
 export async function listApprovals(client: Client): Promise<ApprovalListing[]> {
-  return (await listWaiting(client, 'AwaitingApproval')).map((info) => ({
-    workflowId: info.workflowId,
-    tool: info.typedSearchAttributes.get(RecoveryTool) ?? '',
-    startedAtMs: info.startTime.getTime(),
-    taskQueue: info.taskQueue,
-  }));
+  return (await listWaiting(client, 'AwaitingApproval')).map(approvalListing);
 }
+
+/** A visibility record as `listApprovals` shows it. */
+export const approvalListing = (info: WorkflowExecutionInfo): ApprovalListing => ({
+  workflowId: info.workflowId,
+  tool: info.typedSearchAttributes.get(RecoveryTool) ?? '',
+  startedAtMs: info.startTime.getTime(),
+  taskQueue: info.taskQueue,
+});
 
 /** The calls of a workflow that wait for approval. */
 export function pendingApprovals(client: Client, workflowId: string): Promise<PendingApproval[]> {
@@ -71,6 +79,8 @@ export type ApprovalRequest = Omit<ApprovalDecision, 'signature'>;
  * Temporal records for this client (`Client` option `identity`) is the approver's identity in the run.
  * @param options.signingKey the approval key (≥ 32 bytes) when the workers require signed approvals: the
  *   signature binds workflow, call, tool, argument digest and decision (activities/approval-signature.ts).
+ * @param options.pending the run's waiting calls as the caller just queried them (else queried here); the run's
+ *   update validator checks the decision against its own state either way.
  * @returns the grant as the run recorded it (`by`, `identity`, `signed`, `via: 'update'`).
  * @throws ApprovalError when `decision` is not an object, `by` is empty or `argsDigest` is not 64 hex characters, or
  *   `signingKey` is shorter than 32 bytes (before sending); when the workflow does not exist; when the call is not
@@ -81,7 +91,7 @@ export async function decideApproval(
   client: Client,
   workflowId: string,
   decision: ApprovalRequest,
-  options: { signingKey?: string | Uint8Array } = {},
+  options: { signingKey?: string | Uint8Array; pending?: readonly PendingApproval[] } = {},
 ): Promise<ApprovalGrant & { callId: string; approved: boolean }> {
   if (typeof decision !== 'object' || decision === null || Array.isArray(decision)) {
     throw new ApprovalError('an approval decision must be an object { callId, argsDigest, approved, by, reason? }');
@@ -98,7 +108,7 @@ export async function decideApproval(
   const parsed = parseMessage(approvalDecisionSchema(), decision, 'approval decision');
   if (!parsed.ok) throw new ApprovalError(parsed.why);
   return sending(workflowId, async () => {
-    const pending = await pendingApprovals(client, workflowId);
+    const pending = options.pending ?? (await pendingApprovals(client, workflowId));
     const call = pending.find((p) => p.callId === decision.callId);
     if (!call) throw new ApprovalError(await notWaiting(client, workflowId, decision.callId, pending));
     const signature = key === undefined ? undefined : signApproval(key, { workflowId, tool: call.tool, ...decision });

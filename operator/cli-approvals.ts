@@ -46,32 +46,22 @@ export function addApprovalCommands(program: Command, withClient: WithClient): v
       }),
     );
   for (const verb of ['approve', 'deny'] as const) {
-    approvals
+    const command = approvals
       .command(`${verb} <workflowId> <callId>`)
       .description(
         verb === 'approve'
           ? 'approve a waiting call: it runs again once, with the approval'
           : 'deny a waiting call: it stops ("A person declined this action.")',
       )
-      .requiredOption('--digest <argsDigest>', 'the argsDigest that `approvals list` shows: what you decide on')
-      .requiredOption('--by <who>', 'who decides')
-      .option('--reason <text>', 'why')
-      .option('--key-file <path>', 'the approval signing key, when the workers require signed approvals')
-      .action((workflowId: string, callId: string, o: ApproveOptions) =>
-        withClient(async (c) => {
-          const decision = {
-            callId,
-            argsDigest: o.digest,
-            approved: verb === 'approve',
-            by: o.by,
-            ...(o.reason ? { reason: o.reason } : {}),
-          };
-          const key = o.keyFile ? { signingKey: readFileSync(o.keyFile) } : {};
-          const grant = await decideApproval(c, workflowId, decision, key);
-          const who = grant.identity ? ` (recorded identity ${grant.identity})` : '';
-          console.log(`${verb === 'approve' ? 'approved' : 'denied'} ${callId}${who}`);
-        }),
-      );
+      .requiredOption('--digest <argsDigest>', 'the argsDigest that `approvals list` shows: what you decide on');
+    decisionOptions(command).action((workflowId: string, callId: string, o: ApproveOptions) =>
+      withClient(async (c) => {
+        const decision = { callId, argsDigest: o.digest, approved: verb === 'approve', ...byAndReason(o) };
+        const grant = await decideApproval(c, workflowId, decision, keyOf(o));
+        const who = grant.identity ? ` (recorded identity ${grant.identity})` : '';
+        console.log(`${verb === 'approve' ? 'approved' : 'denied'} ${callId}${who}`);
+      }),
+    );
   }
   addLifecycleCommands(approvals, withClient);
 }
@@ -83,26 +73,26 @@ function batchCall(arg: string): { callId: string; argsDigest: string } {
   return { callId: arg.slice(0, eq), argsDigest: arg.slice(eq + 1) };
 }
 
-function addLifecycleCommands(approvals: Command, withClient: WithClient): void {
-  approvals
-    .command('approve-batch <workflowId> <calls...>')
-    .description('approve several waiting calls of one run at once (<callId>=<argsDigest> each): all or none')
+/** `--by`, `--reason` and `--key-file`: who decides, why, and the approval signing key. */
+const decisionOptions = (command: Command) =>
+  command
     .requiredOption('--by <who>', 'who decides')
     .option('--reason <text>', 'why')
-    .option('--key-file <path>', 'the approval signing key, when the workers require signed approvals')
-    .action((workflowId: string, calls: string[], o: Omit<ApproveOptions, 'digest'>) =>
-      withClient(async (c) => {
-        const batch = {
-          calls: calls.map(batchCall),
-          approved: true,
-          by: o.by,
-          ...(o.reason ? { reason: o.reason } : {}),
-        };
-        const key = o.keyFile ? { signingKey: readFileSync(o.keyFile) } : {};
-        const grants = await decideApprovals(c, workflowId, batch, key);
-        console.log(`approved ${grants.map((g) => g.callId).join(', ')}`);
-      }),
-    );
+    .option('--key-file <path>', 'the approval signing key, when the workers require signed approvals');
+const byAndReason = (o: { by: string; reason?: string }) => ({ by: o.by, ...(o.reason ? { reason: o.reason } : {}) });
+const keyOf = (o: { keyFile?: string }) => (o.keyFile ? { signingKey: readFileSync(o.keyFile) } : {});
+
+function addLifecycleCommands(approvals: Command, withClient: WithClient): void {
+  const batch = approvals
+    .command('approve-batch <workflowId> <calls...>')
+    .description('approve several waiting calls of one run at once (<callId>=<argsDigest> each): all or none');
+  decisionOptions(batch).action((workflowId: string, calls: string[], o: Omit<ApproveOptions, 'digest'>) =>
+    withClient(async (c) => {
+      const decision = { calls: calls.map(batchCall), approved: true, ...byAndReason(o) };
+      const grants = await decideApprovals(c, workflowId, decision, keyOf(o));
+      console.log(`approved ${grants.map((g) => g.callId).join(', ')}`);
+    }),
+  );
   approvals
     .command('revoke <workflowId> <callId>')
     .description('revoke an approval that is held before use (approvalHoldMs): the call stops')
@@ -110,7 +100,7 @@ function addLifecycleCommands(approvals: Command, withClient: WithClient): void 
     .option('--reason <text>', 'why')
     .action((workflowId: string, callId: string, o: { by: string; reason?: string }) =>
       withClient(async (c) => {
-        await revokeApproval(c, workflowId, { callId, by: o.by, ...(o.reason ? { reason: o.reason } : {}) });
+        await revokeApproval(c, workflowId, { callId, ...byAndReason(o) });
         console.log(`revoked ${callId}`);
       }),
     );

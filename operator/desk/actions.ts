@@ -13,6 +13,7 @@ import {
   pendingApprovalsQuery,
   reconcileWorkflowId,
   reviewCaseQuery,
+  type PendingApproval,
   type ReviewCase,
 } from '../../workflows/definitions';
 import { HttpError, optionalText, textField } from './http';
@@ -56,6 +57,12 @@ async function answering<T>(send: () => Promise<T>): Promise<T> {
   }
 }
 
+/** A waiting call's rendering; undefined when no such call waits (with that digest). */
+function callShown(pending: readonly PendingApproval[], callId: unknown, argsDigest?: string) {
+  const p = pending.find((w) => w.callId === callId && w.argsDigest === (argsDigest ?? w.argsDigest));
+  return p && rendered(p.args, p.argsDigest);
+}
+
 export class DeskActions {
   private readonly clients = new Map<string, Client>();
   /** `user \0 viewDigest \0 fold`: what each operator opened. */
@@ -64,6 +71,8 @@ export class DeskActions {
   constructor(
     private readonly base: Client,
     private readonly signingKey?: Uint8Array,
+    /** Told each workflow the desk decided on (`LiveFeed.forget`). */
+    private readonly onDecided: (workflowId: string) => void = () => {},
   ) {}
 
   /** The client whose recorded identity names `user`, one per operator. */
@@ -80,41 +89,49 @@ export class DeskActions {
 
   /** `{ workflowId, callId, argsDigest, viewDigest (to approve), approved, reason? }` → the grant the run recorded. */
   async decide(user: string, body: Record<string, unknown>) {
-    const { workflowId, approved, reason, calls } = await this.checked(user, body, [body]);
+    const { workflowId, approved, reason, calls, options } = await this.checked(user, body, [body]);
     const decision = { ...calls[0]!, approved, by: user, ...reason };
-    return answering(() => decideApproval(this.clientFor(user), workflowId, decision, this.keyOption));
+    return this.sent(workflowId, () => decideApproval(this.clientFor(user), workflowId, decision, options));
   }
 
   /** `{ workflowId, calls: [{ callId, argsDigest, viewDigest (to approve) }], approved, reason? }` → all or none. */
   async decideBatch(user: string, body: Record<string, unknown>) {
     if (!Array.isArray(body.calls) || body.calls.length === 0) throw new HttpError(400, '`calls` must be a list');
-    const { workflowId, approved, reason, calls } = await this.checked(user, body, body.calls);
+    const { workflowId, approved, reason, calls, options } = await this.checked(user, body, body.calls);
     const batch = { calls, approved, by: user, ...reason };
-    return answering(() => decideApprovals(this.clientFor(user), workflowId, batch, this.keyOption));
+    return this.sent(workflowId, () => decideApprovals(this.clientFor(user), workflowId, batch, options));
   }
 
-  /** A decision's fields; to approve, each waiting call checked against its rendering now (the run refuses others). */
+  /** `send`'s answer (`answering`); the feed then reads `workflowId` again, whatever the run answered. */
+  private sent<T>(workflowId: string, send: () => Promise<T>): Promise<T> {
+    return answering(send).finally(() => this.onDecided(workflowId));
+  }
+
+  /**
+   * A decision's fields and the run's waiting calls, queried once (the decision is sent with them: one query, one
+   * update); to approve, each call checked against its rendering now (the run refuses others).
+   */
   private async checked(user: string, body: Record<string, unknown>, list: unknown[]) {
     const [workflowId, reason, approved] = [textField(body, 'workflowId', MAX_WORKFLOW_ID), reasonOf(body), flag(body)];
-    const calls = [];
-    for (const [i, c] of list.entries()) {
+    const fields = list.map((c, i) => {
       const call = (typeof c === 'object' && c !== null ? c : {}) as Record<string, unknown>;
       const at = list.length === 1 && c === body ? '' : `calls.${i}.`;
       const callId = textField(call, 'callId', MESSAGE_BOUNDS.callId);
-      const argsDigest = hex64(call.argsDigest, `${at}argsDigest`);
-      const shown = approved ? await this.callShown(workflowId, callId, argsDigest) : undefined;
+      return { call, at, callId, argsDigest: hex64(call.argsDigest, `${at}argsDigest`) };
+    });
+    const pending = await this.pendingOf(workflowId);
+    for (const { call, at, callId, argsDigest } of approved ? fields : []) {
+      const shown = callShown(pending, callId, argsDigest);
       if (shown !== undefined)
         this.check(user, `call ${callId}`, shown, viewDigest(call.viewDigest, `${at}viewDigest`), 'approving');
-      calls.push({ callId, argsDigest });
     }
-    return { workflowId, approved, reason, calls };
+    const calls = fields.map(({ callId, argsDigest }) => ({ callId, argsDigest }));
+    return { workflowId, approved, reason, calls, options: { ...this.keyOption, pending } };
   }
 
-  /** A waiting call's rendering, read now; undefined when no such call waits (with that digest). */
-  private async callShown(workflowId: string, callId: unknown, argsDigest?: string) {
-    const pending = await this.reader().must(workflowId, (h) => h.query(pendingApprovalsQuery, WITH_ARGUMENTS));
-    const p = pending.find((w) => w.callId === callId && w.argsDigest === (argsDigest ?? w.argsDigest));
-    return p && rendered(p.args, p.argsDigest);
+  /** The run's waiting calls with their arguments, read now. @throws HttpError 404, 409 (no worker answers) */
+  private pendingOf(workflowId: string): Promise<PendingApproval[]> {
+    return this.reader().must(workflowId, (h) => h.query(pendingApprovalsQuery, WITH_ARGUMENTS));
   }
 
   /** @throws HttpError 409 when the arguments cannot be shown, were shown otherwise, or have a fold `user` never opened. */
@@ -135,7 +152,7 @@ export class DeskActions {
     const fold = textField(query, 'fold', 20);
     const shown =
       query.operationId === undefined
-        ? await this.callShown(textField(query, 'workflowId', MAX_WORKFLOW_ID), query.callId)
+        ? callShown(await this.pendingOf(textField(query, 'workflowId', MAX_WORKFLOW_ID)), query.callId)
         : rendered((await this.reviewCase(query)).args);
     const part = shown?.parts.get(fold);
     if (!shown || !part) throw new HttpError(404, 'no such call, or no such folded part of its arguments');
@@ -162,7 +179,7 @@ export class DeskActions {
   revoke(user: string, body: Record<string, unknown>) {
     const workflowId = textField(body, 'workflowId', MAX_WORKFLOW_ID);
     const revoke = { callId: textField(body, 'callId', MESSAGE_BOUNDS.callId), by: user, ...reasonOf(body) };
-    return answering(() => revokeApproval(this.clientFor(user), workflowId, revoke));
+    return this.sent(workflowId, () => revokeApproval(this.clientFor(user), workflowId, revoke));
   }
 
   /** `{ operationId, decision, reason, resultRef?, viewDigest and confirmRisk (replay) }` → the case as accepted. */
@@ -190,6 +207,6 @@ export class DeskActions {
           `${c.tool} does not deduplicate: a replay may apply the write twice. Confirm the risk to replay.`,
         );
     }
-    return answering(() => decideReview(this.clientFor(user), operationId, decision));
+    return this.sent(reconcileWorkflowId(operationId), () => decideReview(this.clientFor(user), operationId, decision));
   }
 }

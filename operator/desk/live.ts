@@ -1,6 +1,6 @@
 /**
  * The page's live feed: server-sent events (HTML Living Standard, "Server-sent events"). Once at start, and every
- * `pollMs` while a page listens, the desk reads the namespace (views.ts; `cache`: each run's last read) and sends
+ * `pollMs` while a page listens, the desk reads the namespace (views.ts; `cache`: the runs' kept answers) and sends
  * - `snapshot` (the waiting calls and cases, with the server's clock) when it changed, and at least every 15 s;
  * - `trouble` (`{ message }`) when Temporal could not be read; the page shows it beside its connection state.
  * A comment line every tick lets the browser notice a dead connection; `retry: 2000` sets its reconnect delay (ms).
@@ -47,6 +47,11 @@ export class LiveFeed {
     const expiry = setTimeout(() => res.end(), Math.max(0, session.expiresAtMs - Date.now()));
     req.on('close', () => clearTimeout(expiry) ?? this.pages.delete(res));
     if (this.timer === undefined) this.schedule(0);
+  }
+
+  /** Drops what the feed keeps of `workflowId` (this desk decided on it): its next read queries it. */
+  forget(workflowId: string): void {
+    this.cache.delete(workflowId);
   }
 
   /** Ends the streams of a session (a logout). */

@@ -19,8 +19,9 @@ import {
   type PendingApproval,
   type ReviewCase,
 } from '../../workflows/definitions';
-import { listApprovals, type ApprovalListing } from '../approvals';
-import { listReviews, type ReviewListing } from '../reviews';
+import { approvalListing, type ApprovalListing } from '../approvals';
+import { reviewListing, type ReviewListing } from '../reviews';
+import { listWaiting } from '../waiting';
 import { historyOfCase, historyOfLedger, type HistoryItem } from './history';
 import { HttpError } from './http';
 import { rendered, type HumanView } from './human-view';
@@ -74,6 +75,11 @@ export class RunReader {
     }
   }
 
+  /** Whether a read of this snapshot found no worker answering on `queue`. */
+  isBlind(queue: string): boolean {
+    return this.blind.has(queue);
+  }
+
   /** `read`'s answer. @throws HttpError 404 when the workflow is gone, 409 (the line) when no worker answers */
   async must<R>(workflowId: string, query: (handle: WorkflowHandle) => Promise<R>): Promise<R> {
     const read = await this.read(workflowId, undefined, query);
@@ -95,47 +101,83 @@ export class RunReader {
   }
 }
 
-/** With a cache, a run's answer is kept this long, ms, while its history does not grow: a worker gone shows then. */
+/**
+ * The feed's kept answers, by workflow id: each run's details, kept while its history length as visibility lists it
+ * stays the same and the desk did not decide on it (`LiveFeed.forget`). The dev server's visibility lists a running
+ * run's length as 0 (checked on Temporal CLI 1.9.1), so what bounds a kept answer's age there is the re-read: each
+ * snapshot reads again the kept answers CACHED_MS old, oldest first, at least REFRESH_PER_READ and a 1/REFRESH_ROUNDS
+ * share of them, and the oldest of each task queue. That read finds a worker gone (then every run of its queue shows
+ * blind), a call that began to wait or a decision taken elsewhere, without a call per run per poll.
+ */
+export type SnapshotCache = Map<string, { length: number; queue: string; entry: object; atMs: number }>;
 const CACHED_MS = 10_000;
-export type SnapshotCache = Map<string, { length: number; entry: object; atMs: number }>;
+const REFRESH_PER_READ = 8;
+const REFRESH_ROUNDS = 30;
+
+/** The kept answers `snapshot` may send as they are; forgets runs not listed, grown, or due to be read again. */
+function keptAnswers(cache: SnapshotCache, runs: readonly WorkflowExecutionInfo[]): Map<string, object> {
+  const listed = new Map(runs.map((r) => [r.workflowId, r.historyLength]));
+  for (const [id, c] of cache) if (listed.get(id) !== c.length) cache.delete(id);
+  const due = [...cache].filter(([, c]) => Date.now() - c.atMs >= CACHED_MS).sort(([, a], [, b]) => a.atMs - b.atMs);
+  const [probed, share] = [new Set<string>(), Math.max(REFRESH_PER_READ, Math.ceil(cache.size / REFRESH_ROUNDS))];
+  for (const [i, [id, c]] of due.entries()) {
+    if (i < share || !probed.has(c.queue)) cache.delete(id);
+    probed.add(c.queue);
+  }
+  return new Map([...cache].map(([id, c]) => [id, c.entry]));
+}
 
 /**
- * Every waiting run, with its details or why they are missing. With `cache`, a run is queried again when its history
- * grew (describe's `historyLength`: a query's answer changes only with new events), was blind, or after CACHED_MS.
+ * Every waiting run (two visibility List calls), with its details or why they are missing: a query per run, or with
+ * `cache` only for the runs it does not keep (a queue found blind turns its kept runs blind too).
  */
 export async function snapshot(client: Client, cache?: SnapshotCache): Promise<Snapshot> {
-  const [listedApprovals, listedReviews] = await Promise.all([listApprovals(client), listReviews(client)]);
+  const [approvalRuns, reviewRuns] = await Promise.all([
+    listWaiting(client, 'AwaitingApproval'),
+    listWaiting(client, 'AwaitingReview'),
+  ]);
   const reader = new RunReader(client);
-  const once = async <E extends object>(id: string, read: () => Promise<E | undefined>) => {
-    if (!cache) return read();
-    const { historyLength: length } = await client.workflow.getHandle(id).describe();
-    const hit = cache.get(id);
-    if (hit?.length === length && Date.now() - hit.atMs < CACHED_MS) return hit.entry as E;
-    const entry = await read();
-    if (entry && !('blind' in entry)) cache.set(id, { length, entry, atMs: Date.now() });
-    return entry;
+  const kept = cache ? keptAnswers(cache, [...approvalRuns, ...reviewRuns]) : new Map<string, object>();
+  const details = async <E extends object>(
+    runs: WorkflowExecutionInfo[],
+    read: (i: WorkflowExecutionInfo) => Promise<E | undefined>,
+  ) => {
+    const answers = await settled(
+      runs.filter((r) => !kept.has(r.workflowId)),
+      async (info) => {
+        const entry = await read(info);
+        if (entry && !('blind' in entry)) {
+          const atMs = Date.now();
+          cache?.set(info.workflowId, { length: info.historyLength, queue: info.taskQueue, entry, atMs });
+        }
+        return entry;
+      },
+    );
+    const hits = runs.filter((r) => kept.has(r.workflowId));
+    return [
+      ...answers,
+      ...(await Promise.all(
+        hits.map(async (r) => (reader.isBlind(r.taskQueue) ? read(r) : (kept.get(r.workflowId) as E))),
+      )),
+    ];
   };
-  const approvals = await settled(listedApprovals, (a) =>
-    once(a.workflowId, async (): Promise<Snapshot['approvals'][number] | undefined> => {
-      const read = await reader.read(a.workflowId, a.taskQueue, (h) => h.query(pendingApprovalsQuery, WITH_ARGUMENTS));
-      if (read === undefined || 'blind' in read) return read && { ...a, calls: [], blind: read.blind };
-      const calls = read.value.map(({ argsPreview: _p, args, ...c }) => ({
-        ...c,
-        view: rendered(args, c.argsDigest)?.view ?? null,
-      }));
-      return { ...a, calls };
-    }),
-  );
-  const reviews = await settled(listedReviews, (r) =>
-    once(r.workflowId, async (): Promise<Snapshot['reviews'][number] | undefined> => {
-      const read = await reader.read(r.workflowId, r.taskQueue, (h) => h.query(reviewCaseQuery, WITH_ARGUMENTS));
-      if (read === undefined || 'blind' in read) return read && { ...r, blind: read.blind };
-      const { argsSummary: _summary, args, ...shown } = read.value;
-      return { ...r, case: { ...shown, view: rendered(args)?.view ?? null } };
-    }),
-  );
-  const listed = new Set([...listedApprovals, ...listedReviews].map((l) => l.workflowId));
-  for (const id of cache?.keys() ?? []) if (!listed.has(id)) cache!.delete(id);
+  const approvals = await details(approvalRuns, async (info): Promise<Snapshot['approvals'][number] | undefined> => {
+    const a = approvalListing(info);
+    const read = await reader.read(a.workflowId, a.taskQueue, (h) => h.query(pendingApprovalsQuery, WITH_ARGUMENTS));
+    if (read === undefined || 'blind' in read) return read && { ...a, calls: [], blind: read.blind };
+    const calls = read.value.map(({ argsPreview: _p, args, ...c }) => ({
+      ...c,
+      view: rendered(args, c.argsDigest)?.view ?? null,
+    }));
+    return { ...a, calls };
+  });
+  const reviews = await details(reviewRuns, async (info): Promise<Snapshot['reviews'][number] | undefined> => {
+    const r = reviewListing(info);
+    const read = await reader.read(r.workflowId, r.taskQueue, (h) => h.query(reviewCaseQuery, WITH_ARGUMENTS));
+    if (read === undefined || 'blind' in read) return read && { ...r, blind: read.blind };
+    const { argsSummary: _summary, args, ...shown } = read.value;
+    return { ...r, case: { ...shown, view: rendered(args)?.view ?? null } };
+  });
   return {
     nowMs: Date.now(),
     approvals: approvals

@@ -12,7 +12,8 @@ import { startScriptedService, type ScriptedService } from '../../examples/scrip
 import { hashPassword, pendingApprovals, startDesk, type RunningDesk } from '../../client';
 import { LOGIN_LIMITS } from '../../operator/desk/login-limits';
 import { MAX_BODY_BYTES } from '../../operator/desk/http';
-import { QUERY_DEADLINE_MS, snapshot } from '../../operator/desk/views';
+import { DeskActions } from '../../operator/desk/actions';
+import { QUERY_DEADLINE_MS, snapshot, type SnapshotCache } from '../../operator/desk/views';
 import { listApprovals } from '../../operator/approvals';
 import { RecoveryStatus } from '../../workflows/search-attributes';
 import { RecoveryPlugin } from '../../plugin/recovery-plugin';
@@ -230,4 +231,71 @@ test('a waiting workflow no worker runs does not hold the page: its query is cut
   } finally {
     await handle.terminate('test over');
   }
+});
+
+test('the feed reads each run once while its history stays the same (no describe, no query per poll); a decision is one query and one update', async () => {
+  const taskQueue = uniqueTaskQueue('desk-reads');
+  const plugin = new RecoveryPlugin({
+    tools: [gatedExportTool(() => service.url, seen)],
+    config: { taskQueue, backoff: FAST_BACKOFF },
+  });
+  const worker = await Worker.create({
+    connection: env.nativeConnection,
+    taskQueue,
+    workflowsPath: require.resolve('../temporal/fixtures/parallel-approvals-workflow'),
+    plugins: [plugin],
+  });
+  const workflowId = uniqueTaskQueue('desk-reads-run');
+  const service_ = env.client.workflowService;
+  const calls = { query: 0, describe: 0, update: 0 };
+  // Counting wrappers around the real calls: of this run (a query's `execution`, an update's `workflowExecution`).
+  type Run = { workflowId?: string | null } | null;
+  type Named = { execution?: Run; workflowExecution?: Run };
+  const count = (
+    method: 'queryWorkflow' | 'describeWorkflowExecution' | 'updateWorkflowExecution',
+    field: keyof typeof calls,
+  ) => {
+    const real = service_[method].bind(service_) as (r: never) => Promise<unknown>;
+    return jest.spyOn(service_, method).mockImplementation(((r: Named) => {
+      if ((r.execution ?? r.workflowExecution)?.workflowId === workflowId) calls[field]++;
+      return real(r as never);
+    }) as never);
+  };
+  await worker.runUntil(async () => {
+    await env.client.workflow.start('parallelCalls', {
+      taskQueue,
+      workflowId,
+      args: [
+        { ...plugin.workflowDefaults(), calls: [{ tool: 'export_report', args: { month: '2027-03' }, callId: 'r-1' }] },
+      ],
+    });
+    const cache: SnapshotCache = new Map();
+    while (!(await snapshot(env.client, cache)).approvals.some((w) => w.workflowId === workflowId && w.calls.length))
+      await new Promise((r) => setTimeout(r, 200));
+    const counted = [
+      count('queryWorkflow', 'query'),
+      count('describeWorkflowExecution', 'describe'),
+      count('updateWorkflowExecution', 'update'),
+    ];
+    try {
+      for (let i = 0; i < 3; i++) await snapshot(env.client, cache);
+      expect(calls).toEqual({ query: 0, describe: 0, update: 0 });
+      const decided: string[] = [];
+      const actions = new DeskActions(env.client, undefined, (id) => decided.push(id));
+      const [call] = await pendingApprovals(env.client, workflowId);
+      calls.query = 0;
+      await actions.decide('ops', {
+        workflowId,
+        callId: 'r-1',
+        argsDigest: call!.argsDigest,
+        approved: false,
+        reason: 'no',
+      });
+      expect(calls).toEqual({ query: 1, describe: 0, update: 1 });
+      expect(decided).toEqual([workflowId]);
+    } finally {
+      counted.forEach((s) => s.mockRestore());
+    }
+    await env.client.workflow.getHandle(workflowId).result();
+  });
 });

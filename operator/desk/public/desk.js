@@ -458,7 +458,8 @@
         'decided',
         'A worker answers again, or the run waits no more: its calls, if any, are below.',
       );
-    collapse(card, 'decided', 'No longer waiting: looking up who decided…');
+    // A card the page already shows expired stays so while its ledger is read (no flicker back to "decided").
+    if (card.el.dataset.state !== 'expired') collapse(card, 'decided', 'No longer waiting: looking up who decided…');
     const r = await api(`/api/decided?${query({ workflowId: card.workflowId })}`);
     const entry = r.ok && Array.isArray(r.data) && r.data.filter((e) => e.callId === card.callId).pop();
     collapse(
