@@ -249,13 +249,13 @@ describe('A. what the person decides is what they saw', () => {
     ]);
     for (const c of ['t-1', 't-2', 't-3']) await waiting(alice.page, c);
     const batch = alice.page.locator(`section.batch[data-workflow=${JSON.stringify(id2)}]`);
-    await expect(batch.locator('tr[data-call]').evaluateAll((rows) => rows.map((r) => r.textContent))).resolves.toEqual(
-      [
-        't-1pay_outto: Ada · amountCents: 70000',
-        't-2pay_outto: Bob · amountCents: 99000',
-        't-3pay_outto: Cy · amountCents: 12000',
-      ],
-    );
+    // In the order the calls began to wait, which parallel calls do not fix: compared as a set.
+    const rows = await batch.locator('tr[data-call]').evaluateAll((trs) => trs.map((r) => r.textContent));
+    expect(rows.sort()).toEqual([
+      't-1pay_outto: Ada · amountCents: 70000',
+      't-2pay_outto: Bob · amountCents: 99000',
+      't-3pay_outto: Cy · amountCents: 12000',
+    ]);
     await expect(batch.locator('.totals').textContent()).resolves.toBe('Totals of 3 calls: amountCents 181000');
     await expect(batch.locator('button.approve-batch').textContent()).resolves.toBe('Approve these 3 calls');
     await shot(batch, 'desk-card-batch.png');
