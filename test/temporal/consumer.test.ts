@@ -284,6 +284,7 @@ describe(`newest peers (@temporalio ${NEWEST.temporal}, zod ${NEWEST.zod})`, () 
       'reviews',
       'server',
       'desk',
+      'rules',
       'help',
     ]);
     // No server answers at the project's embeddedServer port, and no CLI is on this PATH: refused with the hint.

@@ -166,9 +166,25 @@ test('preview: the reconciliation cancelled while the preview runs ends CANCELLE
   expect(status).toBe('CANCELLED');
   // At once: it ended while its preview was still held, never waiting for the preview (nor its 60 s deadline).
   expect(settledAtEnd).toBe(0);
-  const types = eventTypes(await h.history(reconcileWorkflowId(operationId)));
-  expect(types.at(-1)).toBe('WORKFLOW_EXECUTION_CANCELED');
-  expect(types.filter((t) => /^ACTIVITY_TASK_(COMPLETED|FAILED|TIMED_OUT)$/.test(t))).toEqual([]);
+  const events = await h.history(reconcileWorkflowId(operationId));
+  expect(eventTypes(events).at(-1)).toBe('WORKFLOW_EXECUTION_CANCELED');
+  // The preview never ended (it was still held); the owner checks at review (operationOwner) did.
+  const nameOf = new Map(
+    events
+      .filter((e) => e.activityTaskScheduledEventAttributes)
+      .map((e) => [Number(e.eventId), e.activityTaskScheduledEventAttributes!.activityType!.name!]),
+  );
+  const ended = events
+    .map(
+      (e) =>
+        e.activityTaskCompletedEventAttributes ??
+        e.activityTaskFailedEventAttributes ??
+        e.activityTaskTimedOutEventAttributes,
+    )
+    .filter((a) => a)
+    .map((a) => nameOf.get(Number(a!.scheduledEventId)));
+  expect(ended.filter((n) => n !== 'operationOwner')).toEqual([]);
+  expect([...nameOf.values()].filter((n) => n === 'previewArguments')).toEqual(['previewArguments']);
   expect(ledger.hits('POST /emails')).toBe(1);
 });
 
