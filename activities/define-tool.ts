@@ -93,11 +93,7 @@ export interface ToolDefinition<
    * boundaries), beside the vocabulary's `already` words (recovery/classify/words.ts). Used with `verify`.
    */
   alreadyPhrases?: readonly string[];
-  /**
-   * Business invariants checked by trusted code: valid JSON is not a valid operation (docs/DESIGN.md, "Routes").
-   * `before` runs after the input schema and before any I/O: violations are `invalid_arguments`, nothing is
-   * dispatched. `after` runs on a schema-valid result: a returned message makes it `invalid_result`.
-   */
+  /** Business invariants checked by trusted code: valid JSON is not a valid operation (docs/DESIGN.md, "Routes"). */
   validate?: {
     /** Runs after `input`, before any I/O: violations make the call `invalid_arguments`, nothing is dispatched. */
     before?(args: z.output<I>): RuleViolation[] | undefined | Promise<RuleViolation[] | undefined>;
