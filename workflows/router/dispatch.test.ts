@@ -3,7 +3,14 @@
  * hands back as data. Pure unit tests: no workers, no servers; the activity's answers and errors are built as
  * Temporal delivers them (an `ActivityFailure` around the edge's `ApplicationFailure`), workflow time is jest's clock.
  */
-import { ActivityFailure, ApplicationFailure, CancelledFailure, RetryState, TimeoutFailure } from '@temporalio/common';
+import {
+  ActivityFailure,
+  ApplicationFailure,
+  CancelledFailure,
+  RetryState,
+  TimeoutFailure,
+  TimeoutType,
+} from '@temporalio/common';
 import { lastFailure } from '../../recovery/call-ledger';
 import type { ToolFailure } from '../../recovery/failure';
 import { dedupWrite, failure, readyScope, routerContext, spec, state } from '../../test/fixtures/router';
@@ -165,7 +172,7 @@ describe('dispatchFailed', () => {
       '1',
       RetryState.TIMEOUT,
       undefined,
-      new TimeoutFailure('t', undefined, 1),
+      new TimeoutFailure('t', undefined, TimeoutType.START_TO_CLOSE),
     );
     const out = dispatchFailed(ctx, scope, startDispatch(ctx, scope), timeout);
     expect(out.ok ? undefined : out.attempt.failure).toMatchObject({
@@ -185,7 +192,7 @@ describe('dispatchFailed', () => {
       '1',
       RetryState.TIMEOUT,
       undefined,
-      new TimeoutFailure('t', undefined, 1),
+      new TimeoutFailure('t', undefined, TimeoutType.START_TO_CLOSE),
     );
     const out = dispatchFailed(ctx, scope, startDispatch(ctx, scope), timeout);
     expect(out.ok ? undefined : out.attempt.failure).toMatchObject({

@@ -45,7 +45,8 @@ describe('checkCapability', () => {
   it('preflight: a catalogued, permitted tool passes, its spec set, the unknown-tool streak ended', () => {
     const ctx = routerContext([order]);
     ctx.st.unknownToolTurns = { count: 1, lastTurn: 1 };
-    const { spec: _spec, hash: _hash, ...scope } = readyScope(order);
+    const { spec: _spec, hash: _hash, ...rest } = readyScope(order);
+    const scope: CallScope = rest;
     expect(checkCapability(ctx, scope)).toBeUndefined();
     expect(scope.spec).toBe(order);
     expect(ctx.st.unknownToolTurns).toEqual({ count: 0, lastTurn: 0 });
