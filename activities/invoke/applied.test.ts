@@ -88,6 +88,11 @@ describe('afterAnswer', () => {
     expect(afterAnswer(unknown, write, true, ctx)).toEqual({ ...unknown, reason: 'accepted' });
   });
 
+  it('applied: without a 2xx seen, an unknown outcome keeps its own reason (it is not `accepted`)', () => {
+    const unknown = { ...unusable(write).failure, class: 'outcome_unknown', reason: 'timeout' } as ToolFailure;
+    expect(afterAnswer(unknown, write, false, ctx)).toBe(unknown);
+  });
+
   it('applied: a read’s failure, and a write’s without a 2xx that is no unreadable answer, are unchanged', () => {
     const read = readTool();
     const f = unusable(read).failure;
