@@ -1,7 +1,8 @@
 /**
  * Two tiers (docs/development.md, "Tests and CI"): `npm run test:fast` runs `core`; `npm run test:integration` the
  * other four. Five projects:
- * - core: pure unit tests and loopback-HTTP tests; no Temporal server.
+ * - core: pure unit tests and loopback-HTTP tests; no Temporal server. With them the tests beside the library's
+ *   steps in workflows/ and activities/ (`x.test.ts` beside `x.ts`: STYLE.md, "tests beside").
  * - temporal: tests on a real Temporal dev server, started once per run by test/setup/global-setup.ts
  *   (a project-level globalSetup runs only when a test of that project is selected).
  * - dialects: real client libraries against real servers (PostgreSQL, moto, gRPC, loopback SaaS wire formats)
@@ -31,7 +32,12 @@ module.exports = {
       displayName: 'core',
       testEnvironment: 'node',
       transform,
-      testMatch: ['<rootDir>/test/unit/**/*.test.ts', '<rootDir>/test/loopback/**/*.test.ts'],
+      testMatch: [
+        '<rootDir>/test/unit/**/*.test.ts',
+        '<rootDir>/test/loopback/**/*.test.ts',
+        '<rootDir>/workflows/**/*.test.ts',
+        '<rootDir>/activities/**/*.test.ts',
+      ],
     },
     {
       displayName: 'temporal',

@@ -49,6 +49,30 @@ test('each folder of tests belongs to one project: unit and loopback to the fast
   });
 });
 
+test('tests beside library files (workflows/, activities/) run in the fast tier, once each', () => {
+  const beside = ['workflows', 'activities'].flatMap((dir) =>
+    readdirSync(join(ROOT, dir), { recursive: true, encoding: 'utf8' })
+      .filter((f) => f.endsWith('.test.ts'))
+      .map((f) => `${dir}/${f.split(/[\\/]/).join('/')}`),
+  );
+  // STYLE.md, "tests beside": every step of the router and of the tool activity has one, but a file with nothing to
+  // run outside a workflow context: verify.ts is one proxyActivities call and its catch (no input to inject), so its
+  // test needs a worker (the Temporal tier).
+  const needsAWorkflow = ['workflows/router/verify.ts'];
+  const untested = ['workflows/router', 'activities/invoke'].flatMap((dir) =>
+    readdirSync(join(ROOT, dir))
+      .filter((f) => f.endsWith('.ts') && !f.endsWith('.test.ts'))
+      .map((f) => `${dir}/${f}`)
+      .filter((f) => !beside.includes(f.replace(/\.ts$/, '.test.ts'))),
+  );
+  expect(untested).toEqual(needsAWorkflow);
+  const projectsOfFile = (file: string) =>
+    jestConfig.projects
+      .filter((p) => p.testMatch.includes(`<rootDir>/${file.split('/')[0]}/**/*.test.ts`))
+      .map((p) => p.displayName);
+  expect([...new Set(beside.map((f) => projectsOfFile(f).join(',')))]).toEqual(['core']);
+});
+
 test('timeouts: 60 s in the fast tier, 180 s (test/setup/integration-timeout.ts) in every integration project', () => {
   // jest-circus reads testTimeout from the root config only: a project's own would be silently ignored.
   expect(jestConfig.projects.filter((p) => p.testTimeout !== undefined).map((p) => p.displayName)).toEqual([]);

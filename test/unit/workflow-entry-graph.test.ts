@@ -31,6 +31,9 @@ describe("the README workflow's modules carry no redaction rules", () => {
     const loaded = loadedBy(['./workflow', './workflows/own-workflows', './workflows/own-workflows-shared']);
     expect(loaded.length).toBeGreaterThan(40);
     expect(loaded.filter((m) => REDACTION.test(m))).toEqual([]);
+    // Nor a test beside a workflow file (workflows/router/x.test.ts): nothing the bundle's entries import.
+    expect(loaded.filter((m) => /\.test\.ts$|\/test\//.test(m))).toEqual([]);
+    expect(loaded).toEqual(expect.arrayContaining(['/workflows/router/recoveries.ts']));
   });
 
   test('the probe sees them where they are loaded (the check can fail): the activities redact', () => {
