@@ -161,6 +161,9 @@ export function worldWriteTools(base: string): AnyTool[] {
       output: z.object({ summaryId: z.string(), recordId: z.string(), title: z.string() }),
       idempotency: { carrier: 'header', name: 'Idempotency-Key', deduplicates: false },
       ...write,
+      // The world commits a summary before it answers and its lookup reads the same store: a "not found" is final at
+      // once (docs/tools.md, `commit`), as the ledger's (examples/ledger-tools.ts).
+      commit: { settleMs: 0, lookupLagMs: 0 },
       execute: post(base, '/summaries'),
       lookup: (operationId, ctx) => lookupBy(ctx, `${base}/summaries?op_key=${encodeURIComponent(operationId)}`),
     }),
