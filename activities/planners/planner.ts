@@ -35,6 +35,7 @@ import {
   type PlannerStepInput,
 } from '../../workflows/planner-contract';
 import { readPlannerInput, WITH_CATALOG, type CatalogEntry } from './planner-input';
+import { ScriptedPolicyError } from './scripted-policy';
 
 export { PLANNER_INVALID_DECISION };
 import { failWith } from '../failure-edge';
@@ -134,7 +135,10 @@ export function createPlannerActivities(planner: Planner, options: PlannerActivi
       // A cancelled step ends as cancelled (the signal's reason is Temporal's CancelledFailure), not as a failure.
       if (activity.cancellationSignal.aborted) throw activity.cancellationSignal.reason ?? err;
       if (PlannerOutputError.is(err)) throw invalidDecision(ctx, err.reason, [], err.received, info.attempt);
-      return failWith(classify({ kind: 'thrown', error: err }, ctx), {
+      const failure = ScriptedPolicyError.is(err)
+        ? policyMisfit(ctx, err.code)
+        : classify({ kind: 'thrown', error: err }, ctx);
+      return failWith(failure, {
         diagnostic: err,
         meta: {},
         attempt: info.attempt,
@@ -171,6 +175,21 @@ export function createPlannerActivities(planner: Planner, options: PlannerActivi
     /** The planner activity `planNextStep(input: PlannerStepInput | PlannerInput): Promise<PlannerDecision>`. */
     planNextStep,
   };
+}
+
+/**
+ * A scripted policy that does not fit the run (docs/agents.md: `unknown_goal`, `out_of_script`…): a bug of the test
+ * or demo, said by its code; the goal and the policy's goals stay in the worker's log, not in the run's history.
+ */
+function policyMisfit(ctx: CallContext, code: string) {
+  return buildFailure(ctx, {
+    class: FailureClass.UNRECOVERABLE,
+    reason: FailureReason.TOOL_BUG,
+    phase: Phase.DISPATCH,
+    retryable: false,
+    replaySafe: true,
+    publicMessage: `planner: the scripted policy does not fit this run (ScriptedPolicyError ${code}); the worker's log names the goal and the policy's goals.`,
+  });
 }
 
 /** The `planner_invalid_decision` failure. Public by construction: a redacted reason and a ≤200-char excerpt. */

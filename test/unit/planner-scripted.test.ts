@@ -426,7 +426,10 @@ describe('planner activity: the answer check', () => {
     const failure = await failureOf(run(planner, input([], 'Refund O-1')));
     expect(failure.type).toBe('unrecoverable');
     expect(failure.nonRetryable).toBe(true);
-    expect(failure.message).toBe('planner: the tool failed with an error no rule recognises (ScriptedPolicyError).');
+    expect(failure.message).toBe(
+      "planner: the scripted policy does not fit this run (ScriptedPolicyError unknown_goal); the worker's log names the goal and the policy's goals.",
+    );
+    expect(failure.message).not.toContain('Refund O-1');
   });
 
   it('an input that is not a PlannerInput → planner_invalid_input naming the field', async () => {
