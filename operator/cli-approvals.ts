@@ -28,6 +28,7 @@ export function addApprovalCommands(program: Command, withClient: WithClient): v
       withClient(async (c) => {
         const listed = await listApprovals(c);
         if (listed.length === 0) console.log('no workflow waits for approval');
+        else console.log('workflowId\ttool\tsince');
         for (const a of listed) console.log(`${a.workflowId}\t${a.tool}\t${iso(a.startedAtMs)}`);
       }),
     );
@@ -39,7 +40,8 @@ export function addApprovalCommands(program: Command, withClient: WithClient): v
         const pending = await pendingApprovals(c, workflowId);
         if (pending.length === 0) console.log('no calls wait for approval');
         for (const p of pending) {
-          console.log(`${p.callId}\t${p.tool}\t${p.operationId}\t${p.message}`);
+          console.log(`callId      ${p.callId} (the <callId> of approve and deny)`);
+          console.log(`  tool       ${p.tool}\n  operation  ${p.operationId}\n  message    ${p.message}`);
           console.log(`  argsDigest ${p.argsDigest}`);
           console.log(`  args       ${JSON.stringify(p.argsPreview)}`);
         }
