@@ -22,13 +22,12 @@ export type LookupResult<O> =
   | { state: 'not_applied' }
   | { state: 'unknown'; detail?: string };
 
-/**
- * A tool's answer to `verify(args)`: does the state the call asks for hold now? A verdict, or a verdict with the
- * state the read found (`state`: shown to the model as observed state, redacted and bounded).
- */
+/** `verify(args)`'s answer: does the state asked for hold now? A verdict, or one with the `state` the read found
+ * (shown to the model as observed state, redacted and bounded). */
 export type VerifyResult = PostconditionVerdict | { verdict: PostconditionVerdict; state?: unknown };
 
-export type Effect = ToolSpec['effect']; // `read` has no side effect; `write` may change the world
+/** A tool's effect: `read` has no side effect; `write` may change the world. */
+export type Effect = ToolSpec['effect'];
 
 /** A broken business rule found by trusted code before dispatch: a field (path) and what is wrong, in words. */
 export interface RuleViolation {

@@ -38,6 +38,7 @@ export interface UnknownError {
   rule: string;
 }
 
+/** One occurrence of an unknown error: an `UnknownSample` without the fingerprint its group already names. */
 type Sample = Omit<UnknownSample, 'fingerprint'>;
 
 /** The samples of unknown errors in the router's own `invokeTool` failures of one history. */

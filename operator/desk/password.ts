@@ -8,6 +8,7 @@
 import { randomBytes, scrypt, timingSafeEqual, type ScryptOptions } from 'node:crypto';
 import { SCRYPT_HASH } from '../../config/desk-schema';
 
+/** scrypt's cost for a new hash: N = 2^`ln`, block size `r`, parallelism `p` (OWASP's recommended minimum). */
 const DEFAULT = { ln: 17, r: 8, p: 1 };
 const KEY_BYTES = 32;
 /** Longest password accepted, in characters: longer input is refused before it is hashed. */
