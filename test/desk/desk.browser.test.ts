@@ -261,10 +261,20 @@ test('two operators decide the same call at once: exactly one decision is taken'
   ]);
   await Promise.all([card(alice.page, 'race-1').waitFor(), card(bob.page, 'race-1').waitFor()]);
   const approvedBefore = service.hits('GET /export-approved');
-  await Promise.all([
-    press(card(alice.page, 'race-1').locator('button.approve')),
-    press(card(bob.page, 'race-1').locator('button.deny')),
-  ]);
+  // Both buttons armed first; then both clicks leave in the same tick, each inside its own page. Pressing one after
+  // the other (Playwright's click waits for actionability) let the first decision's live refresh collapse the other
+  // card before its click under load, and the second click waited 30 s for a button that was gone.
+  const selector = (button: string) => `article[data-call="race-1"] button.${button}[data-ready]`;
+  await Promise.all([alice.page.locator(selector('approve')).waitFor(), bob.page.locator(selector('deny')).waitFor()]);
+  const clickNow = (page: Page, sel: string) =>
+    page.evaluate((s) => {
+      const button = document.querySelector<HTMLButtonElement>(s);
+      button?.click();
+      return button !== null;
+    }, sel);
+  await expect(
+    Promise.all([clickNow(alice.page, selector('approve')), clickNow(bob.page, selector('deny'))]),
+  ).resolves.toEqual([true, true]);
   await Promise.all([alice.page.locator('#answer[data-ok]').waitFor(), bob.page.locator('#answer[data-ok]').waitFor()]);
   const oks = await Promise.all([alice.page, bob.page].map((p) => p.locator('#answer').getAttribute('data-ok')));
   expect([...oks].sort()).toEqual(['no', 'yes']);
