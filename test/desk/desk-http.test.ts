@@ -13,7 +13,7 @@ import { hashPassword, pendingApprovals, startDesk, type RunningDesk } from '../
 import { LOGIN_LIMITS } from '../../operator/desk/login-limits';
 import { MAX_BODY_BYTES } from '../../operator/desk/http';
 import { DeskActions } from '../../operator/desk/actions';
-import { QUERY_DEADLINE_MS, snapshot, type SnapshotCache } from '../../operator/desk/views';
+import { listing, QUERY_DEADLINE_MS, snapshot } from '../../operator/desk/views';
 import { listApprovals } from '../../operator/approvals';
 import { RecoveryStatus } from '../../workflows/search-attributes';
 import { RecoveryPlugin } from '../../plugin/recovery-plugin';
@@ -233,7 +233,7 @@ test('a waiting workflow no worker runs does not hold the page: its query is cut
   }
 });
 
-test('the feed reads each run once while its history stays the same (no describe, no query per poll); a decision is one query and one update', async () => {
+test('the feed lists runs from visibility alone (no query, no describe per poll); a decision on a call the desk just showed is one update and no read, on one it did not show one query and one update', async () => {
   const taskQueue = uniqueTaskQueue('desk-reads');
   const plugin = new RecoveryPlugin({
     tools: [gatedExportTool(() => service.url, seen)],
@@ -261,16 +261,15 @@ test('the feed reads each run once while its history stays the same (no describe
       return real(r as never);
     }) as never);
   };
+  const month = (m: string, callId: string) => ({ tool: 'export_report', args: { month: m }, callId });
   await worker.runUntil(async () => {
     await env.client.workflow.start('parallelCalls', {
       taskQueue,
       workflowId,
-      args: [
-        { ...plugin.workflowDefaults(), calls: [{ tool: 'export_report', args: { month: '2027-03' }, callId: 'r-1' }] },
-      ],
+      args: [{ ...plugin.workflowDefaults(), calls: [month('2027-03', 'r-1'), month('2027-04', 'r-2')] }],
     });
-    const cache: SnapshotCache = new Map();
-    while (!(await snapshot(env.client, cache)).approvals.some((w) => w.workflowId === workflowId && w.calls.length))
+    while ((await pendingApprovals(env.client, workflowId)).length < 2) await new Promise((r) => setTimeout(r, 200));
+    while (!(await listing(env.client)).approvals.some((w) => w.workflowId === workflowId))
       await new Promise((r) => setTimeout(r, 200));
     const counted = [
       count('queryWorkflow', 'query'),
@@ -278,21 +277,36 @@ test('the feed reads each run once while its history stays the same (no describe
       count('updateWorkflowExecution', 'update'),
     ];
     try {
-      for (let i = 0; i < 3; i++) await snapshot(env.client, cache);
+      for (let i = 0; i < 3; i++) await listing(env.client);
       expect(calls).toEqual({ query: 0, describe: 0, update: 0 });
       const decided: string[] = [];
       const actions = new DeskActions(env.client, undefined, (id) => decided.push(id));
-      const [call] = await pendingApprovals(env.client, workflowId);
-      calls.query = 0;
+      const details = (await actions.details({ workflowId })) as {
+        calls: Array<{ callId: string; argsDigest: string }>;
+      };
+      expect(details.calls.map((c) => c.callId).sort()).toEqual(['r-1', 'r-2']);
+      expect(calls).toEqual({ query: 1, describe: 0, update: 0 });
+      const [r1, r2] = ['r-1', 'r-2'].map((id) => details.calls.find((c) => c.callId === id)!);
+      // The desk showed r-1 a moment ago: the decision is the update alone.
       await actions.decide('ops', {
         workflowId,
         callId: 'r-1',
-        argsDigest: call!.argsDigest,
+        argsDigest: r1!.argsDigest,
         approved: false,
         reason: 'no',
       });
       expect(calls).toEqual({ query: 1, describe: 0, update: 1 });
-      expect(decided).toEqual([workflowId]);
+      // Another desk never showed r-2: it reads the run's calls first.
+      const other = new DeskActions(env.client, undefined, (id) => decided.push(id));
+      await other.decide('ops', {
+        workflowId,
+        callId: 'r-2',
+        argsDigest: r2!.argsDigest,
+        approved: false,
+        reason: 'no',
+      });
+      expect(calls).toEqual({ query: 2, describe: 0, update: 2 });
+      expect(decided).toEqual([workflowId, workflowId]);
     } finally {
       counted.forEach((s) => s.mockRestore());
     }

@@ -15,7 +15,15 @@ import type { ToolContext } from '../../activities/tool-context';
 import { startLedgerService, type LedgerService } from '../../examples/ledger-service';
 import { ledgerTools } from '../../examples/ledger-tools';
 import { startScriptedService, type ScriptedService } from '../../examples/scripted-service';
-import { approvalLedger, hashPassword, pendingApprovals, showReview, startDesk, type RunningDesk } from '../../client';
+import {
+  approvalLedger,
+  decideApproval,
+  hashPassword,
+  pendingApprovals,
+  showReview,
+  startDesk,
+  type RunningDesk,
+} from '../../client';
 import { RecoveryPlugin } from '../../plugin/recovery-plugin';
 import type { ReconcileResult } from '../../workflows/reconcile';
 import type { ToolOutcome } from '../../workflows/tool-router';
@@ -212,6 +220,14 @@ describe('one turn of two calls, one with an argument that holds HTML', () => {
     // A second tab of alice's whose feed froze on the current snapshot, as a tab whose view lags.
     const stale = await alice.context.newPage();
     const frozen = await (await stale.request.get(`${desk.url}/api/snapshot`)).json();
+    const details = await (
+      await stale.request.get(`${desk.url}/api/details?workflowId=${encodeURIComponent(id)}`)
+    ).text();
+    await stale.route('**/api/details?*', (r) =>
+      new URL(r.request().url()).searchParams.get('workflowId') === id
+        ? r.fulfill({ status: 200, headers: { 'content-type': 'application/json' }, body: details })
+        : r.continue(),
+    );
     await stale.route('**/api/events', (r) =>
       r.fulfill({
         status: 200,
@@ -251,6 +267,40 @@ describe('one turn of two calls, one with an argument that holds HTML', () => {
     ]);
     expect([service.hits('GET /export'), service.hits('GET /export-approved')]).toEqual([2, 1]);
   });
+});
+
+describe('a decision taken elsewhere', () => {
+  let id: string;
+  let alice: Awaited<ReturnType<typeof operatorPage>>;
+  beforeAll(async () => {
+    id = await start([
+      { callId: 'far-1', month: '2027-05' },
+      { callId: 'far-2', month: '2027-06' },
+    ]);
+    alice = await operatorPage(browser, desk.url, 'alice', PASSWORDS.alice);
+    await card(alice.page, 'far-1').locator('button.deny[data-ready]').waitFor();
+    const far1 = (await pendingApprovals(env.client, id)).find((p) => p.callId === 'far-1')!;
+    // carol decides with the CLI's function, not on this desk: the run stays listed (far-2 still waits).
+    await decideApproval(env.client, id, {
+      callId: 'far-1',
+      argsDigest: far1.argsDigest,
+      approved: false,
+      by: 'carol',
+      reason: 'not this month',
+    });
+  });
+  afterAll(async () => {
+    await alice.context.close();
+    await env.client.workflow.getHandle(id).terminate('test over');
+  });
+
+  // Bounded by this test's timeout, not by a measured gap: the page re-reads the runs in view every 2 s.
+  test('shows on its card where it was, with who decided, within a couple of seconds', async () => {
+    const decided = card(alice.page, 'far-1').locator('p.decided');
+    await decided.waitFor({ timeout: 0 });
+    await expect(decided.textContent()).resolves.toMatch(/^Denied by carol at \d/);
+    await expect(card(alice.page, 'far-2').getAttribute('data-state')).resolves.toBe('waiting');
+  }, 6_000);
 });
 
 test('two operators decide the same call at once: exactly one decision is taken', async () => {
