@@ -1,7 +1,9 @@
 /**
  * The desk's decisions, through the CLI's functions, as the operator (`by`; `identity` `recovery-router-desk/<name>`),
  * signed with the desk's key. An approval or replay names `viewDigest` (./human-view.ts): refused when the arguments
- * render otherwise now, cannot be read, or hold a fold this operator did not open (`part`). Node side.
+ * render otherwise now, cannot be read, or hold a fold this operator did not open (`part`). A call's rendering is
+ * kept from the read that showed it (`details`): its `argsDigest` fixes its arguments, so it renders the same; a
+ * decision on calls the desk read within FRESH_MS (the run's worker answered) is one update, with no query. Node side.
  */
 import { Client } from '@temporalio/client';
 import { decideApprovals, revokeApproval } from '../approval-lifecycle';
@@ -18,8 +20,11 @@ import {
 } from '../../workflows/definitions';
 import { HttpError, optionalText, textField } from './http';
 import { rendered, unopened, type Rendered } from './human-view';
-import { RunReader, WITH_ARGUMENTS } from './views';
+import { mustRead, readDetails, WITH_ARGUMENTS } from './views';
 
+/** Renderings kept at most (the oldest go first), and how recent a read spares a decision its query, in ms. */
+const MAX_SHOWN = 10_000;
+export const FRESH_MS = 5_000;
 /** Folds opened kept at most (each operator's, for the renderings they decide on); the oldest go first. */
 const MAX_OPENED = 100_000;
 
@@ -67,11 +72,13 @@ export class DeskActions {
   private readonly clients = new Map<string, Client>();
   /** `user \0 viewDigest \0 fold`: what each operator opened. */
   private readonly opened = new Set<string>();
+  /** `workflowId \0 callId \0 argsDigest` → the call as read (without its arguments), its rendering, when read. */
+  private readonly shown = new Map<string, { call: PendingApproval; rendering: Rendered | null; atMs: number }>();
 
   constructor(
     private readonly base: Client,
     private readonly signingKey?: Uint8Array,
-    /** Told each workflow the desk decided on (`LiveFeed.forget`). */
+    /** Told each workflow the desk decided on (`LiveFeed.decided`). */
     private readonly onDecided: (workflowId: string) => void = () => {},
   ) {}
 
@@ -91,7 +98,7 @@ export class DeskActions {
   async decide(user: string, body: Record<string, unknown>) {
     const { workflowId, approved, reason, calls, options } = await this.checked(user, body, [body]);
     const decision = { ...calls[0]!, approved, by: user, ...reason };
-    return this.sent(workflowId, () => decideApproval(this.clientFor(user), workflowId, decision, options));
+    return this.sent(workflowId, () => decideApproval(this.clientFor(user), workflowId, decision, options), calls);
   }
 
   /** `{ workflowId, calls: [{ callId, argsDigest, viewDigest (to approve) }], approved, reason? }` → all or none. */
@@ -99,17 +106,28 @@ export class DeskActions {
     if (!Array.isArray(body.calls) || body.calls.length === 0) throw new HttpError(400, '`calls` must be a list');
     const { workflowId, approved, reason, calls, options } = await this.checked(user, body, body.calls);
     const batch = { calls, approved, by: user, ...reason };
-    return this.sent(workflowId, () => decideApprovals(this.clientFor(user), workflowId, batch, options));
-  }
-
-  /** `send`'s answer (`answering`); the feed then reads `workflowId` again, whatever the run answered. */
-  private sent<T>(workflowId: string, send: () => Promise<T>): Promise<T> {
-    return answering(send).finally(() => this.onDecided(workflowId));
+    return this.sent(workflowId, () => decideApprovals(this.clientFor(user), workflowId, batch, options), calls);
   }
 
   /**
-   * A decision's fields and the run's waiting calls, queried once (the decision is sent with them: one query, one
-   * update); to approve, each call checked against its rendering now (the run refuses others).
+   * `send`'s answer (`answering`); the feed then reads `workflowId` again, whatever the run answered, and a next
+   * decision on `calls` reads them again (a second click is refused with what became of the call).
+   */
+  private sent<T>(
+    workflowId: string,
+    send: () => Promise<T>,
+    calls: Array<{ callId: string; argsDigest: string }> = [],
+  ) {
+    return answering(send).finally(() => {
+      for (const c of calls) this.shown.delete(`${workflowId}\0${c.callId}\0${c.argsDigest}`);
+      this.onDecided(workflowId);
+    });
+  }
+
+  /**
+   * A decision's fields and the run's waiting calls: as the desk read them within FRESH_MS when it read every call
+   * named, else queried now (one query, one update); to approve, each call checked against its rendering (the run
+   * refuses a call that does not wait with that digest).
    */
   private async checked(user: string, body: Record<string, unknown>, list: unknown[]) {
     const [workflowId, reason, approved] = [textField(body, 'workflowId', MAX_WORKFLOW_ID), reasonOf(body), flag(body)];
@@ -119,19 +137,44 @@ export class DeskActions {
       const callId = textField(call, 'callId', MESSAGE_BOUNDS.callId);
       return { call, at, callId, argsDigest: hex64(call.argsDigest, `${at}argsDigest`) };
     });
-    const pending = await this.pendingOf(workflowId);
-    for (const { call, at, callId, argsDigest } of approved ? fields : []) {
-      const shown = callShown(pending, callId, argsDigest);
-      if (shown !== undefined)
-        this.check(user, `call ${callId}`, shown, viewDigest(call.viewDigest, `${at}viewDigest`), 'approving');
-    }
+    const kept = fields.map((f) => this.shown.get(`${workflowId}\0${f.callId}\0${f.argsDigest}`));
+    const checkAll = (shownOf: (i: number) => Rendered | null | undefined) => {
+      for (const [i, { call, at, callId }] of (approved ? fields : []).entries()) {
+        const shown = shownOf(i);
+        if (shown !== undefined)
+          this.check(user, `call ${callId}`, shown, viewDigest(call.viewDigest, `${at}viewDigest`), 'approving');
+      }
+    };
+    const passes = (shownOf: (i: number) => Rendered | null) => {
+      try {
+        return checkAll(shownOf) ?? true;
+      } catch {
+        return false; // refused as kept: read now, and refuse with what the run says now
+      }
+    };
+    const fresh = kept.every((k) => k && Date.now() - k.atMs < FRESH_MS) && passes((i) => kept[i]!.rendering);
+    const pending = fresh ? kept.map((k) => k!.call) : await this.pendingOf(workflowId);
+    if (!fresh) checkAll((i) => callShown(pending, fields[i]!.callId, fields[i]!.argsDigest));
     const calls = fields.map(({ callId, argsDigest }) => ({ callId, argsDigest }));
     return { workflowId, approved, reason, calls, options: { ...this.keyOption, pending } };
   }
 
+  /** `?workflowId` → the run's details read now (views.ts `readDetails`), each call's rendering kept. @throws HttpError 404 */
+  async details(query: Record<string, unknown>) {
+    const workflowId = textField(query, 'workflowId', MAX_WORKFLOW_ID);
+    const details = await readDetails(this.base, workflowId, (call, rendering) => {
+      const key = `${workflowId}\0${call.callId}\0${call.argsDigest}`;
+      this.shown.delete(key);
+      if (this.shown.size >= MAX_SHOWN) this.shown.delete(this.shown.keys().next().value as string);
+      this.shown.set(key, { call, rendering, atMs: Date.now() });
+    });
+    if (!details) throw new HttpError(404, `workflow ${workflowId.slice(0, 200)} was not found`);
+    return details;
+  }
+
   /** The run's waiting calls with their arguments, read now. @throws HttpError 404, 409 (no worker answers) */
   private pendingOf(workflowId: string): Promise<PendingApproval[]> {
-    return this.reader().must(workflowId, (h) => h.query(pendingApprovalsQuery, WITH_ARGUMENTS));
+    return mustRead(this.base, workflowId, (h) => h.query(pendingApprovalsQuery, WITH_ARGUMENTS));
   }
 
   /** @throws HttpError 409 when the arguments cannot be shown, were shown otherwise, or have a fold `user` never opened. */
@@ -161,18 +204,16 @@ export class DeskActions {
     return { viewDigest: shown.view.digest, fold, ...part };
   }
 
-  private reader = () => new RunReader(this.base);
-
   /** `{ operationId }`'s review case with its arguments, read now. @throws HttpError 404, 409 (no worker answers) */
   private reviewCase(query: Record<string, unknown>): Promise<ReviewCase> {
     const id = reconcileWorkflowId(textField(query, 'operationId', MESSAGE_BOUNDS.operationId));
-    return this.reader().must(id, (h) => h.query(reviewCaseQuery, WITH_ARGUMENTS));
+    return mustRead(this.base, id, (h) => h.query(reviewCaseQuery, WITH_ARGUMENTS));
   }
 
   /** `?workflowId` → the run's approval ledger; `?operationId` → the review's last decision: who, what, when. */
   async decided(query: Record<string, unknown>) {
     if (query.operationId !== undefined) return { decision: (await this.reviewCase(query)).decision ?? null };
-    return this.reader().must(textField(query, 'workflowId', MAX_WORKFLOW_ID), (h) => h.query(approvalLedgerQuery));
+    return mustRead(this.base, textField(query, 'workflowId', MAX_WORKFLOW_ID), (h) => h.query(approvalLedgerQuery));
   }
 
   /** `{ workflowId, callId, reason? }` → the revoked ledger entry. */

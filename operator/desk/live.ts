@@ -1,7 +1,9 @@
 /**
  * The page's live feed: server-sent events (HTML Living Standard, "Server-sent events"). Once at start, and every
- * `pollMs` while a page listens, the desk reads the namespace (views.ts; `cache`: the runs' kept answers) and sends
- * - `snapshot` (the waiting calls and cases, with the server's clock) when it changed, and at least every 15 s;
+ * `pollMs` while a page listens (at least twice the last list's time apart, so a slow list does not crowd out
+ * decisions), the desk lists the waiting runs (views.ts `listing`: visibility only, no query) and sends
+ * - `snapshot` (the waiting runs, with the server's clock) when the list changed, and at least every 15 s;
+ * - `decided` (`{ workflowId }`) when this desk decided on a run: a page showing it reads its details again;
  * - `trouble` (`{ message }`) when Temporal could not be read; the page shows it beside its connection state.
  * A comment line every tick lets the browser notice a dead connection; `retry: 2000` sets its reconnect delay (ms).
  * A stream ends with its session: at logout (`endSession`) and expiry. One reader for every page. Node side.
@@ -10,7 +12,7 @@ import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { Client } from '@temporalio/client';
 import { briefly, SECURITY_HEADERS } from './http';
 import type { Session } from './sessions';
-import { snapshot, type Snapshot, type SnapshotCache } from './views';
+import { listing, type Listing } from './views';
 
 /** A snapshot is sent again at least this often, in ms, even unchanged. */
 const RESEND_MS = 15_000;
@@ -23,7 +25,6 @@ export class LiveFeed {
   private ticking: Promise<void> = Promise.resolve();
   private last: { body: string; sentAtMs: number; frame: string } | undefined;
   private closed = false;
-  private readonly cache: SnapshotCache = new Map();
 
   constructor(
     private readonly client: Client,
@@ -49,9 +50,9 @@ export class LiveFeed {
     if (this.timer === undefined) this.schedule(0);
   }
 
-  /** Drops what the feed keeps of `workflowId` (this desk decided on it): its next read queries it. */
-  forget(workflowId: string): void {
-    this.cache.delete(workflowId);
+  /** This desk decided on `workflowId`: pages are told at once (those showing it read it again). */
+  decided(workflowId: string): void {
+    this.broadcast(`event: decided\ndata: ${JSON.stringify({ workflowId })}\n\n`);
   }
 
   /** Ends the streams of a session (a logout). */
@@ -78,15 +79,16 @@ export class LiveFeed {
       this.timer = undefined;
       return;
     }
+    const t0 = Date.now();
     try {
-      this.publish(await snapshot(this.client, this.cache));
+      this.publish(await listing(this.client));
     } catch (err) {
       this.broadcast(`event: trouble\ndata: ${JSON.stringify({ message: briefly(err) })}\n\n`);
     }
-    if (!this.closed) this.schedule(this.pollMs);
+    if (!this.closed) this.schedule(Math.max(this.pollMs, 2 * (Date.now() - t0)));
   }
 
-  private publish(snap: Snapshot): void {
+  private publish(snap: Listing): void {
     const body = JSON.stringify({ approvals: snap.approvals, reviews: snap.reviews });
     const nowMs = Date.now();
     if (this.last && this.last.body === body && nowMs - this.last.sentAtMs < RESEND_MS) {

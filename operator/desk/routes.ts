@@ -10,7 +10,7 @@ import type { DeskActions } from './actions';
 import { identify, logIn, operator, requireCsrf, type Caller, type DeskAuth } from './auth';
 import { HttpError, readJson, sendJson, sessionCookie } from './http';
 import type { LiveFeed } from './live';
-import { snapshot, type HistoryReader } from './views';
+import type { HistoryReader } from './views';
 
 export interface Desk {
   client: Client;
@@ -80,8 +80,8 @@ async function read(
   const user = operator(caller);
   const query = Object.fromEntries(url.searchParams);
   if (path === '/api/events') return desk.live.subscribe(req, res, caller.session!);
-  if (path === '/api/snapshot') return reply(200, await snapshot(desk.client));
   if (path === '/api/history') return reply(200, { nowMs: Date.now(), items: await desk.history.read() });
+  if (path === '/api/details') return reply(200, await desk.actions.details(query));
   if (path === '/api/part') return reply(200, await desk.actions.part(user, query));
   if (path === '/api/decided') return reply(200, await desk.actions.decided(query));
   throw new HttpError(404, 'not found');

@@ -62,7 +62,7 @@ export async function startDesk(options: DeskOptions): Promise<RunningDesk> {
   const desk: Desk = {
     client: options.client,
     auth: createAuth(config),
-    actions: new DeskActions(options.client, options.signingKey, (id) => live.forget(id)),
+    actions: new DeskActions(options.client, options.signingKey, (id) => live.decided(id)),
     history: new HistoryReader(options.client, config.historyLimit),
     live,
     passwordLogin: config.users.length > 0,

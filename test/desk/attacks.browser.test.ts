@@ -55,28 +55,24 @@ interface SnapCall {
   argsDigest: string;
   view: { digest: string; rows: ViewRow[] } | null;
 }
-type Snap = {
-  approvals: Array<{ workflowId: string; calls: SnapCall[]; blind?: string }>;
-  reviews: Array<{ operationId: string; case?: { view?: { digest: string } }; blind?: string }>;
-};
+type Details = { calls?: SnapCall[]; case?: { view?: { digest: string } }; blind?: string };
 /**
- * What `pick` finds in the desk's snapshot, read again while the run is blind (a query slower than the desk's 3 s
- * deadline on a loaded machine: the desk then says so rather than show details) for at most 30 s.
+ * What `pick` finds in a run's details as the page reads them (`/api/details`), read again while the run is blind (a
+ * query slower than the desk's 3 s deadline on a loaded machine: the desk then says so rather than show details) for
+ * at most 30 s.
  */
-async function fromSnapshot<T>(page: Page, pick: (s: Snap) => T | undefined): Promise<T> {
-  let last: Snap | undefined;
+async function fromDetails<T>(page: Page, workflowId: string, pick: (d: Details) => T | undefined): Promise<T> {
+  let last: Details | undefined;
   for (const stop = Date.now() + 30_000; Date.now() < stop; await page.waitForTimeout(500)) {
-    last = (await pageGet<Snap>(page, '/api/snapshot')).body;
+    last = (await pageGet<Details>(page, `/api/details?workflowId=${encodeURIComponent(workflowId)}`)).body;
     const found = pick(last);
     if (found !== undefined) return found;
   }
-  throw new Error(`not in the snapshot: ${JSON.stringify(last).slice(0, 500)}`);
+  throw new Error(`not in the details: ${JSON.stringify(last).slice(0, 500)}`);
 }
-/** The call as the desk's snapshot shows it (digest, view). */
+/** The call as the desk shows it (digest, view). */
 const snapCall = (page: Page, workflowId: string, callId: string) =>
-  fromSnapshot(page, (s) =>
-    s.approvals.find((w) => w.workflowId === workflowId)?.calls.find((c) => c.callId === callId),
-  );
+  fromDetails(page, workflowId, (d) => d.calls?.find((c) => c.callId === callId));
 async function answer(page: Page): Promise<string> {
   await page.locator('#answer[data-ok]').waitFor();
   return (await page.locator('#answer').textContent()) ?? '';
@@ -395,10 +391,7 @@ describe('D. a review card holds what the decision needs', () => {
   });
   test('D33 replaying a non-deduplicating write without confirming the risk is refused; nothing is sent', async () => {
     const sent = kit.ledger.hits('POST /emails');
-    const viewDigest = await fromSnapshot(
-      alice.page,
-      (s) => s.reviews.find((r) => r.operationId === operationId)?.case?.view?.digest,
-    );
+    const viewDigest = await fromDetails(alice.page, `reconcile:${operationId}`, (d) => d.case?.view?.digest);
     const refused = await pagePost(alice.page, '/api/reviews/decide', {
       operationId,
       decision: 'replay',

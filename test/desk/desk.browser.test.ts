@@ -31,6 +31,7 @@ import { testEnv, uniqueTaskQueue, writeKey } from '../setup/env';
 import { GATED_SCRIPT, gatedExportTool } from '../temporal/fixtures/gated-export-tool';
 import type { ParallelCallsInput } from '../temporal/fixtures/parallel-approvals-workflow';
 import { FAST_BACKOFF, timerDurationsMs } from '../temporal/harness';
+import { listing } from '../../operator/desk/views';
 import { launchChromium, operatorPage } from './browser';
 import { press } from './kit';
 
@@ -219,7 +220,7 @@ describe('one turn of two calls, one with an argument that holds HTML', () => {
   test('approve from the page: the tool runs once with approvedBy = alice; a second click (a stale tab) is refused', async () => {
     // A second tab of alice's whose feed froze on the current snapshot, as a tab whose view lags.
     const stale = await alice.context.newPage();
-    const frozen = await (await stale.request.get(`${desk.url}/api/snapshot`)).json();
+    const frozen = await listing(env.client);
     const details = await (
       await stale.request.get(`${desk.url}/api/details?workflowId=${encodeURIComponent(id)}`)
     ).text();

@@ -3,6 +3,9 @@
 // (textContent), never as HTML, with control and bidirectional characters shown escaped and marked. Every change is
 // a POST with the session's CSRF token.
 //
+// The live feed lists the waiting runs (visibility); a run's calls or case are read when its card comes into view
+// (every run's, when at most EAGER wait), again every REFRESH_MS while in view, and when this desk decided on it.
+//
 // The page never moves a decision under the pointer: cards are kept by key and updated in place; a new card is
 // added at the end; a card that is decided, expires or leaves stays where it was, at its height, saying what became
 // of it; a decision button that appeared or moved less than GUARD_MS ago ignores a click.
@@ -11,6 +14,7 @@
 (() => {
   /** A decision button that appeared or moved this recently (ms) ignores a click. */
   const GUARD_MS = 700;
+  const [EAGER, REFRESH_MS] = [24, 2_000];
   const state = {
     csrf: '',
     user: null,
@@ -26,6 +30,11 @@
     opened: new Map(),
     /** Where each decision button was (page coordinates) and since when (performance.now()). */
     where: new WeakMap(),
+    /** The feed's last list; each run's details read (`/api/details`) by workflow id; cards in view; reads under way. */
+    last: { approvals: [], reviews: [] },
+    details: new Map(),
+    inView: new Set(),
+    reading: new Set(),
   };
   const $ = (id) => document.getElementById(id);
   const now = () => Date.now() + state.clockOffsetMs;
@@ -60,6 +69,9 @@
     });
   }
   const idCode = (s, cls = '') => shown('code', s, { class: `id ${cls}`.trim() });
+  /** A definition list of `[term, description element or its children]` pairs. */
+  const terms = (pairs) =>
+    el('dl', {}, ...pairs.flatMap(([t, d]) => [el('dt', { text: t }), d instanceof Node ? d : el('dd', {}, ...d)]));
 
   async function api(path, body) {
     const init =
@@ -103,23 +115,11 @@
   }
 
   // ---- answers and connection: the answer floats over the page and moves nothing ----
-  function answer(text, ok) {
-    const a = $('answer');
-    a.hidden = false;
-    a.textContent = text;
-    a.dataset.ok = ok ? 'yes' : 'no';
-  }
+  const answer = (text, ok) =>
+    (Object.assign($('answer'), { hidden: false, textContent: text }).dataset.ok = ok ? 'yes' : 'no');
   /** Hides the last answer, so the next one is the answer to this change. */
-  function clearAnswer() {
-    const a = $('answer');
-    a.hidden = true;
-    delete a.dataset.ok;
-  }
-  function connection(name, text) {
-    const c = $('connection');
-    c.dataset.state = name;
-    c.textContent = text;
-  }
+  const clearAnswer = () => delete Object.assign($('answer'), { hidden: true }).dataset.ok;
+  const connection = (name, text) => (Object.assign($('connection'), { textContent: text }).dataset.state = name);
 
   // ---- the pointer guard ----
   /**
@@ -131,8 +131,7 @@
     let moved = false;
     for (const b of document.querySelectorAll('button[data-decides]')) {
       const r = b.getBoundingClientRect();
-      const x = r.x + window.scrollX;
-      const y = r.y + window.scrollY;
+      const [x, y] = [r.x + window.scrollX, r.y + window.scrollY];
       const was = state.where.get(b);
       if (was && was.x === x && was.y === y) continue;
       state.where.set(b, { x, y, at: t });
@@ -156,11 +155,8 @@
       'data-decides': 'yes',
       onclick: (event) => {
         const was = state.where.get(event.currentTarget);
-        if (!was || performance.now() - was.at < GUARD_MS) {
-          answer('Nothing was sent: the page changed just before your click. Look again, then click.', false);
-          return;
-        }
-        void run();
+        if (was && performance.now() - was.at >= GUARD_MS) return void run();
+        answer('Nothing was sent: the page changed just before your click. Look again, then click.', false);
       },
     });
 
@@ -185,10 +181,7 @@
   // ---- session ----
   async function boot() {
     const { ok, data } = await api('/api/session');
-    if (!ok) {
-      connection('offline', data.error || 'offline');
-      return;
-    }
+    if (!ok) return connection('offline', data.error || 'offline');
     state.csrf = data.csrf || '';
     state.clockOffsetMs = data.nowMs - Date.now();
     if (data.user) return signedIn(data.user, data.via);
@@ -212,11 +205,8 @@
     const form = event.target;
     const r = await api('/api/login', { name: form.elements.name.value, password: form.elements.password.value });
     form.elements.password.value = '';
-    if (!r.ok) {
-      $('login-error').textContent = r.data.error || `HTTP ${r.status}`;
-      return;
-    }
-    $('login-error').textContent = '';
+    $('login-error').textContent = r.ok ? '' : r.data.error || `HTTP ${r.status}`;
+    if (!r.ok) return;
     state.csrf = r.data.csrf;
     signedIn(r.data.user, r.data.via);
   }
@@ -241,6 +231,10 @@
     source.addEventListener('snapshot', (e) => {
       connection('live', 'live');
       render(JSON.parse(e.data));
+    });
+    source.addEventListener('decided', (e) => {
+      const { workflowId } = JSON.parse(e.data);
+      if (state.details.has(workflowId)) void read(workflowId);
     });
     source.addEventListener('trouble', (e) =>
       connection('trouble', `live, but Temporal: ${JSON.parse(e.data).message}`),
@@ -268,7 +262,10 @@
       if (!card) {
         const node = item.build();
         book.set(item.key, { ...item, el: node });
-        added.append(node);
+        const before = item.at && book.get(item.at);
+        if (before && before.el.isConnected) before.el.before(node);
+        else added.append(node);
+        watcher.observe(node);
       } else if (card.sig !== item.sig && !card.done) {
         rebuild(card, item.build());
         Object.assign(card, { sig: item.sig, data: item.data });
@@ -279,32 +276,77 @@
   }
   function rebuild(card, next) {
     next.style.minHeight = `${card.el.getBoundingClientRect().height}px`;
+    watcher.unobserve(card.el);
+    state.inView.delete(card.el);
     card.el.replaceWith(next);
     card.el = next;
+    watcher.observe(next);
   }
 
+  /** Renders the feed's list `snap` (or the last one again) with the details read so far. */
   function render(snap) {
-    renderApprovals(snap.approvals);
-    renderReviews(snap.reviews);
+    if (snap) state.last = snap;
+    const listed = listedIds();
+    for (const id of state.details.keys()) if (!listed.has(id)) state.details.delete(id);
+    renderApprovals(state.last.approvals);
+    renderReviews(state.last.reviews);
     settle();
+    if (listed.size <= EAGER) for (const id of listed) if (!state.details.has(id)) void read(id);
+  }
+
+  // ---- a run's details, read lazily ----
+  const listedIds = () => new Set([...state.last.approvals, ...state.last.reviews].map((w) => w.workflowId));
+  const watcher = new IntersectionObserver(
+    (entries) => {
+      for (const { target, isIntersecting } of entries) {
+        if (!isIntersecting) state.inView.delete(target);
+        else if (state.inView.add(target) && !state.details.has(target.dataset.workflow)) read(target.dataset.workflow);
+      }
+    },
+    { rootMargin: '50% 0px' },
+  );
+  /** Reads a listed run's calls or case (its card turns blind, or leaves, by what the answer says). */
+  async function read(workflowId) {
+    if (!listedIds().has(workflowId) || state.reading.has(workflowId)) return;
+    state.reading.add(workflowId);
+    const r = await api(`/api/details?${query({ workflowId })}`);
+    state.reading.delete(workflowId);
+    if (!r.ok && r.status !== 404) return; // kept as read before: the connection line says why
+    state.details.set(workflowId, r.ok ? r.data : {});
+    render();
+  }
+  /** Reads again the runs in view (every listed run, when at most EAGER wait). */
+  function refresh() {
+    const listed = listedIds();
+    const ids = listed.size <= EAGER ? listed : [...state.inView].map((e) => e.dataset.workflow);
+    for (const id of new Set(ids)) if (state.details.has(id)) void read(id);
   }
 
   // ---- approvals ----
   const callKey = (workflowId, callId) => `c\u0000${workflowId}\u0000${callId}`;
 
+  /** A run not read yet shows as one card from the list; its calls take that card's place. */
   function renderApprovals(workflows) {
-    const items = [];
+    const [items, replaced] = [[], new Set()];
     for (const w of workflows) {
-      if (w.blind) {
-        items.push(...blindItems(w));
-        continue;
+      const [d, at] = [state.details.get(w.workflowId), `w\u0000${w.workflowId}`];
+      if (!d) items.push({ key: at, ...runItem({ kind: 'run' }, w, 'waiting', 'Reading its calls…') });
+      else if (d.blind) items.push(...blindItems({ ...w, blind: d.blind }));
+      else if (d.calls && d.calls.length) {
+        const calls = d.calls.map((call) => ({ workflowId: w.workflowId, call }));
+        const mine = calls.map((row) => ({ key: callKey(w.workflowId, row.call.callId), ...callItem(row) }));
+        items.push(...[...mine, ...batchesOf(w.workflowId, calls)].map((item) => ({ ...item, at })));
+        replaced.add(at);
       }
-      const calls = w.calls.map((call) => ({ workflowId: w.workflowId, call }));
-      for (const row of calls) items.push({ key: callKey(w.workflowId, row.call.callId), ...callItem(row) });
-      items.push(...batchesOf(w.workflowId, calls));
     }
     const left = place(state.approvals, $('approvals-list'), items);
-    for (const key of left) void departed(state.approvals.get(key));
+    for (const key of left) {
+      if (!replaced.has(key)) void departed(state.approvals.get(key));
+      else {
+        state.approvals.get(key).el.remove();
+        state.approvals.delete(key);
+      }
+    }
     counts();
   }
 
@@ -360,18 +402,12 @@
             class: 'error',
             text: 'The arguments cannot be shown (the worker did not send them, or they are not what the digest names); this call cannot be approved here.',
           }),
-      el(
-        'dl',
-        {},
-        el('dt', { text: 'Operation' }),
-        el('dd', {}, idCode(call.operationId)),
-        el('dt', { text: 'Waiting since' }),
-        el('dd', {}, `${when(call.sinceMs)} (`, clock('since', call.sinceMs), ')'),
-        el('dt', { text: 'Expires' }),
-        el('dd', {}, `${when(call.expiresAtMs)} (`, clock('until', call.expiresAtMs), ')'),
-        el('dt', { text: 'Argument digest' }),
-        el('dd', {}, el('code', { class: 'digest', text: call.argsDigest })),
-      ),
+      terms([
+        ['Operation', [idCode(call.operationId)]],
+        ['Waiting since', [`${when(call.sinceMs)} (`, clock('since', call.sinceMs), ')']],
+        ['Expires', [`${when(call.expiresAtMs)} (`, clock('until', call.expiresAtMs), ')']],
+        ['Argument digest', [el('code', { class: 'digest', text: call.argsDigest })]],
+      ]),
     );
   }
 
@@ -397,19 +433,9 @@
       placeholder: 'Reason (the model reads it on a deny)',
       'aria-label': 'Reason',
     });
+    const body = { workflowId, callId: call.callId, argsDigest: call.argsDigest, viewDigest: call.view?.digest };
     const decide = (approved) =>
-      post(
-        '/api/approvals/decide',
-        {
-          workflowId,
-          callId: call.callId,
-          argsDigest: call.argsDigest,
-          ...(call.view ? { viewDigest: call.view.digest } : {}),
-          approved,
-          reason: reason.value,
-        },
-        approved ? 'Approved' : 'Denied',
-      );
+      post('/api/approvals/decide', { ...body, approved, reason: reason.value }, approved ? 'Approved' : 'Denied');
     return el(
       'div',
       { class: 'controls' },
@@ -422,51 +448,37 @@
   /** A run no worker answers for: its call cards turn blind in place; a run not shown yet gets a card of its own. */
   function blindItems(w) {
     const mine = [...state.approvals].filter(([, c]) => c.workflowId === w.workflowId && c.kind === 'call' && !c.done);
-    if (mine.length === 0) return [{ key: `w\u0000${w.workflowId}`, ...blindItem({ kind: 'run' }, w) }];
-    return mine.map(([key, c]) => ({ key, ...blindItem(c, w) }));
+    if (mine.length === 0) return [{ key: `w\u0000${w.workflowId}`, ...runItem({ kind: 'run' }, w, 'blind', w.blind) }];
+    return mine.map(([key, c]) => ({ key, ...runItem(c, w, 'blind', w.blind) }));
   }
 
-  function blindItem(card, w) {
-    const sig = JSON.stringify(['blind', w.blind]);
+  /** A card from the list alone: the run's calls not read yet (`waiting`), or unreadable (`blind`, saying why). */
+  function runItem(card, w, status, line) {
+    const sig = JSON.stringify([status, line]);
     const build = () =>
       el(
         'article',
-        {
-          class: 'card',
-          'data-workflow': w.workflowId,
-          'data-call': card.kind === 'call' ? card.callId : undefined,
-          'data-state': 'blind',
-        },
-        cardHeader(w.tool || 'tool unknown', card.kind === 'call' ? card.callId : w.workflowId, 'blind'),
+        { class: 'card', 'data-workflow': w.workflowId, 'data-call': card.callId, 'data-state': status },
+        cardHeader(w.tool || 'tool unknown', card.callId || w.workflowId, status),
         el('p', { class: 'asked' }, 'Asked by workflow ', idCode(w.workflowId)),
-        shown('p', w.blind, { class: 'blind' }),
-        el('p', { class: 'note', text: 'Nothing can be approved until a worker answers again.' }),
+        shown('p', line, { class: status === 'blind' ? 'blind' : 'note' }),
+        status === 'blind' && el('p', { class: 'note', text: 'Nothing can be approved until a worker answers again.' }),
       );
     return { kind: card.kind, workflowId: w.workflowId, callId: card.callId, data: card.data, sig, build };
   }
 
   /** A card whose call left the feed: it stays, and says what became of it (the run's ledger). */
   async function departed(card) {
-    if (!card || card.done || card.kind === 'batch') {
-      if (card && card.kind === 'batch' && !card.done) closeBatch(card);
-      return;
-    }
+    if (!card || card.done) return;
+    if (card.kind === 'batch') return closeBatch(card);
     card.done = true;
-    if (card.kind !== 'call')
-      return collapse(
-        card,
-        'decided',
-        'A worker answers again, or the run waits no more: its calls, if any, are below.',
-      );
+    if (card.kind !== 'call') return collapse(card, 'decided', 'No longer waiting.');
     // A card the page already shows expired stays so while its ledger is read (no flicker back to "decided").
     if (card.el.dataset.state !== 'expired') collapse(card, 'decided', 'No longer waiting: looking up who decided…');
     const r = await api(`/api/decided?${query({ workflowId: card.workflowId })}`);
     const entry = r.ok && Array.isArray(r.data) && r.data.filter((e) => e.callId === card.callId).pop();
-    collapse(
-      card,
-      entry && entry.state === 'expired' ? 'expired' : 'decided',
-      entry ? outcomeText(entry) : 'No longer waiting (decided elsewhere).',
-    );
+    const status = entry && entry.state === 'expired' ? 'expired' : 'decided';
+    collapse(card, status, entry ? outcomeText(entry) : 'No longer waiting (decided elsewhere).');
   }
 
   function outcomeText(entry) {
@@ -479,13 +491,18 @@
 
   /** Replaces a card's content with one line, keeping its place and height. */
   function collapse(card, status, text) {
-    const data = card.data && card.data.call;
+    const [d, review] = [card.data || {}, card.kind === 'review'];
     const next = el(
       'article',
-      { class: 'card collapsed', 'data-call': card.callId, 'data-workflow': card.workflowId, 'data-state': status },
-      cardHeader(data ? data.tool : '', card.callId || card.workflowId, status),
+      { class: 'card collapsed', 'data-call': card.callId, 'data-operation': review ? d.operationId : undefined },
+      cardHeader(
+        review ? d.tool : d.call ? d.call.tool : '',
+        review ? d.operationId : card.callId || card.workflowId,
+        status,
+      ),
       shown('p', text, { class: 'decided' }),
     );
+    Object.assign(next.dataset, { workflow: card.workflowId, state: status });
     rebuild(card, next);
     counts();
     settle();
@@ -604,32 +621,24 @@
   }
 
   function batchCard(workflowId, turn, rows) {
-    const calls = rows.map((r) => ({
-      callId: r.call.callId,
-      argsDigest: r.call.argsDigest,
-      viewDigest: r.call.view.digest,
+    const calls = rows.map(({ call: c }) => ({
+      callId: c.callId,
+      argsDigest: c.argsDigest,
+      viewDigest: c.view.digest,
     }));
+    const row = ({ call: c }) =>
+      el(
+        'tr',
+        { 'data-call': c.callId },
+        el('td', {}, idCode(c.callId)),
+        shown('td', c.tool),
+        el('td', { text: factsOf(c.view) }),
+      );
     return el(
       'section',
       { class: 'batch', 'data-workflow': workflowId, 'data-turn': turn },
       el('h3', {}, `Turn ${turn} of workflow `, idCode(workflowId), `: ${rows.length} calls wait together`),
-      el(
-        'table',
-        {},
-        el(
-          'tbody',
-          {},
-          ...rows.map((r) =>
-            el(
-              'tr',
-              { 'data-call': r.call.callId },
-              el('td', {}, idCode(r.call.callId)),
-              shown('td', r.call.tool),
-              el('td', { text: factsOf(r.call.view) }),
-            ),
-          ),
-        ),
-      ),
+      el('table', {}, el('tbody', {}, ...rows.map(row))),
       el('p', { class: 'totals', text: totalsOf(rows) }),
       el(
         'div',
@@ -678,18 +687,26 @@
   }
 
   // ---- reviews ----
-  function renderReviews(reviews) {
-    const items = reviews.map((r) => ({
-      key: `r\u0000${r.operationId}`,
-      kind: 'review',
-      workflowId: r.workflowId,
-      data: r,
-      sig: JSON.stringify([
-        r.blind,
-        r.case && [r.case.status, r.case.allowed, r.case.lookups.length, r.case.view && r.case.view.digest],
-      ]),
-      build: () => (r.case ? reviewCard(r) : blindReview(r)),
+  function renderReviews(listed) {
+    const reviews = listed.map((l) => ({
+      ...l,
+      ...state.details.get(l.workflowId),
+      read: state.details.has(l.workflowId),
     }));
+    const items = reviews
+      .filter((r) => !r.read || r.blind || (r.case && r.case.status === 'awaiting_review'))
+      .map((r) => ({
+        key: `r\u0000${r.operationId}`,
+        kind: 'review',
+        workflowId: r.workflowId,
+        data: r,
+        sig: JSON.stringify([
+          r.read,
+          r.blind,
+          r.case && [r.case.status, r.case.allowed, r.case.lookups.length, r.case.view && r.case.view.digest],
+        ]),
+        build: () => (r.case ? reviewCard(r) : blindReview(r)),
+      }));
     const left = place(state.reviews, $('reviews-list'), items);
     for (const key of left) {
       const card = state.reviews.get(key);
@@ -705,61 +722,47 @@
   async function reviewDeparted(card) {
     const r = await api(`/api/decided?${query({ operationId: card.data.operationId })}`);
     const d = r.ok && r.data.decision;
-    const text = d
-      ? `${CHOICES[d.decision] || d.decision} by ${d.by} at ${at(d.atMs)}`
-      : 'No longer waiting for review.';
-    rebuild(
+    collapse(
       card,
-      el(
-        'article',
-        { class: 'card collapsed', 'data-operation': card.data.operationId, 'data-state': 'decided' },
-        cardHeader(card.data.tool, card.data.operationId, 'decided'),
-        shown('p', text, { class: 'decided' }),
-      ),
+      'decided',
+      d ? `${CHOICES[d.decision] || d.decision} by ${d.by} at ${at(d.atMs)}` : 'No longer waiting for review.',
     );
-    settle();
   }
 
+  /** A case not read yet (`waiting`), or unreadable (`blind`). */
   function blindReview(r) {
+    const status = r.blind ? 'blind' : 'waiting';
     return el(
       'article',
-      { class: 'card', 'data-operation': r.operationId, 'data-state': 'blind' },
-      cardHeader(r.tool, r.operationId, 'blind'),
-      shown('p', r.blind, { class: 'blind' }),
+      { class: 'card', 'data-operation': r.operationId, 'data-workflow': r.workflowId, 'data-state': status },
+      cardHeader(r.tool, r.operationId, status),
+      shown('p', r.blind || 'Reading the case…', { class: r.blind ? 'blind' : 'note' }),
     );
   }
 
+  const DEDUP = 'deduplicates by the idempotency key: a replay cannot apply the write twice.';
+  const NO_DEDUP = 'does not deduplicate: a replay may apply the write twice.';
   function reviewCard(r) {
     const c = r.case;
     const f = c.failure || {};
     const facts = [f.class, f.reason, f.phase, f.status && `HTTP ${f.status}`, f.code].filter(Boolean).join(' · ');
     return el(
       'article',
-      { class: 'card', 'data-operation': c.operationId, 'data-state': c.status },
+      { class: 'card', 'data-operation': c.operationId, 'data-workflow': r.workflowId, 'data-state': c.status },
       cardHeader(c.tool, c.operationId, 'awaiting review'),
       reviewControls(r),
       shown('p', c.message, { class: 'message' }),
-      el(
-        'dl',
-        {},
-        el('dt', { text: 'Agent workflow' }),
-        el('dd', {}, r.agentWorkflowId ? idCode(r.agentWorkflowId, 'agent-workflow') : '—'),
-        el('dt', { text: 'Reconciliation' }),
-        el('dd', {}, idCode(r.workflowId)),
-        el('dt', { text: 'Call' }),
-        el('dd', {}, idCode(c.callId)),
-        el('dt', { text: 'Receiver' }),
-        el('dd', {
-          class: 'dedup',
-          text: c.deduplicates
-            ? 'The receiver deduplicates by the idempotency key: a replay cannot apply the write twice.'
-            : 'The receiver does not deduplicate: a replay may apply the write twice.',
-        }),
-        el('dt', { text: 'Waiting since' }),
-        el('dd', {}, clock('since', c.awaitingSinceMs || r.sinceMs)),
-        el('dt', { text: 'Unknown error' }),
-        el('dd', {}, facts, ' ', el('code', { class: 'digest', title: 'fingerprint', text: f.fingerprint || '' })),
-      ),
+      terms([
+        ['Agent workflow', [r.agentWorkflowId ? idCode(r.agentWorkflowId, 'agent-workflow') : '—']],
+        ['Reconciliation', [idCode(r.workflowId)]],
+        ['Call', [idCode(c.callId)]],
+        ['Receiver', el('dd', { class: 'dedup', text: `The receiver ${c.deduplicates ? DEDUP : NO_DEDUP}` })],
+        ['Waiting since', [clock('since', c.awaitingSinceMs || r.sinceMs)]],
+        [
+          'Unknown error',
+          [facts, ' ', el('code', { class: 'digest', title: 'fingerprint', text: f.fingerprint || '' })],
+        ],
+      ]),
       c.view
         ? viewTable(c.view, { operationId: c.operationId })
         : el('p', { class: 'error', text: 'The arguments cannot be shown.' }),
@@ -793,13 +796,11 @@
       'aria-label': 'Result reference',
     });
     const send = (d, extra = {}) =>
-      reviewPost({
-        operationId: c.operationId,
-        decision: d,
-        reason: reason.value,
-        resultRef: resultRef.value,
-        ...extra,
-      });
+      post(
+        '/api/reviews/decide',
+        { operationId: c.operationId, decision: d, reason: reason.value, resultRef: resultRef.value, ...extra },
+        CHOICES[d] || d,
+      );
     const risky = !c.deduplicates && (c.allowed || []).includes('replay');
     // Reserved space (hidden, not absent): showing it moves nothing.
     const confirm = el(
@@ -824,13 +825,6 @@
       ),
     );
     return el('div', { class: 'controls' }, reason, resultRef, ...buttons, risky ? confirm : null);
-  }
-
-  async function reviewPost(body) {
-    clearAnswer();
-    const r = await api('/api/reviews/decide', body);
-    if (!r.ok) return answer(`Refused: ${r.data.error || `HTTP ${r.status}`}`, false);
-    answer(`${CHOICES[body.decision] || body.decision}: ${describe(r.data.result)}`, true);
   }
 
   // ---- history ----
@@ -894,6 +888,7 @@
     window.addEventListener('hashchange', route);
     window.addEventListener('resize', settle);
     setInterval(tick, 1_000);
+    setInterval(refresh, REFRESH_MS);
     void boot();
   });
 })();
