@@ -8,19 +8,9 @@
  * Pure: no clock (`nowMs` is a parameter), no I/O.
  */
 import { FailureClass } from './failure';
-import { parseInput } from './errors';
-import {
-  candidateCallSchema,
-  changeEvidenceSchema,
-  previousSchema,
-  timeMs,
-  type AttemptRecord,
-  type CandidateCall,
-  type ChangeEvidence,
-  type EvidenceKind,
-} from './gate-records';
+import type { AttemptRecord, CandidateCall, ChangeEvidence, EvidenceKind } from './gate-records';
 
-export { attemptRecordSchema, candidateCallSchema, changeEvidenceSchema, ExternalState } from './gate-records';
+export { attemptRecordSchema, ExternalState } from './gate-records';
 export type { AttemptRecord, CandidateCall, ChangeEvidence, EvidenceKind } from './gate-records';
 
 /**
@@ -83,23 +73,20 @@ export type GateDecision =
  * retryable transient failure once its backoff is over, or with `state_verified` `not_applied` after an unknown
  * outcome. A changed call passes with the evidence that names the change.
  *
- * @param previous the failed attempt (`attemptRecordSchema()`).
- * @param candidate the proposed call (`candidateCallSchema()`).
- * @param evidence the claimed change (`changeEvidenceSchema()`), or `null` for none (always refused).
- * @param nowMs the current workflow time, ms since the epoch, integer ≥ 0.
+ * Typed values only: the records are the router's own or were checked where they entered (carried state:
+ * workflows/router-state-shape.ts); nothing here parses them again.
+ * @param prev the failed attempt (`attemptRecordSchema()`).
+ * @param cand the proposed call.
+ * @param ev the claimed change, or `null` for none (always refused).
+ * @param now the current workflow time, ms since the epoch, integer ≥ 0.
  * @returns a frozen `GateDecision`.
- * @throws RecoveryInputError `invalid_input` when an argument fails its schema, naming the field.
  */
 export function allowNextAttempt(
-  previous: AttemptRecord,
-  candidate: CandidateCall,
-  evidence: ChangeEvidence | null,
-  nowMs: number,
+  prev: AttemptRecord,
+  cand: CandidateCall,
+  ev: ChangeEvidence | null,
+  now: number,
 ): GateDecision {
-  const prev = parseInput(previousSchema(previous), previous, 'allowNextAttempt: previous');
-  const cand = parseInput(candidateCallSchema(), candidate, 'allowNextAttempt: candidate');
-  const now = parseInput(timeMs(), nowMs, 'allowNextAttempt: nowMs');
-  const ev = evidence === null ? null : parseInput(changeEvidenceSchema(), evidence, 'allowNextAttempt: evidence');
   const tool = JSON.stringify(cand.tool);
   const cls = prev.failure.class;
 

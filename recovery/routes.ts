@@ -11,7 +11,6 @@
 import { FailureClass, FailureReason } from './failure';
 import type { ToolFailure } from './failure';
 import { RecoveryInputError, RecoveryInputErrorCode } from './errors';
-import { validFailure } from './valid-failure';
 
 /** What the runtime does next. A const object plus a type of the same name. */
 export const RecoveryAction = {
@@ -85,12 +84,11 @@ export type Route = Readonly<{ action: RecoveryAction; why: string; id: string }
  * The recovery for a classified failure: the first row of `ROUTES` whose class matches and whose `when` holds.
  * Total: every class has a catch-all row (a test checks it).
  *
- * @param failure a `ToolFailure` (validated against `toolFailureSchema()`).
+ * @param f a `ToolFailure`, valid by construction: the core builds it (recovery/classify) or reads it where it
+ *   enters (the activity edge, carried state); nothing here parses it again.
  * @returns a frozen `{ action, why, id }`.
- * @throws RecoveryInputError `invalid_input` when `failure` fails `toolFailureSchema()`, naming the field.
  */
-export function routeFor(failure: ToolFailure): Route {
-  const f = validFailure(failure, 'routeFor: failure');
+export function routeFor(f: ToolFailure): Route {
   const row = ROUTES.findIndex((r) => r.class === f.class && holds(r.when, f));
   const match = ROUTES[row];
   if (match === undefined) {
