@@ -2,7 +2,7 @@
  * One complete descriptor per recovery action (docs/DESIGN.md, "Routes"): what the model is told to do next, the
  * budget a call ending with it draws from and what it becomes when that budget is spent, the terminal state of its
  * record, and how telemetry counts it. A `Record` over every action, so the compiler forces each field of each new
- * action; the workflow's handlers are the other half (workflows/router/recoveries.ts `RECOVERIES`, also total).
+ * action; the workflow's decisions are the other half (workflows/router/steps.ts `RECOVERIES`, also total).
  * Pure: no I/O.
  */
 import type { BudgetKind } from './budgets';
