@@ -35,7 +35,7 @@ export const GateRefusal = {
   NO_EVIDENCE: 'no_evidence',
   /** The evidence kind does not answer this class of failure (see `EVIDENCE_APPLIES_AFTER`). */
   EVIDENCE_NOT_APPLICABLE: 'evidence_not_applicable',
-  /** time_elapsed after a transient failure that is not retryable (not replay-safe, Retry-After too long). */
+  /** time_elapsed after a transient failure that is not replay-safe (it may have sent something). */
   NOT_RETRYABLE: 'not_retryable',
   /** time_elapsed, but no backoff was scheduled (`earliestRetryAtMs` absent). */
   BACKOFF_NOT_SCHEDULED: 'backoff_not_scheduled',
@@ -70,7 +70,7 @@ export type GateDecision =
  * of trusted.
  *
  * An identical call (same tool, args hash and credential version) passes only with `time_elapsed` after a
- * retryable transient failure once its backoff is over, or with `state_verified` `not_applied` after an unknown
+ * replay-safe transient failure once the time the router scheduled for it is over, or with `state_verified` `not_applied` after an unknown
  * outcome. A changed call passes with the evidence that names the change.
  *
  * Typed values only: the records are the router's own or were checked where they entered (carried state:
@@ -121,10 +121,12 @@ type EvidenceCheck<K extends EvidenceKind> = (
  */
 const EVIDENCE_CHECKS: { readonly [K in EvidenceKind]: EvidenceCheck<K> } = Object.freeze({
   time_elapsed: ({ prev, ev, now, tool }) => {
-    if (!prev.failure.retryable) {
+    // The router's own schedule is the claim that waiting cures it (a retry's backoff, a deferral's stated time);
+    // only a failure that may have sent something stays refused: waiting does not make its replay safe.
+    if (!prev.failure.replaySafe) {
       return refuse(
         'not_retryable',
-        `Refused ${tool}: the transient failure (${prev.failure.reason}) is not retryable, so waiting does not make a replay safe.`,
+        `Refused ${tool}: the transient failure (${prev.failure.reason}) is not replay-safe, so waiting does not make a replay safe.`,
       );
     }
     if (prev.earliestRetryAtMs === undefined) {

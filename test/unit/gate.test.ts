@@ -104,17 +104,27 @@ describe('gate: time_elapsed (only after a retryable transient failure, only onc
     });
   });
 
-  test('gate: time_elapsed after a transient failure that is not retryable (Retry-After too long) → refused not_retryable', () => {
-    const long = attempt(
-      failure({ class: 'transient', reason: 'retry_after_too_long', replaySafe: true, retryAfterMs: 120_000 }),
-      { earliestRetryAtMs: 10_000 },
-    );
-    expect(allowNextAttempt(long, same, { kind: 'time_elapsed' }, 1_000_000)).toEqual({
+  test('gate: time_elapsed after a transient failure that may have sent something → refused not_retryable', () => {
+    const sent = attempt(failure({ class: 'transient', reason: 'unavailable', replaySafe: false }), {
+      earliestRetryAtMs: 10_000,
+    });
+    expect(allowNextAttempt(sent, same, { kind: 'time_elapsed' }, 1_000_000)).toEqual({
       allowed: false,
       reason: 'not_retryable',
       message:
-        'Refused "issue_refund": the transient failure (retry_after_too_long) is not retryable, so waiting does not make a replay safe.',
+        'Refused "issue_refund": the transient failure (unavailable) is not replay-safe, so waiting does not make a replay safe.',
     });
+  });
+
+  test('gate: a replay-safe failure the router deferred to a stated time (not retryable by Temporal) → allowed once due, not before', () => {
+    const quota = attempt(
+      failure({ class: 'transient', reason: 'rate_limited', replaySafe: true, retryAfterMs: 120_000 }),
+      {
+        earliestRetryAtMs: 130_000,
+      },
+    );
+    expect(allowNextAttempt(quota, same, { kind: 'time_elapsed' }, 129_999)).toMatchObject({ reason: 'too_early' });
+    expect(allowNextAttempt(quota, same, { kind: 'time_elapsed' }, 130_000)).toMatchObject({ allowed: true });
   });
 
   test('gate: time_elapsed after a 409 conflict → refused evidence_not_applicable (time does not cure it, docs/DESIGN.md, "The Change-before-Retry gate")', () => {

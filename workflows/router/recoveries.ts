@@ -17,7 +17,7 @@ import type { ReadyScope, RouterContext } from './context';
 import { recordAttempt, type FailedAttempt } from './dispatch';
 import { routed, succeed } from './outcomes';
 import { allowAgain } from './preflight';
-import { afterApproval, afterReconcile, decide, reconcileFailed, retriesSpent } from './steps';
+import { afterApproval, afterReconcile, decide, reconcileFailed, retriesSpent, routeOf } from './steps';
 import type { CallState, Facts, Step } from './steps';
 import { guardrailStep, traceStep } from './trace';
 import { verifyCall } from './verify';
@@ -65,12 +65,16 @@ export async function recover(ctx: RouterContext, scope: ReadyScope, failed: Fai
         if (step.action === RecoveryAction.REAUTH) scope.reauthed = true;
         scope.recovered = { failure: step.failure, action: step.action };
         return AGAIN;
-      case 'wait_until':
-        scope.workflowRetries += 1;
-        scope.recovered = { failure: step.failure, action: RecoveryAction.RETRY };
+      case 'wait_until': {
+        const retry = step.action === RecoveryAction.RETRY;
+        if (retry) scope.workflowRetries += 1;
+        scope.recovered = { failure: step.failure, action: step.action };
         if ((await waitUntil(scope, step.atMs)) && allowAgain(ctx, scope)) return AGAIN;
-        step = retriesSpent(callState(ctx, scope), attempt, facts);
+        step = retry
+          ? retriesSpent(callState(ctx, scope), attempt, facts)
+          : routeOf(callState(ctx, scope), step.failure, facts);
         break;
+      }
       case 'ask_person':
         step = await askPerson(ctx, scope, attempt, step);
         break;

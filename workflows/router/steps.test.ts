@@ -145,7 +145,7 @@ describe('decide: retry', () => {
   it('steps: a write refused before it was sent → wait until its backoff’s time, one retry spent', () => {
     const step = decide(call({ spec: write }), failed({ ...notSent, retryAfterMs: 4_000 }), facts());
     // Retry-After (4 s) is the floor over the first backoff (500 ms, no jitter): ended at 10 s → due at 14 s.
-    expect(step).toMatchObject({ kind: 'wait_until', why: 'retry_after', atMs: 14_000 });
+    expect(step).toMatchObject({ kind: 'wait_until', why: 'retry_after', atMs: 14_000, action: 'retry' });
     expect(step.budgets?.calls).toEqual([{ key: 's1', retries: 1, repairs: 0 }]);
   });
 

@@ -31,7 +31,8 @@ export interface EndStep {
 /** The next step of a call's recovery. Each records `failure` as the call's last failed attempt first. */
 export type Step = (
   | { kind: 'run_again'; failure: ToolFailure; action: RecoveryAction; otherwise: Step }
-  | { kind: 'wait_until'; failure: ToolFailure; atMs: number; why: string }
+  /** Sleep until `atMs` (workflow time), then run again if the gate allows; a `retry` spends a workflow retry. */
+  | { kind: 'wait_until'; failure: ToolFailure; atMs: number; why: string; action: RecoveryAction }
   | { kind: 'ask_person'; failure: ToolFailure }
   | { kind: 'reconcile'; failure: ToolFailure; afterApplied?: true }
   | { kind: 'settled'; failure: ToolFailure; value: unknown; via: Reconciled }
@@ -140,7 +141,8 @@ const retry: Decide = (call, failed, facts) => {
   });
   if (!room.allowed || delay.kind !== 'wait') return { ...retriesSpent(call, failed, facts), budgets: room.ledger };
   const why = failure.retryAfterMs === undefined ? 'backoff' : 'retry_after';
-  return { kind: 'wait_until', failure, atMs: failed.endedAtMs + delay.delayMs, why, budgets: room.ledger };
+  const atMs = failed.endedAtMs + delay.delayMs;
+  return { kind: 'wait_until', failure, atMs, why, action: RecoveryAction.RETRY, budgets: room.ledger };
 };
 
 /**
