@@ -29,32 +29,25 @@ export const EVIDENCE_APPLIES_AFTER: Readonly<Record<EvidenceKind, readonly Fail
   state_verified: Object.freeze([FailureClass.OUTCOME_UNKNOWN]),
 });
 
-/** Why the gate refused. A const object plus a type of the same name. */
-export const GateRefusal = {
-  /** No evidence was offered. */
-  NO_EVIDENCE: 'no_evidence',
-  /** The evidence kind does not answer this class of failure (see `EVIDENCE_APPLIES_AFTER`). */
-  EVIDENCE_NOT_APPLICABLE: 'evidence_not_applicable',
-  /** time_elapsed after a transient failure that is not replay-safe (it may have sent something). */
-  NOT_RETRYABLE: 'not_retryable',
-  /** time_elapsed, but no backoff was scheduled (`earliestRetryAtMs` absent). */
-  BACKOFF_NOT_SCHEDULED: 'backoff_not_scheduled',
-  /** time_elapsed, but `nowMs` is before `earliestRetryAtMs`. */
-  TOO_EARLY: 'too_early',
-  /** args_changed, but the hash is the same. */
-  ARGS_UNCHANGED: 'args_unchanged',
-  /** credential_refreshed, but the version is not greater. */
-  CREDENTIAL_NOT_NEWER: 'credential_not_newer',
-  /** approval_granted, but no newer grant exists for this call. */
-  NO_NEW_GRANT: 'no_new_grant',
-  /** tool_changed, but it is the same tool. */
-  TOOL_UNCHANGED: 'tool_unchanged',
-  /** state_verified found the side effect applied: return the first result, do not run it again. */
-  ALREADY_APPLIED: 'already_applied',
-  /** state_verified could not tell: park for human review. */
-  STATE_UNKNOWN: 'state_unknown',
-} as const;
-export type GateRefusal = (typeof GateRefusal)[keyof typeof GateRefusal];
+/**
+ * Why the gate refused: no evidence offered; evidence not applicable to this class (`EVIDENCE_APPLIES_AFTER`);
+ * time_elapsed after a failure that is not replay-safe (`not_retryable`), with no time scheduled
+ * (`backoff_not_scheduled`), or before it (`too_early`); a claimed change that did not happen (`args_unchanged`,
+ * `credential_not_newer`, `no_new_grant`, `tool_unchanged`); a lookup that found the write applied (return its
+ * result) or could not tell (`state_unknown`: human review).
+ */
+export type GateRefusal =
+  | 'no_evidence'
+  | 'evidence_not_applicable'
+  | 'not_retryable'
+  | 'backoff_not_scheduled'
+  | 'too_early'
+  | 'args_unchanged'
+  | 'credential_not_newer'
+  | 'no_new_grant'
+  | 'tool_unchanged'
+  | 'already_applied'
+  | 'state_unknown';
 
 /**
  * The gate's answer. `message` is one sentence for the workflow log, naming the tool and the fact checked.
