@@ -17,7 +17,6 @@ import { ApplicationFailure } from '@temporalio/common';
 import { nextDelay, type BackoffPolicy } from '../recovery/backoff';
 import { suggestedRule } from '../recovery/classify/suggested-rule';
 import { isObjectLike, readProp, readString } from '../recovery/classify/safe';
-import { validFailure } from '../recovery/valid-failure';
 import { errorTypeFor, FailureClass, FailureReason, type FailureMeta, type ToolFailure } from '../recovery/failure';
 
 export type { FailureMeta };
@@ -39,7 +38,7 @@ export interface FailOptions {
 
 /** Throws the ApplicationFailure for `failure`. @throws always. */
 export function failWith(failure: ToolFailure, options: FailOptions): never {
-  let final = validFailure(failure, 'failWith: failure');
+  let final = failure;
   let nextRetryDelayMs: number | undefined;
   if (final.retryable) {
     const delay = nextDelay({

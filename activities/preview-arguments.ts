@@ -9,7 +9,7 @@
  *   (workflows/reconcile.ts, `argsSummary`), since a write whose outcome is unknown may have no answer at all.
  * Never throws.
  */
-import type { FailureMeta, ToolFailure } from '../recovery/failure';
+import { FailureClass, type FailureMeta, type ToolFailure } from '../recovery/failure';
 import { publicObservedState, type JsonValue } from '../recovery/observed-state';
 import { RecoveryAction, routeFor } from '../recovery/routes';
 import type { ToolSpec } from '../recovery/tool-spec';
@@ -37,6 +37,8 @@ export function withApprovalPreview(
   spec: ToolSpec | undefined,
   args: unknown,
 ): FailureMeta {
-  if (spec === undefined || routeFor(failure).action !== RecoveryAction.REQUEST_APPROVAL) return meta;
+  // Only an authorization failure has a row to request_approval (recovery/routes.ts): no other failure is routed here.
+  if (spec === undefined || failure.class !== FailureClass.AUTHORIZATION) return meta;
+  if (routeFor(failure).action !== RecoveryAction.REQUEST_APPROVAL) return meta;
   return { ...meta, argsPreview: publicObservedState(hashedArgs(spec, args)) ?? null };
 }

@@ -2,12 +2,11 @@
  * One complete descriptor per recovery action (docs/DESIGN.md, "Routes"): what the model is told to do next, the
  * budget a call ending with it draws from and what it becomes when that budget is spent, the terminal state of its
  * record, and how telemetry counts it. A `Record` over every action, so the compiler forces each field of each new
- * action; the workflow's handlers are the other half (workflows/router/recoveries.ts `RECOVERIES`, also total).
+ * action; the workflow's decisions are the other half (workflows/router/steps.ts `RECOVERIES`, also total).
  * Pure: no I/O.
  */
 import type { BudgetKind } from './budgets';
 import { TerminalState } from './records';
-import { RecoveryAction } from './routes';
 
 export interface ActionDescriptor {
   /** What the model is told to do next, one sentence (the feedback's `nextStep`). */
@@ -15,7 +14,7 @@ export interface ActionDescriptor {
   /** The budget a call that ends with this action draws from, or `null`. */
   readonly budget: BudgetKind | null;
   /** What the call ends with instead when that budget is spent (`null` without a budget). */
-  readonly whenBudgetSpent: RecoveryAction | null;
+  readonly whenBudgetSpent: 'stop' | 'escalate' | null;
   /** The call cannot go on by itself: the outcome is terminal. */
   readonly ends: boolean;
   /** The terminal state of the call's recovery record when its failure is routed to this action. */
@@ -26,20 +25,21 @@ export interface ActionDescriptor {
   readonly escalates: boolean;
 }
 
-const A = RecoveryAction;
 const T = TerminalState;
 
-/** Every action's descriptor. One table. */
-export const ACTIONS: Readonly<Record<RecoveryAction, ActionDescriptor>> = Object.freeze({
+/** Every action's descriptor, by action. One table: `RecoveryAction` is its keys. */
+export const ACTIONS = Object.freeze({
+  /** Return field-level feedback; only a call with changed arguments may run (docs/DESIGN.md, "Routes"). */
   repair: {
     nextStep: 'Fix the listed fields and call again with changed arguments; the same arguments will be refused.',
     budget: 'repair',
-    whenBudgetSpent: A.STOP,
+    whenBudgetSpent: 'stop',
     ends: false,
     terminal: T.FED_BACK,
     asksForAnotherWay: false,
     escalates: false,
   },
+  /** Run the same call again after backoff, within budget (docs/DESIGN.md, "Routes"). */
   retry: {
     nextStep: 'The runtime retries this call itself after a backoff; do not repeat it.',
     budget: null,
@@ -49,6 +49,7 @@ export const ACTIONS: Readonly<Record<RecoveryAction, ActionDescriptor>> = Objec
     asksForAnotherWay: false,
     escalates: false,
   },
+  /** A trusted component refreshes the credential, then the call may run once more (docs/DESIGN.md, "Routes"). */
   reauth: {
     nextStep: 'The runtime refreshed the credential and replays the call; do not repeat it.',
     budget: null,
@@ -58,6 +59,7 @@ export const ACTIONS: Readonly<Record<RecoveryAction, ActionDescriptor>> = Objec
     asksForAnotherWay: false,
     escalates: false,
   },
+  /** Ask a human to approve; the call waits for a new grant (a missing permission; docs/DESIGN.md, "Routes"). */
   request_approval: {
     nextStep: 'A person must approve this action; wait for the decision and do not try to work around it.',
     budget: null,
@@ -67,16 +69,18 @@ export const ACTIONS: Readonly<Record<RecoveryAction, ActionDescriptor>> = Objec
     asksForAnotherWay: false,
     escalates: false,
   },
+  /** Tell the model what failed and what is available; it chooses another path (docs/DESIGN.md, "Routes"). */
   replan: {
     nextStep:
       'Choose another way: another tool or changed arguments that fit the observed state, or stop and tell the user.',
     budget: 'replan',
-    whenBudgetSpent: A.ESCALATE,
+    whenBudgetSpent: 'escalate',
     ends: false,
     terminal: T.FED_BACK,
     asksForAnotherWay: true,
     escalates: false,
   },
+  /** Look the outcome up by idempotency key before anything is replayed (docs/DESIGN.md, "Reconcile"). */
   reconcile: {
     nextStep: 'The outcome of this write is being verified by its idempotency key; do not issue it again.',
     budget: null,
@@ -86,15 +90,17 @@ export const ACTIONS: Readonly<Record<RecoveryAction, ActionDescriptor>> = Objec
     asksForAnotherWay: false,
     escalates: false,
   },
+  /** Mark the observation failed; never pass the result on as success (docs/DESIGN.md, "Routes"). */
   reject: {
     nextStep: 'The result was not usable and is not a fact; do not rely on it. Try another source or stop.',
     budget: 'replan',
-    whenBudgetSpent: A.ESCALATE,
+    whenBudgetSpent: 'escalate',
     ends: false,
     terminal: T.FED_BACK,
     asksForAnotherWay: true,
     escalates: false,
   },
+  /** Hand over to a human or operator; the run cannot fix this itself (docs/DESIGN.md, "Budgets and escalation"). */
   escalate: {
     nextStep: 'This needs a person; stop and tell the user that it was handed over.',
     budget: null,
@@ -104,6 +110,7 @@ export const ACTIONS: Readonly<Record<RecoveryAction, ActionDescriptor>> = Objec
     asksForAnotherWay: false,
     escalates: true,
   },
+  /** Stop this path; a policy refusal is not something to get around (docs/DESIGN.md, "Routes"). */
   stop: {
     nextStep: 'This action is not allowed; stop this path and tell the user honestly.',
     budget: null,
@@ -113,4 +120,11 @@ export const ACTIONS: Readonly<Record<RecoveryAction, ActionDescriptor>> = Objec
     asksForAnotherWay: false,
     escalates: false,
   },
-} satisfies Record<RecoveryAction, ActionDescriptor>);
+} satisfies Record<string, ActionDescriptor>);
+
+/** What the runtime does next: a key of `ACTIONS`. A const object (`RecoveryAction.RETRY`) plus a type of the same name. */
+export type RecoveryAction = keyof typeof ACTIONS;
+export const RecoveryAction = Object.freeze(
+  Object.fromEntries(Object.keys(ACTIONS).map((a) => [a.toUpperCase(), a])),
+) as { readonly [A in RecoveryAction as Uppercase<A>]: A };
+export const RECOVERY_ACTIONS = Object.keys(ACTIONS) as [RecoveryAction, ...RecoveryAction[]];

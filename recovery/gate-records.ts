@@ -4,14 +4,13 @@
  */
 import { toolFailureSchema } from './failure';
 import type { ToolFailure } from './failure';
-import { s as shapes, shaped, type Infer, type Shape } from './shape';
-import { isValidFailure } from './valid-failure';
+import { shaped } from './shape';
 
 /** A lowercase sha256 hex digest, as `argsHash` (recovery/canonical.ts) writes one. No `g` flag: `test` keeps no state. */
 export const SHA256_HEX = /^[0-9a-f]{64}$/;
 const sha256Hex = shaped((s) => s.string().regex(SHA256_HEX, 'must be a lowercase sha256 hex digest (see argsHash)'));
 /** A time in ms since the epoch, integer ≥ 0. */
-export const timeMs = shaped((s) => s.number().int().min(0));
+const timeMs = shaped((s) => s.number().int().min(0));
 
 /**
  * The attempt that failed.
@@ -22,20 +21,14 @@ export const timeMs = shaped((s) => s.number().int().min(0));
  * - `earliestRetryAtMs`: `endedAtMs` + the backoff delay (`nextDelay(...).delayMs`, which already honours
  *   `Retry-After`); absent when no retry was scheduled. Must not be before `endedAtMs`.
  */
-export const attemptRecordSchema = shaped(() => attemptRecordWith(toolFailureSchema()));
-
-/** `attemptRecordSchema()` for a record whose failure is already known valid (recovery/valid-failure.ts). */
-const attemptRecordOfValidFailure = shaped((s) => attemptRecordWith(s.custom<ToolFailure>(isValidFailure)));
-
-function attemptRecordWith(failure: Shape<ToolFailure>) {
-  const s = shapes;
-  return s
+export const attemptRecordSchema = shaped((s) =>
+  s
     .object({
       tool: s.string().min(1),
       argsHash: sha256Hex(),
       credentialVersion: s.number().int().min(0),
       grantVersion: s.number().int().min(0).optional(),
-      failure,
+      failure: toolFailureSchema(),
       endedAtMs: timeMs(),
       earliestRetryAtMs: timeMs().optional(),
     })
@@ -44,18 +37,8 @@ function attemptRecordWith(failure: Shape<ToolFailure>) {
       if (r.earliestRetryAtMs !== undefined && r.earliestRetryAtMs < r.endedAtMs) {
         ctx.addIssue({ code: 'custom', path: ['earliestRetryAtMs'], message: 'cannot be before endedAtMs' });
       }
-    });
-}
-
-/** The schema for `previous`: the cheaper one when its failure is known valid (a getter that throws is not). */
-export function previousSchema(previous: unknown) {
-  try {
-    const known = typeof previous === 'object' && previous !== null && isValidFailure(Reflect.get(previous, 'failure'));
-    return known ? attemptRecordOfValidFailure() : attemptRecordSchema();
-  } catch {
-    return attemptRecordSchema();
-  }
-}
+    }),
+);
 /**
  * One failed attempt of a call, as the gate reads it: tool, argument hash, credential and grant versions, the
  * failure, when it ended and the earliest retry (ms since the epoch).
@@ -71,17 +54,12 @@ export type AttemptRecord = Readonly<{
 }>;
 
 /** The call proposed next. Same meaning of fields as in `AttemptRecord`. */
-export const candidateCallSchema = shaped((s) =>
-  s
-    .object({
-      tool: s.string().min(1),
-      argsHash: sha256Hex(),
-      credentialVersion: s.number().int().min(0),
-      grantVersion: s.number().int().min(0).optional(),
-    })
-    .strict(),
-);
-export type CandidateCall = Readonly<Infer<ReturnType<typeof candidateCallSchema>>>;
+export type CandidateCall = Readonly<{
+  tool: string;
+  argsHash: string;
+  credentialVersion: number;
+  grantVersion?: number | undefined;
+}>;
 
 /** The external state a reconcile lookup found for the previous attempt's side effect. */
 export const ExternalState = { APPLIED: 'applied', NOT_APPLIED: 'not_applied', UNKNOWN: 'unknown' } as const;
@@ -98,20 +76,8 @@ export type ExternalState = (typeof ExternalState)[keyof typeof ExternalState];
  * - `tool_changed`: `candidate.tool` differs (another tool, endpoint or path).
  * - `state_verified`: a lookup found the previous side effect `not_applied`. Only after `outcome_unknown`.
  */
-export const changeEvidenceSchema = shaped((s) =>
-  s.discriminatedUnion('kind', [
-    s.object({ kind: s.literal('time_elapsed') }).strict(),
-    s.object({ kind: s.literal('args_changed') }).strict(),
-    s.object({ kind: s.literal('credential_refreshed') }).strict(),
-    s.object({ kind: s.literal('approval_granted') }).strict(),
-    s.object({ kind: s.literal('tool_changed') }).strict(),
-    s
-      .object({
-        kind: s.literal('state_verified'),
-        externalState: s.enum([ExternalState.APPLIED, ExternalState.NOT_APPLIED, ExternalState.UNKNOWN]),
-      })
-      .strict(),
-  ]),
-);
-export type ChangeEvidence = Readonly<Infer<ReturnType<typeof changeEvidenceSchema>>>;
+export type ChangeEvidence = Readonly<
+  | { kind: 'time_elapsed' | 'args_changed' | 'credential_refreshed' | 'approval_granted' | 'tool_changed' }
+  | { kind: 'state_verified'; externalState: ExternalState }
+>;
 export type EvidenceKind = ChangeEvidence['kind'];

@@ -8,19 +8,9 @@
  * Pure: no clock (`nowMs` is a parameter), no I/O.
  */
 import { FailureClass } from './failure';
-import { parseInput } from './errors';
-import {
-  candidateCallSchema,
-  changeEvidenceSchema,
-  previousSchema,
-  timeMs,
-  type AttemptRecord,
-  type CandidateCall,
-  type ChangeEvidence,
-  type EvidenceKind,
-} from './gate-records';
+import type { AttemptRecord, CandidateCall, ChangeEvidence, EvidenceKind } from './gate-records';
 
-export { attemptRecordSchema, candidateCallSchema, changeEvidenceSchema, ExternalState } from './gate-records';
+export { attemptRecordSchema, ExternalState } from './gate-records';
 export type { AttemptRecord, CandidateCall, ChangeEvidence, EvidenceKind } from './gate-records';
 
 /**
@@ -39,32 +29,25 @@ export const EVIDENCE_APPLIES_AFTER: Readonly<Record<EvidenceKind, readonly Fail
   state_verified: Object.freeze([FailureClass.OUTCOME_UNKNOWN]),
 });
 
-/** Why the gate refused. A const object plus a type of the same name. */
-export const GateRefusal = {
-  /** No evidence was offered. */
-  NO_EVIDENCE: 'no_evidence',
-  /** The evidence kind does not answer this class of failure (see `EVIDENCE_APPLIES_AFTER`). */
-  EVIDENCE_NOT_APPLICABLE: 'evidence_not_applicable',
-  /** time_elapsed after a transient failure that is not retryable (not replay-safe, Retry-After too long). */
-  NOT_RETRYABLE: 'not_retryable',
-  /** time_elapsed, but no backoff was scheduled (`earliestRetryAtMs` absent). */
-  BACKOFF_NOT_SCHEDULED: 'backoff_not_scheduled',
-  /** time_elapsed, but `nowMs` is before `earliestRetryAtMs`. */
-  TOO_EARLY: 'too_early',
-  /** args_changed, but the hash is the same. */
-  ARGS_UNCHANGED: 'args_unchanged',
-  /** credential_refreshed, but the version is not greater. */
-  CREDENTIAL_NOT_NEWER: 'credential_not_newer',
-  /** approval_granted, but no newer grant exists for this call. */
-  NO_NEW_GRANT: 'no_new_grant',
-  /** tool_changed, but it is the same tool. */
-  TOOL_UNCHANGED: 'tool_unchanged',
-  /** state_verified found the side effect applied: return the first result, do not run it again. */
-  ALREADY_APPLIED: 'already_applied',
-  /** state_verified could not tell: park for human review. */
-  STATE_UNKNOWN: 'state_unknown',
-} as const;
-export type GateRefusal = (typeof GateRefusal)[keyof typeof GateRefusal];
+/**
+ * Why the gate refused: no evidence offered; evidence not applicable to this class (`EVIDENCE_APPLIES_AFTER`);
+ * time_elapsed after a failure that is not replay-safe (`not_retryable`), with no time scheduled
+ * (`backoff_not_scheduled`), or before it (`too_early`); a claimed change that did not happen (`args_unchanged`,
+ * `credential_not_newer`, `no_new_grant`, `tool_unchanged`); a lookup that found the write applied (return its
+ * result) or could not tell (`state_unknown`: human review).
+ */
+export type GateRefusal =
+  | 'no_evidence'
+  | 'evidence_not_applicable'
+  | 'not_retryable'
+  | 'backoff_not_scheduled'
+  | 'too_early'
+  | 'args_unchanged'
+  | 'credential_not_newer'
+  | 'no_new_grant'
+  | 'tool_unchanged'
+  | 'already_applied'
+  | 'state_unknown';
 
 /**
  * The gate's answer. `message` is one sentence for the workflow log, naming the tool and the fact checked.
@@ -80,26 +63,23 @@ export type GateDecision =
  * of trusted.
  *
  * An identical call (same tool, args hash and credential version) passes only with `time_elapsed` after a
- * retryable transient failure once its backoff is over, or with `state_verified` `not_applied` after an unknown
+ * replay-safe transient failure once the time the router scheduled for it is over, or with `state_verified` `not_applied` after an unknown
  * outcome. A changed call passes with the evidence that names the change.
  *
- * @param previous the failed attempt (`attemptRecordSchema()`).
- * @param candidate the proposed call (`candidateCallSchema()`).
- * @param evidence the claimed change (`changeEvidenceSchema()`), or `null` for none (always refused).
- * @param nowMs the current workflow time, ms since the epoch, integer ≥ 0.
+ * Typed values only: the records are the router's own or were checked where they entered (carried state:
+ * workflows/router-state-shape.ts); nothing here parses them again.
+ * @param prev the failed attempt (`attemptRecordSchema()`).
+ * @param cand the proposed call.
+ * @param ev the claimed change, or `null` for none (always refused).
+ * @param now the current workflow time, ms since the epoch, integer ≥ 0.
  * @returns a frozen `GateDecision`.
- * @throws RecoveryInputError `invalid_input` when an argument fails its schema, naming the field.
  */
 export function allowNextAttempt(
-  previous: AttemptRecord,
-  candidate: CandidateCall,
-  evidence: ChangeEvidence | null,
-  nowMs: number,
+  prev: AttemptRecord,
+  cand: CandidateCall,
+  ev: ChangeEvidence | null,
+  now: number,
 ): GateDecision {
-  const prev = parseInput(previousSchema(previous), previous, 'allowNextAttempt: previous');
-  const cand = parseInput(candidateCallSchema(), candidate, 'allowNextAttempt: candidate');
-  const now = parseInput(timeMs(), nowMs, 'allowNextAttempt: nowMs');
-  const ev = evidence === null ? null : parseInput(changeEvidenceSchema(), evidence, 'allowNextAttempt: evidence');
   const tool = JSON.stringify(cand.tool);
   const cls = prev.failure.class;
 
@@ -134,10 +114,12 @@ type EvidenceCheck<K extends EvidenceKind> = (
  */
 const EVIDENCE_CHECKS: { readonly [K in EvidenceKind]: EvidenceCheck<K> } = Object.freeze({
   time_elapsed: ({ prev, ev, now, tool }) => {
-    if (!prev.failure.retryable) {
+    // The router's own schedule is the claim that waiting cures it (a retry's backoff, a deferral's stated time);
+    // only a failure that may have sent something stays refused: waiting does not make its replay safe.
+    if (!prev.failure.replaySafe) {
       return refuse(
         'not_retryable',
-        `Refused ${tool}: the transient failure (${prev.failure.reason}) is not retryable, so waiting does not make a replay safe.`,
+        `Refused ${tool}: the transient failure (${prev.failure.reason}) is not replay-safe, so waiting does not make a replay safe.`,
       );
     }
     if (prev.earliestRetryAtMs === undefined) {

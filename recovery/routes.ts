@@ -10,32 +10,10 @@
  */
 import { FailureClass, FailureReason } from './failure';
 import type { ToolFailure } from './failure';
+import { RecoveryAction } from './actions';
 import { RecoveryInputError, RecoveryInputErrorCode } from './errors';
-import { validFailure } from './valid-failure';
 
-/** What the runtime does next. A const object plus a type of the same name. */
-export const RecoveryAction = {
-  /** Return field-level feedback; only a call with changed arguments may run (docs/DESIGN.md, "Routes"). */
-  REPAIR: 'repair',
-  /** Run the same call again after backoff, within budget (docs/DESIGN.md, "Routes"). */
-  RETRY: 'retry',
-  /** A trusted component refreshes the credential, then the call may run once more (docs/DESIGN.md, "Routes"). */
-  REAUTH: 'reauth',
-  /** Ask a human to approve; the call waits for a new grant (a missing permission; docs/DESIGN.md, "Routes"). */
-  REQUEST_APPROVAL: 'request_approval',
-  /** Tell the model what failed and what is available; it chooses another path (docs/DESIGN.md, "Routes"). */
-  REPLAN: 'replan',
-  /** Look the outcome up by idempotency key before anything is replayed (docs/DESIGN.md, "Reconcile"). */
-  RECONCILE: 'reconcile',
-  /** Mark the observation failed; never pass the result on as success (docs/DESIGN.md, "Routes"). */
-  REJECT: 'reject',
-  /** Hand over to a human or operator; the run cannot fix this itself (docs/DESIGN.md, "Budgets and escalation"). */
-  ESCALATE: 'escalate',
-  /** Stop this path; a policy refusal is not something to get around (docs/DESIGN.md, "Routes"). */
-  STOP: 'stop',
-} as const;
-export type RecoveryAction = (typeof RecoveryAction)[keyof typeof RecoveryAction];
-export const RECOVERY_ACTIONS = Object.values(RecoveryAction) as [RecoveryAction, ...RecoveryAction[]];
+export { RECOVERY_ACTIONS, RecoveryAction } from './actions';
 
 /**
  * A condition on a failure beyond its class. All given fields must hold.
@@ -85,12 +63,11 @@ export type Route = Readonly<{ action: RecoveryAction; why: string; id: string }
  * The recovery for a classified failure: the first row of `ROUTES` whose class matches and whose `when` holds.
  * Total: every class has a catch-all row (a test checks it).
  *
- * @param failure a `ToolFailure` (validated against `toolFailureSchema()`).
+ * @param f a `ToolFailure`, valid by construction: the core builds it (recovery/classify) or reads it where it
+ *   enters (the activity edge, carried state); nothing here parses it again.
  * @returns a frozen `{ action, why, id }`.
- * @throws RecoveryInputError `invalid_input` when `failure` fails `toolFailureSchema()`, naming the field.
  */
-export function routeFor(failure: ToolFailure): Route {
-  const f = validFailure(failure, 'routeFor: failure');
+export function routeFor(f: ToolFailure): Route {
   const row = ROUTES.findIndex((r) => r.class === f.class && holds(r.when, f));
   const match = ROUTES[row];
   if (match === undefined) {

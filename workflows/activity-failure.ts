@@ -20,7 +20,6 @@ import {
 } from '@temporalio/workflow';
 import { failureMetaSchema, toolFailureSchema, type FailureMeta, type ToolFailure } from '../recovery/failure';
 import type { ToolSpec } from '../recovery/tool-spec';
-import { markValid } from '../recovery/valid-failure';
 import { assembleFailure } from '../recovery/classify/assemble';
 import { unansweredDraft, type NoAnswer } from '../recovery/classify/unanswered';
 import { workerData } from './worker-supplied';
@@ -41,8 +40,8 @@ export function fromActivityError(
   const cause = err instanceof ActivityFailure ? err.cause : err;
   if (cause instanceof ApplicationFailure) {
     const parsed = toolFailureSchema().safeParse(cause.details?.[0]);
-    // Frozen and marked valid: routeFor and the gate read it without parsing it again (recovery/valid-failure.ts).
-    if (parsed.success) return { failure: markValid(parsed.data), meta: readMeta(cause.details?.[1]) };
+    // Checked here, where it enters the workflow: routeFor and the gate take it as typed.
+    if (parsed.success) return { failure: parsed.data, meta: readMeta(cause.details?.[1]) };
   }
   // A timeout (StartToClose, heartbeat, a crashed worker) is not an answer; nor is a failure our edge did not shape.
   const why: NoAnswer = cause instanceof TimeoutFailure ? 'timeout' : 'unreported';

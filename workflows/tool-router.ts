@@ -12,7 +12,8 @@
  *      Change-before-Retry gate against the records of this exact call;
  *   2. dispatch (dispatch.ts) — the `invokeTool` activity with options derived from the tool
  *      (recovery/activity-options.ts); Temporal owns the retries of replay-safe calls;
- *   3. recover (recoveries.ts) — the route table picks the action, a table of handlers carries it out: re-auth and
+ *   3. recover (steps.ts decides, recoveries.ts performs) — the route table picks the action, a pure decision per
+ *      action returns the next step as data and one effects loop performs it: re-auth and
  *      approval run the call again once with evidence, retry waits within budget, reconcile looks the write up;
  *      repair, replan and reject return feedback within budgets; spent budgets escalate (outcomes.ts).
  * Loops end on their own: spent repair budgets stop; an identical call refused after a replan is no progress; turns

@@ -7,7 +7,6 @@
  * Pure: no I/O.
  */
 import { FailureClass, FINGERPRINT_PATTERN, FailureReason, Phase, toolFailureSchema } from '../failure';
-import { markValid } from '../valid-failure';
 import type { FieldIssue, ToolFailure } from '../failure';
 import type { CallContext } from './context';
 import type { PublicPart } from './message-parts';
@@ -71,8 +70,14 @@ export function assembleFailure(id: FailureIdentity, d: FailureDraft, t: PublicT
   if (t.code !== undefined) candidate.code = t.code;
   if (t.serverSaid !== undefined) candidate.serverSaid = t.serverSaid;
   if (d.fingerprint !== undefined && FINGERPRINT_PATTERN.test(d.fingerprint)) candidate.fingerprint = d.fingerprint;
-  if (toolFailureSchema().safeParse(candidate).success) return markValid(candidate);
-  return markValid(unbuildable(id, d));
+  return deepFrozen(toolFailureSchema().safeParse(candidate).success ? candidate : unbuildable(id, d));
+}
+
+/** `f` frozen with its issues and their paths: a built failure cannot change after it was checked. */
+function deepFrozen(f: ToolFailure): ToolFailure {
+  for (const i of f.issues ?? []) Object.freeze(Object.freeze(i).path);
+  Object.freeze(f.issues);
+  return Object.freeze(f);
 }
 
 /**

@@ -2,11 +2,11 @@
  * Pure unit tests of the Change-before-Retry gate (recovery/gate.ts): no workers, no servers, no clock.
  */
 import { argsHash } from '../../recovery/canonical';
-import { RecoveryInputError } from '../../recovery/errors';
+import { parseInput, RecoveryInputError } from '../../recovery/errors';
 import { toolFailureSchema } from '../../recovery/failure';
 import type { ToolFailure } from '../../recovery/failure';
-import { allowNextAttempt, EVIDENCE_APPLIES_AFTER } from '../../recovery/gate';
-import type { AttemptRecord, CandidateCall, ChangeEvidence } from '../../recovery/gate';
+import { allowNextAttempt, attemptRecordSchema, EVIDENCE_APPLIES_AFTER } from '../../recovery/gate';
+import type { AttemptRecord, CandidateCall } from '../../recovery/gate';
 import { observedEvidence } from '../../recovery/call-ledger';
 
 const REFUND = argsHash({ order: 'O-1842', amount_cents: 80000 });
@@ -104,17 +104,27 @@ describe('gate: time_elapsed (only after a retryable transient failure, only onc
     });
   });
 
-  test('gate: time_elapsed after a transient failure that is not retryable (Retry-After too long) → refused not_retryable', () => {
-    const long = attempt(
-      failure({ class: 'transient', reason: 'retry_after_too_long', replaySafe: true, retryAfterMs: 120_000 }),
-      { earliestRetryAtMs: 10_000 },
-    );
-    expect(allowNextAttempt(long, same, { kind: 'time_elapsed' }, 1_000_000)).toEqual({
+  test('gate: time_elapsed after a transient failure that may have sent something → refused not_retryable', () => {
+    const sent = attempt(failure({ class: 'transient', reason: 'unavailable', replaySafe: false }), {
+      earliestRetryAtMs: 10_000,
+    });
+    expect(allowNextAttempt(sent, same, { kind: 'time_elapsed' }, 1_000_000)).toEqual({
       allowed: false,
       reason: 'not_retryable',
       message:
-        'Refused "issue_refund": the transient failure (retry_after_too_long) is not retryable, so waiting does not make a replay safe.',
+        'Refused "issue_refund": the transient failure (unavailable) is not replay-safe, so waiting does not make a replay safe.',
     });
+  });
+
+  test('gate: a replay-safe failure the router deferred to a stated time (not retryable by Temporal) → allowed once due, not before', () => {
+    const quota = attempt(
+      failure({ class: 'transient', reason: 'rate_limited', replaySafe: true, retryAfterMs: 120_000 }),
+      {
+        earliestRetryAtMs: 130_000,
+      },
+    );
+    expect(allowNextAttempt(quota, same, { kind: 'time_elapsed' }, 129_999)).toMatchObject({ reason: 'too_early' });
+    expect(allowNextAttempt(quota, same, { kind: 'time_elapsed' }, 130_000)).toMatchObject({ allowed: true });
   });
 
   test('gate: time_elapsed after a 409 conflict → refused evidence_not_applicable (time does not cure it, docs/DESIGN.md, "The Change-before-Retry gate")', () => {
@@ -309,48 +319,27 @@ describe('gate: the applicability table', () => {
   });
 });
 
-describe('gate: bad input is a typed error', () => {
-  test.each<{ label: string; fn: () => unknown; message: string }>([
-    {
-      label: 'an args hash that is not sha256 hex',
-      fn: () => allowNextAttempt(attempt(transient429), { ...same, argsHash: 'abc' }, null, 0),
-      message: 'allowNextAttempt: candidate.argsHash: must be a lowercase sha256 hex digest (see argsHash)',
-    },
+describe('gate records: a carried record that breaks its shape is a typed error where it enters', () => {
+  // The gate itself takes typed values; a record from outside (carried state) is parsed once, at the edge.
+  test.each<{ label: string; record: unknown; message: string }>([
     {
       label: 'a negative credential version',
-      fn: () => allowNextAttempt(attempt(transient429, { credentialVersion: -1 }), same, null, 0),
-      message: 'allowNextAttempt: previous.credentialVersion: Too small: expected number to be >=0',
+      record: attempt(transient429, { credentialVersion: -1 }),
+      message: 'previous.credentialVersion: Too small: expected number to be >=0',
     },
     {
       label: 'earliestRetryAtMs before endedAtMs',
-      fn: () => allowNextAttempt(attempt(transient429, { earliestRetryAtMs: 9_999 }), same, null, 0),
-      message: 'allowNextAttempt: previous.earliestRetryAtMs: cannot be before endedAtMs',
-    },
-    {
-      label: 'a non-integer nowMs',
-      fn: () => allowNextAttempt(attempt(transient429), same, null, 1.5),
-      message: 'allowNextAttempt: nowMs: Invalid input: expected int, received number',
-    },
-    {
-      label: 'an unknown evidence kind',
-      fn: () =>
-        allowNextAttempt(attempt(transient429), same, { kind: 'model_says_so' } as unknown as ChangeEvidence, 0),
-      message: 'allowNextAttempt: evidence.kind: Invalid input',
-    },
-    {
-      label: 'a state_verified without externalState',
-      fn: () => allowNextAttempt(attempt(transient429), same, { kind: 'state_verified' } as ChangeEvidence, 0),
-      message:
-        'allowNextAttempt: evidence.externalState: Invalid option: expected one of "applied"|"not_applied"|"unknown"',
+      record: attempt(transient429, { earliestRetryAtMs: 9_999 }),
+      message: 'previous.earliestRetryAtMs: cannot be before endedAtMs',
     },
     {
       label: 'an invalid failure in the record',
-      fn: () => allowNextAttempt(attempt({ ...transient429, phase: 'later' } as unknown as ToolFailure), same, null, 0),
+      record: attempt({ ...transient429, phase: 'later' } as unknown as ToolFailure),
       message:
-        'allowNextAttempt: previous.failure.phase: Invalid option: expected one of "preflight"|"dispatch"|"commit_unknown"|"postcheck"',
+        'previous.failure.phase: Invalid option: expected one of "preflight"|"dispatch"|"commit_unknown"|"postcheck"',
     },
-  ])('gate: $label → invalid_input', ({ fn, message }) => {
-    const e = thrown(fn);
+  ])('gate records: $label → invalid_input', ({ record, message }) => {
+    const e = thrown(() => parseInput(attemptRecordSchema(), record, 'previous'));
     expect([e.code, e.message]).toEqual(['invalid_input', message]);
   });
 });

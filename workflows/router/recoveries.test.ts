@@ -1,16 +1,15 @@
 /**
- * The recovery handlers: which actions re-execute or settle a call, and the steps that decide "run again" without a
- * workflow API. Pure unit tests: no workers, no servers; the approval desk is the fake the context injects. The
- * handlers' other ends (`routed`/`succeed` write the record through Temporal's logger and sinks), the retry's
+ * The effects loop (./recoveries.ts): the steps that end in "run again" or wait for a person, without a workflow
+ * API. Pure unit tests: no workers, no servers; the approval desk is the fake the context injects. The
+ * loop's other ends (`routed`/`succeed` write the record through Temporal's logger and sinks), the retry's
  * `sleep`, the reconciliation's child workflow and `patched` need a workflow context: the Temporal tier runs them
  * (test/temporal/approval-lifecycle.test.ts, reconcile*.test.ts, breaker-and-secrets.test.ts,
  * already-satisfied.test.ts).
  */
 import { lastFailure } from '../../recovery/call-ledger';
-import { RecoveryAction } from '../../recovery/routes';
 import { desk, failure, readyScope, routerContext, spec } from '../../test/fixtures/router';
 import type { FailedAttempt } from './dispatch';
-import { RECOVERIES, recover, WRITE_RETRIES_PATCH } from './recoveries';
+import { recover, WRITE_RETRIES_PATCH } from './recoveries';
 
 beforeEach(() => jest.useFakeTimers({ now: 200_000 }));
 afterEach(() => jest.useRealTimers());
@@ -24,19 +23,8 @@ const attemptOf = (f: ReturnType<typeof failure>, more: Partial<FailedAttempt> =
   ...more,
 });
 
-describe('RECOVERIES', () => {
-  it('recoveries: reauth, request_approval, retry and reconcile have a handler; the other actions end with their route', () => {
-    const handled = Object.entries(RECOVERIES)
-      .filter(([, h]) => h !== null)
-      .map(([a]) => a);
-    expect(handled.sort()).toEqual(['reauth', 'reconcile', 'request_approval', 'retry']);
-    expect(Object.keys(RECOVERIES).sort()).toEqual(Object.values(RecoveryAction).sort());
-    expect(Object.isFrozen(RECOVERIES)).toBe(true);
-  });
-
-  it('recoveries: the write-retries patch id is the one recorded histories carry', () => {
-    expect(WRITE_RETRIES_PATCH).toBe('recovery-router:write-retries-in-workflow');
-  });
+it('recoveries: the write-retries patch id is the one recorded histories carry', () => {
+  expect(WRITE_RETRIES_PATCH).toBe('recovery-router:write-retries-in-workflow');
 });
 
 describe('recover: reauth', () => {

@@ -1,68 +1,113 @@
 /**
- * The recovery handlers: the route table picks the action (recovery/routes.ts), and this table carries it out.
- * Each handler returns "run again" (the gate found new evidence), "end with this outcome", or "end with this
- * failure's own route"; actions without a handler (repair, replan, reject, escalate, stop) end with their route
- * and the feedback for the model (docs/DESIGN.md, "Routes"). Sandbox-safe.
+ * The router's effects loop: a failed attempt's next step is decided as data (./steps.ts) and performed here, the
+ * one place a recovery touches Temporal: it records the attempt for the gate, sleeps until a retry's time, waits
+ * for a person's decision, starts the reconciliation, asks the gate to run again, or ends the call with its route
+ * (./outcomes.ts). Sandbox-safe.
  */
 import { isCancellation, patched, sleep } from '@temporalio/workflow';
-import { nextDelay } from '../../recovery/backoff';
-import { ExhaustedBudget } from '../../recovery/budgets';
 import { recordOutcome } from '../../recovery/call-ledger';
 import { argsHash } from '../../recovery/canonical';
-import { FailureClass, FailureReason, Phase, type ToolFailure } from '../../recovery/failure';
-import { retriesSpentMessage } from '../../recovery/classify/sent';
-import { RecoveryAction, routeFor } from '../../recovery/routes';
+import { RecoveryAction } from '../../recovery/routes';
 import { RecoveryAttr } from '../../recovery/trace-attributes';
-import { isReplaySafe } from '../../recovery/tool-spec';
 import type { ReconcileResult } from '../reconcile';
 import { reconcileCall } from '../reconcile-call';
 import { hashedArgs, own } from '../router-helpers';
-import type { Reconciled, ToolOutcome } from '../tool-router-types';
-import { spendUnit, type ReadyScope, type RouterContext } from './context';
+import type { ToolOutcome } from '../tool-router-types';
+import type { ReadyScope, RouterContext } from './context';
 import { recordAttempt, type FailedAttempt } from './dispatch';
 import { routed, succeed } from './outcomes';
 import { allowAgain } from './preflight';
+import { afterApproval, afterReconcile, decide, reconcileFailed, retriesSpent, routeOf } from './steps';
+import type { CallState, Facts, Step } from './steps';
 import { guardrailStep, traceStep } from './trace';
 import { verifyCall } from './verify';
 
-/** What a handler decided. */
-export type Next = { kind: 'again' } | { kind: 'end'; outcome: ToolOutcome } | { kind: 'route'; failure: ToolFailure };
-type Recovery = (ctx: RouterContext, scope: ReadyScope, attempt: FailedAttempt) => Promise<Next>;
+export { WRITE_RETRIES_PATCH } from './steps';
 
+/** How a recovery ends: run the call again, or its outcome. */
+export type Next = { kind: 'again' } | { kind: 'end'; outcome: ToolOutcome };
 const AGAIN: Next = Object.freeze({ kind: 'again' });
-const end = (outcome: ToolOutcome): Next => ({ kind: 'end', outcome });
 
-/**
- * The broker refreshed the credential in the worker (single-flight); replay once with the new version. A second
- * refusal goes to a person: one refresh per call, never a loop on a rotating refresh token.
- */
-async function reauth(ctx: RouterContext, scope: ReadyScope, attempt: FailedAttempt): Promise<Next> {
-  recordAttempt(ctx, scope, attempt, attempt.failure);
-  if (!scope.reauthed && allowAgain(ctx, scope)) {
-    scope.reauthed = true;
-    scope.recovered = { failure: attempt.failure, action: RecoveryAction.REAUTH };
-    return AGAIN;
+/** The call's state as a decision reads it. */
+function callState(ctx: RouterContext, scope: ReadyScope): CallState {
+  return {
+    spec: scope.spec,
+    stepId: scope.stepId,
+    operationId: scope.operationId,
+    reauthed: scope.reauthed,
+    approved: scope.approval !== undefined,
+    workflowRetries: scope.workflowRetries,
+    maybeApplied: scope.maybeApplied === true,
+    budgets: ctx.st.budgets,
+  };
+}
+
+const factsOf = (ctx: RouterContext): Facts => ({ backoff: ctx.backoff, random: Math.random, patched });
+
+/** Carries out the failure's recovery, step by step: run again, or the call's outcome. */
+export async function recover(ctx: RouterContext, scope: ReadyScope, failed: FailedAttempt): Promise<Next> {
+  const verified = await readPostcondition(ctx, scope, failed);
+  if (verified.kind === 'end') return verified;
+  const { attempt } = verified;
+  const facts = factsOf(ctx);
+  let step = decide(callState(ctx, scope), attempt, facts);
+  for (;;) {
+    if (step.budgets) ctx.st.budgets = step.budgets;
+    if (step.kind !== 'settled') {
+      recordAttempt(ctx, scope, attempt, step.failure, step.kind === 'wait_until' ? step.atMs : undefined);
+    }
+    switch (step.kind) {
+      case 'run_again':
+        if (!allowAgain(ctx, scope)) {
+          step = step.otherwise;
+          break;
+        }
+        if (step.action === RecoveryAction.REAUTH) scope.reauthed = true;
+        scope.recovered = { failure: step.failure, action: step.action };
+        return AGAIN;
+      case 'wait_until': {
+        const retry = step.action === RecoveryAction.RETRY;
+        if (retry) scope.workflowRetries += 1;
+        scope.recovered = { failure: step.failure, action: step.action };
+        if ((await waitUntil(scope, step.atMs)) && allowAgain(ctx, scope)) return AGAIN;
+        step = retry
+          ? retriesSpent(callState(ctx, scope), attempt, facts)
+          : routeOf(callState(ctx, scope), step.failure, facts);
+        break;
+      }
+      case 'ask_person':
+        step = await askPerson(ctx, scope, attempt, step);
+        break;
+      case 'reconcile':
+        step = await reconcile(ctx, scope, step, facts);
+        break;
+      case 'settled':
+        return settled(ctx, scope, step);
+      case 'end':
+        return { kind: 'end', outcome: ended(ctx, scope, attempt, step) };
+    }
   }
-  return end(
-    routed(ctx, scope, attempt.failure, {
-      forceAction: RecoveryAction.ESCALATE,
-      message: 'The credential was refused even after a refresh; a person must re-authorise.',
-    }),
-  );
+}
+
+/** Sleeps until `atMs` (workflow time, a durable timer), kept as the call's `retry_wait` span. */
+async function waitUntil(scope: ReadyScope, atMs: number): Promise<true> {
+  const sleptAtMs = Date.now();
+  const delayMs = Math.max(1, atMs - sleptAtMs);
+  await sleep(delayMs);
+  traceStep(scope, 'retry_wait', sleptAtMs, { [RecoveryAttr.DELAY_MS]: delayMs });
+  return true;
 }
 
 /**
- * A 403 a person can lift: wait for an approval bound to these exact arguments; run again once with it. The request
- * shows the arguments as the refused activity previewed them (`FailureMeta.argsPreview`).
+ * Waits for a person's decision on an approval bound to these exact arguments. The request shows the arguments as
+ * the refused activity previewed them (`FailureMeta.argsPreview`).
  */
-async function requestApproval(ctx: RouterContext, scope: ReadyScope, attempt: FailedAttempt): Promise<Next> {
-  const { failure } = attempt;
-  recordAttempt(ctx, scope, attempt, failure);
-  const stop = (message: string, personSaid?: string) =>
-    end(
-      routed(ctx, scope, failure, { forceAction: RecoveryAction.STOP, message, ...(personSaid ? { personSaid } : {}) }),
-    );
-  if (scope.approval) return stop('The action is still forbidden after approval.');
+async function askPerson(
+  ctx: RouterContext,
+  scope: ReadyScope,
+  attempt: FailedAttempt,
+  { failure }: { failure: FailedAttempt['failure'] },
+): Promise<Step> {
   const waitStartMs = Date.now();
   const outcome = await ctx.approvals.wait({
     callId: scope.callId,
@@ -79,85 +124,25 @@ async function requestApproval(ctx: RouterContext, scope: ReadyScope, attempt: F
     turn: scope.turn,
   });
   const allow = outcome.kind === 'approved';
-  const verdict = {
-    allow,
-    reason: outcome.kind,
-    action: allow ? RecoveryAction.REQUEST_APPROVAL : RecoveryAction.STOP,
-  };
-  guardrailStep(scope, 'human_approval', verdict, waitStartMs);
-  switch (outcome.kind) {
-    case 'expired':
-      return stop(
-        `The approval request expired after ${span(outcome.afterMs)} without a decision; the action was not taken.`,
-      );
-    case 'revoked':
-      return stop('The approval was revoked before it was used; the action was not taken.');
-    case 'denied':
-      return stop('A person declined this action.', outcome.grant.reason);
+  const action = allow ? RecoveryAction.REQUEST_APPROVAL : RecoveryAction.STOP;
+  guardrailStep(scope, 'human_approval', { allow, reason: outcome.kind, action }, waitStartMs);
+  if (outcome.kind === 'approved') {
+    const { approved: _approved, ...grant } = outcome.grant;
+    scope.approval = grant;
+    const key = `${scope.name}|${scope.hash}`;
+    ctx.st.grants[key] = own(ctx.st.grants, key) + 1;
   }
-  const { approved: _approved, ...grant } = outcome.grant;
-  scope.approval = grant;
-  const key = `${scope.name}|${scope.hash}`;
-  ctx.st.grants[key] = own(ctx.st.grants, key) + 1;
-  scope.recovered = { failure, action: RecoveryAction.REQUEST_APPROVAL };
-  return allowAgain(ctx, scope) ? AGAIN : stop('The approved call could not run again.');
+  return afterApproval(failure, outcome);
 }
 
-/** A duration for people: whole hours, minutes or seconds when it is one, else ms. */
-function span(ms: number): string {
-  if (ms > 0 && ms % 3_600_000 === 0) return `${ms / 3_600_000} h`;
-  if (ms > 0 && ms % 60_000 === 0) return `${ms / 60_000} min`;
-  return ms % 1000 === 0 ? `${ms / 1000} s` : `${ms} ms`;
-}
-
-/**
- * Temporal already retried a replay-safe call (its retry policy). A write that is not replay-safe, refused before
- * anything was sent, is retried here after backoff, within the per-call budget. Then the failure is persistent for
- * this run; a write the breaker still refuses is escalated as never sent.
- */
-async function retry(ctx: RouterContext, scope: ReadyScope, attempt: FailedAttempt): Promise<Next> {
-  const { failure } = attempt;
-  if (writeRetriedHere(scope, failure)) {
-    const room = spendUnit(ctx, 'retry', scope.stepId);
-    const delay = nextDelay({
-      retryNumber: scope.workflowRetries + 1,
-      retryAfterMs: failure.retryAfterMs,
-      policy: ctx.backoff,
-      random: Math.random,
-    });
-    if (room.allowed && delay.kind === 'wait') {
-      scope.workflowRetries += 1;
-      recordAttempt(ctx, scope, attempt, failure, attempt.endedAtMs + delay.delayMs);
-      scope.recovered = { failure, action: RecoveryAction.RETRY };
-      const sleptAtMs = Date.now();
-      await sleep(delay.delayMs);
-      traceStep(scope, 'retry_wait', sleptAtMs, { [RecoveryAttr.DELAY_MS]: delay.delayMs });
-      if (allowAgain(ctx, scope)) return AGAIN;
-    }
-  }
-  const persistent: ToolFailure = {
-    ...failure,
-    retryable: false,
-    publicMessage: retriesSpentMessage(failure.publicMessage),
-  };
-  if (persistent.reason !== FailureReason.CIRCUIT_OPEN || scope.spec.effect !== 'write' || scope.maybeApplied) {
-    return { kind: 'route', failure: persistent };
-  }
-  recordAttempt(ctx, scope, attempt, persistent);
-  return end(
-    routed(ctx, scope, persistent, {
-      forceAction: RecoveryAction.ESCALATE,
-      exhausted: ExhaustedBudget.PER_CALL_RETRIES,
-      message:
-        'The service behind this tool kept failing and its calls stayed paused, so this write was never sent. A person must run it once the service recovers.',
-    }),
-  );
-}
-
-/** The write may have been applied: look it up by operation_id (a child workflow) before anything is replayed. */
-async function reconcile(ctx: RouterContext, scope: ReadyScope, attempt: FailedAttempt): Promise<Next> {
-  const { failure } = attempt;
-  recordAttempt(ctx, scope, attempt, failure);
+/** Looks the write up by operation_id (a child workflow) before anything is replayed; its result decides next. */
+async function reconcile(
+  ctx: RouterContext,
+  scope: ReadyScope,
+  step: Extract<Step, { kind: 'reconcile' }>,
+  facts: Facts,
+): Promise<Step> {
+  const { failure } = step;
   let settled: ReconcileResult;
   const reconcileStartMs = Date.now();
   const { operationId } = scope;
@@ -172,35 +157,44 @@ async function reconcile(ctx: RouterContext, scope: ReadyScope, attempt: FailedA
   } catch (err) {
     if (isCancellation(err)) throw err;
     traceStep(scope, 'reconcile', reconcileStartMs, { [RecoveryAttr.RECONCILED_BY]: 'failed' });
-    const message = `The reconciliation of operation ${scope.operationId} did not finish; a person must check whether the write was applied before anything is replayed.`;
-    return end(routed(ctx, scope, failure, { forceAction: RecoveryAction.ESCALATE, message }));
+    return reconcileFailed(callState(ctx, scope), failure);
   }
   const by = settled.state === 'applied' ? settled.via : settled.state;
   traceStep(scope, 'reconcile', reconcileStartMs, { [RecoveryAttr.RECONCILED_BY]: by });
   scope.attempts += settled.replays;
   scope.activities += settled.replays;
-  const settledBy = (value: unknown, via: Reconciled) => {
-    scope.evidence = 'state_verified';
-    scope.recovered = { failure, action: RecoveryAction.RECONCILE };
-    return end(succeed(ctx, scope, value, via));
+  return afterReconcile(callState(ctx, scope), step, settled, facts);
+}
+
+/** A write found applied (or a postcondition that holds): the call succeeds, never re-executed. */
+function settled(
+  ctx: RouterContext,
+  scope: ReadyScope,
+  step: Extract<Step, { kind: 'settled' }>,
+): { kind: 'end'; outcome: ToolOutcome } {
+  scope.evidence = 'state_verified';
+  scope.recovered = { failure: step.failure, action: RecoveryAction.RECONCILE };
+  return { kind: 'end', outcome: succeed(ctx, scope, step.value, step.via) };
+}
+
+/** Ends the call with its route (counted for no-progress, with the observed state) or a forced action. */
+function ended(
+  ctx: RouterContext,
+  scope: ReadyScope,
+  attempt: FailedAttempt,
+  { failure, action, routed: own, message, exhausted, personSaid }: Extract<Step, { kind: 'end' }>,
+): ToolOutcome {
+  const extra = {
+    forceAction: action,
+    ...(message ? { message } : {}),
+    ...(exhausted ? { exhausted } : {}),
+    ...(personSaid ? { personSaid } : {}),
   };
-  const stopWith = (forceAction: RecoveryAction, message: string) =>
-    end(routed(ctx, scope, failure, { forceAction, message }));
-  switch (settled.state) {
-    case 'applied':
-      return settledBy(settled.value, settled.via === 'verify' ? 'already_satisfied' : settled.via);
-    case 'marked_applied':
-      return settledBy({ resultRef: settled.resultRef }, 'marked_applied');
-    case 'abandoned':
-      return stopWith(RecoveryAction.STOP, 'A person reviewed this write and abandoned it; it was not replayed.');
-    case 'review_timed_out':
-      return stopWith(RecoveryAction.ESCALATE, 'No review decision arrived in time; the write was not replayed.');
-    case 'owner_gone':
-      return stopWith(RecoveryAction.ESCALATE, `${settled.why} A person must check whether the write was applied.`);
-    case 'replay_failed':
-      // The replay failed in a known way: route that failure, never as a retry of a write under reconciliation.
-      return { kind: 'route', failure: { ...settled.failure, retryable: false } };
-  }
+  if (!own) return routed(ctx, scope, failure, extra);
+  const digest = argsHash({ class: failure.class, reason: failure.reason, status: failure.status ?? null });
+  ctx.st.calls = recordOutcome(ctx.st.calls, scope.name, scope.hash, digest).ledger;
+  const { observedState } = attempt.meta;
+  return routed(ctx, scope, failure, observedState === undefined ? extra : { ...extra, observedState });
 }
 
 /**
@@ -217,81 +211,9 @@ async function readPostcondition(
   scope.activities += 1;
   const answer = await verifyCall(scope);
   if (answer.verdict === 'holds') {
-    scope.evidence = 'state_verified';
-    scope.recovered = { failure: attempt.failure, action: RecoveryAction.RECONCILE };
     const value = { alreadySatisfied: true, ...(answer.state === undefined ? {} : { state: answer.state }) };
-    return { kind: 'end', outcome: succeed(ctx, scope, value, 'already_satisfied') };
+    return settled(ctx, scope, { kind: 'settled', failure: attempt.failure, value, via: 'already_satisfied' });
   }
   if (answer.state === undefined) return { kind: 'route', attempt };
   return { kind: 'route', attempt: { ...attempt, meta: { ...attempt.meta, observedState: answer.state as never } } };
-}
-
-/** The handler of each action that re-executes or settles a call. One table. */
-export const RECOVERIES: Readonly<Record<RecoveryAction, Recovery | null>> = Object.freeze({
-  reauth,
-  request_approval: requestApproval,
-  retry,
-  reconcile,
-  // These end the call with their route and the feedback for the model (recovery/actions.ts says how).
-  repair: null,
-  replan: null,
-  reject: null,
-  escalate: null,
-  stop: null,
-} satisfies Record<RecoveryAction, Recovery | null>);
-
-/** The patch that moved a deduplicated write's retries into the workflow (Temporal docs, "Patching"). */
-export const WRITE_RETRIES_PATCH = 'recovery-router:write-retries-in-workflow';
-
-/**
- * The workflow retries a write itself, after backoff, within the per-call budget: a write that is not replay-safe
- * only after a failure known to happen before anything was sent; a write whose receiver deduplicates after any
- * retryable failure (its activity has one attempt, recovery/activity-options.ts). Runs recorded before that keep the
- * server's retries (no patch marker).
- */
-function writeRetriedHere(scope: ReadyScope, failure: ToolFailure): boolean {
-  if (scope.spec.effect !== 'write' || !failure.replaySafe) return false;
-  return !isReplaySafe(scope.spec) || (failure.retryable && patched(WRITE_RETRIES_PATCH));
-}
-
-/**
- * A later failure of a write an earlier attempt of which may have been applied: it is that unknown outcome, not its
- * own failure (docs/DESIGN.md, "Phases"), so it is reconciled.
- */
-function unknownAfterApplied(scope: ReadyScope, failure: ToolFailure): ToolFailure | undefined {
-  if (!scope.maybeApplied || failure.class === FailureClass.OUTCOME_UNKNOWN) return undefined;
-  if (!patched(WRITE_RETRIES_PATCH)) return undefined;
-  return {
-    ...failure,
-    class: FailureClass.OUTCOME_UNKNOWN,
-    phase: Phase.COMMIT_UNKNOWN,
-    retryable: false,
-    publicMessage:
-      'An earlier attempt of this write may have been applied before this one failed; it is looked up before anything runs again.',
-  };
-}
-
-/** Carries out the failure's route: run again, or the call's outcome. */
-export async function recover(
-  ctx: RouterContext,
-  scope: ReadyScope,
-  failed: FailedAttempt,
-): Promise<{ kind: 'again' } | { kind: 'end'; outcome: ToolOutcome }> {
-  const verified = await readPostcondition(ctx, scope, failed);
-  if (verified.kind === 'end') return verified;
-  const { attempt } = verified;
-  const handler = RECOVERIES[routeFor(attempt.failure).action];
-  let next = handler ? await handler(ctx, scope, attempt) : { kind: 'route' as const, failure: attempt.failure };
-  const unknown = next.kind === 'route' ? unknownAfterApplied(scope, next.failure) : undefined;
-  if (unknown) next = await reconcile(ctx, scope, { ...attempt, failure: unknown });
-  if (next.kind !== 'route') return next;
-  const { failure } = next;
-  recordAttempt(ctx, scope, attempt, failure);
-  const digest = argsHash({ class: failure.class, reason: failure.reason, status: failure.status ?? null });
-  ctx.st.calls = recordOutcome(ctx.st.calls, scope.name, scope.hash, digest).ledger;
-  const { observedState } = attempt.meta;
-  return end(routed(ctx, scope, failure, observedState === undefined ? {} : { observedState })) as {
-    kind: 'end';
-    outcome: ToolOutcome;
-  };
 }

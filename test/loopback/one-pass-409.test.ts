@@ -1,0 +1,111 @@
+/**
+ * One pass (issue 39): a 409 from `ctx.http` reaches its route with its body read once, classified once and routed
+ * once — through a real loopback HTTP server, the real `invokeTool` activity under `MockActivityEnvironment`, the
+ * workflow's edge (`fromActivityError`) and the router's decision (`decide`). The frames of each step are counted
+ * (project files only) and printed for the record.
+ */
+import { createServer, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { ApplicationFailure } from '@temporalio/common';
+import { MockActivityEnvironment } from '@temporalio/testing';
+import { z } from 'zod';
+import * as httpBody from '../../activities/http-body';
+import { defineTool } from '../../activities/define-tool';
+import { createToolActivities } from '../../activities/invoke-tool';
+import { DEFAULT_BACKOFF_POLICY } from '../../recovery/backoff';
+import { startCall, startRun, startTurn } from '../../recovery/budgets';
+import * as classifier from '../../recovery/classify';
+import * as assemble from '../../recovery/classify/assemble';
+import * as routes from '../../recovery/routes';
+import { fromActivityError } from '../../workflows/activity-failure';
+import { decide } from '../../workflows/router/steps';
+
+const silent = { log() {}, trace() {}, debug() {}, info() {}, warn() {}, error() {} };
+
+/** Frames of project code (not node_modules, not node internals) on the stack where a spy was called. */
+function projectFrames(): string[] {
+  return (new Error().stack ?? '')
+    .split('\n')
+    .slice(2)
+    .filter((l) => l.includes('/work/') && !l.includes('node_modules') && !l.includes('one-pass-409.test'))
+    .map((l) => l.trim().replace(/\(.*\/(?=[^/]+\/[^/]+:\d+)/, '('));
+}
+
+let server: Server;
+let url: string;
+beforeAll(async () => {
+  server = createServer((_req, res) => {
+    res.writeHead(409, { 'content-type': 'application/json' });
+    res.end(JSON.stringify({ code: 'duplicate_order', message: 'An order with this number exists.' }));
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  url = `http://127.0.0.1:${(server.address() as AddressInfo).port}/orders`;
+});
+afterAll(() => new Promise<void>((resolve) => server.close(() => resolve())));
+
+describe('one pass: a 409 from ctx.http', () => {
+  it('one pass: body read once, classified once, routed once (replan), the route decided in the workflow', async () => {
+    const frames: Record<string, string[]> = {};
+    const spy = <T extends object>(mod: T, name: keyof T & string) => {
+      const original = (mod[name] as (...a: unknown[]) => unknown).bind(mod);
+      return jest.spyOn(mod, name as never).mockImplementation(((...a: unknown[]) => {
+        frames[name] ??= projectFrames();
+        return original(...a);
+      }) as never);
+    };
+    const read = spy(httpBody, 'parseBody');
+    const readers = jest.spyOn(ReadableStream.prototype, 'getReader');
+    const classified = spy(classifier, 'classify');
+    const routed = spy(routes, 'routeFor');
+    const built = spy(assemble, 'assembleFailure');
+
+    const tool = defineTool({
+      name: 'get_order',
+      description: 'Reads an order.',
+      input: z.object({ id: z.string() }),
+      output: z.unknown(),
+      effect: 'read',
+      execute: async (_args, ctx) => (await ctx.http.request({ url })).body,
+    });
+    const { invokeTool } = createToolActivities({ tools: [tool], backoff: DEFAULT_BACKOFF_POLICY });
+    const env = new MockActivityEnvironment({ activityId: 'a1' }, { logger: silent });
+    const thrown = await env
+      .run(invokeTool, { tool: 'get_order', args: { id: 'o-1' }, callId: 'c1', operationId: 'wf:s1' })
+      .catch((e: unknown) => e);
+    expect(thrown).toBeInstanceOf(ApplicationFailure);
+    expect((thrown as ApplicationFailure).details?.[0]).toMatchObject({ status: 409 });
+    expect(readers.mock.calls.length).toBe(1);
+    expect([read.mock.calls.length, classified.mock.calls.length, routed.mock.calls.length]).toEqual([1, 1, 0]);
+    expect(built.mock.calls.length).toBe(1);
+
+    // The workflow's side: the failure enters (parsed once), the router decides its next step, routing once.
+    const { failure } = fromActivityError(thrown, tool.spec, 'c1', 'wf/c1');
+    const budgets = startCall(startTurn(startRun({})), 's1');
+    const call = {
+      spec: tool.spec,
+      stepId: 's1',
+      operationId: 'wf:s1',
+      reauthed: false,
+      approved: false,
+      workflowRetries: 0,
+      maybeApplied: false,
+      budgets,
+    };
+    const facts = { backoff: DEFAULT_BACKOFF_POLICY, random: () => 0.5, patched: () => true };
+    const step = decide(call, { failure, endedAtMs: 1_000 }, facts);
+    expect(failure).toMatchObject({ class: 'semantic_rejection', status: 409 });
+    // `end` with its action: routed() takes it as given, so the table is not asked again.
+    expect(step).toMatchObject({ kind: 'end', action: 'replan', routed: true });
+    expect([read.mock.calls.length, classified.mock.calls.length, routed.mock.calls.length]).toEqual([1, 1, 1]);
+
+    // For the record: the frames from the tool's call to the body reader, to the classifier, and to the route.
+    const hops = {
+      body: frames.parseBody!.length,
+      classify: frames.classify!.length,
+      assemble: frames.assembleFailure!.length,
+      route: frames.routeFor!.length,
+    };
+    process.stdout.write(`one-pass-409 frames ${JSON.stringify(hops)}\n${JSON.stringify(frames, null, 1)}\n`);
+    jest.restoreAllMocks();
+  });
+});
