@@ -68,6 +68,39 @@ test('error-map: -32602 "Unknown tool: x" (the spec\'s example) → capability_m
   });
 });
 
+test('error-map: the JSON-RPC code is read before the words: an isError "MCP error -32602:" whose words name an unknown operation → invalid_arguments (the arguments were refused), for a read and a write', () => {
+  for (const effect of ['read', 'write'] as const) {
+    const f = result('MCP error -32602: Unknown operation "frobnicate" for field op', effect);
+    expect([f.class, f.reason, f.phase, f.replaySafe, f.publicMessage]).toEqual([
+      'invalid_arguments',
+      'schema',
+      'dispatch',
+      true,
+      'srv_tool: the MCP server rejected the arguments.',
+    ]);
+  }
+  // Without a code, the same words still name a missing operation.
+  expect(result('Unknown operation "frobnicate"')).toMatchObject({
+    class: 'capability_missing',
+    reason: 'unknown_tool',
+  });
+});
+
+test('error-map: an McpCallError of -32602 read by the built-in classifier alone (callMcpTool in a tool of its own, no mcpClassifier): its "(result -32602)" is the JSON-RPC code, not words about a result → invalid_arguments, replay-safe', () => {
+  const text = 'MCP error -32602: Input validation error: Invalid arguments for tool read';
+  const error = McpCallError.fromResult('read', { content: [{ type: 'text', text }], isError: true });
+  expect(error.message).toBe(
+    'MCP tool "read" failed (result -32602): Input validation error: Invalid arguments for tool read',
+  );
+  for (const effect of ['read', 'write'] as const) {
+    const f = classify({ kind: 'thrown', error }, ctx(effect));
+    expect([f.class, f.phase, f.replaySafe, f.retryable]).toEqual(['invalid_arguments', 'dispatch', true, false]);
+  }
+  // Its message alone, as it crosses an activity boundary in an ApplicationFailure, reads the same.
+  const copied = classify({ kind: 'thrown', error: new Error(error.message) }, ctx('write'));
+  expect([copied.class, copied.phase]).toEqual(['invalid_arguments', 'dispatch']);
+});
+
 test('error-map: -32601 method not found → capability_missing/unknown_tool', () => {
   expect(thrown(new McpError(ErrorCode.MethodNotFound, 'Method not found'))).toMatchObject({
     class: 'capability_missing',
