@@ -20,6 +20,8 @@
  *
  * A row matches when every structural condition holds (`source`, `codes`, `errorName`, `session`) and, when it
  * names signals (`text`, `errorCodes`, `categories`, `statuses`, `serverCodes`), at least one of them matches.
+ * The JSON-RPC code is read before the words: every row of a code comes before the rows of words alone, so a -32602
+ * whose words name an unknown operation is still refused arguments (JSON-RPC 2.0 §5.1).
  */
 import { FailureClass, FailureReason } from '../../recovery/failure';
 import type { Concept } from '../../recovery/classify/words';
@@ -136,9 +138,6 @@ export const MCP_ERROR_RULES: readonly McpErrorRule[] = deepFreeze([
   { id: 'unknown_tool', cite: `${SPEC}: "Unknown tool: invalid_tool_name"; SDK McpServer "Tool x not found/disabled"`,
     codes: [J.INVALID_PARAMS, J.METHOD_NOT_FOUND], text: /^(?:unknown tool\b|tool \S+ (?:not found|disabled)\b)/i, words: '"Unknown tool", "Tool x not found/disabled"',
     answer: cls(C.CAPABILITY_MISSING, R.UNKNOWN_TOOL, 'no', 'the MCP server does not offer this tool') },
-  { id: 'unknown_tool_words', cite: `${SPEC}: unknown tools reported as a tool result; JSON-RPC 2.0 §5.1 -32601 (as words)`,
-    source: S.RESULT, concepts: ['unknown_operation'], words: 'the vocabulary\'s unknown_operation ("unknown tool", "method not found")',
-    answer: cls(C.CAPABILITY_MISSING, R.UNKNOWN_TOOL, 'no', 'the MCP server does not offer this tool') },
   { id: 'method_not_found', cite: 'JSON-RPC 2.0 §5.1: -32601 Method not found', codes: [J.METHOD_NOT_FOUND],
     answer: cls(C.CAPABILITY_MISSING, R.UNKNOWN_TOOL, 'no', 'the MCP server does not support this call') },
   { id: 'result_schema', cite: 'MCP spec 2025-11-25, "Tools → Output Schema"; SDK Client.callTool output validation',
@@ -153,6 +152,9 @@ export const MCP_ERROR_RULES: readonly McpErrorRule[] = deepFreeze([
     answer: cls(C.UNRECOVERABLE, R.TOOL_BUG, 'unknown', 'the MCP server failed with an internal error; changing the arguments will not fix it') },
   { id: 'malformed_request', cite: 'JSON-RPC 2.0 §5.1: -32600 Invalid Request, -32700 Parse error', codes: [J.INVALID_REQUEST, J.PARSE_ERROR],
     answer: cls(C.UNRECOVERABLE, R.TOOL_BUG, 'no', 'the MCP server could not read the request; this is a bug in the client or the server') },
+  { id: 'unknown_tool_words', cite: `${SPEC}: unknown tools reported as a tool result; JSON-RPC 2.0 §5.1 -32601 (as words)`,
+    source: S.RESULT, concepts: ['unknown_operation'], words: 'the vocabulary\'s unknown_operation ("unknown tool", "method not found")',
+    answer: cls(C.CAPABILITY_MISSING, R.UNKNOWN_TOOL, 'no', 'the MCP server does not offer this tool') },
   { id: 'session_expired', cite: 'MCP spec 2025-11-25, "Streamable HTTP → Session Management": 404 to a terminated session; the client starts a new one',
     session: true,
     answer: transient('not_processed', 'network', 'the MCP server no longer knows this session (it restarted or ended it); a new session is opened') },
