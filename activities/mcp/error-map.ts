@@ -16,21 +16,12 @@ import {
   type ToolClassifier,
   type ToolClassifierAnswer,
 } from '../../recovery/classify';
-import { draftBySend } from '../../recovery/classify/sent';
+import { draftBySend, type SendFact } from '../../recovery/classify/sent';
 import { conceptsOf } from '../../recovery/classify/words';
 import { quoted } from '../../recovery/classify/text';
 import { isMcpCallError, McpFailureSource, type McpFailureFacts } from './call-error';
 import { isSessionGone } from './connection';
-import { MCP_ERROR_RULES, type McpErrorRule, type McpRuleAnswer, type McpSendState } from './error-rules';
-
-export {
-  JsonRpcCode,
-  MCP_ERROR_RULES,
-  mcpErrorRulesMarkdown,
-  type McpErrorRule,
-  type McpRuleAnswer,
-  type McpSendState,
-} from './error-rules';
+import { MCP_ERROR_RULES, type McpErrorRule, type McpRuleAnswer } from './error-rules';
 
 /** A server's own error codes (matched lower-case, against the structured code or as a word of the text). */
 export interface McpServerCodes {
@@ -82,7 +73,7 @@ export function matchMcpRule(facts: McpFailureFacts, server: McpServerCodes = {}
  * work ("payment pay_1 created, but the receipt e-mail was rate limited"), not that nothing was applied, so a row
  * matched by its words alone counts as `maybe_sent` (a read still retries; a write is reconciled).
  */
-export function sendStateOf(rule: McpErrorRule, facts: McpFailureFacts): McpSendState | undefined {
+export function sendStateOf(rule: McpErrorRule, facts: McpFailureFacts): SendFact | undefined {
   if (rule.answer.kind !== 'transient') return undefined;
   if (rule.answer.sent !== 'not_processed' || rule.source !== McpFailureSource.RESULT) return rule.answer.sent;
   const structured = [...matchedSignals(rule, facts, {})].some((kind) => kind !== 'text');

@@ -24,17 +24,9 @@
  * whose words name an unknown operation is still refused arguments (JSON-RPC 2.0 §5.1).
  */
 import { FailureClass, FailureReason } from '../../recovery/failure';
+import type { SendFact } from '../../recovery/classify/sent';
 import type { Concept } from '../../recovery/classify/words';
 import { McpFailureSource } from './call-error';
-
-/** How sure it is that nothing was applied, for a transient answer. */
-export type McpSendState =
-  /** Nothing left the worker (a reconnect failed, the client is not connected). */
-  | 'not_sent'
-  /** The server says it did not act on it (503, 429, an unknown session: RFC 9110 §15.6.4, RFC 6585 §4). */
-  | 'not_processed'
-  /** It may have run (a lost connection, a timeout, a 500/502/504): a read retries, a write reconciles. */
-  | 'maybe_sent';
 
 /** What a row answers: a class and reason, or a transient failure decided by the send state. */
 export type McpRuleAnswer =
@@ -50,7 +42,7 @@ export type McpRuleAnswer =
     }>
   | Readonly<{
       kind: 'transient';
-      sent: McpSendState;
+      sent: SendFact;
       reason: 'network' | 'timeout' | 'rate_limited' | 'unavailable';
       say: string;
       quote: boolean;
@@ -101,7 +93,7 @@ const cls = (
   quote = true,
 ): McpRuleAnswer => ({ kind: 'class', class: c, reason, applied, say, quote });
 const transient = (
-  sent: McpSendState,
+  sent: SendFact,
   reason: 'network' | 'timeout' | 'rate_limited' | 'unavailable',
   say: string,
   quote = false,

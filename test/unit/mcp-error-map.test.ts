@@ -6,24 +6,15 @@
 import { StreamableHTTPError } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import { McpError, ErrorCode, CallToolResultSchema } from '@modelcontextprotocol/sdk/types.js';
 import { z } from 'zod';
-import {
-  ANNOTATION_RULES,
-  decideAnnotations,
-  isSessionGone,
-  MCP_ERROR_RULES,
-  McpCallError,
-  McpReconnectError,
-  matchMcpRule,
-  mcpClassifier,
-  mcpClassifierFor,
-  mcpEffect,
-  mcpToolEffect,
-  readResultSignals,
-  zodFromInputSchema,
-  zodFromJsonSchema,
-  type McpHttpAnswer,
-} from '../../activities/mcp';
-import { MAX_HINT_MS, retryHintInText, statusInText } from '../../activities/mcp/result-signals';
+import { ANNOTATION_RULES, decideAnnotations, mcpEffect } from '../../activities/mcp/annotations';
+import { McpCallError } from '../../activities/mcp/call-error';
+import type { McpHttpAnswer } from '../../activities/mcp/call-scope';
+import { isSessionGone, McpReconnectError } from '../../activities/mcp/connection';
+import { matchMcpRule, mcpClassifier, mcpClassifierFor } from '../../activities/mcp/error-map';
+import { MCP_ERROR_RULES } from '../../activities/mcp/error-rules';
+import { zodFromInputSchema, zodFromJsonSchema } from '../../activities/mcp/json-schema';
+import { mcpToolEffect } from '../../activities/mcp/tools';
+import { MAX_HINT_MS, readResultSignals, retryHintInText, statusInText } from '../../activities/mcp/result-signals';
 import { classify, fieldIssuesFromZod, type CallContext } from '../../recovery/classify';
 
 const ctx = (effect: 'read' | 'write'): CallContext => ({
