@@ -63,7 +63,7 @@ export type McpErrorRule = Readonly<{
   session?: true;
   /** Signal: the server's or SDK's words (without the `MCP error <code>:` prefix) match. */
   text?: RegExp;
-  /** What `text` matches, in words (the README's copy of the table shows it). @default the pattern */
+  /** What `text` matches, in words (docs/mcp.md's copy of the table, scripts/generated-blocks.ts). @default the pattern */
   words?: string;
   /**
    * Signal (of the `text` kind): the words carry one of these concepts of the vocabulary (recovery/classify/words.ts),
@@ -211,36 +211,6 @@ export const MCP_ERROR_RULES: readonly McpErrorRule[] = deepFreeze([
   { id: 'tool_error', cite: `${SPEC}: business logic errors; what the result does not say stays a rejection`, source: S.RESULT,
     answer: cls(C.SEMANTIC_REJECTION, R.BUSINESS_RULE, 'unknown', 'the MCP server refused the call') },
 ] satisfies McpErrorRule[]);
-
-/** The table as Markdown, one line per row: the README's copy (a test keeps them identical). */
-export function mcpErrorRulesMarkdown(): string {
-  const lines = ['| # | row | when | answer | source |', '|---|---|---|---|---|'];
-  const list = (xs: readonly (string | number)[]) => xs.map((x) => `\`${x}\``).join(', ');
-  MCP_ERROR_RULES.forEach((r, i) => {
-    const all = [
-      r.source && `${r.source === S.RESULT ? 'an `isError` result' : 'thrown'}`,
-      r.codes && `JSON-RPC ${list(r.codes)}`,
-      r.errorName && `error \`${r.errorName}\``,
-      r.session && 'HTTP answer: the session is gone',
-    ].filter((x): x is string => typeof x === 'string');
-    const any = [
-      (r.text || r.concepts) &&
-        `words ${r.words ?? (r.text ? `\`${r.text.source}\`` : `concepts ${r.concepts?.join(', ')}`)}`,
-      r.errorCodes && `code ${list(r.errorCodes)}`,
-      r.categories && `category ${list(r.categories)}`,
-      r.statuses && `status ${r.statuses.map(([lo, hi]) => (lo === hi ? `${lo}` : `${lo}–${hi}`)).join(', ')}`,
-      r.serverCodes && `the server's \`errors.${r.serverCodes}Codes\``,
-    ].filter((x): x is string => typeof x === 'string');
-    const when = [...all, ...(any.length ? [any.length === 1 ? any[0]! : `any of: ${any.join('; ')}`] : [])];
-    const a = r.answer;
-    const answer =
-      a.kind === 'class'
-        ? `\`${a.class}/${a.reason}\`${a.applied === 'no' ? ', replay-safe' : ''}`
-        : `\`transient/${a.reason}\`, ${a.sent.replace('_', ' ')}`;
-    lines.push(`| ${i} | \`${r.id}\` | ${when.join(' · ') || 'otherwise'} | ${answer} | ${r.cite} |`);
-  });
-  return lines.join('\n');
-}
 
 function deepFreeze(rows: McpErrorRule[]): readonly McpErrorRule[] {
   for (const r of rows) {
