@@ -168,9 +168,6 @@ function answerOf(rule: McpErrorRule, facts: McpFailureFacts): McpRuleAnswer {
   return rule.answer.kind === 'transient' && sent !== undefined ? { ...rule.answer, sent } : rule.answer;
 }
 
-/** The hook with no server codes: the table alone. */
-export const mcpClassifier: ToolClassifier = mcpClassifierFor();
-
 const TRANSIENT_REASON = {
   network: FailureReason.NETWORK,
   timeout: FailureReason.TIMEOUT,

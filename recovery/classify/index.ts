@@ -18,7 +18,7 @@ import { classifyThrown, toolBugFailure } from './thrown';
 
 export { callContextSchema, parseCallContext } from './context';
 export type { CallContext, RawOutcome } from './context';
-export { ClassifyError, isClassifyError } from './errors';
+export { ClassifyError } from './errors';
 export {
   MAX_RETRY_AFTER_MS,
   parseHttpDate,

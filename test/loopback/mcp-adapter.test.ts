@@ -10,7 +10,9 @@ import { join } from 'node:path';
 import type { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
 import type { AnyTool } from '../../activities/define-tool';
 import { connectMcp, McpAdapterError, McpCallError, mcpTools } from '../../mcp';
-import { mcpClassifier } from '../../activities/mcp/error-map';
+import { mcpClassifierFor } from '../../activities/mcp/error-map';
+
+const mcpClassifier = mcpClassifierFor();
 import { classify, classifyZodError } from '../../recovery/classify';
 import type { ToolFailure } from '../../recovery/failure';
 import { routeFor } from '../../recovery/routes';

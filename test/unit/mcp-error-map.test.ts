@@ -6,11 +6,13 @@
 import { StreamableHTTPError } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import { McpError, ErrorCode, CallToolResultSchema } from '@modelcontextprotocol/sdk/types.js';
 import { z } from 'zod';
-import { ANNOTATION_RULES, decideAnnotations, mcpEffect } from '../../activities/mcp/annotations';
+import { ANNOTATION_RULES, decideAnnotations } from '../../activities/mcp/annotations';
 import { McpCallError } from '../../activities/mcp/call-error';
 import type { McpHttpAnswer } from '../../activities/mcp/call-scope';
 import { isSessionGone, McpReconnectError } from '../../activities/mcp/connection';
-import { matchMcpRule, mcpClassifier, mcpClassifierFor } from '../../activities/mcp/error-map';
+import { matchMcpRule, mcpClassifierFor } from '../../activities/mcp/error-map';
+
+const mcpClassifier = mcpClassifierFor();
 import { MCP_ERROR_RULES } from '../../activities/mcp/error-rules';
 import { zodFromInputSchema, zodFromJsonSchema } from '../../activities/mcp/json-schema';
 import { mcpToolEffect } from '../../activities/mcp/tools';
@@ -175,12 +177,11 @@ test('error-map: a thrown error no row names (a socket error) is left to the bui
   expect(thrown(epipe, 'write')).toMatchObject({ class: 'outcome_unknown', reason: 'network' });
 });
 
-test('mcpEffect: readOnlyHint true → read; false, absent or untrusted annotations → write', () => {
-  expect(mcpEffect({ annotations: { readOnlyHint: true } }, true)).toBe('read');
-  expect(mcpEffect({ annotations: { readOnlyHint: false } }, true)).toBe('write');
-  expect(mcpEffect({ annotations: { readOnlyHint: true } })).toBe('write'); // untrusted by default
-  expect(mcpEffect({})).toBe('write');
-  expect(mcpEffect({ annotations: { readOnlyHint: true } }, false)).toBe('write');
+test('decideAnnotations(…).effect: readOnlyHint true → read; false, absent or untrusted annotations → write', () => {
+  expect(decideAnnotations({ annotations: { readOnlyHint: true } }, true).effect).toBe('read');
+  expect(decideAnnotations({ annotations: { readOnlyHint: false } }, true).effect).toBe('write');
+  expect(decideAnnotations({}, false).effect).toBe('write');
+  expect(decideAnnotations({ annotations: { readOnlyHint: true } }, false).effect).toBe('write');
 });
 
 test('zodFromInputSchema: type, required, enum, items, additionalProperties: false are checked; the rest is left to the server', () => {

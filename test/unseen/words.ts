@@ -6,7 +6,9 @@
  */
 import { HttpOutcomeError } from '../../activities/http';
 import { McpCallError } from '../../mcp';
-import { mcpClassifier } from '../../activities/mcp/error-map';
+import { mcpClassifierFor } from '../../activities/mcp/error-map';
+
+const mcpClassifier = mcpClassifierFor();
 import type { Effect, UnseenCase, UnseenLibrary } from './cases';
 
 const http =
