@@ -143,22 +143,10 @@ export function mcpClassifierFor(server: McpServerCodes = {}, hook?: McpClassify
     const rule = matchMcpRule(facts, server);
     const table = rule ? answerFor(answerOf(rule, facts), facts, ctx) : undefined;
     if (!hook) return table;
+    // The hook's answer, merged over the table's as a tool classifier's is (override.ts): one merge rule.
     const merged = table ? applyToolClassifier(raw, ctx, builtIn, () => table) : builtIn;
-    let own: ToolClassifierAnswer | undefined;
-    try {
-      own = hook(facts, ctx, merged);
-    } catch {
-      return table;
-    }
-    if (typeof own !== 'object' || own === null) return table;
-    const combined: ToolClassifierAnswer = { ...table, ...own };
-    if (own.class !== undefined && own.class !== merged.class && own.reason === undefined) {
-      combined.reason = FailureReason.UNSPECIFIED;
-    }
-    if ((own.class !== undefined || own.replaySafe !== undefined) && own.retryable === undefined) {
-      delete combined.retryable;
-    }
-    return combined;
+    const final = applyToolClassifier(raw, ctx, merged, () => hook(facts, ctx, merged));
+    return final === merged ? table : final;
   };
 }
 
