@@ -8,13 +8,7 @@ import { readFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import type { AnyTool } from '../activities/define-tool';
-import {
-  connectMcp,
-  mcpTools,
-  type McpConnection,
-  type McpServerCommand,
-  type McpToolsOptions,
-} from '../activities/mcp';
+import { connectMcp, mcpTools, type McpConnection, type McpServerCommand, type McpToolsOptions } from '../mcp';
 
 const PACKAGE = '@modelcontextprotocol/server-filesystem';
 

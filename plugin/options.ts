@@ -33,6 +33,16 @@ export class RecoveryPluginOptionsError extends RecoveryError<'invalid_plugin_op
   }
 }
 
+/** An option that is shared (`{ shared: … }`, checked by `shared`) or this worker's own (checked by `local`). */
+const sharedOrLocal = (shared: () => z.ZodType, local: () => z.ZodType) =>
+  z
+    .unknown()
+    .superRefine((v, ctx) => {
+      const parsed = (isShared(v) ? shared() : local()).safeParse(localRest(v));
+      if (!parsed.success) for (const issue of parsed.error.issues) ctx.addIssue({ ...issue });
+    })
+    .optional();
+
 const TOOLS = 'must be a non-empty array of defineTool(...) results';
 const NO_SPEC = 'has no `spec` object with a string `name`: pass the result of defineTool(...), not its argument';
 const PROVIDER = 'must be a CredentialProvider: an object with initial() and refresh() functions';
@@ -118,22 +128,8 @@ export const pluginOptionsSchema = lazy(() =>
             .optional(),
         )
         .optional(),
-      breaker: z
-        .unknown()
-        .superRefine((v, ctx) => {
-          const schema = isShared(v) ? sharedBreakerOptionsSchema() : breakerOptionsSchema();
-          const parsed = schema.safeParse(localRest(v));
-          if (!parsed.success) for (const issue of parsed.error.issues) ctx.addIssue({ ...issue });
-        })
-        .optional(),
-      credentialRefresh: z
-        .unknown()
-        .superRefine((v, ctx) => {
-          const schema = isShared(v) ? credentialRefreshOptionsSchema() : localRefreshOptionsSchema();
-          const parsed = schema.safeParse(localRest(v));
-          if (!parsed.success) for (const issue of parsed.error.issues) ctx.addIssue({ ...issue });
-        })
-        .optional(),
+      breaker: sharedOrLocal(sharedBreakerOptionsSchema, breakerOptionsSchema),
+      credentialRefresh: sharedOrLocal(credentialRefreshOptionsSchema, localRefreshOptionsSchema),
       entityWorker: z
         .union([z.boolean(), z.looseObject({ workflowBundle: z.looseObject({}) })], { error: ENTITY_WORKER })
         .optional(),

@@ -5,10 +5,11 @@
  */
 import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { mcpErrorRulesMarkdown } from '../activities/mcp/error-rules';
+import { McpFailureSource } from '../activities/mcp/call-error';
+import { MCP_ERROR_RULES } from '../activities/mcp/error-rules';
 import { debatableMarkdown, paladinMarkdown } from '../bench/eval/paladin/keys';
 import { KIND_RULES } from '../recovery/classify/kinds';
-import { CONCEPT_KINDS, vocabularyMarkdown } from '../recovery/classify/words';
+import { CONCEPT_KINDS, vocabulary } from '../recovery/classify/words';
 import { routesMarkdown } from '../recovery/routes-markdown';
 
 /** Block name → its Markdown. */
@@ -48,6 +49,49 @@ function kindRowsMarkdown(): string {
       .map(([c]) => `\`${c}\``)
       .join(', ');
     lines.push(`| \`${kind}\` | \`${r.class}\` / \`${r.reason}\` | ${code} | ${words} | ${concepts} |`);
+  }
+  return lines.join('\n');
+}
+
+/** The table as Markdown, one line per row: the README's copy (a test keeps them identical). */
+function mcpErrorRulesMarkdown(): string {
+  const lines = ['| # | row | when | answer | source |', '|---|---|---|---|---|'];
+  const list = (xs: readonly (string | number)[]) => xs.map((x) => `\`${x}\``).join(', ');
+  MCP_ERROR_RULES.forEach((r, i) => {
+    const all = [
+      r.source && `${r.source === McpFailureSource.RESULT ? 'an `isError` result' : 'thrown'}`,
+      r.codes && `JSON-RPC ${list(r.codes)}`,
+      r.errorName && `error \`${r.errorName}\``,
+      r.session && 'HTTP answer: the session is gone',
+    ].filter((x): x is string => typeof x === 'string');
+    const any = [
+      (r.text || r.concepts) &&
+        `words ${r.words ?? (r.text ? `\`${r.text.source}\`` : `concepts ${r.concepts?.join(', ')}`)}`,
+      r.errorCodes && `code ${list(r.errorCodes)}`,
+      r.categories && `category ${list(r.categories)}`,
+      r.statuses && `status ${r.statuses.map(([lo, hi]) => (lo === hi ? `${lo}` : `${lo}–${hi}`)).join(', ')}`,
+      r.serverCodes && `the server's \`errors.${r.serverCodes}Codes\``,
+    ].filter((x): x is string => typeof x === 'string');
+    const when = [...all, ...(any.length ? [any.length === 1 ? any[0]! : `any of: ${any.join('; ')}`] : [])];
+    const a = r.answer;
+    const answer =
+      a.kind === 'class'
+        ? `\`${a.class}/${a.reason}\`${a.applied === 'no' ? ', replay-safe' : ''}`
+        : `\`transient/${a.reason}\`, ${a.sent.replace('_', ' ')}`;
+    lines.push(`| ${i} | \`${r.id}\` | ${when.join(' · ') || 'otherwise'} | ${answer} | ${r.cite} |`);
+  });
+  return lines.join('\n');
+}
+
+/** The vocabulary as a Markdown table (docs/DESIGN.md's copy): concept, its alternatives, its source. */
+function vocabularyMarkdown(): string {
+  const lines = [
+    '| concept | words (any line; every stem of it; `*` a prefix, `=` the whole text) | source |',
+    '|---|---|---|',
+  ];
+  for (const r of vocabulary()) {
+    const alts = r.any.map((alt) => alt.join(' + ')).join('; ');
+    lines.push(`| \`${r.concept}\` | ${alts} | ${r.source.replace(/\|/g, '\\|')} |`);
   }
   return lines.join('\n');
 }

@@ -92,8 +92,3 @@ export function decideAnnotations(tool: Pick<Tool, 'annotations'>, trusted: bool
   const rule = ANNOTATION_RULES.find((r) => r.when(hints, trusted)) ?? ANNOTATION_RULES[ANNOTATION_RULES.length - 1]!;
   return { effect: rule.effect, idempotent: rule.idempotent, rule: rule.id };
 }
-
-/** The read/write effect alone (`decideAnnotations(...).effect`). */
-export function mcpEffect(tool: Pick<Tool, 'annotations'>, trustAnnotations = false): 'read' | 'write' {
-  return decideAnnotations(tool, trustAnnotations).effect;
-}

@@ -16,21 +16,12 @@ import {
   type ToolClassifier,
   type ToolClassifierAnswer,
 } from '../../recovery/classify';
-import { draftBySend } from '../../recovery/classify/sent';
+import { draftBySend, type SendFact } from '../../recovery/classify/sent';
 import { conceptsOf } from '../../recovery/classify/words';
 import { quoted } from '../../recovery/classify/text';
 import { isMcpCallError, McpFailureSource, type McpFailureFacts } from './call-error';
 import { isSessionGone } from './connection';
-import { MCP_ERROR_RULES, type McpErrorRule, type McpRuleAnswer, type McpSendState } from './error-rules';
-
-export {
-  JsonRpcCode,
-  MCP_ERROR_RULES,
-  mcpErrorRulesMarkdown,
-  type McpErrorRule,
-  type McpRuleAnswer,
-  type McpSendState,
-} from './error-rules';
+import { MCP_ERROR_RULES, type McpErrorRule, type McpRuleAnswer } from './error-rules';
 
 /** A server's own error codes (matched lower-case, against the structured code or as a word of the text). */
 export interface McpServerCodes {
@@ -82,7 +73,7 @@ export function matchMcpRule(facts: McpFailureFacts, server: McpServerCodes = {}
  * work ("payment pay_1 created, but the receipt e-mail was rate limited"), not that nothing was applied, so a row
  * matched by its words alone counts as `maybe_sent` (a read still retries; a write is reconciled).
  */
-export function sendStateOf(rule: McpErrorRule, facts: McpFailureFacts): McpSendState | undefined {
+export function sendStateOf(rule: McpErrorRule, facts: McpFailureFacts): SendFact | undefined {
   if (rule.answer.kind !== 'transient') return undefined;
   if (rule.answer.sent !== 'not_processed' || rule.source !== McpFailureSource.RESULT) return rule.answer.sent;
   const structured = [...matchedSignals(rule, facts, {})].some((kind) => kind !== 'text');
@@ -152,22 +143,10 @@ export function mcpClassifierFor(server: McpServerCodes = {}, hook?: McpClassify
     const rule = matchMcpRule(facts, server);
     const table = rule ? answerFor(answerOf(rule, facts), facts, ctx) : undefined;
     if (!hook) return table;
+    // The hook's answer, merged over the table's as a tool classifier's is (override.ts): one merge rule.
     const merged = table ? applyToolClassifier(raw, ctx, builtIn, () => table) : builtIn;
-    let own: ToolClassifierAnswer | undefined;
-    try {
-      own = hook(facts, ctx, merged);
-    } catch {
-      return table;
-    }
-    if (typeof own !== 'object' || own === null) return table;
-    const combined: ToolClassifierAnswer = { ...table, ...own };
-    if (own.class !== undefined && own.class !== merged.class && own.reason === undefined) {
-      combined.reason = FailureReason.UNSPECIFIED;
-    }
-    if ((own.class !== undefined || own.replaySafe !== undefined) && own.retryable === undefined) {
-      delete combined.retryable;
-    }
-    return combined;
+    const final = applyToolClassifier(raw, ctx, merged, () => hook(facts, ctx, merged));
+    return final === merged ? table : final;
   };
 }
 
@@ -176,9 +155,6 @@ function answerOf(rule: McpErrorRule, facts: McpFailureFacts): McpRuleAnswer {
   const sent = sendStateOf(rule, facts);
   return rule.answer.kind === 'transient' && sent !== undefined ? { ...rule.answer, sent } : rule.answer;
 }
-
-/** The hook with no server codes: the table alone. */
-export const mcpClassifier: ToolClassifier = mcpClassifierFor();
 
 const TRANSIENT_REASON = {
   network: FailureReason.NETWORK,

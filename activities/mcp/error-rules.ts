@@ -20,19 +20,13 @@
  *
  * A row matches when every structural condition holds (`source`, `codes`, `errorName`, `session`) and, when it
  * names signals (`text`, `errorCodes`, `categories`, `statuses`, `serverCodes`), at least one of them matches.
+ * The JSON-RPC code is read before the words: every row of a code comes before the rows of words alone, so a -32602
+ * whose words name an unknown operation is still refused arguments (JSON-RPC 2.0 §5.1).
  */
 import { FailureClass, FailureReason } from '../../recovery/failure';
+import type { SendFact } from '../../recovery/classify/sent';
 import type { Concept } from '../../recovery/classify/words';
 import { McpFailureSource } from './call-error';
-
-/** How sure it is that nothing was applied, for a transient answer. */
-export type McpSendState =
-  /** Nothing left the worker (a reconnect failed, the client is not connected). */
-  | 'not_sent'
-  /** The server says it did not act on it (503, 429, an unknown session: RFC 9110 §15.6.4, RFC 6585 §4). */
-  | 'not_processed'
-  /** It may have run (a lost connection, a timeout, a 500/502/504): a read retries, a write reconciles. */
-  | 'maybe_sent';
 
 /** What a row answers: a class and reason, or a transient failure decided by the send state. */
 export type McpRuleAnswer =
@@ -48,7 +42,7 @@ export type McpRuleAnswer =
     }>
   | Readonly<{
       kind: 'transient';
-      sent: McpSendState;
+      sent: SendFact;
       reason: 'network' | 'timeout' | 'rate_limited' | 'unavailable';
       say: string;
       quote: boolean;
@@ -69,7 +63,7 @@ export type McpErrorRule = Readonly<{
   session?: true;
   /** Signal: the server's or SDK's words (without the `MCP error <code>:` prefix) match. */
   text?: RegExp;
-  /** What `text` matches, in words (the README's copy of the table shows it). @default the pattern */
+  /** What `text` matches, in words (docs/mcp.md's copy of the table, scripts/generated-blocks.ts). @default the pattern */
   words?: string;
   /**
    * Signal (of the `text` kind): the words carry one of these concepts of the vocabulary (recovery/classify/words.ts),
@@ -99,7 +93,7 @@ const cls = (
   quote = true,
 ): McpRuleAnswer => ({ kind: 'class', class: c, reason, applied, say, quote });
 const transient = (
-  sent: McpSendState,
+  sent: SendFact,
   reason: 'network' | 'timeout' | 'rate_limited' | 'unavailable',
   say: string,
   quote = false,
@@ -136,9 +130,6 @@ export const MCP_ERROR_RULES: readonly McpErrorRule[] = deepFreeze([
   { id: 'unknown_tool', cite: `${SPEC}: "Unknown tool: invalid_tool_name"; SDK McpServer "Tool x not found/disabled"`,
     codes: [J.INVALID_PARAMS, J.METHOD_NOT_FOUND], text: /^(?:unknown tool\b|tool \S+ (?:not found|disabled)\b)/i, words: '"Unknown tool", "Tool x not found/disabled"',
     answer: cls(C.CAPABILITY_MISSING, R.UNKNOWN_TOOL, 'no', 'the MCP server does not offer this tool') },
-  { id: 'unknown_tool_words', cite: `${SPEC}: unknown tools reported as a tool result; JSON-RPC 2.0 §5.1 -32601 (as words)`,
-    source: S.RESULT, concepts: ['unknown_operation'], words: 'the vocabulary\'s unknown_operation ("unknown tool", "method not found")',
-    answer: cls(C.CAPABILITY_MISSING, R.UNKNOWN_TOOL, 'no', 'the MCP server does not offer this tool') },
   { id: 'method_not_found', cite: 'JSON-RPC 2.0 §5.1: -32601 Method not found', codes: [J.METHOD_NOT_FOUND],
     answer: cls(C.CAPABILITY_MISSING, R.UNKNOWN_TOOL, 'no', 'the MCP server does not support this call') },
   { id: 'result_schema', cite: 'MCP spec 2025-11-25, "Tools → Output Schema"; SDK Client.callTool output validation',
@@ -153,6 +144,9 @@ export const MCP_ERROR_RULES: readonly McpErrorRule[] = deepFreeze([
     answer: cls(C.UNRECOVERABLE, R.TOOL_BUG, 'unknown', 'the MCP server failed with an internal error; changing the arguments will not fix it') },
   { id: 'malformed_request', cite: 'JSON-RPC 2.0 §5.1: -32600 Invalid Request, -32700 Parse error', codes: [J.INVALID_REQUEST, J.PARSE_ERROR],
     answer: cls(C.UNRECOVERABLE, R.TOOL_BUG, 'no', 'the MCP server could not read the request; this is a bug in the client or the server') },
+  { id: 'unknown_tool_words', cite: `${SPEC}: unknown tools reported as a tool result; JSON-RPC 2.0 §5.1 -32601 (as words)`,
+    source: S.RESULT, concepts: ['unknown_operation'], words: 'the vocabulary\'s unknown_operation ("unknown tool", "method not found")',
+    answer: cls(C.CAPABILITY_MISSING, R.UNKNOWN_TOOL, 'no', 'the MCP server does not offer this tool') },
   { id: 'session_expired', cite: 'MCP spec 2025-11-25, "Streamable HTTP → Session Management": 404 to a terminated session; the client starts a new one',
     session: true,
     answer: transient('not_processed', 'network', 'the MCP server no longer knows this session (it restarted or ended it); a new session is opened') },
@@ -217,36 +211,6 @@ export const MCP_ERROR_RULES: readonly McpErrorRule[] = deepFreeze([
   { id: 'tool_error', cite: `${SPEC}: business logic errors; what the result does not say stays a rejection`, source: S.RESULT,
     answer: cls(C.SEMANTIC_REJECTION, R.BUSINESS_RULE, 'unknown', 'the MCP server refused the call') },
 ] satisfies McpErrorRule[]);
-
-/** The table as Markdown, one line per row: the README's copy (a test keeps them identical). */
-export function mcpErrorRulesMarkdown(): string {
-  const lines = ['| # | row | when | answer | source |', '|---|---|---|---|---|'];
-  const list = (xs: readonly (string | number)[]) => xs.map((x) => `\`${x}\``).join(', ');
-  MCP_ERROR_RULES.forEach((r, i) => {
-    const all = [
-      r.source && `${r.source === S.RESULT ? 'an `isError` result' : 'thrown'}`,
-      r.codes && `JSON-RPC ${list(r.codes)}`,
-      r.errorName && `error \`${r.errorName}\``,
-      r.session && 'HTTP answer: the session is gone',
-    ].filter((x): x is string => typeof x === 'string');
-    const any = [
-      (r.text || r.concepts) &&
-        `words ${r.words ?? (r.text ? `\`${r.text.source}\`` : `concepts ${r.concepts?.join(', ')}`)}`,
-      r.errorCodes && `code ${list(r.errorCodes)}`,
-      r.categories && `category ${list(r.categories)}`,
-      r.statuses && `status ${r.statuses.map(([lo, hi]) => (lo === hi ? `${lo}` : `${lo}–${hi}`)).join(', ')}`,
-      r.serverCodes && `the server's \`errors.${r.serverCodes}Codes\``,
-    ].filter((x): x is string => typeof x === 'string');
-    const when = [...all, ...(any.length ? [any.length === 1 ? any[0]! : `any of: ${any.join('; ')}`] : [])];
-    const a = r.answer;
-    const answer =
-      a.kind === 'class'
-        ? `\`${a.class}/${a.reason}\`${a.applied === 'no' ? ', replay-safe' : ''}`
-        : `\`transient/${a.reason}\`, ${a.sent.replace('_', ' ')}`;
-    lines.push(`| ${i} | \`${r.id}\` | ${when.join(' · ') || 'otherwise'} | ${answer} | ${r.cite} |`);
-  });
-  return lines.join('\n');
-}
 
 function deepFreeze(rows: McpErrorRule[]): readonly McpErrorRule[] {
   for (const r of rows) {

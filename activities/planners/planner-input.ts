@@ -79,8 +79,8 @@ function invalid(message: string): ApplicationFailure {
   );
 }
 
-/** No stack in history: it would carry worker file paths (as failure-edge.ts does). */
-function bare(failure: ApplicationFailure): ApplicationFailure {
+/** `failure` without a stack: in history it would carry worker file paths (as failure-edge.ts does). */
+export function bare(failure: ApplicationFailure): ApplicationFailure {
   failure.stack = '';
   return failure;
 }

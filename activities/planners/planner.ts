@@ -34,7 +34,7 @@ import {
   type PlannerInput,
   type PlannerStepInput,
 } from '../../workflows/planner-contract';
-import { readPlannerInput, WITH_CATALOG, type CatalogEntry } from './planner-input';
+import { bare, readPlannerInput, WITH_CATALOG, type CatalogEntry } from './planner-input';
 import { ScriptedPolicyError } from './scripted-policy';
 
 export { PLANNER_INVALID_DECISION };
@@ -229,10 +229,4 @@ export function excerptOf(received: unknown): string {
     text = String(received);
   }
   return publicText(text, MAX_DECISION_EXCERPT_CHARS);
-}
-
-/** No stack in history: it would carry worker file paths (as failure-edge.ts does). */
-function bare(failure: ApplicationFailure): ApplicationFailure {
-  failure.stack = '';
-  return failure;
 }

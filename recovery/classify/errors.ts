@@ -20,8 +20,3 @@ export class ClassifyError extends RecoveryError<ClassifyErrorCode> {
   override readonly name = 'ClassifyError';
   static override readonly codes: readonly string[] = Object.values(ClassifyErrorCode);
 }
-
-/** True for a `ClassifyError`, also one created in another realm. */
-export function isClassifyError(e: unknown): e is ClassifyError {
-  return ClassifyError.is(e);
-}

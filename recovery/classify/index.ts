@@ -17,9 +17,8 @@ import { readProp } from './safe';
 import { classifyThrown, toolBugFailure } from './thrown';
 
 export { callContextSchema, parseCallContext } from './context';
-export type { CallContext, RawOutcome, HeadersInput, HeadersLike, HeaderValue } from './context';
-export { ClassifyError, ClassifyErrorCode, isClassifyError } from './errors';
-export { headerValue, headerValues } from './headers';
+export type { CallContext, RawOutcome } from './context';
+export { ClassifyError } from './errors';
 export {
   MAX_RETRY_AFTER_MS,
   parseHttpDate,
@@ -27,27 +26,18 @@ export {
   parseRetryAfterMsValue,
   retryAfterMsFromHeaders,
 } from './retry-after';
-export { parseDurationMs, readRateLimit, type RateLimitSignals } from './rate-limit';
-export { classifyHttp, HttpRule, ruleForStatus, STATUS_RULES } from './http';
-export { classifyNetworkError, CODE_RULES, NAME_RULES, transportFacts, errorChain } from './network';
-export { wrappedHttp, type WrappedHttp } from './wrapped-http';
-export { classifyThrown, toolBugFailure } from './thrown';
-export { readCodes, dialects, dialectReaders, type Dialect, type DialectReader } from './protocols';
-export { readTable, type CodeTable, type TableRow } from './protocols/table';
+export { parseDurationMs, readRateLimit } from './rate-limit';
+export { classifyHttp } from './http';
+export { transportFacts } from './network';
+export { wrappedHttp } from './wrapped-http';
+export { readCodes, dialects, type Dialect } from './protocols';
 export { PROTOCOL_TABLES } from './protocols/tables';
 export { LIBRARY_TABLES } from './dialects/libraries';
-export { ErrorKind, KIND_RULES, type CodeFacts, type CodeRow } from './kinds';
-export { classifyZodError, fieldIssuesFromZod, isZodError, MAX_ZOD_FIELD_ISSUES, type ZodIssueOptions } from './zod';
+export { KIND_RULES } from './kinds';
+export { classifyZodError, fieldIssuesFromZod, MAX_ZOD_FIELD_ISSUES } from './zod';
 export { schemaAt } from './json-schema';
 export { describeSchema } from './json-schema-words';
-export {
-  classifyInvalidResult,
-  isBlank,
-  isEmptyValue,
-  validateResult,
-  type InvalidResultInput,
-  type ResultCheck,
-} from './result';
+export { classifyInvalidResult, validateResult } from './result';
 export { applyToolClassifier, type ToolClassifier, type ToolClassifierAnswer } from './override';
 
 /** True when `raw` is a failure `classify` accepts: anything thrown, or an HTTP answer whose status is not 2xx. */

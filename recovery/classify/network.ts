@@ -20,8 +20,7 @@
  * Pure: no I/O.
  */
 import { FailureClass, FailureReason, Phase } from '../failure';
-import type { ToolFailure } from '../failure';
-import { buildFailure, type FailureDraft } from './build';
+import type { FailureDraft } from './build';
 import { draftBySend } from './sent';
 import type { CallContext } from './context';
 import { asArray, isObjectLike, readNumber, readProp, readString } from './safe';
@@ -229,19 +228,4 @@ export function transportDraft(
       publicMessage: `${tool}: the tool built a request its HTTP client refused (${bug.label}); this is a bug in the tool.`,
     };
   return undefined;
-}
-
-/**
- * Classifies a thrown transport error, or returns `undefined` when nothing in its chain is a recognised transport
- * fact.
- * @param requestSent the adapter's knowledge; when a boolean it wins over inference.
- * @returns a frozen, valid `ToolFailure`, or `undefined`.
- */
-export function classifyNetworkError(
-  error: unknown,
-  requestSent: boolean | undefined,
-  ctx: CallContext,
-): ToolFailure | undefined {
-  const draft = transportDraft(transportFacts(error), requestSent, ctx);
-  return draft === undefined ? undefined : buildFailure(ctx, draft);
 }

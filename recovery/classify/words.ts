@@ -213,16 +213,3 @@ export function firstConcept(texts: readonly (string | undefined)[]): Concept | 
   }
   return undefined;
 }
-
-/** The vocabulary as a Markdown table (docs/DESIGN.md's copy): concept, its alternatives, its source. */
-export function vocabularyMarkdown(): string {
-  const lines = [
-    '| concept | words (any line; every stem of it; `*` a prefix, `=` the whole text) | source |',
-    '|---|---|---|',
-  ];
-  for (const r of vocabulary()) {
-    const alts = r.any.map((alt) => alt.join(' + ')).join('; ');
-    lines.push(`| \`${r.concept}\` | ${alts} | ${r.source.replace(/\|/g, '\\|')} |`);
-  }
-  return lines.join('\n');
-}

@@ -9,7 +9,10 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
 import type { AnyTool } from '../../activities/define-tool';
-import { connectMcp, McpAdapterError, McpCallError, mcpClassifier, mcpTools } from '../../activities/mcp';
+import { connectMcp, McpAdapterError, McpCallError, mcpTools } from '../../mcp';
+import { mcpClassifierFor } from '../../activities/mcp/error-map';
+
+const mcpClassifier = mcpClassifierFor();
 import { classify, classifyZodError } from '../../recovery/classify';
 import type { ToolFailure } from '../../recovery/failure';
 import { routeFor } from '../../recovery/routes';

@@ -15,7 +15,7 @@ import { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import { StreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/streamableHttp.js';
 import { CredentialBroker } from '../../activities/credentials';
 import type { AnyTool } from '../../activities/define-tool';
-import { connectMcp, mcpTools, type McpConnection } from '../../activities/mcp';
+import { connectMcp, mcpTools, type McpConnection } from '../../mcp';
 import { classify } from '../../recovery/classify';
 import type { ToolFailure } from '../../recovery/failure';
 import { filesystemTools } from '../../examples/mcp-filesystem';

@@ -7,7 +7,7 @@
  */
 import type { TestWorkflowEnvironment } from '@temporalio/testing';
 import type { AnyTool } from '../../activities/define-tool';
-import { connectMcp, mcpTools, type McpConnection, type McpServerTarget } from '../../activities/mcp';
+import { connectMcp, mcpTools, type McpConnection, type McpServerTarget } from '../../mcp';
 import type { ToolFailure } from '../../recovery/failure';
 import { everythingStdio, startEverythingHttp, type EverythingHttp } from '../fixtures/everything-server';
 import { startTcpProxy, type TcpProxy } from '../fixtures/tcp-proxy';

@@ -7,7 +7,7 @@
 import type { TestWorkflowEnvironment } from '@temporalio/testing';
 import { CredentialBroker } from '../../activities/credentials';
 import type { AnyTool } from '../../activities/define-tool';
-import { connectMcp, mcpTools, type McpConnection } from '../../activities/mcp';
+import { connectMcp, mcpTools, type McpConnection } from '../../mcp';
 import { startPaymentsMcpServer, type PaymentsMcpServer } from '../../examples/mcp-payments-server';
 import { oauthRefreshProvider } from '../../examples/oauth-service';
 import { testEnv } from '../setup/env';

@@ -2,21 +2,14 @@
  * Unit tests of the `classify` entry point's contract (recovery/classify/index.ts): typed errors for bad input,
  * frozen results, `isFailureOutcome`. No workers, no servers.
  */
-import {
-  classify,
-  isClassifyError,
-  isFailureOutcome,
-  type CallContext,
-  type ClassifyError,
-  type RawOutcome,
-} from '../../recovery/classify';
+import { classify, isFailureOutcome, type CallContext, ClassifyError, type RawOutcome } from '../../recovery/classify';
 import { ctxOf, READ } from './classify-helpers';
 
 const err = (f: () => unknown): ClassifyError => {
   try {
     f();
   } catch (e) {
-    if (isClassifyError(e)) return e;
+    if (ClassifyError.is(e)) return e;
     throw e;
   }
   throw new Error('expected a ClassifyError');

@@ -28,10 +28,10 @@ describe('classify: a tool classifier overrides the built-in answer', () => {
   });
 
   it('classify: a result the built-in rules read as unusable (postcheck) that the tool names a refusal is in phase dispatch', () => {
-    // An MCP isError result's error: its "(result -32602)" reads as words about the result to the built-in rules.
+    // Words about the result: the built-in rules read it as unusable (an MCP "(result -32602)" is a code, not words).
     const raw: RawOutcome = {
       kind: 'thrown',
-      error: new Error('tool "read" failed (result -32602): Input validation error: Invalid arguments for tool read'),
+      error: new Error('tool "read" failed: invalid response from the server'),
     };
     expect(classify(raw, READ)).toMatchObject({ class: 'invalid_result', phase: 'postcheck' });
     const f = classify(raw, READ, () => ({ class: 'invalid_arguments', reason: 'schema', replaySafe: true }));

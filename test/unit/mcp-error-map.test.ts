@@ -6,24 +6,17 @@
 import { StreamableHTTPError } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import { McpError, ErrorCode, CallToolResultSchema } from '@modelcontextprotocol/sdk/types.js';
 import { z } from 'zod';
-import {
-  ANNOTATION_RULES,
-  decideAnnotations,
-  isSessionGone,
-  MCP_ERROR_RULES,
-  McpCallError,
-  McpReconnectError,
-  matchMcpRule,
-  mcpClassifier,
-  mcpClassifierFor,
-  mcpEffect,
-  mcpToolEffect,
-  readResultSignals,
-  zodFromInputSchema,
-  zodFromJsonSchema,
-  type McpHttpAnswer,
-} from '../../activities/mcp';
-import { MAX_HINT_MS, retryHintInText, statusInText } from '../../activities/mcp/result-signals';
+import { ANNOTATION_RULES, decideAnnotations } from '../../activities/mcp/annotations';
+import { McpCallError } from '../../activities/mcp/call-error';
+import type { McpHttpAnswer } from '../../activities/mcp/call-scope';
+import { isSessionGone, McpReconnectError } from '../../activities/mcp/connection';
+import { matchMcpRule, mcpClassifierFor } from '../../activities/mcp/error-map';
+
+const mcpClassifier = mcpClassifierFor();
+import { MCP_ERROR_RULES } from '../../activities/mcp/error-rules';
+import { zodFromInputSchema, zodFromJsonSchema } from '../../activities/mcp/json-schema';
+import { mcpToolEffect } from '../../activities/mcp/tools';
+import { MAX_HINT_MS, readResultSignals, retryHintInText, statusInText } from '../../activities/mcp/result-signals';
 import { classify, fieldIssuesFromZod, type CallContext } from '../../recovery/classify';
 
 const ctx = (effect: 'read' | 'write'): CallContext => ({
@@ -66,6 +59,39 @@ test('error-map: -32602 "Unknown tool: x" (the spec\'s example) → capability_m
     class: 'capability_missing',
     reason: 'unknown_tool',
   });
+});
+
+test('error-map: the JSON-RPC code is read before the words: an isError "MCP error -32602:" whose words name an unknown operation → invalid_arguments (the arguments were refused), for a read and a write', () => {
+  for (const effect of ['read', 'write'] as const) {
+    const f = result('MCP error -32602: Unknown operation "frobnicate" for field op', effect);
+    expect([f.class, f.reason, f.phase, f.replaySafe, f.publicMessage]).toEqual([
+      'invalid_arguments',
+      'schema',
+      'dispatch',
+      true,
+      'srv_tool: the MCP server rejected the arguments.',
+    ]);
+  }
+  // Without a code, the same words still name a missing operation.
+  expect(result('Unknown operation "frobnicate"')).toMatchObject({
+    class: 'capability_missing',
+    reason: 'unknown_tool',
+  });
+});
+
+test('error-map: an McpCallError of -32602 read by the built-in classifier alone (callMcpTool in a tool of its own, no mcpClassifier): its "(result -32602)" is the JSON-RPC code, not words about a result → invalid_arguments, replay-safe', () => {
+  const text = 'MCP error -32602: Input validation error: Invalid arguments for tool read';
+  const error = McpCallError.fromResult('read', { content: [{ type: 'text', text }], isError: true });
+  expect(error.message).toBe(
+    'MCP tool "read" failed (result -32602): Input validation error: Invalid arguments for tool read',
+  );
+  for (const effect of ['read', 'write'] as const) {
+    const f = classify({ kind: 'thrown', error }, ctx(effect));
+    expect([f.class, f.phase, f.replaySafe, f.retryable]).toEqual(['invalid_arguments', 'dispatch', true, false]);
+  }
+  // Its message alone, as it crosses an activity boundary in an ApplicationFailure, reads the same.
+  const copied = classify({ kind: 'thrown', error: new Error(error.message) }, ctx('write'));
+  expect([copied.class, copied.phase]).toEqual(['invalid_arguments', 'dispatch']);
 });
 
 test('error-map: -32601 method not found → capability_missing/unknown_tool', () => {
@@ -151,12 +177,11 @@ test('error-map: a thrown error no row names (a socket error) is left to the bui
   expect(thrown(epipe, 'write')).toMatchObject({ class: 'outcome_unknown', reason: 'network' });
 });
 
-test('mcpEffect: readOnlyHint true → read; false, absent or untrusted annotations → write', () => {
-  expect(mcpEffect({ annotations: { readOnlyHint: true } }, true)).toBe('read');
-  expect(mcpEffect({ annotations: { readOnlyHint: false } }, true)).toBe('write');
-  expect(mcpEffect({ annotations: { readOnlyHint: true } })).toBe('write'); // untrusted by default
-  expect(mcpEffect({})).toBe('write');
-  expect(mcpEffect({ annotations: { readOnlyHint: true } }, false)).toBe('write');
+test('decideAnnotations(…).effect: readOnlyHint true → read; false, absent or untrusted annotations → write', () => {
+  expect(decideAnnotations({ annotations: { readOnlyHint: true } }, true).effect).toBe('read');
+  expect(decideAnnotations({ annotations: { readOnlyHint: false } }, true).effect).toBe('write');
+  expect(decideAnnotations({}, false).effect).toBe('write');
+  expect(decideAnnotations({ annotations: { readOnlyHint: true } }, false).effect).toBe('write');
 });
 
 test('zodFromInputSchema: type, required, enum, items, additionalProperties: false are checked; the rest is left to the server', () => {

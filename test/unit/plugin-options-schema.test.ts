@@ -7,7 +7,8 @@ import { BreakerRegistry, breakerOptionsSchema } from '../../activities/breaker'
 import { supportTools } from '../../examples/support-tools';
 import { checkOptions, pluginOptionsSchema, RecoveryPluginOptionsError } from '../../plugin/options';
 import { RecoveryPlugin, RecoveryPluginOptionsError as Reexported } from '../../plugin/recovery-plugin';
-import { formatOptionIssue, isRecoveryError } from '../../recovery';
+import { formatOptionIssue } from '../../recovery/errors';
+import { isRecoveryError } from '../../recovery/recovery-error';
 
 const tools = () => supportTools('http://127.0.0.1:1').all;
 const config = { taskQueue: 'plugin-options-schema' };

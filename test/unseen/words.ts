@@ -5,7 +5,10 @@
  * activity. The wordings come from the issue's field cases and from real APIs' documented messages.
  */
 import { HttpOutcomeError } from '../../activities/http';
-import { McpCallError, mcpClassifier } from '../../activities/mcp';
+import { McpCallError } from '../../mcp';
+import { mcpClassifierFor } from '../../activities/mcp/error-map';
+
+const mcpClassifier = mcpClassifierFor();
 import type { Effect, UnseenCase, UnseenLibrary } from './cases';
 
 const http =

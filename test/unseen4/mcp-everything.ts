@@ -13,7 +13,7 @@
  */
 import { z } from 'zod';
 import { defineTool, type AnyTool } from '../../activities/define-tool';
-import { connectMcp, mcpTools } from '../../activities/mcp';
+import { connectMcp, mcpTools } from '../../mcp';
 import { everythingStdio } from '../fixtures/everything-server';
 import type { Effect, UnseenCase, UnseenLibrary } from '../unseen/cases';
 

@@ -9,7 +9,7 @@
  * Its tools are declared by `mcpTools` with trusted annotations: `get_order` a read, `place_order` a write.
  */
 import type { AnyTool } from '../../activities/define-tool';
-import { connectMcp, mcpTools } from '../../activities/mcp';
+import { connectMcp, mcpTools } from '../../mcp';
 import type { Effect, UnseenCase, UnseenLibrary } from '../unseen/cases';
 
 /** The server's source, run by `node -e`, with the SDK's modules by absolute path (its cwd may be anywhere). */

@@ -459,6 +459,24 @@ export const GRAPHQL = table({
   },
 });
 
+/**
+ * JSON-RPC 2.0 error codes (an MCP server's protocol errors: MCP spec 2025-11-25, "Tools → Error Handling"), read
+ * from `rpcCode` (activities/mcp/call-error.ts) or the text's `MCP error -32602:` / `(result -32602)`: the code,
+ * not the words around it ("Invalid arguments for tool read (result …)" is not a word about a result).
+ */
+// prettier-ignore
+export const JSONRPC = table({
+  id: 'jsonrpc', label: 'JSON-RPC', source: 'JSON-RPC 2.0 §5.1 "Error object"',
+  fields: ['rpcCode'], pattern: /^-32\d{3}$/, inText: /(?:^MCP error |\((?:result|thrown) )(-32\d{3})\b/,
+  speaks: { shape: [['rpcCode']], text: true },
+  rows: {
+    '-32700': r(K.TOOL_BUG, 'Parse error'),
+    '-32600': r(K.TOOL_BUG, 'Invalid Request'),
+    '-32601': r(K.UNKNOWN_OPERATION, 'Method not found'),
+    '-32602': r(K.INVALID_ARGUMENT, 'Invalid params'),
+  },
+});
+
 /** Redis error replies: the first word is the error's kind (RESP "Simple errors"). */
 // prettier-ignore
 export const RESP = table({
@@ -712,6 +730,7 @@ export const PROTOCOL_TABLES = [
   IMAP,
   SFTP,
   GRAPHQL,
+  JSONRPC,
   KAFKA,
   ERRNO,
 ] as const;
