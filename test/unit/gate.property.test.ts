@@ -62,14 +62,14 @@ const evidence: fc.Arbitrary<ChangeEvidence | null> = fc.oneof(
 );
 const nowMs = fc.nat(1_200_000);
 
-/** When the backoff of a retryable transient failure is over, or never when none was scheduled. */
+/** When the time the router scheduled after a transient failure is over (a backoff, a deferral), or never when none was. */
 function dueMs(prev: AttemptRecord): number {
   if (prev.earliestRetryAtMs === undefined) return Infinity;
   return Math.max(prev.earliestRetryAtMs, prev.endedAtMs + (prev.failure.retryAfterMs ?? 0));
 }
 
 describe('gate: properties', () => {
-  test('gate: an identical call passes only with time_elapsed after a retryable transient failure past its delay, or state_verified not_applied after an unknown outcome', () => {
+  test('gate: an identical call passes only with time_elapsed after a replay-safe transient failure past the time the router scheduled, or state_verified not_applied after an unknown outcome', () => {
     fc.assert(
       fc.property(previousRecord, evidence, nowMs, (prev, ev, now) => {
         const identical: CandidateCall = {
@@ -81,7 +81,7 @@ describe('gate: properties', () => {
         const byTime =
           ev?.kind === 'time_elapsed' &&
           prev.failure.class === 'transient' &&
-          prev.failure.retryable &&
+          prev.failure.replaySafe &&
           now >= dueMs(prev);
         const byState =
           ev?.kind === 'state_verified' &&
