@@ -88,7 +88,7 @@ test('timeouts: 60 s in the fast tier, 180 s (test/setup/integration-timeout.ts)
   );
 });
 
-test('.ci/run: npm ci, npm test, then the eval and write-safety gates in their quick forms beside the lint and TypeDoc', () => {
+test('.ci/run: npm ci, the fast tier, the integration tier, then the eval and write-safety gates in their quick forms beside the lint and TypeDoc', () => {
   const text = readFileSync(join(ROOT, '.ci', 'run'), 'utf8');
   const commands = text
     .split('\n')
@@ -96,12 +96,19 @@ test('.ci/run: npm ci, npm test, then the eval and write-safety gates in their q
     .filter((c) => c !== undefined);
   expect(commands).toEqual([
     'npm ci --no-audit --no-fund --prefer-offline',
-    'npm test',
+    'npm run test:fast',
+    'npm run test:integration',
     'npm run bench -- --only eval --quick',
     'npm run bench -- --only write-safety --quick',
     'npm run lint',
     'npm run docs',
   ]);
+  // `npm test`'s two tiers as it chains them (asserted above), the integration tier's servers installed meanwhile.
+  expect(pkg.scripts.test).toBe('npm run test:fast && npm run test:integration');
+  expect(text).toMatch(
+    /^\(node scripts\/install-temporal\.mjs && node scripts\/install-moto\.mjs\) >"\$logs\/servers\.log" 2>&1 &$/m,
+  );
+  expect(text).toMatch(/^wait "\$servers" \|\| \{ cat "\$logs\/servers\.log"; exit 1; \}$/m);
   // The two gates in the background, the lint and TypeDoc in the foreground; every one's status decides the exit.
   expect(text).toMatch(/^gate eval npm run bench -- --only eval --quick &$/m);
   expect(text).toMatch(/^gate write-safety npm run bench -- --only write-safety --quick &$/m);
