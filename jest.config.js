@@ -27,6 +27,8 @@ const transform = { '^.+\\.ts$': ['ts-jest', { tsconfig: 'tsconfig.json' }] };
 const integrationTimeout = ['<rootDir>/test/setup/integration-timeout.ts'];
 module.exports = {
   testTimeout: 60_000,
+  // The slowest files first, from ./test/setup/suite-times.json when jest has no timings of its own (a fresh clone).
+  testSequencer: '<rootDir>/test/setup/slowest-first.js',
   projects: [
     {
       displayName: 'core',

@@ -25,6 +25,9 @@
  *   its own (bench/body-memory.ts). Not run by default: name it with `--only body-memory`.
  * - `desk`: the approval desk with 1,000 calls waiting in chromium: page render and decision time (bench/desk.ts).
  *   Not run by default: name it with `--only desk` (`--calls` sets N; `--quick` 200).
+ * - `two-operators`: issue 37's two operators deciding on one desk, 50 repetitions, no decision on a card other than
+ *   the one aimed at (bench/two-operators.ts; the jest test runs 6). Not run by default: name it with
+ *   `--only two-operators` (`--repeat` sets the repetitions; `--quick` 12).
  * `--quick` runs each in a shorter form.
  *
  * Exit code: 0 when every benchmark's gate passed, 1 when one failed, 2 when a benchmark itself broke.
@@ -41,6 +44,7 @@ import { longAgent } from './long-agent';
 import { overhead } from './overhead';
 import { promisesBench } from './promises';
 import { scale } from './scale';
+import { twoOperatorsBench } from './two-operators';
 import { shadowBench } from './shadow';
 import { unseenBench } from './unseen';
 import { writeSafety } from './write-safety';
@@ -59,6 +63,7 @@ const BENCHMARKS = [
   'long-agent',
   'body-memory',
   'desk',
+  'two-operators',
 ] as const;
 type BenchName = (typeof BENCHMARKS)[number];
 /** What runs without `--only`. */
@@ -119,7 +124,7 @@ function parseArgs(argv: string[]): BenchOptions {
     .option('--runs <n>', 'overhead: measured runs per arm and scenario; promises: per workload', positiveInt, 30)
     .option(
       '--repeat <n>',
-      'scale: interleaved runs of every arm at each N (default 4; --quick 1; an even count cancels a steady drift)',
+      'scale: interleaved runs of every arm at each N (default 4; --quick 1; an even count cancels a steady drift); two-operators: repetitions (default 50; --quick 12)',
       positiveInt,
     )
     .option('--sizes <list>', 'scale: the Ns, comma-separated (default 100,500,1000; --quick 1000)', sizes)
@@ -203,6 +208,8 @@ function runOne(name: BenchName, o: BenchOptions): Promise<number> {
       return bodyMemory({ runs: o.quick ? 2 : 3 });
     case 'desk':
       return deskBench({ calls: o.calls ?? (o.quick ? 200 : 1_000), decisions: o.quick ? 10 : 40 });
+    case 'two-operators':
+      return twoOperatorsBench({ repetitions: o.repeat ?? (o.quick ? 12 : 50) });
     case 'write-safety':
       return writeSafety({ quick: o.quick, rows: o.rows ?? [], columns: o.columns ?? [], concurrency: o.concurrency });
   }

