@@ -9,7 +9,7 @@
  * - `duplicates`: orders with more than one refund row;
  * - `lost`: runs that reported the refund applied although no row exists;
  * - `failedWithRow`: runs that FAILED, or reported a failure other than an escalation, while their row exists;
- * - `stuck`: runs still open `drainTimeoutMs` after the last kill, with one worker left running;
+ * - `stuck`: runs still open once none ended for `drainTimeoutMs` after the last kill, with the last workers up;
  * - `maxReplaysPerOperation`: the most write requests one operation_id received, minus the first.
  */
 import { spawn, type ChildProcess } from 'node:child_process';
@@ -46,7 +46,7 @@ export interface ChaosOptions {
   /** Restarts the dev server this many times, evenly spread (needs `restartServer`). @default 0 */
   restarts?: number;
   restartServer?: () => Promise<void>;
-  /** How long to wait for the open runs after the last kill, in ms. @default 90_000 */
+  /** How long to wait for the next open run to end after the last kill (no run ending this long: stuck), in ms. @default 90_000 */
   drainTimeoutMs?: number;
 }
 
@@ -219,13 +219,18 @@ export async function runChaos(o: ChaosOptions): Promise<ChaosReport> {
   stop = true;
   const drainTimeoutMs = o.drainTimeoutMs ?? 90_000;
   const open = new Set(results.keys());
-  const drained = Promise.all(
-    [...results.entries()].map(async ([id, r]) => {
-      await r.result;
+  // Stuck means no progress: the wait ends when every run ended, or when none ended for `drainTimeoutMs` (a loaded
+  // machine finishes runs slowly, but finishes them).
+  let progressed: () => void = () => undefined;
+  for (const [id, r] of results)
+    void r.result.then(() => {
       open.delete(id);
-    }),
-  );
-  await Promise.race([drained, pause(drainTimeoutMs)]);
+      progressed();
+    });
+  while (open.size > 0) {
+    const ended = new Promise<boolean>((ok) => (progressed = () => ok(true)));
+    if (!(await Promise.race([ended, pause(drainTimeoutMs).then(() => false)]))) break;
+  }
   const stuck = open.size;
   for (const w of workers) w.child.kill('SIGKILL');
   await Promise.all(workers.map((w) => w.exited));

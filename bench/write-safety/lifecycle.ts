@@ -11,7 +11,7 @@ import { execFile } from 'node:child_process';
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
-import type { Client, WorkflowHandle } from '@temporalio/client';
+import type { Client, WorkflowExecutionDescription, WorkflowHandle } from '@temporalio/client';
 import { defaultPayloadConverter } from '@temporalio/common';
 import { bundleWorkflowCode, DefaultLogger } from '@temporalio/worker';
 import { toolCatalog } from '../../activities/define-tool';
@@ -50,6 +50,17 @@ export type Lifecycle =
   | { kind: 'activity'; op: 'reset' | 'pause_unpause' | 'update_attempts' };
 
 const DEFAULT_BUDGET_MS = 60_000;
+/**
+ * `pay`'s StartToClose in the activity rows: their POST hangs until the operator's command was answered (the
+ * service then resets it), so the attempt must outlive a CLI start on a loaded machine; this only bounds a harness
+ * that never releases it.
+ */
+const HELD_START_TO_CLOSE_MS = 120_000;
+/** A run that showed progress is wedged only after this many times its longest gap between progress so far. */
+const PACE_FACTOR = 3;
+/** CLI answers that name a transient state of the server (asked again, at most `CLI_TRIES` times). */
+const TRANSIENT = /Workflow is busy|resource exhausted|Unavailable|deadline exceeded/i;
+const CLI_TRIES = 10;
 const LIFECYCLE_WORKFLOWS = require.resolve('./lifecycle-workflows');
 let bundled: Promise<string> | undefined;
 
@@ -90,7 +101,10 @@ interface Ctx {
   taskQueue: string;
   tag: string;
   address: string;
+  /** Bounds the harness's own waits (a cron's next run, a schedule's actions, a continue-as-new). */
   deadline: number;
+  /** A run with no progress (history events, activity attempts, its reconciliations' events) this long is wedged. */
+  stallMs: number;
   plan: ReturnType<typeof planOf>;
 }
 
@@ -105,7 +119,12 @@ export async function runLifecycleCell(row: FaultRow, column: Column, env: CellE
     read: row.read ?? { kind: 'none' },
     tmpDir: env.dir,
   });
-  const recipe = { url: service.url, column, quirk: row.quirk ?? { kind: 'none' as const } };
+  const recipe = {
+    url: service.url,
+    column,
+    quirk: row.quirk ?? { kind: 'none' as const },
+    ...(lifecycle.kind === 'activity' ? { startToCloseMs: HELD_START_TO_CLOSE_MS } : {}),
+  };
   const taskQueue = `ws-${tag}`;
   const worker = await inProcessWorker(env.connection, taskQueue, recipe, await lifecycleBundle(env.dir));
   try {
@@ -116,7 +135,8 @@ export async function runLifecycleCell(row: FaultRow, column: Column, env: CellE
       taskQueue,
       tag: workflowId,
       address: env.address,
-      deadline: Date.now() + (row.budgetMs ?? DEFAULT_BUDGET_MS),
+      deadline: Date.now() + (row.budgetMs ?? DEFAULT_BUDGET_MS) * (env.budgetScale ?? 1),
+      stallMs: row.budgetMs ?? DEFAULT_BUDGET_MS,
       plan: planOf(toolCatalog(toolsOf(recipe)), workflowId, 1),
     };
     const flow = await FLOWS[lifecycle.kind](ctx, lifecycle as never);
@@ -189,8 +209,30 @@ async function awaitsReview(client: Client, opId: string): Promise<boolean> {
 }
 
 /**
+ * What shows a run moving, as one string: its run id and history length, its pending activities' attempts and
+ * states, and the history lengths of its open reconciliations (a run that waits on one adds no events of its own).
+ */
+async function progressMark(client: Client, d: WorkflowExecutionDescription, open: string[]): Promise<string> {
+  const acts = (d.raw.pendingActivities ?? []).map((a) => `${a.activityId}:${a.attempt}:${a.state}`);
+  const kids = await Promise.all(
+    open.map((id) =>
+      client.workflow
+        .getHandle(reconcileWorkflowId(id))
+        .describe()
+        .then(
+          (c) => c.historyLength,
+          () => -1,
+        ),
+    ),
+  );
+  return [d.runId, d.historyLength, ...acts, ...kids].join('|');
+}
+
+/**
  * Watches a run (`runId`), or the newest run of `workflowId` (a reset or continue-as-new moves to it), until it ended
- * or awaited review for 2 s, or the deadline passed. `onReview` acts once, at the first review; watching goes on.
+ * or awaited review for 2 s. `onReview` acts once, at the first review; watching goes on. A run is `open` (wedged)
+ * only on evidence: no progress (`progressMark`) for `ctx.stallMs`, or for `PACE_FACTOR` times the longest gap
+ * between its progress seen so far when that is longer (a loaded machine slows every step alike).
  */
 async function watch(
   ctx: Ctx,
@@ -201,15 +243,14 @@ async function watch(
   let reviewSince: number | undefined;
   let acted = onReview === undefined;
   let opIds: string[] = [];
+  let mark = '';
+  let markAt = Date.now();
+  let longestGap = 0;
   for (;;) {
     // A given run's result, not its chain's: a cron run's chain never ends.
     const h = ctx.client.workflow.getHandle(workflowId, runId, { followRuns: runId === undefined });
-    let status = 'RUNNING';
-    try {
-      status = (await h.describe()).status.name;
-    } catch {
-      /* not visible yet */
-    }
+    const d = await h.describe().catch(() => undefined); // not visible yet
+    const status = d?.status.name ?? 'RUNNING';
     if (status === 'COMPLETED') {
       const w = claimOf(await resultOf(h));
       return { ...w, opIds: [...new Set([...opIds, ...w.opIds])] };
@@ -223,13 +264,22 @@ async function watch(
       acted = true;
       await onReview!(open[0]!);
       reviewSince = undefined;
+      markAt = Date.now(); // the harness's own action is no gap of the run's
       continue;
     }
     if (inReview) {
       reviewSince ??= Date.now();
       if (Date.now() - reviewSince > 2_000) return { claim: 'review', said: 'awaits review', opIds };
     } else reviewSince = undefined;
-    if (Date.now() > ctx.deadline) return { claim: 'open', said: 'still running, nobody asked', opIds };
+    const now = Date.now();
+    const seen = d ? await progressMark(ctx.client, d, open) : mark;
+    if (seen !== mark) {
+      if (mark !== '') longestGap = Math.max(longestGap, now - markAt);
+      [mark, markAt] = [seen, now];
+    }
+    const stall = Math.max(ctx.stallMs, PACE_FACTOR * longestGap);
+    if (now - markAt > stall)
+      return { claim: 'open', said: `still running, nobody asked (no progress for ${stall} ms)`, opIds };
     await pause(300);
   }
 }
@@ -251,9 +301,34 @@ const startPlan = (ctx: Ctx, workflowId = ctx.tag, more: object = {}) =>
     ...more,
   });
 
-/** `temporal <args>` against the cell's server. */
+/**
+ * `temporal <args>` against the cell's server. An answer naming a transient state (`Workflow is busy`: the run's
+ * workflow task is in flight) is asked again once the previous answer came, at most `CLI_TRIES` times.
+ */
 async function cli(ctx: Ctx, args: string[]): Promise<void> {
-  await promisify(execFile)(temporalBinaries().cli, [...args, '--address', ctx.address], { timeout: 30_000 });
+  for (let tries = 1; ; tries++) {
+    try {
+      await promisify(execFile)(temporalBinaries().cli, [...args, '--address', ctx.address], { timeout: 60_000 });
+      return;
+    } catch (err) {
+      if (tries >= CLI_TRIES || !TRANSIENT.test(String(err))) throw err;
+      await pause(200);
+    }
+  }
+}
+
+/** Resolves once `pred` holds for the run's pending activity `1` (absent: `undefined`), or the deadline passed. */
+async function untilActivity(
+  ctx: Ctx,
+  pred: (a: { attempt?: number | null; lastFailure?: unknown } | undefined) => boolean,
+): Promise<boolean> {
+  const h = ctx.client.workflow.getHandle(ctx.tag);
+  while (Date.now() < ctx.deadline) {
+    const d = await h.describe().catch(() => undefined);
+    if (d && pred((d.raw.pendingActivities ?? []).find((a) => a.activityId === '1'))) return true;
+    await pause(100);
+  }
+  return false;
 }
 
 /** A `replay` decision for `opId`, sent as an update: whether the reconciliation accepted it. */
@@ -423,22 +498,34 @@ const terminateDuringReview: FlowOf<'terminate_during_review'> = async (ctx) => 
 };
 
 const activity: FlowOf<'activity'> = async (ctx, l) => {
+  const problems: string[] = [];
   const only = await intent(ctx, `activity ${l.op}`, async () => {
     const posted = ctx.service.nextPost();
     const h = await startPlan(ctx);
     await posted;
+    // The POST committed and hangs, held by the service until the command below was answered: the command always
+    // finds the write's attempt running, however slow the CLI starts.
+    if (!(await untilActivity(ctx, (a) => a !== undefined))) problems.push('ERR: the write never showed as pending');
     const target = ['--workflow-id', ctx.tag, '--activity-id', '1'];
-    if (l.op === 'reset') await cli(ctx, ['activity', 'reset', ...target]);
-    if (l.op === 'update_attempts')
-      await cli(ctx, ['activity', 'update-options', ...target, '--retry-maximum-attempts', '3']);
+    try {
+      if (l.op === 'reset') await cli(ctx, ['activity', 'reset', ...target]);
+      if (l.op === 'update_attempts')
+        await cli(ctx, ['activity', 'update-options', ...target, '--retry-maximum-attempts', '3']);
+      if (l.op === 'pause_unpause') await cli(ctx, ['activity', 'pause', ...target]);
+    } finally {
+      ctx.service.releaseHung();
+    }
     if (l.op === 'pause_unpause') {
-      await cli(ctx, ['activity', 'pause', ...target]);
-      await pause(4_000);
+      // Unpaused once the held attempt ended (the activity is gone, or carries its failure), and 4 s after the pause.
+      await Promise.all([
+        pause(4_000),
+        untilActivity(ctx, (a) => a === undefined || (a.lastFailure ?? undefined) !== undefined),
+      ]);
       await cli(ctx, ['activity', 'unpause', ...target]).catch(() => undefined);
     }
     return watch(ctx, ctx.tag, h.firstExecutionRunId);
   });
-  return { intents: [only], workflowIds: [ctx.tag], problems: [] };
+  return { intents: [only], workflowIds: [ctx.tag], problems };
 };
 
 const FLOWS: { [K in Lifecycle['kind']]: FlowOf<K> } = {

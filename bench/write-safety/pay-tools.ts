@@ -22,6 +22,8 @@ export interface PayRecipe {
   reads?: boolean;
   /** `pay`'s `commit` declaration. @default undeclared */
   commit?: { settleMs: number; lookupLagMs: number };
+  /** `pay`'s StartToClose timeout, ms. @default PAY_START_TO_CLOSE_MS */
+  startToCloseMs?: number;
 }
 
 /** The payments service's API key, sent by every request of `pay` (a planted secret: it must never leave its origin). */
@@ -133,7 +135,7 @@ export function payTool(recipe: PayRecipe): AnyTool {
     output: Payment,
     effect: 'write',
     idempotency: { carrier: 'header', name: 'Idempotency-Key', deduplicates: column.dedup },
-    timeouts: { startToCloseMs: PAY_START_TO_CLOSE_MS },
+    timeouts: { startToCloseMs: recipe.startToCloseMs ?? PAY_START_TO_CLOSE_MS },
     ...(recipe.commit ? { commit: recipe.commit } : {}),
     secretHeaders: ['x-api-key'],
     async execute(args, ctx) {

@@ -45,6 +45,8 @@ export interface PaymentsService {
   nextRead(): Promise<void>;
   /** Resolves true once no held commit is pending, false after `timeoutMs` ms. */
   drain(timeoutMs: number): Promise<boolean>;
+  /** Ends every POST left hanging (`commit_then_hang`) by resetting its connection: how many it ended. */
+  releaseHung(): number;
   close(): Promise<void>;
 }
 
@@ -65,6 +67,8 @@ class Payments {
   closed = false;
   readonly postWaiters: ((key: string) => void)[] = [];
   readonly readWaiters: (() => void)[] = [];
+  /** The sockets of POSTs left hanging, until `releaseHung`. */
+  readonly hung = new Set<IncomingMessage['socket']>();
   /** Keys whose asynchronous job reads `failed` (until the provider's retry commits it). */
   private readonly failedJobs = new Set<string>();
   /** The other origin's port, once it listens. */
@@ -128,6 +132,8 @@ class Payments {
         req.socket.destroy();
         return this.later(fault.commitMs, () => void commit(), true);
       case 'commit_then_hang':
+        this.hung.add(req.socket);
+        req.socket.once('close', () => this.hung.delete(req.socket));
         return void commit();
       case 'commit_then_stall_body': {
         const text = JSON.stringify(commit());
@@ -257,6 +263,12 @@ export async function startPaymentsService(o: PaymentsServiceOptions): Promise<P
       const deadline = Date.now() + timeoutMs;
       while (p.pendingCommits > 0 && Date.now() < deadline) await new Promise((r) => setTimeout(r, 50));
       return p.pendingCommits === 0;
+    },
+    releaseHung() {
+      const n = p.hung.size;
+      for (const s of [...p.hung]) s.destroy();
+      p.hung.clear();
+      return n;
     },
     close: async () => {
       p.closed = true;

@@ -21,11 +21,16 @@ import { workflowBundle } from './harness';
 let env: TestWorkflowEnvironment;
 let ledger: LedgerService;
 let tmp: string;
+let bundlePath: string;
+// The workflow bundle is built here, under its own timeout: webpack on a loaded machine took minutes of the test's
+// budget in CI (the chaos run itself took 282 s there, 57 s on a quiet machine), so the test's 420 s are the run's.
 beforeAll(async () => {
   env = await testEnv();
   ledger = await startLedgerService();
   tmp = mkdtempSync(join(tmpdir(), 'rr-chaos-kills-'));
-});
+  bundlePath = join(tmp, 'workflows.js');
+  writeFileSync(bundlePath, (await workflowBundle()).code);
+}, 600_000);
 afterAll(async () => {
   await ledger?.close();
   await env?.teardown();
@@ -33,8 +38,6 @@ afterAll(async () => {
 });
 
 test('8 SIGKILLs with 12 runs in flight: 0 duplicates, 0 failed runs with a row, 0 lost, 0 stuck, ≤ 1 replay per operation', async () => {
-  const bundlePath = join(tmp, 'workflows.js');
-  writeFileSync(bundlePath, (await workflowBundle()).code);
   const seed = Number(process.env.CHAOS_SEED ?? 16);
   const report = await runChaos({
     client: env.client,
