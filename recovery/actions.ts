@@ -124,6 +124,7 @@ export const ACTIONS = Object.freeze({
 
 /** What the runtime does next: a key of `ACTIONS`. A const object (`RecoveryAction.RETRY`) plus a type of the same name. */
 export type RecoveryAction = keyof typeof ACTIONS;
+/** The actions by name (`RecoveryAction.RETRY === 'retry'`), built from `ACTIONS`' keys: a new action needs no edit here. */
 export const RecoveryAction = Object.freeze(
   Object.fromEntries(Object.keys(ACTIONS).map((a) => [a.toUpperCase(), a])),
 ) as { readonly [A in RecoveryAction as Uppercase<A>]: A };
