@@ -1,12 +1,12 @@
 /**
  * One complete descriptor per recovery action (docs/DESIGN.md, "Routes"): what the model is told to do next, the
  * budget a call ending with it draws from and what it becomes when that budget is spent, the terminal state of its
- * record, and how telemetry counts it. A `Record` over every action, so the compiler forces each field of each new
- * action; the workflow's decisions are the other half (workflows/router/steps.ts `RECOVERIES`, also total).
- * Pure: no I/O.
+ * record, how telemetry counts it, and its decision (./steps.ts). A `Record` over every action, so the compiler
+ * forces each field of each new action, its step included. Pure: no I/O.
  */
 import type { BudgetKind } from './budgets';
 import { TerminalState } from './records';
+import { reauth, reconcile, requestApproval, retry, type Decide } from './steps';
 
 export interface ActionDescriptor {
   /** What the model is told to do next, one sentence (the feedback's `nextStep`). */
@@ -23,6 +23,8 @@ export interface ActionDescriptor {
   readonly asksForAnotherWay: boolean;
   /** Telemetry: a person was handed the call. */
   readonly escalates: boolean;
+  /** The first step after a failure routed here, or `null`: the call ends with its route. */
+  readonly decide: Decide | null;
 }
 
 const T = TerminalState;
@@ -38,6 +40,7 @@ export const ACTIONS = Object.freeze({
     terminal: T.FED_BACK,
     asksForAnotherWay: false,
     escalates: false,
+    decide: null,
   },
   /** Run the same call again after backoff, within budget (docs/DESIGN.md, "Routes"). */
   retry: {
@@ -48,6 +51,7 @@ export const ACTIONS = Object.freeze({
     terminal: T.FED_BACK,
     asksForAnotherWay: false,
     escalates: false,
+    decide: retry,
   },
   /** A trusted component refreshes the credential, then the call may run once more (docs/DESIGN.md, "Routes"). */
   reauth: {
@@ -58,6 +62,7 @@ export const ACTIONS = Object.freeze({
     terminal: T.FED_BACK,
     asksForAnotherWay: false,
     escalates: false,
+    decide: reauth,
   },
   /** Ask a human to approve; the call waits for a new grant (a missing permission; docs/DESIGN.md, "Routes"). */
   request_approval: {
@@ -68,6 +73,7 @@ export const ACTIONS = Object.freeze({
     terminal: T.FED_BACK,
     asksForAnotherWay: false,
     escalates: false,
+    decide: requestApproval,
   },
   /** Tell the model what failed and what is available; it chooses another path (docs/DESIGN.md, "Routes"). */
   replan: {
@@ -79,6 +85,7 @@ export const ACTIONS = Object.freeze({
     terminal: T.FED_BACK,
     asksForAnotherWay: true,
     escalates: false,
+    decide: null,
   },
   /** Look the outcome up by idempotency key before anything is replayed (docs/DESIGN.md, "Reconcile"). */
   reconcile: {
@@ -89,6 +96,7 @@ export const ACTIONS = Object.freeze({
     terminal: T.RECONCILING,
     asksForAnotherWay: false,
     escalates: false,
+    decide: reconcile,
   },
   /** Mark the observation failed; never pass the result on as success (docs/DESIGN.md, "Routes"). */
   reject: {
@@ -99,6 +107,7 @@ export const ACTIONS = Object.freeze({
     terminal: T.FED_BACK,
     asksForAnotherWay: true,
     escalates: false,
+    decide: null,
   },
   /** Hand over to a human or operator; the run cannot fix this itself (docs/DESIGN.md, "Budgets and escalation"). */
   escalate: {
@@ -109,6 +118,7 @@ export const ACTIONS = Object.freeze({
     terminal: T.ESCALATED,
     asksForAnotherWay: false,
     escalates: true,
+    decide: null,
   },
   /** Stop this path; a policy refusal is not something to get around (docs/DESIGN.md, "Routes"). */
   stop: {
@@ -119,6 +129,7 @@ export const ACTIONS = Object.freeze({
     terminal: T.STOPPED,
     asksForAnotherWay: false,
     escalates: false,
+    decide: null,
   },
 } satisfies Record<string, ActionDescriptor>);
 

@@ -91,7 +91,8 @@ describe('one pass: a 409 from ctx.http', () => {
       maybeApplied: false,
       budgets,
     };
-    const facts = { backoff: DEFAULT_BACKOFF_POLICY, random: () => 0.5, patched: () => true };
+    const route = (f: typeof failure) => routes.routeFor(f).action;
+    const facts = { backoff: DEFAULT_BACKOFF_POLICY, random: () => 0.5, patched: () => true, route };
     const step = decide(call, { failure, endedAtMs: 1_000 }, facts);
     expect(failure).toMatchObject({ class: 'semantic_rejection', status: 409 });
     // `end` with its action: routed() takes it as given, so the table is not asked again.

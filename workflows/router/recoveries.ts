@@ -7,7 +7,8 @@
 import { isCancellation, patched, sleep } from '@temporalio/workflow';
 import { recordOutcome } from '../../recovery/call-ledger';
 import { argsHash } from '../../recovery/canonical';
-import { RecoveryAction } from '../../recovery/routes';
+import { RecoveryAction, routeFor } from '../../recovery/routes';
+import { retriesSpent, routeOf, type CallState, type Facts, type Step } from '../../recovery/steps';
 import { RecoveryAttr } from '../../recovery/trace-attributes';
 import type { ReconcileResult } from '../reconcile';
 import { reconcileCall } from '../reconcile-call';
@@ -17,12 +18,11 @@ import type { ReadyScope, RouterContext } from './context';
 import { recordAttempt, type FailedAttempt } from './dispatch';
 import { routed, succeed } from './outcomes';
 import { allowAgain } from './preflight';
-import { afterApproval, afterReconcile, decide, reconcileFailed, retriesSpent, routeOf } from './steps';
-import type { CallState, Facts, Step } from './steps';
+import { afterApproval, afterReconcile, decide, reconcileFailed } from './steps';
 import { guardrailStep, traceStep } from './trace';
 import { verifyCall } from './verify';
 
-export { WRITE_RETRIES_PATCH } from './steps';
+export { WRITE_RETRIES_PATCH } from '../../recovery/steps';
 
 /** How a recovery ends: run the call again, or its outcome. */
 export type Next = { kind: 'again' } | { kind: 'end'; outcome: ToolOutcome };
@@ -42,7 +42,8 @@ function callState(ctx: RouterContext, scope: ReadyScope): CallState {
   };
 }
 
-const factsOf = (ctx: RouterContext): Facts => ({ backoff: ctx.backoff, random: Math.random, patched });
+const route = (failure: Step['failure']) => routeFor(failure).action;
+const factsOf = (ctx: RouterContext): Facts => ({ backoff: ctx.backoff, random: Math.random, patched, route });
 
 /** Carries out the failure's recovery, step by step: run again, or the call's outcome. */
 export async function recover(ctx: RouterContext, scope: ReadyScope, failed: FailedAttempt): Promise<Next> {

@@ -4,20 +4,11 @@
  */
 import { DEFAULT_BACKOFF_POLICY } from '../../recovery/backoff';
 import { spend, startCall, startRun, startTurn } from '../../recovery/budgets';
-import { RecoveryAction } from '../../recovery/routes';
+import { ACTIONS } from '../../recovery/actions';
+import { RecoveryAction, routeFor } from '../../recovery/routes';
+import { retriesSpent, WRITE_RETRIES_PATCH, type CallState, type Facts } from '../../recovery/steps';
 import { dedupWrite, failure, spec } from '../../test/fixtures/router';
-import {
-  afterApproval,
-  afterReconcile,
-  decide,
-  RECOVERIES,
-  reconcileFailed,
-  retriesSpent,
-  span,
-  WRITE_RETRIES_PATCH,
-  type CallState,
-  type Facts,
-} from './steps';
+import { afterApproval, afterReconcile, decide, reconcileFailed, span } from './steps';
 
 const budgets = (perCallRetries = 3) => startCall(startTurn(startRun({ perCallRetries })), 's1');
 const call = (over: Partial<CallState> = {}): CallState => ({
@@ -36,18 +27,19 @@ const facts = (patched = true): Facts => ({
   backoff: { ...DEFAULT_BACKOFF_POLICY, jitterRatio: 0 },
   random: () => 0.5,
   patched: (id) => (patchIds.push(id), patched),
+  route: (f) => routeFor(f).action,
 });
 const failed = (over: Parameters<typeof failure>[0] = {}) => ({ failure: failure(over), endedAtMs: 10_000 });
 beforeEach(() => (patchIds.length = 0));
 
-describe('RECOVERIES', () => {
+describe('ACTIONS: decide', () => {
   it('steps: reauth, request_approval, retry and reconcile decide; the other actions end with their route', () => {
-    const deciding = Object.entries(RECOVERIES)
-      .filter(([, d]) => d !== null)
+    const deciding = Object.entries(ACTIONS)
+      .filter(([, d]) => d.decide !== null)
       .map(([a]) => a);
     expect(deciding.sort()).toEqual(['reauth', 'reconcile', 'request_approval', 'retry']);
-    expect(Object.keys(RECOVERIES).sort()).toEqual(Object.values(RecoveryAction).sort());
-    expect(Object.isFrozen(RECOVERIES)).toBe(true);
+    expect(Object.keys(ACTIONS).sort()).toEqual(Object.values(RecoveryAction).sort());
+    expect(Object.isFrozen(ACTIONS)).toBe(true);
   });
 });
 

@@ -1,0 +1,183 @@
+/**
+ * Each recovery action's decision, pure (the call's state, its failure, the run's facts) → the next step, as data,
+ * and the step types. `ACTIONS` (./actions.ts) carries each action's decision; workflows/router/steps.ts `decide`
+ * routes once and calls it; workflows/router/recoveries.ts performs the step. No route table here (the route is a
+ * fact, `Facts.route`), so ./actions.ts imports this file without a cycle. Sandbox-safe; tests in
+ * workflows/router/steps.test.ts, in milliseconds.
+ */
+import { nextDelay, type BackoffPolicy } from './backoff';
+import { ExhaustedBudget, spend, type BudgetLedger } from './budgets';
+import { retriesSpentMessage } from './classify/sent';
+import { FailureClass, FailureReason, Phase, type ToolFailure } from './failure';
+import type { RecoveryAction } from './actions';
+import { isReplaySafe, type ToolSpec } from './tool-spec';
+import type { Reconciled } from '../workflows/tool-router-types';
+
+/** How a call that ends with a routed failure ends: its action (the route's, or forced) and what the model is told. */
+export interface EndStep {
+  kind: 'end';
+  failure: ToolFailure;
+  action: RecoveryAction;
+  /** The failure's own route (not forced): the outcome is counted for no-progress, the observed state shown. */
+  routed: boolean;
+  message?: string;
+  exhausted?: ExhaustedBudget;
+  personSaid?: string;
+}
+
+/** The next step of a call's recovery. Each records `failure` as the call's last failed attempt first. */
+export type Step = (
+  | { kind: 'run_again'; failure: ToolFailure; action: RecoveryAction; otherwise: Step }
+  /** Sleep until `atMs` (workflow time), then run again if the gate allows; a `retry` spends a workflow retry. */
+  | { kind: 'wait_until'; failure: ToolFailure; atMs: number; why: string; action: RecoveryAction }
+  | { kind: 'ask_person'; failure: ToolFailure }
+  | { kind: 'reconcile'; failure: ToolFailure; afterApplied?: true }
+  | { kind: 'settled'; failure: ToolFailure; value: unknown; via: Reconciled }
+  | EndStep
+) & { budgets?: BudgetLedger };
+
+/** What a decision reads of the call. */
+export interface CallState {
+  spec: ToolSpec;
+  stepId: string;
+  operationId: string;
+  reauthed: boolean;
+  approved: boolean;
+  workflowRetries: number;
+  /** An attempt of this write may have been applied (a failure in phase `commit_unknown`; docs/DESIGN.md, "Phases"). */
+  maybeApplied: boolean;
+  budgets: BudgetLedger;
+}
+
+/** What a decision reads of the run, passed in by the loop. */
+export interface Facts {
+  backoff: BackoffPolicy;
+  /** Randomness for jitter. */
+  random: () => number;
+  /** Temporal's `patched`. */
+  patched: (patchId: string) => boolean;
+  /** A failure's action (recovery/routes.ts `routeFor`), passed in: the route table imports ./actions.ts. */
+  route: (failure: ToolFailure) => RecoveryAction;
+}
+
+/** The failed attempt a decision is about: its failure and when it ended (ms since the epoch). */
+export interface Failed {
+  failure: ToolFailure;
+  endedAtMs: number;
+}
+
+/** An action's decision: the first step after a failed attempt routed to it. */
+export type Decide = (call: CallState, failed: Failed, facts: Facts) => Step;
+
+/** The patch that moved a deduplicated write's retries into the workflow (Temporal docs, "Patching"). */
+export const WRITE_RETRIES_PATCH = 'recovery-router:write-retries-in-workflow';
+
+export const end = (failure: ToolFailure, action: RecoveryAction, more: Partial<EndStep> = {}): EndStep => ({
+  kind: 'end',
+  failure,
+  action,
+  routed: false,
+  ...more,
+});
+
+/**
+ * The broker refreshed the credential in the worker (single-flight); replay once with the new version. A second
+ * refusal goes to a person: one refresh per call, never a loop on a rotating refresh token.
+ */
+export const reauth: Decide = (call, { failure }) => {
+  const escalate = end(failure, 'escalate', {
+    message: 'The credential was refused even after a refresh; a person must re-authorise.',
+  });
+  return call.reauthed ? escalate : { kind: 'run_again', failure, action: 'reauth', otherwise: escalate };
+};
+
+/** A 403 a person can lift: ask for an approval bound to these exact arguments (`afterApproval` decides on it). */
+export const requestApproval: Decide = (call, { failure }) =>
+  call.approved
+    ? end(failure, 'stop', { message: 'The action is still forbidden after approval.' })
+    : { kind: 'ask_person', failure };
+
+/**
+ * Temporal already retried a replay-safe call (its retry policy). A write that is not replay-safe, refused before
+ * anything was sent, waits here after backoff, within the per-call budget; otherwise `retriesSpent`.
+ */
+export const retry: Decide = (call, failed, facts) => {
+  const { failure } = failed;
+  if (!writeRetriedHere(call.spec, failure, facts)) return retriesSpent(call, failed, facts);
+  const room = spend(call.budgets, 'retry', call.stepId);
+  const delay = nextDelay({
+    retryNumber: call.workflowRetries + 1,
+    retryAfterMs: failure.retryAfterMs,
+    policy: facts.backoff,
+    random: facts.random,
+  });
+  if (!room.allowed || delay.kind !== 'wait') return { ...retriesSpent(call, failed, facts), budgets: room.ledger };
+  const why = failure.retryAfterMs === undefined ? 'backoff' : 'retry_after';
+  const atMs = failed.endedAtMs + delay.delayMs;
+  return { kind: 'wait_until', failure, atMs, why, action: 'retry', budgets: room.ledger };
+};
+
+/**
+ * The retries are spent: the failure is persistent for this run and takes its own route; a write the breaker still
+ * refuses is escalated as never sent.
+ */
+export function retriesSpent(call: CallState, failed: Failed, facts: Facts): Step {
+  const failure: ToolFailure = {
+    ...failed.failure,
+    retryable: false,
+    publicMessage: retriesSpentMessage(failed.failure.publicMessage),
+  };
+  if (failure.reason !== FailureReason.CIRCUIT_OPEN || call.spec.effect !== 'write' || call.maybeApplied) {
+    return routeOf(call, failure, facts);
+  }
+  return end(failure, 'escalate', {
+    exhausted: ExhaustedBudget.PER_CALL_RETRIES,
+    message:
+      'The service behind this tool kept failing and its calls stayed paused, so this write was never sent. A person must run it once the service recovers.',
+  });
+}
+
+/**
+ * The workflow retries a write itself, after backoff, within the per-call budget: a write that is not replay-safe
+ * only after a failure known to happen before anything was sent; a write whose receiver deduplicates after any
+ * retryable failure (its activity has one attempt, recovery/activity-options.ts). Runs recorded before that keep the
+ * server's retries (no patch marker).
+ */
+function writeRetriedHere(spec: ToolSpec, failure: ToolFailure, facts: Facts): boolean {
+  if (spec.effect !== 'write' || !failure.replaySafe) return false;
+  return !isReplaySafe(spec) || (failure.retryable && facts.patched(WRITE_RETRIES_PATCH));
+}
+
+/** The write may have been applied: look it up by operation_id (a child workflow) before anything is replayed. */
+export const reconcile: Decide = (_call, { failure }) => ({ kind: 'reconcile', failure });
+
+/**
+ * A failure that ends with its own route. A later failure of a write an earlier attempt of which may have been
+ * applied is that unknown outcome, not its own failure (docs/DESIGN.md, "Phases"): it is reconciled instead, once
+ * per recovery (`unknownChecked`).
+ */
+export function routeOf(
+  call: CallState,
+  failure: ToolFailure,
+  facts: Facts,
+  unknownChecked = false,
+  action = (): RecoveryAction => facts.route(failure),
+): Step {
+  if (!unknownChecked && call.maybeApplied && failure.class !== FailureClass.OUTCOME_UNKNOWN) {
+    if (facts.patched(WRITE_RETRIES_PATCH)) {
+      return { kind: 'reconcile', failure: unknownAfterApplied(failure), afterApplied: true };
+    }
+  }
+  return { kind: 'end', failure, action: action(), routed: true };
+}
+
+function unknownAfterApplied(failure: ToolFailure): ToolFailure {
+  return {
+    ...failure,
+    class: FailureClass.OUTCOME_UNKNOWN,
+    phase: Phase.COMMIT_UNKNOWN,
+    retryable: false,
+    publicMessage:
+      'An earlier attempt of this write may have been applied before this one failed; it is looked up before anything runs again.',
+  };
+}
