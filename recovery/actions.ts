@@ -6,7 +6,7 @@
  */
 import type { BudgetKind } from './budgets';
 import { TerminalState } from './records';
-import { reauth, reconcile, requestApproval, retry, type Decide } from './steps';
+import { end, retry, type Decide, type Step } from './steps';
 
 export interface ActionDescriptor {
   /** What the model is told to do next, one sentence (the feedback's `nextStep`). */
@@ -23,7 +23,7 @@ export interface ActionDescriptor {
   readonly asksForAnotherWay: boolean;
   /** Telemetry: a person was handed the call. */
   readonly escalates: boolean;
-  /** The first step after a failure routed here, or `null`: the call ends with its route. */
+  /** The first step after a failure routed here, or `null`: the call ends with its route. Inline, it says `: Step`. */
   readonly decide: Decide | null;
 }
 
@@ -62,7 +62,13 @@ export const ACTIONS = Object.freeze({
     terminal: T.FED_BACK,
     asksForAnotherWay: false,
     escalates: false,
-    decide: reauth,
+    /** One refresh per call (the broker's, single-flight), never a loop on a rotating refresh token: then a person. */
+    decide: (call, { failure }): Step => {
+      const escalate = end(failure, 'escalate', {
+        message: 'The credential was refused even after a refresh; a person must re-authorise.',
+      });
+      return call.reauthed ? escalate : { kind: 'run_again', failure, action: 'reauth', otherwise: escalate };
+    },
   },
   /** Ask a human to approve; the call waits for a new grant (a missing permission; docs/DESIGN.md, "Routes"). */
   request_approval: {
@@ -73,7 +79,11 @@ export const ACTIONS = Object.freeze({
     terminal: T.FED_BACK,
     asksForAnotherWay: false,
     escalates: false,
-    decide: requestApproval,
+    /** Ask for an approval bound to these exact arguments (workflows/router/steps.ts `afterApproval` decides on it). */
+    decide: (call, { failure }): Step =>
+      call.approved
+        ? end(failure, 'stop', { message: 'The action is still forbidden after approval.' })
+        : { kind: 'ask_person', failure },
   },
   /** Tell the model what failed and what is available; it chooses another path (docs/DESIGN.md, "Routes"). */
   replan: {
@@ -96,7 +106,8 @@ export const ACTIONS = Object.freeze({
     terminal: T.RECONCILING,
     asksForAnotherWay: false,
     escalates: false,
-    decide: reconcile,
+    /** A child workflow looks the write up by operation_id. */
+    decide: (_call, { failure }): Step => ({ kind: 'reconcile', failure }),
   },
   /** Mark the observation failed; never pass the result on as success (docs/DESIGN.md, "Routes"). */
   reject: {

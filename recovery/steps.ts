@@ -1,9 +1,7 @@
 /**
- * Each recovery action's decision, pure (the call's state, its failure, the run's facts) → the next step, as data,
- * and the step types. `ACTIONS` (./actions.ts) carries each action's decision; workflows/router/steps.ts `decide`
- * routes once and calls it; workflows/router/recoveries.ts performs the step. No route table here (the route is a
- * fact, `Facts.route`), so ./actions.ts imports this file without a cycle. Sandbox-safe; tests in
- * workflows/router/steps.test.ts, in milliseconds.
+ * The step types and the decisions `ACTIONS` (./actions.ts) carries: (the call's state, its failure, the run's facts)
+ * → the next step, as data. No route table here (`Facts.route`), so ./actions.ts imports this without a cycle.
+ * Sandbox-safe; tests in workflows/router/steps.test.ts.
  */
 import { nextDelay, type BackoffPolicy } from './backoff';
 import { ExhaustedBudget, spend, type BudgetLedger } from './budgets';
@@ -81,23 +79,6 @@ export const end = (failure: ToolFailure, action: RecoveryAction, more: Partial<
 });
 
 /**
- * The broker refreshed the credential in the worker (single-flight); replay once with the new version. A second
- * refusal goes to a person: one refresh per call, never a loop on a rotating refresh token.
- */
-export const reauth: Decide = (call, { failure }) => {
-  const escalate = end(failure, 'escalate', {
-    message: 'The credential was refused even after a refresh; a person must re-authorise.',
-  });
-  return call.reauthed ? escalate : { kind: 'run_again', failure, action: 'reauth', otherwise: escalate };
-};
-
-/** A 403 a person can lift: ask for an approval bound to these exact arguments (`afterApproval` decides on it). */
-export const requestApproval: Decide = (call, { failure }) =>
-  call.approved
-    ? end(failure, 'stop', { message: 'The action is still forbidden after approval.' })
-    : { kind: 'ask_person', failure };
-
-/**
  * Temporal already retried a replay-safe call (its retry policy). A write that is not replay-safe, refused before
  * anything was sent, waits here after backoff, within the per-call budget; otherwise `retriesSpent`.
  */
@@ -147,9 +128,6 @@ function writeRetriedHere(spec: ToolSpec, failure: ToolFailure, facts: Facts): b
   if (spec.effect !== 'write' || !failure.replaySafe) return false;
   return !isReplaySafe(spec) || (failure.retryable && facts.patched(WRITE_RETRIES_PATCH));
 }
-
-/** The write may have been applied: look it up by operation_id (a child workflow) before anything is replayed. */
-export const reconcile: Decide = (_call, { failure }) => ({ kind: 'reconcile', failure });
 
 /**
  * A failure that ends with its own route. A later failure of a write an earlier attempt of which may have been

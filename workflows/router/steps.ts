@@ -1,8 +1,7 @@
 /**
  * The router's decisions, pure: the first step after a failed attempt (its route, picked once, and that action's
- * decision, recovery/actions.ts `ACTIONS`), and the next step after a person's decision or a reconciliation. The
- * router's effects loop (./recoveries.ts) performs each step (docs/DESIGN.md, "Routes"). No workflow API here: the
- * clock, randomness and `patched` are facts the loop passes in. Sandbox-safe; tests beside (./steps.test.ts).
+ * decision, recovery/actions.ts), and the next after a person's decision or a reconciliation; ./recoveries.ts
+ * performs each. No workflow API here. Sandbox-safe; tests beside (./steps.test.ts).
  */
 import { ACTIONS } from '../../recovery/actions';
 import { routeFor } from '../../recovery/routes';
@@ -86,7 +85,5 @@ export function reconcileFailed(call: CallState, failure: ToolFailure): Step {
 /** The first step after a failed attempt: its route, picked once, and that action's decision (`ACTIONS`). */
 export function decide(call: CallState, failed: Failed, facts: Facts): Step {
   const { action } = routeFor(failed.failure);
-  const decision = ACTIONS[action].decide;
-  if (decision) return decision(call, failed, facts);
-  return routeOf(call, failed.failure, facts, false, () => action);
+  return ACTIONS[action].decide?.(call, failed, facts) ?? routeOf(call, failed.failure, facts, false, () => action);
 }
