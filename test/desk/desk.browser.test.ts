@@ -381,7 +381,9 @@ test('decide a review from the page: the write is abandoned as decided, by alice
   const operationId = await writeKey(env.client, id, 'refund-1');
   const alice = await operatorPage(browser, desk.url, 'alice', PASSWORDS.alice);
   await alice.page.click('a[data-page=reviews]');
-  const review = alice.page.locator(`article[data-operation="${operationId}"]`);
+  // The case's own card, not the placeholder ("Reading the case…", data-state=waiting) the list shows until the
+  // page has read the case: only then are its lookups on the card.
+  const review = alice.page.locator(`article[data-operation="${operationId}"][data-state=awaiting_review]`);
   await review.waitFor({ timeout: 0 }); // no bound of its own: the test's timeout
   await expect(review.locator('ol.lookups li').count()).resolves.toBe(2);
   await expect(review.locator('code.digest').textContent()).resolves.toMatch(/^[0-9a-f]{64}$/);
