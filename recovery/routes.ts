@@ -37,9 +37,8 @@ const C = FailureClass;
 const A = RecoveryAction;
 const R = FailureReason;
 
-/** The route table. First match wins. Exported for the README and for telemetry (`routeFor(...).id` names a row). */
 // prettier-ignore
-export const ROUTES: readonly RouteRow[] = deepFreeze([
+const ROWS = [
   { id: 'invalid-arguments', class: C.INVALID_ARGUMENTS, action: A.REPAIR, why: 'the same arguments fail the same way; only changed arguments can pass' },
   { id: 'transient-wait-too-long', class: C.TRANSIENT, when: { reason: [R.RETRY_AFTER_TOO_LONG] }, action: A.REPLAN, why: 'the server asked for a longer wait than this run allows, so it is persistent for this run' },
   { id: 'transient-retryable', class: C.TRANSIENT, when: { retryable: true }, action: A.RETRY, why: 'time may cure it and the call is replay-safe: retry after backoff, within budget' },
@@ -54,7 +53,18 @@ export const ROUTES: readonly RouteRow[] = deepFreeze([
   { id: 'outcome-unknown', class: C.OUTCOME_UNKNOWN, action: A.RECONCILE, why: 'the write may have been applied; look it up by idempotency key before any replay' },
   { id: 'invalid-result', class: C.INVALID_RESULT, action: A.REJECT, why: 'the call returned but its result is not a usable fact; never pass it on as success' },
   { id: 'unrecoverable', class: C.UNRECOVERABLE, action: A.ESCALATE, why: 'nothing the runtime can do will help' },
-] satisfies RouteRow[]);
+] satisfies RouteRow[];
+
+/**
+ * Every action is some row's: an action no failure reaches is dead code. A new action without its row fails to
+ * compile here, naming the action (issue 39: a new reason and action are edits the compiler asks for).
+ */
+type Unrouted = Exclude<RecoveryAction, (typeof ROWS)[number]['action']>;
+const EVERY_ACTION_ROUTED: [Unrouted] extends [never] ? true : { unrouted: Unrouted } = true;
+void EVERY_ACTION_ROUTED;
+
+/** The route table. First match wins. Exported for the README and for telemetry (`routeFor(...).id` names a row). */
+export const ROUTES: readonly RouteRow[] = deepFreeze(ROWS);
 
 /** The route of a failure: its action, why, and `id`, the id of the matching row of `ROUTES`. */
 export type Route = Readonly<{ action: RecoveryAction; why: string; id: string }>;
