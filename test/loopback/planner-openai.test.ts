@@ -791,12 +791,13 @@ describe('openai planner: endpoint failures, classified at the activity', () => 
   });
 
   it('no answer within timeoutMs → transient/timeout, retryable, one request', async () => {
-    server.enqueue({ ...text('late'), delayMs: 2_000 });
+    // 1 s, not less: the request must reach the server before the client gives up, even on a loaded machine.
+    server.enqueue({ ...text('late'), delayMs: 30_000 });
     const planner = createOpenAIPlanner({
       baseURL: server.baseURL,
       apiKey: API_KEY,
       model: MODEL,
-      timeoutMs: 100,
+      timeoutMs: 1_000,
       env: {},
     });
     const { planNextStep: plan } = createPlannerActivities(planner, { random: () => 0 });
