@@ -273,9 +273,18 @@ describe('a stdio server that exits between calls', () => {
     const fs = await filesystemTools([dir], { stderr: 'ignore' });
     try {
       const read = fs.tools.find((t) => t.name === 'fs_read_text_file')!;
-      const firstPid = (fs.client.transport as StdioClientTransport).pid!;
+      const transport = fs.client.transport as StdioClientTransport;
+      const firstPid = transport.pid!;
+      // Until the SDK has seen the exit (its transport closed), however long the machine takes: not a fixed pause.
+      const sdkOnClose = transport.onclose;
+      const closed = new Promise<void>((ok) => {
+        transport.onclose = () => {
+          sdkOnClose?.();
+          ok();
+        };
+      });
       process.kill(firstPid, 'SIGKILL');
-      await new Promise((ok) => setTimeout(ok, 200)); // the SDK notices the exit (the transport closes)
+      await closed;
       const value = await read.execute({ path: join(dir, 'note.txt') }, toolContext(read));
       expect(value).toMatchObject({ structuredContent: { content: 'still here\n' } });
       expect(fs.connection.reconnects).toBe(1);
