@@ -118,17 +118,18 @@ export class ArrayShape<S extends AnyShape> extends Shape<Infer<S>[], Input<S>[]
     if (!Array.isArray(v)) return invalidType(issues, path, 'array', v);
     const out: Infer<S>[] = [];
     let failed = false;
-    for (let i = 0; i < v.length; i++) {
+    const length = v.length; // read once: a Proxy's length may change between reads
+    for (let i = 0; i < length; i++) {
       path.push(i);
       const item = this.item.run(v[i], path, issues);
       path.pop();
       if (item === FAIL) failed = true;
       else out.push(item);
     }
-    if (v.length < this.fewest) {
+    if (length < this.fewest) {
       return fail(issues, path, 'too_small', `Too small: expected array to have >=${this.fewest} items`);
     }
-    if (v.length > this.most)
+    if (length > this.most)
       return fail(issues, path, 'too_big', `Too big: expected array to have <=${this.most} items`);
     return failed ? FAIL : out;
   }
