@@ -10,6 +10,7 @@
  * function never makes it throw; what cannot be read is left out. A body that arrives as JSON text is parsed first.
  * Pure: no I/O; the budget of a call is local to it.
  */
+import { parseBody } from './classify/body';
 import { keyMeaning } from './redact-keys';
 import { redact } from './redact';
 import { stripControls } from './untrusted';
@@ -45,20 +46,8 @@ export type JsonValue = null | boolean | number | string | JsonValue[] | { [key:
 export function publicObservedState(body: unknown): JsonValue | undefined {
   if (body === undefined || body === '' || body === null) return undefined;
   const budget = { nodes: MAX_OBSERVED_NODES };
-  const copy = walk(parsedJson(body), 0, undefined, budget);
+  const copy = walk(parseBody(body, MAX_OBSERVED_JSON_CHARS), 0, undefined, budget);
   return copy === undefined ? undefined : copy;
-}
-
-/** `body` parsed when it is JSON text of an object or array; otherwise `body` itself. */
-function parsedJson(body: unknown): unknown {
-  if (typeof body !== 'string' || body.length > MAX_OBSERVED_JSON_CHARS) return body;
-  const t = body.trim();
-  if (!(t.startsWith('{') || t.startsWith('['))) return body;
-  try {
-    return JSON.parse(t) as unknown;
-  } catch {
-    return body;
-  }
 }
 
 function walk(
