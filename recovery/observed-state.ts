@@ -12,7 +12,7 @@
  */
 import { parseBody } from './classify/body';
 import { keyMeaning } from './redact-keys';
-import { redact } from './redact';
+import { cutAtWhitespace, redact } from './redact';
 import { stripControls } from './untrusted';
 
 /** Deepest nesting kept; deeper values become `"[…]"`. */
@@ -143,12 +143,7 @@ function readItem(value: object, key: string | number): unknown {
 
 /** A string as the model may read it: cut (at a whitespace), `stripControls`ed, redacted, cut to length. */
 function publicString(text: string): string {
-  let head = text;
-  if (text.length > MAX_READ_STRING_CHARS) {
-    const cut = text.slice(0, MAX_READ_STRING_CHARS);
-    const space = cut.search(/\s\S*$/);
-    head = `${space > 0 ? cut.slice(0, space) : ''}…`;
-  }
+  const head = text.length > MAX_READ_STRING_CHARS ? `${cutAtWhitespace(text, MAX_READ_STRING_CHARS)}…` : text;
   const out = redact(stripControls(head));
   return out.length > MAX_OBSERVED_STRING_CHARS ? `${out.slice(0, MAX_OBSERVED_STRING_CHARS)}…` : out;
 }

@@ -97,15 +97,6 @@ export class ObjectShape<F extends Fields, M extends Unknown = 'strip'> extends 
     const fields = Object.fromEntries(Object.entries(this.shape).map(([k, f]) => [k, f.optional()]));
     return new ObjectShape(fields as Partial<F>, this.keys);
   }
-  /** Without the fields of `mask`. Refinements dropped. */
-  omit<K extends keyof F & string>(mask: { readonly [key in K]: true }): ObjectShape<Omit<F, K>, M> {
-    const fields = Object.fromEntries(Object.entries(this.shape).filter(([k]) => !Object.hasOwn(mask, k)));
-    return new ObjectShape(fields as Omit<F, K>, this.keys);
-  }
-  /** With `more` fields (replacing those of the same names). Refinements dropped. */
-  extend<G extends Fields>(more: G): ObjectShape<Flat<Omit<F, keyof G> & G>, M> {
-    return new ObjectShape({ ...this.shape, ...more } as Flat<Omit<F, keyof G> & G>, this.keys);
-  }
 }
 
 export class ArrayShape<S extends AnyShape> extends Shape<Infer<S>[], Input<S>[]> {
