@@ -51,10 +51,7 @@ export interface BodyFacts {
   retryAfterMs?: number;
 }
 
-/**
- * `body`, with a JSON-looking string (an object or array) parsed; the string itself when it does not parse or is
- * longer than `maxChars` once trimmed.
- */
+/** `body`, with a JSON-looking string of at most `maxChars` (trimmed) parsed; else the string itself. */
 export function parseBody(body: unknown, maxChars = MAX_JSON_BODY_CHARS): unknown {
   if (typeof body !== 'string') return body;
   const t = body.trim();
