@@ -8,7 +8,7 @@
  * Pure: no clock, no `Math.random()`; randomness is a parameter.
  */
 import { parseInput, RecoveryInputError, RecoveryInputErrorCode } from './errors';
-import { shaped, type Infer } from './shape';
+import { shaped, type Infer, type ShapeBuilders } from './shape';
 
 /**
  * Upper bound of `initialIntervalMs` and `maximumIntervalMs`: 24 hours, in ms. A retry of a transient failure
@@ -25,21 +25,20 @@ export const MAX_BACKOFF_INTERVAL_MS = 86_400_000;
  */
 export const MAX_RETRY_AFTER_CAP_MS = 604_800_000;
 
+/** An interval field: ms, an integer in [1, `MAX_BACKOFF_INTERVAL_MS`], `def` when absent. */
+const interval = (s: ShapeBuilders, field: string, def: number) =>
+  s
+    .number()
+    .int()
+    .min(1)
+    .max(MAX_BACKOFF_INTERVAL_MS, tooBig(field, MAX_BACKOFF_INTERVAL_MS, '24 hours'))
+    .default(def);
+
 /** The fields of `backoffPolicySchema()`, shared with `backoffOverrideSchema`. */
 const backoffFields = shaped((s) => ({
-  initialIntervalMs: s
-    .number()
-    .int()
-    .min(1)
-    .max(MAX_BACKOFF_INTERVAL_MS, tooBig('initialIntervalMs', MAX_BACKOFF_INTERVAL_MS, '24 hours'))
-    .default(500),
+  initialIntervalMs: interval(s, 'initialIntervalMs', 500),
   backoffCoefficient: s.number().min(1).max(100).default(2),
-  maximumIntervalMs: s
-    .number()
-    .int()
-    .min(1)
-    .max(MAX_BACKOFF_INTERVAL_MS, tooBig('maximumIntervalMs', MAX_BACKOFF_INTERVAL_MS, '24 hours'))
-    .default(10_000),
+  maximumIntervalMs: interval(s, 'maximumIntervalMs', 10_000),
   jitterRatio: s.number().min(0).max(1).default(0.2),
   maxRetryAfterMs: s
     .number()

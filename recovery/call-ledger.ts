@@ -10,7 +10,13 @@
  *
  * Pure: every function returns a new frozen ledger.
  */
-import { allowNextAttempt, type AttemptRecord, type ChangeEvidence, type GateDecision } from './gate';
+import {
+  allowNextAttempt,
+  type AttemptRecord,
+  type CandidateCall,
+  type ChangeEvidence,
+  type GateDecision,
+} from './gate';
 
 /**
  * Identical (tool, args, outcome) observations that mean no progress (docs/DESIGN.md, "The Change-before-Retry gate").
@@ -30,9 +36,6 @@ export const EMPTY_CALL_LEDGER: CallLedger = Object.freeze({
   failures: Object.freeze({}),
   outcomes: Object.freeze({}),
 });
-
-/** The call proposed next: `grantVersion` counts the approvals of this exact call (absent = 0). */
-type Candidate = { tool: string; argsHash: string; credentialVersion: number; grantVersion?: number };
 
 const callKey = (tool: string, argsHash: string) => `${tool}\u0000${argsHash}`;
 
@@ -91,7 +94,7 @@ function movedLast<V>(map: Readonly<Record<string, V>>, key: string, value: V): 
  */
 export function observedEvidence(
   previous: AttemptRecord,
-  candidate: Candidate,
+  candidate: CandidateCall,
   nowMs: number,
   verified?: ChangeEvidence,
 ): ChangeEvidence | null {
@@ -113,7 +116,7 @@ export function observedEvidence(
 /** The gate's decision for re-running an identical call, with the evidence found in the records. */
 export function gateIdenticalCall(
   previous: AttemptRecord,
-  candidate: Candidate,
+  candidate: CandidateCall,
   nowMs: number,
   verified?: ChangeEvidence,
 ): GateDecision {

@@ -10,8 +10,9 @@
  * function never makes it throw; what cannot be read is left out. A body that arrives as JSON text is parsed first.
  * Pure: no I/O; the budget of a call is local to it.
  */
+import { parseBody } from './classify/body';
 import { keyMeaning } from './redact-keys';
-import { redact } from './redact';
+import { cutAtWhitespace, redact } from './redact';
 import { stripControls } from './untrusted';
 
 /** Deepest nesting kept; deeper values become `"[…]"`. */
@@ -45,20 +46,8 @@ export type JsonValue = null | boolean | number | string | JsonValue[] | { [key:
 export function publicObservedState(body: unknown): JsonValue | undefined {
   if (body === undefined || body === '' || body === null) return undefined;
   const budget = { nodes: MAX_OBSERVED_NODES };
-  const copy = walk(parsedJson(body), 0, undefined, budget);
+  const copy = walk(parseBody(body, MAX_OBSERVED_JSON_CHARS), 0, undefined, budget);
   return copy === undefined ? undefined : copy;
-}
-
-/** `body` parsed when it is JSON text of an object or array; otherwise `body` itself. */
-function parsedJson(body: unknown): unknown {
-  if (typeof body !== 'string' || body.length > MAX_OBSERVED_JSON_CHARS) return body;
-  const t = body.trim();
-  if (!(t.startsWith('{') || t.startsWith('['))) return body;
-  try {
-    return JSON.parse(t) as unknown;
-  } catch {
-    return body;
-  }
 }
 
 function walk(
@@ -154,12 +143,7 @@ function readItem(value: object, key: string | number): unknown {
 
 /** A string as the model may read it: cut (at a whitespace), `stripControls`ed, redacted, cut to length. */
 function publicString(text: string): string {
-  let head = text;
-  if (text.length > MAX_READ_STRING_CHARS) {
-    const cut = text.slice(0, MAX_READ_STRING_CHARS);
-    const space = cut.search(/\s\S*$/);
-    head = `${space > 0 ? cut.slice(0, space) : ''}…`;
-  }
+  const head = text.length > MAX_READ_STRING_CHARS ? `${cutAtWhitespace(text, MAX_READ_STRING_CHARS)}…` : text;
   const out = redact(stripControls(head));
   return out.length > MAX_OBSERVED_STRING_CHARS ? `${out.slice(0, MAX_OBSERVED_STRING_CHARS)}…` : out;
 }

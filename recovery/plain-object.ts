@@ -1,5 +1,5 @@
 /**
- * Two tests of plain data (recovery/classify/context.ts reads a `CallContext` with them). Pure: no I/O.
+ * A test of plain data (activities/tool-read.ts reads a tool's arguments with it). Pure: no I/O.
  */
 
 /** An object literal (or a null-prototype object); class instances, arrays and Proxies of arrays are not. */
@@ -9,6 +9,3 @@ export function isPlainObject(value: unknown): value is Record<string, unknown> 
   const proto: unknown = Object.getPrototypeOf(value);
   return proto === Object.prototype || proto === null;
 }
-
-/** A non-empty string. */
-export const isName = (v: unknown): v is string => typeof v === 'string' && v.length > 0;

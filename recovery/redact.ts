@@ -124,7 +124,7 @@ function applyRules(text: string): string {
 }
 
 /** The first `max` characters of `text`, shortened to end before its last whitespace (or '' when there is none). */
-function cutAtWhitespace(text: string, max: number): string {
+export function cutAtWhitespace(text: string, max: number): string {
   const head = text.slice(0, max);
   const lastSpace = head.search(/\s\S*$/);
   return lastSpace > 0 ? head.slice(0, lastSpace) : '';

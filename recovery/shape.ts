@@ -97,15 +97,6 @@ export class ObjectShape<F extends Fields, M extends Unknown = 'strip'> extends 
     const fields = Object.fromEntries(Object.entries(this.shape).map(([k, f]) => [k, f.optional()]));
     return new ObjectShape(fields as Partial<F>, this.keys);
   }
-  /** Without the fields of `mask`. Refinements dropped. */
-  omit<K extends keyof F & string>(mask: { readonly [key in K]: true }): ObjectShape<Omit<F, K>, M> {
-    const fields = Object.fromEntries(Object.entries(this.shape).filter(([k]) => !Object.hasOwn(mask, k)));
-    return new ObjectShape(fields as Omit<F, K>, this.keys);
-  }
-  /** With `more` fields (replacing those of the same names). Refinements dropped. */
-  extend<G extends Fields>(more: G): ObjectShape<Flat<Omit<F, keyof G> & G>, M> {
-    return new ObjectShape({ ...this.shape, ...more } as Flat<Omit<F, keyof G> & G>, this.keys);
-  }
 }
 
 export class ArrayShape<S extends AnyShape> extends Shape<Infer<S>[], Input<S>[]> {
@@ -118,17 +109,18 @@ export class ArrayShape<S extends AnyShape> extends Shape<Infer<S>[], Input<S>[]
     if (!Array.isArray(v)) return invalidType(issues, path, 'array', v);
     const out: Infer<S>[] = [];
     let failed = false;
-    for (let i = 0; i < v.length; i++) {
+    const length = v.length; // read once: a Proxy's length may change between reads
+    for (let i = 0; i < length; i++) {
       path.push(i);
       const item = this.item.run(v[i], path, issues);
       path.pop();
       if (item === FAIL) failed = true;
       else out.push(item);
     }
-    if (v.length < this.fewest) {
+    if (length < this.fewest) {
       return fail(issues, path, 'too_small', `Too small: expected array to have >=${this.fewest} items`);
     }
-    if (v.length > this.most)
+    if (length > this.most)
       return fail(issues, path, 'too_big', `Too big: expected array to have <=${this.most} items`);
     return failed ? FAIL : out;
   }

@@ -10,7 +10,7 @@ import { MCP_ERROR_RULES } from '../activities/mcp/error-rules';
 import { debatableMarkdown, paladinMarkdown } from '../bench/eval/paladin/keys';
 import { KIND_RULES } from '../recovery/classify/kinds';
 import { CONCEPT_KINDS, vocabulary } from '../recovery/classify/words';
-import { routesMarkdown } from '../recovery/routes-markdown';
+import { ROUTES } from '../recovery/routes';
 
 /** Block name → its Markdown. */
 export const GENERATORS: Readonly<Record<string, () => string>> = {
@@ -21,6 +21,20 @@ export const GENERATORS: Readonly<Record<string, () => string>> = {
   vocabulary: vocabularyMarkdown,
   'concept-rows': kindRowsMarkdown,
 };
+
+/** The route table (recovery/routes.ts) as Markdown, for the README; the workflow bundle routes with the table itself. */
+export function routesMarkdown(): string {
+  const lines = ['| row | class | when | action | why |', '|---|---|---|---|---|'];
+  ROUTES.forEach((r) => {
+    const when: string[] = [];
+    if (r.when?.reason) when.push(`reason ∈ {${r.when.reason.join(', ')}}`);
+    if (r.when?.retryable !== undefined) when.push(`retryable = ${r.when.retryable}`);
+    lines.push(
+      `| \`${r.id}\` | \`${r.class}\` | ${when.length ? when.join(' and ') : 'otherwise'} | \`${r.action}\` | ${r.why} |`,
+    );
+  });
+  return lines.join('\n');
+}
 
 /** The kinds of recovery/classify/kinds.ts: what each means, and how sure a code or words alone make it. */
 function kindRowsMarkdown(): string {

@@ -1,9 +1,9 @@
 /**
  * A `ToolFailure` from a classifier's draft whose public texts are final: fills in the call's identity, enforces
- * the contract's invariants, validates against `toolFailureSchema()`, freezes, and marks the result valid
- * (recovery/valid-failure.ts). It redacts nothing: `buildFailure` (recovery/classify/build.ts) brings a draft's
- * texts to their public form first; the workflow side assembles failures whose message is its own template text
- * (workflows/activity-failure.ts), so its bundle has no redaction rules (docs/DESIGN.md, "What the model sees").
+ * the contract's invariants, validates against `toolFailureSchema()` and freezes. It redacts nothing: `buildFailure`
+ * (recovery/classify/build.ts) brings a draft's texts to their public form first; the workflow side assembles
+ * failures whose message is its own template text (workflows/activity-failure.ts), so its bundle has no redaction
+ * rules (docs/DESIGN.md, "What the model sees").
  * Pure: no I/O.
  */
 import { FailureClass, FINGERPRINT_PATTERN, FailureReason, Phase, toolFailureSchema } from '../failure';

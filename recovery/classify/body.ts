@@ -51,11 +51,11 @@ export interface BodyFacts {
   retryAfterMs?: number;
 }
 
-/** `body`, with a JSON-looking string parsed; the string itself when it does not parse. */
-export function parseBody(body: unknown): unknown {
+/** `body`, with a JSON-looking string of at most `maxChars` (trimmed) parsed; else the string itself. */
+export function parseBody(body: unknown, maxChars = MAX_JSON_BODY_CHARS): unknown {
   if (typeof body !== 'string') return body;
   const t = body.trim();
-  if (t.length > MAX_JSON_BODY_CHARS || !(t.startsWith('{') || t.startsWith('['))) return body;
+  if (t.length > maxChars || !(t.startsWith('{') || t.startsWith('['))) return body;
   try {
     return JSON.parse(t) as unknown;
   } catch {

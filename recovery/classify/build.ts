@@ -1,8 +1,7 @@
 /**
  * Assembling a `ToolFailure` from a classifier's draft: brings the draft's texts (message, field issues, the
  * provider's code, the server's words as `serverSaid`) to their public form, then `assembleFailure` (recovery/classify/assemble.ts) fills in the call's
- * identity, enforces the contract's invariants, validates against `toolFailureSchema()`, freezes, and marks the
- * result valid (recovery/valid-failure.ts). Pure: no I/O.
+ * identity, enforces the contract's invariants, validates against `toolFailureSchema()` and freezes. Pure: no I/O.
  */
 import { ERROR_CODE_PATTERN, MAX_PUBLIC_MESSAGE_CHARS, MAX_RECEIVED_CHARS } from '../failure';
 import { redact } from '../redact';

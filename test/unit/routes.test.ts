@@ -5,7 +5,7 @@ import fc from 'fast-check';
 import { FAILURE_CLASSES, FAILURE_REASONS, PHASES, toolFailureSchema } from '../../recovery/failure';
 import type { FailureClass, FailureReason, ToolFailure } from '../../recovery/failure';
 import { RECOVERY_ACTIONS, RecoveryAction, routeFor, ROUTES } from '../../recovery/routes';
-import { routesMarkdown } from '../../recovery/routes-markdown';
+import { routesMarkdown } from '../../scripts/generated-blocks';
 
 function failure(over: Partial<ToolFailure> & Pick<ToolFailure, 'class'>): ToolFailure {
   return toolFailureSchema().parse({
