@@ -25,13 +25,7 @@ import { startDemoFixtures, type DemoFixtures } from './fixtures';
 import { printLegend, printScenario, printTable, printTelemetry } from './print';
 import { runScenario, type ScenarioReport } from './run';
 import { recordingPlanner } from './told';
-import {
-  checkScenarios,
-  loadScenarioFile,
-  ScenarioFileError,
-  withPlaceholders,
-  type AgentScenario,
-} from './scenario';
+import { checkScenarios, loadScenarioFile, ScenarioFileError, withPlaceholders, type AgentScenario } from './scenario';
 import { RecoveryMetrics } from '../../plugin/metrics';
 import { RecoveryPlugin } from '../../plugin/recovery-plugin';
 import { summarizeRecords } from '../../recovery/telemetry';
