@@ -43,8 +43,8 @@ const sandboxFiles = [
   'ai-sdk-workflow.ts',
   'openai-agents-workflow.ts',
 ];
-/** The top-level command entry files (`npm start`, the worker and the client); they may use the demo's code. */
-const commandFiles = ['main.ts', 'worker.ts', 'client.ts'];
+/** The demo's command entry files (`npm start`, the worker); `npm run client` is the operator's CLI, operator/cli.ts. */
+const commandFiles = ['examples/agent-demo/main.ts', 'examples/worker.ts'];
 /** Library code (what the package ships) never imports the demo's code. */
 const noDemoImports = {
   group: ['**/examples', '**/examples/**'],

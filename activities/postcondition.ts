@@ -14,14 +14,11 @@ import { publicObservedState } from '../recovery/observed-state';
 import { postconditionHint, type PostconditionVerdict } from '../recovery/postcondition';
 import type { CredentialBroker } from './credentials';
 import type { AnyTool } from './define-tool';
+import type { LookupRequest } from './lookup-operation';
 import { runToolRead } from './tool-read';
 
-export interface VerifyRequest {
-  tool: string;
-  args: unknown;
-  callId: string;
-  operationId: string;
-}
+/** What a verify reads with: a lookup's request, the arguments always sent. */
+export type VerifyRequest = Required<LookupRequest>;
 
 /** What workflow code receives. `state` is model-safe. */
 export interface VerifyAnswer {

@@ -3,10 +3,7 @@
  * `sameTurn`, and returns every outcome. The main job's scenarios and the tests use it; an agent workflow drives
  * the same router from a planner instead (issue 5).
  */
-import type { BackoffPolicy } from '../recovery/backoff';
-import type { BudgetPolicy } from '../recovery/budgets';
 import type { RecoveryRecord } from '../recovery/records';
-import type { ToolSpec } from '../recovery/tool-spec';
 import { ApplicationFailure } from '@temporalio/workflow';
 import { shaped } from '../recovery/shape';
 import { invalidInput } from './input-errors';
@@ -14,7 +11,7 @@ import { runInputFields } from './input-shapes';
 import { boundedPlanResult } from './bounded-result';
 import { buildToolRouter, type ToolOutcome } from './tool-router';
 import { withWorkerDefaults } from './worker-supplied';
-import type { ReconcileOptions } from './reconcile-call';
+import type { ToolRouterOptions } from './tool-router-types';
 
 /** One call of a tool plan: tool, arguments and an optional stable step id. */
 export interface PlannedCall {
@@ -26,28 +23,12 @@ export interface PlannedCall {
   sameTurn?: boolean;
 }
 
-/** The input of `toolPlanWorkflow`: the calls, in order, and the router's options. */
-export interface ToolPlanInput {
-  /** @default the worker's catalog (see `ToolRouterOptions.catalog`) */
-  catalog?: ToolSpec[];
+/**
+ * The input of `toolPlanWorkflow`: the calls, in order, and the router's options (`ToolRouterOptions`, without a
+ * restored state: a plan runs whole in one run).
+ */
+export interface ToolPlanInput extends Omit<ToolRouterOptions, 'restore' | 'stepBudgetsAcrossTurns'> {
   calls: PlannedCall[];
-  grantedScopes?: string[];
-  budgets?: Partial<BudgetPolicy>;
-  backoff?: Partial<BackoffPolicy>;
-  /** How long an approval request waits before it expires, in ms (`ToolRouterOptions`). @default 86_400_000 */
-  approvalTimeoutMs?: number;
-  /** How long an approved call is held (revocable) before it runs, in ms (`ToolRouterOptions`). @default 0 */
-  approvalHoldMs?: number;
-  /**
-   * Set the RecoveryStatus/RecoveryTool/RecoveryOperationId search attributes while a call waits for approval or
-   * is reconciled (`plugin.workflowDefaults()` carries `false` from `RecoveryPlugin({ searchAttributes: false })`).
-   * Needs them registered in the namespace. @default true
-   */
-  searchAttributes?: boolean;
-  /** Per-tool overrides of budgets and backoff (temporal.config.json `tools.<name>`). */
-  toolOverrides?: Record<string, { budgets?: Partial<BudgetPolicy>; backoff?: Partial<BackoffPolicy> }>;
-  /** Lookup budget, lookup backoff and review timeout of reconciliations. */
-  reconcile?: ReconcileOptions;
   /**
    * Stop at the first terminal outcome, and after a success flagged `noProgress` (the same call returned the same
    * result again: no progress after 2 identical outcomes, docs/DESIGN.md, "The Change-before-Retry gate").
@@ -105,23 +86,14 @@ export async function toolPlanWorkflow(rawInput: ToolPlanInput): Promise<ToolPla
   const parsed = toolPlanInputSchema().safeParse(rawInput);
   if (!parsed.success) throw invalidInput('toolPlanWorkflow input ', parsed.error);
   const input = withWorkerDefaults(parsed.data, 'toolPlanWorkflow input');
-  const router = buildToolRouter({
-    catalog: input.catalog,
-    ...(input.grantedScopes ? { grantedScopes: input.grantedScopes } : {}),
-    ...(input.budgets ? { budgets: input.budgets } : {}),
-    ...(input.backoff ? { backoff: input.backoff } : {}),
-    ...(input.approvalTimeoutMs !== undefined ? { approvalTimeoutMs: input.approvalTimeoutMs } : {}),
-    ...(input.approvalHoldMs !== undefined ? { approvalHoldMs: input.approvalHoldMs } : {}),
-    ...(input.searchAttributes !== undefined ? { searchAttributes: input.searchAttributes } : {}),
-    ...(input.reconcile ? { reconcile: input.reconcile } : {}),
-    ...(input.toolOverrides ? { toolOverrides: input.toolOverrides } : {}),
-  });
+  const { calls, stopOnTerminal, failOnTerminal, ...options } = input;
+  const router = buildToolRouter(options);
   const outcomes: ToolOutcome[] = [];
-  for (const [i, call] of input.calls.entries()) {
+  for (const [i, call] of calls.entries()) {
     if (i === 0 || !call.sameTurn) router.startTurn();
     const outcome = await router.callTool(call.tool, call.args, call.stepId ? { stepId: call.stepId } : {});
     outcomes.push(outcome);
-    if (!outcome.ok && outcome.terminal && input.failOnTerminal) {
+    if (!outcome.ok && outcome.terminal && failOnTerminal) {
       // Thrown from workflow code, an ApplicationFailure fails the run (not the workflow task): a clean FAILED status.
       throw ApplicationFailure.create({
         type: outcome.failure.class,
@@ -130,7 +102,7 @@ export async function toolPlanWorkflow(rawInput: ToolPlanInput): Promise<ToolPla
         details: [outcome],
       });
     }
-    if (input.stopOnTerminal ?? true) {
+    if (stopOnTerminal ?? true) {
       if (!outcome.ok && outcome.terminal) break;
       if (outcome.ok && outcome.noProgress) break;
     }

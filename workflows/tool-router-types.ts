@@ -43,7 +43,11 @@ export interface ToolRouterOptions {
    * (`recovery.revokeApproval`). 0: it runs at once. @default 0
    */
   approvalHoldMs?: number;
-  /** Set the RecoveryStatus/RecoveryTool search attributes while waiting. Needs them registered. @default true */
+  /**
+   * Set the RecoveryStatus/RecoveryTool/RecoveryOperationId search attributes while a call waits for approval or
+   * is reconciled (`plugin.workflowDefaults()` carries `false` from `RecoveryPlugin({ searchAttributes: false })`).
+   * Needs them registered in the namespace. @default true
+   */
   searchAttributes?: boolean;
   /** Per-tool overrides of `budgets` and `backoff` (temporal.config.json `tools.<name>`). */
   toolOverrides?: Record<

@@ -55,12 +55,12 @@ export interface McpFailureFacts {
 export class McpCallError extends RecoveryError<typeof MCP_CALL_FAILED> implements McpFailureFacts {
   override readonly name = 'McpCallError';
   static override readonly codes: readonly string[] = [MCP_CALL_FAILED];
-  readonly source: McpFailureSource;
-  readonly rpcCode: number | undefined;
-  readonly detail: string;
-  readonly errorName: string | undefined;
-  readonly signals: ResultSignals;
-  readonly outcome: McpHttpAnswer | undefined;
+  declare readonly source: McpFailureSource;
+  declare readonly rpcCode: number | undefined;
+  declare readonly detail: string;
+  declare readonly errorName: string | undefined;
+  declare readonly signals: ResultSignals;
+  declare readonly outcome: McpHttpAnswer | undefined;
 
   constructor(
     /** The tool's name on the MCP server (without a prefix). */
@@ -73,12 +73,8 @@ export class McpCallError extends RecoveryError<typeof MCP_CALL_FAILED> implemen
       `MCP tool "${mcpTool}" failed (${facts.source}${facts.rpcCode === undefined ? '' : ` ${facts.rpcCode}`}): ${facts.detail}`,
       options,
     );
-    this.source = facts.source;
-    this.rpcCode = facts.rpcCode;
-    this.detail = facts.detail;
-    this.errorName = facts.errorName;
-    this.signals = facts.signals;
-    this.outcome = facts.outcome;
+    const { source, rpcCode, detail, errorName, signals, outcome } = facts;
+    Object.assign(this, { source, rpcCode, detail, errorName, signals, outcome });
   }
 
   /** From a `tools/call` result with `isError: true`: its text blocks, joined by newlines, and their signals. */

@@ -39,6 +39,7 @@ import { ScriptedPolicyError } from './scripted-policy';
 
 export { PLANNER_INVALID_DECISION };
 import { failWith } from '../failure-edge';
+import { callContextOf } from '../invoke/stop';
 import { RecoveryError } from '../../recovery/recovery-error';
 import { jsonSchemaOfShape } from '../../recovery/shape-json';
 import { ApplicationFailureType } from '../../recovery/failure-types';
@@ -115,15 +116,8 @@ export function createPlannerActivities(planner: Planner, options: PlannerActivi
     const activity = Context.current();
     const { info } = activity;
     const plannerInput = readPlannerInput(input, options.catalog);
-    const ctx: CallContext = {
-      tool: name,
-      callId: `turn-${plannerInput.turn}`,
-      effect: 'read',
-      deduplicates: false,
-      approvalCanLift: false,
-      nowMs: Date.now(),
-      diagnosticRef: `${info.workflowExecution?.workflowId ?? 'standalone'}/${info.activityId}/${info.attempt}`,
-    };
+    // A read of no tool of the catalog: effect `read`, nothing deduplicated or liftable (./invoke/stop.ts).
+    const ctx = callContextOf(undefined, { tool: name, callId: `turn-${plannerInput.turn}` }, info);
     let answer: unknown;
     // Heartbeat while the model thinks: Temporal delivers a cancellation in a heartbeat's response, so without this
     // a cancelled run would leave the model request running to its timeout (attack review X1). A third of the

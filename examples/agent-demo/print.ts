@@ -1,5 +1,5 @@
 /**
- * What the main job (main.ts) prints: after each scenario, its outcome, what the planner was told and what the
+ * What the main job (./main.ts) prints: after each scenario, its outcome, what the planner was told and what the
  * services counted; after them all, the recovery report (one row per tool call), a legend of its terms and the
  * run's telemetry. Console output only; `--report` keeps the same and more as JSON.
  */

@@ -1,6 +1,6 @@
 /**
  * Runs agent scenarios as `agentWorkflow` executions and checks each against what the services saw. Shared by the
- * main job (main.ts) and the history recorder (scripts/record-histories.ts).
+ * main job (./main.ts) and the history recorder (scripts/record-histories.ts).
  */
 import type { Client } from '@temporalio/client';
 import type { RecoveryPlugin } from '../../plugin/recovery-plugin';

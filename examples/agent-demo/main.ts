@@ -14,28 +14,22 @@ import { dirname } from 'node:path';
 import { Command, InvalidArgumentError, Option } from 'commander';
 import { Client, Connection } from '@temporalio/client';
 import { DefaultLogger, NativeConnection, Runtime, Worker } from '@temporalio/worker';
-import type { Planner } from './activities/planners/planner';
-import { createOpenAIPlanner } from './activities/planners/openai';
-import { createScriptedPlanner, fieldPath, ScriptedPolicyError } from './activities/planners/scripted';
-import { loadConfig } from './config/load';
-import type { RecoveryConfig } from './config/schema';
-import { resolveConnection, type ConnectionTarget } from './config/connection';
-import { builtInScenarios } from './examples/agent-demo/builtin';
-import { startDemoFixtures, type DemoFixtures } from './examples/agent-demo/fixtures';
-import { printLegend, printScenario, printTable, printTelemetry } from './examples/agent-demo/print';
-import { runScenario, type ScenarioReport } from './examples/agent-demo/run';
-import { recordingPlanner } from './examples/agent-demo/told';
-import {
-  checkScenarios,
-  loadScenarioFile,
-  ScenarioFileError,
-  withPlaceholders,
-  type AgentScenario,
-} from './examples/agent-demo/scenario';
-import { RecoveryMetrics } from './plugin/metrics';
-import { RecoveryPlugin } from './plugin/recovery-plugin';
-import { summarizeRecords } from './recovery/telemetry';
-import { ensureEmbeddedServer, type EmbeddedServer } from './server/dev-server';
+import type { Planner } from '../../activities/planners/planner';
+import { createOpenAIPlanner } from '../../activities/planners/openai';
+import { createScriptedPlanner, fieldPath, ScriptedPolicyError } from '../../activities/planners/scripted';
+import { loadConfig } from '../../config/load';
+import type { RecoveryConfig } from '../../config/schema';
+import { resolveConnection, type ConnectionTarget } from '../../config/connection';
+import { builtInScenarios } from './builtin';
+import { startDemoFixtures, type DemoFixtures } from './fixtures';
+import { printLegend, printScenario, printTable, printTelemetry } from './print';
+import { runScenario, type ScenarioReport } from './run';
+import { recordingPlanner } from './told';
+import { checkScenarios, loadScenarioFile, ScenarioFileError, withPlaceholders, type AgentScenario } from './scenario';
+import { RecoveryMetrics } from '../../plugin/metrics';
+import { RecoveryPlugin } from '../../plugin/recovery-plugin';
+import { summarizeRecords } from '../../recovery/telemetry';
+import { ensureEmbeddedServer, type EmbeddedServer } from '../../server/dev-server';
 
 interface Options {
   config?: string;
