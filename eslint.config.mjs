@@ -43,8 +43,8 @@ const sandboxFiles = [
   'ai-sdk-workflow.ts',
   'openai-agents-workflow.ts',
 ];
-/** The demo's command entry files (`npm start`, the worker); `npm run client` is the operator's CLI, operator/cli.ts. */
-const commandFiles = ['examples/agent-demo/main.ts', 'examples/worker.ts'];
+/** The command entry files (`npm start`, the worker and the client); the first two are the demo's own. */
+const commandFiles = ['examples/agent-demo/main.ts', 'examples/worker.ts', 'client.ts'];
 /** Library code (what the package ships) never imports the demo's code. */
 const noDemoImports = {
   group: ['**/examples', '**/examples/**'],

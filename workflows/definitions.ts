@@ -1,6 +1,6 @@
 /**
  * Signal, update and query definitions of the plugin's workflows. Exported definitions, never loose strings
- * (Temporal's TypeScript docs: send a signal through its exported definition, not a string name); operator/ sends them.
+ * (Temporal's TypeScript docs: send a signal through its exported definition, not a string name); `client.ts` sends them.
  */
 import { defineQuery, defineSignal, defineUpdate } from '@temporalio/workflow';
 import type { RecoveryRecord } from '../recovery/records';

@@ -13,7 +13,7 @@ import { Worker } from '@temporalio/worker';
 import { WorkflowNotFoundError } from '@temporalio/client';
 import type { Locator, Page } from 'playwright-core';
 import { ConfigError } from '../../config/load';
-import { hashPassword, pendingApprovals, startDesk } from '../../operator';
+import { hashPassword, pendingApprovals, startDesk } from '../../client';
 import { RecoveryPlugin } from '../../plugin/recovery-plugin';
 import { UNTRUSTED_TEXT_NOTE } from '../../recovery/untrusted';
 import { uniqueTaskQueue, writeKey } from '../setup/env';

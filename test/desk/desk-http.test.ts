@@ -9,7 +9,7 @@ import type { TestWorkflowEnvironment } from '@temporalio/testing';
 import { Worker } from '@temporalio/worker';
 import type { ToolContext } from '../../activities/tool-context';
 import { startScriptedService, type ScriptedService } from '../../examples/scripted-service';
-import { hashPassword, pendingApprovals, startDesk, type RunningDesk } from '../../operator';
+import { hashPassword, pendingApprovals, startDesk, type RunningDesk } from '../../client';
 import { LOGIN_LIMITS } from '../../operator/desk/login-limits';
 import { MAX_BODY_BYTES } from '../../operator/desk/http';
 import { DeskActions } from '../../operator/desk/actions';

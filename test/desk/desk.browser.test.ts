@@ -23,7 +23,7 @@ import {
   showReview,
   startDesk,
   type RunningDesk,
-} from '../../operator';
+} from '../../client';
 import { RecoveryPlugin } from '../../plugin/recovery-plugin';
 import type { ReconcileResult } from '../../workflows/reconcile';
 import type { ToolOutcome } from '../../workflows/tool-router';

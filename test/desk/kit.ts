@@ -17,7 +17,7 @@ import { defineTool } from '../../activities/define-tool';
 import { startLedgerService, type LedgerService } from '../../examples/ledger-service';
 import { ledgerTools } from '../../examples/ledger-tools';
 import { startScriptedService, type ScriptedService } from '../../examples/scripted-service';
-import { hashPassword, startDesk, type RunningDesk } from '../../operator';
+import { hashPassword, startDesk, type RunningDesk } from '../../client';
 import { RecoveryPlugin } from '../../plugin/recovery-plugin';
 import type { ToolOutcome } from '../../workflows/tool-router';
 import { testEnv, uniqueTaskQueue } from '../setup/env';

@@ -12,7 +12,7 @@
  * `npm run bench -- --only two-operators` (bench/two-operators.ts: 50 repetitions, the issue's count).
  */
 import type { Page } from 'playwright-core';
-import { approvalLedger } from '../../operator';
+import { approvalLedger } from '../../client';
 import type { Kit } from './kit';
 
 const AMOUNTS = ['700.00', '990.00', '120.00'];

@@ -16,7 +16,7 @@ import {
   decideApprovals,
   pendingApprovals,
   revokeApproval,
-} from '../../operator';
+} from '../../client';
 import { RecoveryPlugin } from '../../plugin/recovery-plugin';
 import { argsHash } from '../../recovery/canonical';
 import { decideApprovalUpdate, type PendingApproval } from '../../workflows/definitions';

@@ -11,7 +11,7 @@ import { signApproval } from '../../activities/approval-signature';
 import { defineTool } from '../../activities/define-tool';
 import type { ToolContext } from '../../activities/tool-context';
 import { startScriptedService, type ScriptedService } from '../../examples/scripted-service';
-import { decideApproval, pendingApprovals } from '../../operator';
+import { decideApproval, pendingApprovals } from '../../client';
 import { argsHash } from '../../recovery/canonical';
 import {
   approvalSignal,

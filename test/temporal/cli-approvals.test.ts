@@ -10,7 +10,7 @@ import type { TestWorkflowEnvironment } from '@temporalio/testing';
 import { Worker } from '@temporalio/worker';
 import type { ToolContext } from '../../activities/tool-context';
 import { startScriptedService, type ScriptedService } from '../../examples/scripted-service';
-import { listApprovals, pendingApprovals } from '../../operator';
+import { listApprovals, pendingApprovals } from '../../client';
 import { RecoveryPlugin } from '../../plugin/recovery-plugin';
 import { testEnv, uniqueTaskQueue } from '../setup/env';
 import { GATED_SCRIPT, gatedExportTool } from './fixtures/gated-export-tool';
@@ -29,7 +29,7 @@ let workflowId: string;
 async function cli(...args: string[]): Promise<string[]> {
   const { stdout } = await promisify(execFile)(
     process.execPath,
-    ['-r', 'ts-node/register/transpile-only', 'operator/cli.ts', ...args],
+    ['-r', 'ts-node/register/transpile-only', 'client.ts', ...args],
     { cwd: ROOT, env: { ...process.env, TEMPORAL_ADDRESS: process.env.TEMPORAL_TEST_ADDRESS }, timeout: 60_000 },
   );
   return stdout.split('\n');

@@ -1,5 +1,5 @@
 /**
- * The operator's side on the real dev server: client functions and the CLI of operator/cli.ts over a real review case
+ * The operator's side on the real dev server: client functions and the CLI of client.ts over a real review case
  * (a refund whose outcome stayed unknown, with the ledger's lookup down) and a real approvable 403.
  * Visibility is eventually consistent, so every listing is polled until the entry appears (or leaves).
  *
@@ -21,7 +21,7 @@ import {
   showReview,
   type ApprovalListing,
   type ReviewListing,
-} from '../../operator';
+} from '../../client';
 import { startLedgerService, type LedgerService } from '../../examples/ledger-service';
 import { ledgerTools } from '../../examples/ledger-tools';
 import { startScriptedService } from '../../examples/scripted-service';
@@ -127,7 +127,7 @@ describe('reviews: a refund whose outcome stayed unknown (lookup down), on one s
     );
     const { stdout } = await promisify(execFile)(
       process.execPath,
-      ['-r', 'ts-node/register/transpile-only', 'operator/cli.ts', 'reviews', 'list'],
+      ['-r', 'ts-node/register/transpile-only', 'client.ts', 'reviews', 'list'],
       { cwd: ROOT, env: { ...process.env, TEMPORAL_ADDRESS: process.env.TEMPORAL_TEST_ADDRESS }, timeout: 30_000 },
     );
     const line = stdout.split('\n').find((l) => l.startsWith(`${operationId}\t`));
