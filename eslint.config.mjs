@@ -44,7 +44,7 @@ const sandboxFiles = [
   'openai-agents-workflow.ts',
 ];
 /** The command entry files (`npm start`, the worker and the client); the first two are the demo's own. */
-const commandFiles = ['examples/agent-demo/main.ts', 'examples/worker.ts', 'client.ts'];
+const commandFiles = ['examples/agent-demo/main.ts', 'worker.ts', 'client.ts'];
 /** Library code (what the package ships) never imports the demo's code. */
 const noDemoImports = {
   group: ['**/examples', '**/examples/**'],

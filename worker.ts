@@ -12,12 +12,12 @@
  * server of temporal.config.json (config/connection.ts).
  */
 import { NativeConnection, Worker } from '@temporalio/worker';
-import { loadConfig } from '../config/load';
-import { resolveConnection } from '../config/connection';
-import { supportTools } from './support-tools';
-import { createOpenAIPlanner } from '../activities/planners/openai';
-import { RecoveryMetrics } from '../plugin/metrics';
-import { RecoveryPlugin, type RecoveryPluginOptions } from '../plugin/recovery-plugin';
+import { loadConfig } from './config/load';
+import { resolveConnection } from './config/connection';
+import { supportTools } from './examples/support-tools';
+import { createOpenAIPlanner } from './activities/planners/openai';
+import { RecoveryMetrics } from './plugin/metrics';
+import { RecoveryPlugin, type RecoveryPluginOptions } from './plugin/recovery-plugin';
 
 export interface RecoveryWorker {
   worker: Worker;
