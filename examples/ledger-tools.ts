@@ -16,9 +16,9 @@ const Refund = z.object({
 const Email = z.object({ messageId: z.string().min(1), recipient: z.string(), issue: z.string() });
 
 /** GET a record by key: 200 → applied; 404 with seen=false → not_applied; 404 with seen=true → unknown. */
-async function lookupBy<T>(ctx: ToolContext, url: string): Promise<LookupResult<T>> {
+async function lookupBy<T>(ctx: ToolContext, url: string, timeoutMs: number): Promise<LookupResult<T>> {
   // A 404 is an answer here, not a failure (`accept`): the ledger's "no such operation".
-  const res = await ctx.http.request({ url, timeoutMs: 2_000, accept: [404] });
+  const res = await ctx.http.request({ url, timeoutMs, accept: [404] });
   if (res.status !== 404) return { state: 'applied', result: res.body as T };
   const seen = (res.body as { seen?: boolean } | undefined)?.seen === true;
   return seen
@@ -29,6 +29,8 @@ async function lookupBy<T>(ctx: ToolContext, url: string): Promise<LookupResult<
 export interface LedgerToolOptions {
   /** Client timeout of a write, in ms (the tool gives up and the outcome is unknown). @default 2_000 */
   writeTimeoutMs?: number;
+  /** Client timeout of a lookup's GET, in ms (a lookup that times out answers nothing and is asked again). @default 2_000 */
+  lookupTimeoutMs?: number;
   /** Activity StartToClose timeout, in ms. @default 10_000 */
   startToCloseMs?: number;
   /** Heartbeat timeout, in ms (so a stale attempt learns it was abandoned). @default none */
@@ -37,6 +39,7 @@ export interface LedgerToolOptions {
 
 export function ledgerTools(baseUrl: string, options: LedgerToolOptions = {}) {
   const writeTimeoutMs = options.writeTimeoutMs ?? 2_000;
+  const lookupTimeoutMs = options.lookupTimeoutMs ?? 2_000;
   const timeouts = {
     startToCloseMs: options.startToCloseMs ?? 10_000,
     ...(options.heartbeatMs ? { heartbeatMs: options.heartbeatMs } : {}),
@@ -59,7 +62,8 @@ export function ledgerTools(baseUrl: string, options: LedgerToolOptions = {}) {
         await ctx.http.request({ method: 'POST', url: `${baseUrl}/refunds`, json: args, timeoutMs: writeTimeoutMs })
       ).body as never;
     },
-    lookup: (operationId, ctx) => lookupBy(ctx, `${baseUrl}/refunds?op_key=${encodeURIComponent(operationId)}`),
+    lookup: (operationId, ctx) =>
+      lookupBy(ctx, `${baseUrl}/refunds?op_key=${encodeURIComponent(operationId)}`, lookupTimeoutMs),
   });
 
   const emailInput = z.object({ recipient: z.string().min(1), issue: z.string().min(1) }).strict();
@@ -83,7 +87,8 @@ export function ledgerTools(baseUrl: string, options: LedgerToolOptions = {}) {
     timeouts,
     commit,
     execute: sendEmail(`${baseUrl}/emails`),
-    lookup: (operationId, ctx) => lookupBy(ctx, `${baseUrl}/messages?dedupe_key=${encodeURIComponent(operationId)}`),
+    lookup: (operationId, ctx) =>
+      lookupBy(ctx, `${baseUrl}/messages?dedupe_key=${encodeURIComponent(operationId)}`, lookupTimeoutMs),
   });
 
   /** The same send through a provider that has no lookup endpoint (its outcome cannot be looked up). */

@@ -52,8 +52,10 @@ async function awaitingReview(operationId: string): Promise<ReviewCase> {
 }
 
 test('commit, then lose the response, in 50 runs → exactly one row per intent; each run returns the committed refund via lookup, never a second POST', async () => {
-  // 50 lost answers in a row would (rightly) open the shared breaker; this test isolates reconciliation.
-  const h = await harness(env, ledgerTools(ledger.url).all, { breaker: { threshold: 1_000 } });
+  // 50 lost answers in a row would (rightly) open the shared breaker; this test isolates reconciliation. Each lookup
+  // gets 8 s (not 2 s): 50 lookups at once on a loaded machine must not time out, or the count of GETs is the load's.
+  const tools = ledgerTools(ledger.url, { lookupTimeoutMs: 8_000 }).all;
+  const h = await harness(env, tools, { breaker: { threshold: 1_000 } });
   const results = await h.run(() =>
     Promise.all(
       Array.from({ length: 50 }, (_, i) => {
