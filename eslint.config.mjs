@@ -89,6 +89,8 @@ export default tseslint.config(
       'bench/results/**',
       'docs/api/**',
       'notes/**',
+      // test/temporal/observability-snippet.test.ts's scratch project (the lint runs beside the integration tier).
+      '.snippet-*/**',
       '**/*.js',
       '**/*.mjs',
     ],

@@ -3,8 +3,11 @@
  * file's wall time grows with everyone else's load, its CPU time does not. Run in band (`--maxWorkers=1`, so the
  * files run in this process) and name an output file:
  *
- *   RR_CPU_REPORT=/tmp/cpu.json npx jest --ci --maxWorkers=1 --reporters=default \
- *     --reporters=./scripts/cpu-reporter.js <paths...> --selectProjects temporal
+ *   RR_CPU_REPORT=/tmp/cpu.json npx jest --ci --maxWorkers=1 <paths...> --reporters=default \
+ *     --reporters=./scripts/cpu-reporter.js --selectProjects temporal
+ *
+ * The paths come first: `--reporters`, like `--selectProjects`, takes every value after it (a path there is read as
+ * a reporter's module, "Could not resolve a module for a custom reporter").
  *
  * Per file: `wallMs` (start to result), `cpuMs` = this process's user+system CPU (`process.cpuUsage`, which counts
  * the Temporal worker's native threads) + CPU of child processes reaped meanwhile (`cutime`+`cstime` of

@@ -128,10 +128,11 @@ async function runQuickStart(dir: string, major?: number): Promise<unknown> {
     ],
     'POST /book': [{ status: 409, body: SLOT_TAKEN }],
   });
-  const env = childEnv({ TEMPORAL_ADDRESS: process.env.TEMPORAL_TEST_ADDRESS!, SERVICE_URL: service.url });
-  const [cmd, args] =
-    major === undefined ? [process.execPath, ['lib/main.js']] : onNode(major, 'node', ['lib/main.js']);
-  const stdout = await sh(cmd, args, dir, env, 120_000);
+  const vars = { TEMPORAL_ADDRESS: process.env.TEMPORAL_TEST_ADDRESS!, SERVICE_URL: service.url };
+  const stdout =
+    major === undefined
+      ? await sh(process.execPath, ['lib/main.js'], dir, childEnv(vars), 120_000)
+      : await sh('node', ['lib/main.js'], dir, await onNode(major, vars), 120_000);
   return JSON.parse(stdout);
 }
 
@@ -297,20 +298,25 @@ describe(`newest peers (@temporalio ${NEWEST.temporal}, zod ${NEWEST.zod})`, () 
   });
 
   test('the desk from the installed package serves its page, script and stylesheet with the strict CSP', async () => {
+    // A client of the run's dev server: the desk reads the approvals once at start, and `close` waits for that read,
+    // which against no server ends only when the connection gives up (19 s).
     const script = [
-      "const { Client } = require('@temporalio/client');",
+      "const { Client, Connection } = require('@temporalio/client');",
       "const { startDesk } = require('recovery-router/operator');",
       '(async () => {',
-      '  const desk = await startDesk({ client: new Client(), config: { port: 0 } });',
+      '  const connection = await Connection.connect({ address: process.env.TEMPORAL_ADDRESS });',
+      '  const desk = await startDesk({ client: new Client({ connection }), config: { port: 0 } });',
       "  const answers = await Promise.all(['/', '/desk.js', '/desk.css'].map(async (p) => {",
       '    const res = await fetch(desk.url + p);',
       "    return [p, res.status, res.headers.get('content-type'), res.headers.get('content-security-policy').split(';')[0], (await res.text()).length > 500];",
       '  }));',
       '  console.log(JSON.stringify(answers));',
       '  await desk.close();',
+      '  await connection.close();',
       '})().catch((e) => { console.error(e); process.exit(1); });',
     ].join('\n');
-    expect(JSON.parse(await sh(process.execPath, ['-e', script], dir))).toEqual([
+    const env = childEnv({ TEMPORAL_ADDRESS: process.env.TEMPORAL_TEST_ADDRESS! });
+    expect(JSON.parse(await sh(process.execPath, ['-e', script], dir, env))).toEqual([
       ['/', 200, 'text/html; charset=utf-8', "default-src 'self'", true],
       ['/desk.js', 200, 'text/javascript; charset=utf-8', "default-src 'self'", true],
       ['/desk.css', 200, 'text/css; charset=utf-8', "default-src 'self'", true],
@@ -383,14 +389,20 @@ describe("Node 22 and 24 (the npm registry's node package)", () => {
     writeProject(dir, { src: quickStartFiles(README), config: await configFor('nodes') });
     const flags = ['--engine-strict', '--prefer-offline', '--no-audit', '--no-fund', '--loglevel=error'];
     const specs = installSpecs(packed.file, NEWEST.temporal, NEWEST.zod);
-    await sh(...onNode(22, 'npm', ['install', ...flags, ...specs]), dir);
+    const [on22, on24] = await Promise.all([onNode(22), onNode(24)]);
+    await sh('npm', ['install', ...flags, ...specs], dir, on22);
     // Without specs, npm builds the ideal tree from the project's lockfile and checks every package's engines
     // against the Node it runs on (arborist, build-ideal-tree.js: each node of the inventory), then has nothing left
     // to fetch: the engines check of a second install without a second download.
-    await sh(...onNode(24, 'npm', ['install', ...flags]), dir);
-    for (const major of [22, 24]) {
-      const [node, version] = onNode(major, 'node', ['-p', 'process.versions.node']);
-      expect((await sh(node, version, dir)).trim().split('.')[0]).toBe(String(major));
+    await sh('npm', ['install', ...flags], dir, on24);
+    for (const [major, env] of [
+      [22, on22],
+      [24, on24],
+    ] as const) {
+      // The Node that npm runs on (`npm version` prints its `process.versions`) and the one `node` starts.
+      const versions = JSON.parse(await sh('npm', ['version', '--json'], dir, env)) as { node: string };
+      const node = (await sh('node', ['-p', 'process.versions.node'], dir, env)).trim();
+      expect([versions.node, node].map((v) => v.split('.')[0])).toEqual([String(major), String(major)]);
     }
   });
 

@@ -1,7 +1,8 @@
 /**
  * The tiers and gates as package.json and .ci/run state them (docs/development.md, "Tests and CI"): `npm test` runs
  * the fast tier, then the integration tier; together they run every jest project once; CI runs `npm test`, the two
- * regression gates in their quick forms beside the lint and the API reference. Pure: reads two files.
+ * regression gates in their quick forms, and the lint and the API reference beside the integration tier. Pure: reads
+ * two files.
  */
 import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
@@ -86,20 +87,20 @@ test('timeouts: 60 s in the fast tier, 180 s (test/setup/integration-timeout.ts)
   );
 });
 
-test('.ci/run: npm ci, the fast tier, the integration tier, then the eval and write-safety gates in their quick forms beside the lint and TypeDoc', () => {
+test('.ci/run: npm ci, the fast tier, the integration tier with the lint and TypeDoc beside it at nice 19, then the eval and write-safety gates in their quick forms', () => {
   const text = readFileSync(join(ROOT, '.ci', 'run'), 'utf8');
   const commands = text
     .split('\n')
-    .map((l) => /^(?:JOBS=max )?(?:gate [\w-]+ )?(npm .*?)(?: &)?$/.exec(l)?.[1])
+    .map((l) => /^\s*(?:JOBS=max )?(?:gate [\w-]+ )?(?:nice -n 19 )?(npm .*?)(?: &| \|\| tier=\$\?)?$/.exec(l)?.[1])
     .filter((c) => c !== undefined);
   expect(commands).toEqual([
     'npm ci --no-audit --no-fund --prefer-offline',
     'npm run test:fast',
+    'npm run lint',
+    'npm run docs -- --skipErrorChecking',
     'npm run test:integration',
     'npm run bench -- --only eval --quick',
     'npm run bench -- --only write-safety --quick',
-    'npm run lint',
-    'npm run docs',
   ]);
   // `npm test`'s two tiers as it chains them (asserted above), the integration tier's servers installed meanwhile.
   expect(pkg.scripts.test).toBe('npm run test:fast && npm run test:integration');
@@ -107,7 +108,13 @@ test('.ci/run: npm ci, the fast tier, the integration tier, then the eval and wr
     /^\(node scripts\/install-temporal\.mjs && node scripts\/install-moto\.mjs\) >"\$logs\/servers\.log" 2>&1 &$/m,
   );
   expect(text).toMatch(/^wait "\$servers" \|\| \{ cat "\$logs\/servers\.log"; exit 1; \}$/m);
-  // The two gates in the background, the lint and TypeDoc in the foreground; every one's status decides the exit.
+  // The lint and TypeDoc in one background job at nice 19 beside the tier (TypeDoc without its own type check: the
+  // lint's tsc checks its files); a failed tier waits for them and exits with its code, before any gate.
+  expect(text).toMatch(
+    /^\(\n  gate lint nice -n 19 npm run lint\n  gate docs nice -n 19 npm run docs -- --skipErrorChecking\n\) &\nchecks=\$!$/m,
+  );
+  expect(text).toMatch(/^npm run test:integration \|\| tier=\$\?\nif \[ "\$tier" -ne 0 \]; then\n  wait "\$checks"$/m);
+  // The two gates in the background beside each other; every one's status decides the exit.
   expect(text).toMatch(/^gate eval npm run bench -- --only eval --quick &$/m);
   expect(text).toMatch(/^gate write-safety npm run bench -- --only write-safety --quick &$/m);
   expect(text).toMatch(/^for name in eval write-safety lint docs; do$/m);
