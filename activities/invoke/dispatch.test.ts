@@ -5,7 +5,7 @@
  * clock is injected.
  */
 import { Context } from '@temporalio/activity';
-import { MockActivityEnvironment } from '@temporalio/testing';
+import { activityEnv } from '../../test/fixtures/activity-env';
 import { guardAttempt } from '../attempt-guard';
 import { BreakerRegistry } from '../breaker';
 import { CredentialBroker } from '../credentials';
@@ -36,7 +36,7 @@ async function run({
   deps = {},
   refreshOnAuthFailure,
 }: Run): Promise<{ value?: unknown; stopped?: CallStopped }> {
-  const env = new MockActivityEnvironment({ activityId: 'a1' }, { logger: silent });
+  const env = activityEnv({ activityId: 'a1' }, { logger: silent });
   return env.run(async () => {
     const activity = Context.current();
     const guard = guardAttempt(activity);

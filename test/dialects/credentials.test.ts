@@ -83,10 +83,10 @@ const crmTool = (name: string, effect: 'read' | 'write') =>
 
 async function succeeds(tool: ReturnType<typeof crmTool>, broker: CredentialBroker) {
   const { createToolActivities } = await import('../../activities/invoke-tool');
-  const { MockActivityEnvironment } = await import('@temporalio/testing');
+  const { activityEnv } = await import('../fixtures/activity-env');
   const { DEFAULT_BACKOFF_POLICY } = await import('../../recovery/backoff');
   const acts = createToolActivities({ tools: [tool], backoff: DEFAULT_BACKOFF_POLICY, credentials: broker });
-  return new MockActivityEnvironment({ activityId: 'a' }).run(acts.invokeTool, {
+  return activityEnv({ activityId: 'a' }).run(acts.invokeTool, {
     tool: tool.name,
     args: {},
     callId: 'c',

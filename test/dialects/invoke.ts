@@ -8,7 +8,7 @@
 import { appendFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { ApplicationFailure } from '@temporalio/common';
-import { MockActivityEnvironment } from '@temporalio/testing';
+import { activityEnv } from '../fixtures/activity-env';
 import type { CredentialBroker } from '../../activities/credentials';
 import { defineTool, type AnyTool, type ToolDefinition } from '../../activities/define-tool';
 import { createToolActivities } from '../../activities/invoke-tool';
@@ -82,7 +82,7 @@ export async function invoke(
     backoff: DEFAULT_BACKOFF_POLICY,
     ...(options.credentials ? { credentials: options.credentials } : {}),
   });
-  const env = new MockActivityEnvironment({ activityId: 'act-1', startToCloseTimeoutMs: 60_000 }, { logger: silent });
+  const env = activityEnv({ activityId: 'act-1' }, { logger: silent });
   const err = await env
     .run(activities.invokeTool, { tool: tool.name, args, callId: 'call-1', operationId: `op-${tool.name}` })
     .then(

@@ -8,7 +8,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { ApplicationFailure } from '@temporalio/common';
-import { MockActivityEnvironment } from '@temporalio/testing';
+import { activityEnv } from '../fixtures/activity-env';
 import {
   CalendarServiceError,
   startCalendarService,
@@ -296,7 +296,7 @@ describe('calendar tools through the activity edge (MockActivityEnvironment, no 
   let lookup: (operationId: string) => Promise<unknown>;
   beforeEach(() => {
     const activities = createToolActivities({ tools: calendarTools(service.url).all, backoff: DEFAULT_BACKOFF_POLICY });
-    const env = new MockActivityEnvironment({ activityId: 'act-1' }, { logger: silent });
+    const env = activityEnv({ activityId: 'act-1' }, { logger: silent });
     run = (inv) => env.run(activities.invokeTool, inv);
     lookup = (operationId) =>
       env.run(activities.lookupOperation, { tool: 'book_calendar_slot', operationId, callId: 'call-9' });

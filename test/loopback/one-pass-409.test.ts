@@ -7,7 +7,7 @@
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { ApplicationFailure } from '@temporalio/common';
-import { MockActivityEnvironment } from '@temporalio/testing';
+import { activityEnv } from '../fixtures/activity-env';
 import { z } from 'zod';
 import * as httpBody from '../../activities/http-body';
 import { defineTool } from '../../activities/define-tool';
@@ -68,7 +68,7 @@ describe('one pass: a 409 from ctx.http', () => {
       execute: async (_args, ctx) => (await ctx.http.request({ url })).body,
     });
     const { invokeTool } = createToolActivities({ tools: [tool], backoff: DEFAULT_BACKOFF_POLICY });
-    const env = new MockActivityEnvironment({ activityId: 'a1' }, { logger: silent });
+    const env = activityEnv({ activityId: 'a1' }, { logger: silent });
     const thrown = await env
       .run(invokeTool, { tool: 'get_order', args: { id: 'o-1' }, callId: 'c1', operationId: 'wf:s1' })
       .catch((e: unknown) => e);

@@ -6,7 +6,8 @@
  * failures leave the activity.
  */
 import { createHash } from 'node:crypto';
-import { MockActivityEnvironment } from '@temporalio/testing';
+import type { MockActivityEnvironment } from '@temporalio/testing';
+import { activityEnv } from '../fixtures/activity-env';
 import { ApplicationFailure, CancelledFailure, type Logger, type LogLevel, type LogMetadata } from '@temporalio/common';
 import { z } from 'zod';
 import { defineTool, toolCatalog } from '../../activities/define-tool';
@@ -80,7 +81,7 @@ let planNextStep: (input: PlannerInput) => Promise<unknown>;
 beforeEach(async () => {
   server = await startFakeOpenAIServer();
   logger = collectingLogger();
-  env = new MockActivityEnvironment({ activityId: 'plan-1' }, { logger });
+  env = activityEnv({ activityId: 'plan-1' }, { logger });
   const planner = createOpenAIPlanner({ baseURL: server.baseURL, apiKey: API_KEY, model: MODEL, env: {} });
   const activities = createPlannerActivities(planner, { random: () => 0 });
   planNextStep = (i) => env.run(activities.planNextStep, i);

@@ -7,7 +7,7 @@
  */
 import axios from 'axios';
 import { ApplicationFailure } from '@temporalio/common';
-import { MockActivityEnvironment } from '@temporalio/testing';
+import { activityEnv } from '../fixtures/activity-env';
 import { DefaultLogger, type LogEntry } from '@temporalio/worker';
 import { createTracing } from '../../activities/tracing/tracing';
 import { startScriptedService, type ScriptedService } from '../../examples/scripted-service';
@@ -36,7 +36,7 @@ function environment(options: ShadowOptions, attempt = 1) {
   const logs: LogEntry[] = [];
   const logger = new DefaultLogger('DEBUG', (entry) => logs.push(entry));
   const rt = shadowRuntime(options, DEFAULT_BACKOFF_POLICY, ['invokeTool'], tracing, 'test');
-  const env = new MockActivityEnvironment(
+  const env = activityEnv(
     { activityType: 'chargeCard', activityId: '3', attempt },
     { logger, interceptors: [shadowInterceptors(rt)] },
   );
@@ -102,7 +102,7 @@ test('shadow: an attempt that succeeds records nothing, and the router’s own a
   service.reset({ 'POST /charges': [{ status: 201, body: { id: 'ch_1' } }] });
   const { env, shadowLogs } = environment({ mode: 'shadow' });
   await expect(env.run(chargeCard, 500)).resolves.toEqual({ id: 'ch_1' });
-  const own = new MockActivityEnvironment(
+  const own = activityEnv(
     { activityType: 'invokeTool' },
     {
       interceptors: [

@@ -7,7 +7,7 @@
  */
 import { gzipSync } from 'node:zlib';
 import { type ApplicationFailure } from '@temporalio/common';
-import { MockActivityEnvironment } from '@temporalio/testing';
+import { activityEnv } from '../fixtures/activity-env';
 import { z } from 'zod';
 import { defineTool, type AnyTool, type LookupResult } from '../../activities/define-tool';
 import { createToolActivities, type ToolInvocationResult } from '../../activities/invoke-tool';
@@ -61,7 +61,7 @@ function payTool(o: { effect?: 'read' | 'write'; lookup?: boolean; then?: (body:
 /** Runs one call: its value, or its failure and route. */
 async function call(tool: AnyTool) {
   const { invokeTool } = createToolActivities({ tools: [tool], backoff: DEFAULT_BACKOFF_POLICY });
-  const env = new MockActivityEnvironment({ activityId: 'act-1' }, { logger: silent });
+  const env = activityEnv({ activityId: 'act-1' }, { logger: silent });
   const out = await env.run(invokeTool, { tool: 'pay', args: {}, callId: 'call-1', operationId: 'op-1' }).then(
     (r) => ({ ok: true as const, value: (r as ToolInvocationResult).value }),
     (e: unknown) => {

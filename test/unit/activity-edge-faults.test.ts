@@ -5,7 +5,8 @@
  * Through the real `invokeTool` under `MockActivityEnvironment`; no server.
  */
 import { ApplicationFailure, CancelledFailure } from '@temporalio/common';
-import { MockActivityEnvironment } from '@temporalio/testing';
+import type { MockActivityEnvironment } from '@temporalio/testing';
+import { activityEnv } from '../fixtures/activity-env';
 import { z } from 'zod';
 import { defineTool, type AnyTool } from '../../activities/define-tool';
 import { createToolActivities, type ToolInvocationResult } from '../../activities/invoke-tool';
@@ -38,7 +39,7 @@ interface Ran {
 
 async function run(t: AnyTool, info: Record<string, unknown> = {}, during?: (env: MockActivityEnvironment) => void) {
   const { invokeTool } = createToolActivities({ tools: [t], backoff: DEFAULT_BACKOFF_POLICY });
-  const env = new MockActivityEnvironment({ activityId: 'act-1', ...info }, { logger: silent });
+  const env = activityEnv({ activityId: 'act-1', ...info }, { logger: silent });
   const started = Date.now();
   const pending = env.run(invokeTool, { tool: t.name, args: {}, callId: 'call-1', operationId: 'wf:step' });
   during?.(env);

@@ -5,7 +5,7 @@
  * "Phases": unknown after dispatch, on a write). Through the real `invokeTool` under `MockActivityEnvironment`.
  */
 import { ApplicationFailure } from '@temporalio/common';
-import { MockActivityEnvironment } from '@temporalio/testing';
+import { activityEnv } from '../fixtures/activity-env';
 import fc from 'fast-check';
 import { z } from 'zod';
 import { defineTool } from '../../activities/define-tool';
@@ -66,7 +66,7 @@ async function failureOf(effect: 'read' | 'write', make: () => unknown): Promise
     },
   });
   const { invokeTool } = createToolActivities({ tools: [tool], backoff: DEFAULT_BACKOFF_POLICY });
-  const env = new MockActivityEnvironment({ activityId: 'act-1' }, { logger: silent });
+  const env = activityEnv({ activityId: 'act-1' }, { logger: silent });
   const err = await env.run(invokeTool, { tool: 'probe', args: {}, callId: 'c', operationId: 'wf:s' }).then(
     () => undefined,
     (e: unknown) => e,

@@ -4,7 +4,7 @@
  * refused at start, naming its path. Through the real `invokeTool` under MockActivityEnvironment; no server.
  */
 import { ApplicationFailure } from '@temporalio/common';
-import { MockActivityEnvironment } from '@temporalio/testing';
+import { activityEnv } from '../fixtures/activity-env';
 import { z } from 'zod';
 import { parseConfigObject } from '../../config/load';
 import { defineTool } from '../../activities/define-tool';
@@ -33,7 +33,7 @@ async function failureOf(effect: 'read' | 'write', thrown: unknown, rules: Class
     },
   } as Parameters<typeof defineTool>[0]);
   const { invokeTool } = createToolActivities({ tools: [tool], backoff: DEFAULT_BACKOFF_POLICY, classifyRules: rules });
-  const env = new MockActivityEnvironment({ activityId: 'a', startToCloseTimeoutMs: 60_000 }, { logger: silent });
+  const env = activityEnv({ activityId: 'a' }, { logger: silent });
   const err = await env.run(invokeTool, { tool: 'flux', args: {}, callId: 'c', operationId: 'wf:s' }).then(
     () => undefined,
     (e: unknown) => e,

@@ -6,7 +6,7 @@
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { ApplicationFailure } from '@temporalio/common';
-import { MockActivityEnvironment } from '@temporalio/testing';
+import { activityEnv } from '../fixtures/activity-env';
 import { z } from 'zod';
 import { defineTool, type AnyTool } from '../../activities/define-tool';
 import { HttpEvidence } from '../../activities/http-evidence';
@@ -60,7 +60,7 @@ function buggyTool(effect: 'read' | 'write', steps: (ctx: ToolContext) => Promis
 
 async function failureOf(t: AnyTool): Promise<ToolFailure> {
   const { invokeTool } = createToolActivities({ tools: [t], backoff: DEFAULT_BACKOFF_POLICY });
-  const env = new MockActivityEnvironment({ activityId: 'act-1', startToCloseTimeoutMs: 60_000 }, { logger: silent });
+  const env = activityEnv({ activityId: 'act-1' }, { logger: silent });
   try {
     await env.run(invokeTool, { tool: t.name, args: {}, callId: 'call-1', operationId: 'wf:step' });
   } catch (err) {

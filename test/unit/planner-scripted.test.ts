@@ -5,7 +5,7 @@
 import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { MockActivityEnvironment } from '@temporalio/testing';
+import { activityEnv } from '../fixtures/activity-env';
 import { ApplicationFailure, type Logger } from '@temporalio/common';
 import {
   createPlannerActivities,
@@ -343,10 +343,7 @@ describe('scripted planner: policy files', () => {
 describe('planner activity: the answer check', () => {
   const quiet: Logger = { log() {}, trace() {}, debug() {}, info() {}, warn() {}, error() {} };
   const run = (p: Planner, i: PlannerInput) =>
-    new MockActivityEnvironment({ activityId: 'plan-7' }, { logger: quiet }).run(
-      createPlannerActivities(p).planNextStep,
-      i,
-    );
+    activityEnv({ activityId: 'plan-7' }, { logger: quiet }).run(createPlannerActivities(p).planNextStep, i);
   const failureOf = async (promise: Promise<unknown>): Promise<ApplicationFailure> => {
     const err = await promise.then(
       () => undefined,
@@ -456,7 +453,7 @@ describe('planner activity: capability names from the worker catalog', () => {
   };
   const step = (names: string[]) => ({ goal: GOAL, turn: 1, capabilityNames: names, observations: [] });
   const run = (activity: (i: never) => Promise<unknown>, i: unknown) =>
-    new MockActivityEnvironment({ activityId: 'plan-1' }, { logger: quiet }).run(activity, i as never);
+    activityEnv({ activityId: 'plan-1' }, { logger: quiet }).run(activity, i as never);
   const failureOf = (p: Promise<unknown>) =>
     p.then(
       () => undefined,

@@ -5,7 +5,7 @@
  * in its field) pass, and `execute`, `lookup` and `verify` see them with the operation id in the field. It failed
  * every call before ("opId is not a known key"): the recovery eval's PostgreSQL scenarios, 0/8 (issue 35).
  */
-import { MockActivityEnvironment } from '@temporalio/testing';
+import { activityEnv } from '../fixtures/activity-env';
 import { z } from 'zod';
 import { defineTool, type AnyTool } from '../../activities/define-tool';
 import { createToolActivities, type ToolInvocationResult } from '../../activities/invoke-tool';
@@ -53,7 +53,7 @@ test.each(STRICT)(
     const tool = refundTool(schema, field, seen);
     const args = dispatchedArgs(tool.spec, hashedArgs(tool.spec, { amountCents: 1250 }), OP);
     const acts = createToolActivities({ tools: [tool], backoff: DEFAULT_BACKOFF_POLICY });
-    const env = new MockActivityEnvironment({ activityId: 'act-1' }, { logger: silent });
+    const env = activityEnv({ activityId: 'act-1' }, { logger: silent });
     const call = { tool: 'refund', args, callId: 'call-1', operationId: OP };
     const result = (await env.run(acts.invokeTool, call)) as ToolInvocationResult;
     const looked = await env.run(acts.lookupOperation, call);
@@ -71,7 +71,7 @@ test('strict input: a key the model supplies in the field is replaced by the ope
   const seen: unknown[] = [];
   const tool = refundTool(z.object({ amountCents: z.number().int() }).strict(), 'opId', seen);
   const acts = createToolActivities({ tools: [tool], backoff: DEFAULT_BACKOFF_POLICY });
-  const env = new MockActivityEnvironment({ activityId: 'act-1' }, { logger: silent });
+  const env = activityEnv({ activityId: 'act-1' }, { logger: silent });
   const call = { tool: 'refund', args: { amountCents: 5, opId: 'forged' }, callId: 'call-1', operationId: OP };
   expect(((await env.run(acts.invokeTool, call)) as ToolInvocationResult).value).toEqual({ key: OP, amountCents: 5 });
 });

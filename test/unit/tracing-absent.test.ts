@@ -6,7 +6,7 @@ jest.mock('@opentelemetry/api', () => {
   throw new Error("Cannot find module '@opentelemetry/api'");
 });
 
-import { MockActivityEnvironment } from '@temporalio/testing';
+import { activityEnv } from '../fixtures/activity-env';
 import { DefaultLogger, type LogEntry } from '@temporalio/worker';
 import { createTracing } from '../../activities/tracing/tracing';
 import { supportTools } from '../../examples/support-tools';
@@ -40,7 +40,7 @@ test('without the API: no tracing, the plugin builds, its trace sink is a no-op'
 test('without the API: shadow mode still writes its one log line and rethrows the activity’s error', async () => {
   const logs: LogEntry[] = [];
   const rt = shadowRuntime({ mode: 'shadow' }, DEFAULT_BACKOFF_POLICY, [], createTracing(undefined), 'test');
-  const env = new MockActivityEnvironment(
+  const env = activityEnv(
     { activityType: 'sendEmail' },
     { logger: new DefaultLogger('DEBUG', (e) => logs.push(e)), interceptors: [shadowInterceptors(rt)] },
   );

@@ -5,7 +5,7 @@
  * bring an adapter's own tool instead (an MCP server's), called with its arguments.
  */
 import { ApplicationFailure } from '@temporalio/common';
-import { MockActivityEnvironment } from '@temporalio/testing';
+import { activityEnv } from '../fixtures/activity-env';
 import { z } from 'zod';
 import { defineTool, type AnyTool } from '../../activities/define-tool';
 import { createToolActivities } from '../../activities/invoke-tool';
@@ -28,7 +28,7 @@ function toolName(id: string): string {
 export async function routeCase(c: UnseenCase): Promise<Got> {
   const tool = c.tool?.tool ?? toolAround(c);
   const activities = createToolActivities({ tools: [tool], backoff: DEFAULT_BACKOFF_POLICY });
-  const env = new MockActivityEnvironment({ activityId: 'act-1', startToCloseTimeoutMs: 60_000 }, { logger: silent });
+  const env = activityEnv({ activityId: 'act-1' }, { logger: silent });
   const err = await env
     .run(activities.invokeTool, {
       tool: tool.name,
