@@ -302,8 +302,11 @@ test('G4 a flood of user messages (300 x 8000 chars) is bounded: the next planne
   let turn2: { observations: number; omitted: number; chars: number } = { observations: 0, omitted: 0, chars: 0 };
   const planner = fnPlanner(async (input) => {
     if (input.turn === 1) {
-      // Messages that arrived with the run's first task are already in turn 1's observations.
-      sawAtTurn1 = input.observations.filter((o) => o.kind === 'user_message').length;
+      // Messages that arrived with the run's first task are already in turn 1's observations: shown, or counted as
+      // omitted when they alone fill the window (50 of 8,000 characters, on a machine slow enough to batch them all
+      // into the first task, are more than its 400,000; turn 1 has nothing else to omit).
+      sawAtTurn1 =
+        input.observations.filter((o) => o.kind === 'user_message').length + (input.omittedObservations ?? 0);
       await gate;
       return { kind: 'tool_calls', calls: [{ callId: 'c1', tool: 'echo', args: { n: 1 } }] };
     }
