@@ -83,12 +83,14 @@ test('entry points: operator functions, testing helpers and the dev server are o
   }
 });
 
-/** What `recovery-router/workflow` exports (issue: surfaces, STYLE.md): what a workflow written with the router needs. */
-const WORKFLOW_VALUES = `createToolRouter isEmptyResult ExhaustedBudget RecoveryError isRecoveryError FailureClass FailureReason Phase
+/** What `recovery-router/workflow` exports (STYLE.md, "surfaces"): what a workflow written with the router needs. */
+const WORKFLOW_VALUES =
+  `createToolRouter isEmptyResult ExhaustedBudget RecoveryError isRecoveryError FailureClass FailureReason Phase
 ApplicationFailureType RecoveryAction agentStateQuery approvalLedgerQuery approvalSignal decideApprovalsUpdate
 decideApprovalUpdate decideReviewUpdate pendingApprovalsQuery recoveryRecordsQuery reviewCaseQuery reviewDecisionSignal
 revokeApprovalUpdate userMessageSignal`.split(/\s+/);
-const WORKFLOW_TYPES = `CallToolOptions ToolInput ToolName ToolOutcome ToolOutput ToolRouter ToolRouterBase ToolRouterOptions
+const WORKFLOW_TYPES =
+  `CallToolOptions ToolInput ToolName ToolOutcome ToolOutput ToolRouter ToolRouterBase ToolRouterOptions
 ToolRouterState Capability ToolSpec BackoffPolicy BudgetPolicy ReconcileOptions FieldIssue ToolFailure
 ModelFeedback`.split(/\s+/);
 
