@@ -4,14 +4,18 @@
  * with the router imports, in at most 40 names (test/unit/entry-points.test.ts) — the router and its types, the
  * options it takes, the failure vocabulary an outcome is branched on, and the message definitions a workflow or
  * client sends. Elsewhere: the plugin's workflows and their input and result types in `recovery-router/workflows`;
- * what only a client, operator tool or test reads (records, ledgers, approval and review state, message payloads) in
+ * what only a client, operator tool or test reads (ledgers, approval and review state, message payloads) in
  * `recovery-router/types`; search attributes and `reconcileWorkflowId` in `recovery-router/operator`. A worker with
  * the plugin adds the plugin's own workflows to its bundle and supplies the catalog and policy: no re-export, no tools
  * in the workflow's input (docs/DESIGN.md, "Workflow code and the worker").
  */
 export { createToolRouter, isEmptyResult } from './workflows/tool-router';
-export type { ToolRouter, ToolRouterBase, ToolRouterOptions, ToolRouterState } from './workflows/tool-router';
+export type { ToolRouter, ToolRouterOptions, ToolRouterState } from './workflows/tool-router';
 export type { CallToolOptions, ToolInput, ToolName, ToolOutcome, ToolOutput } from './workflows/tool-router';
+// What a workflow's inferred return type may name (an outcome's omitted value, `router.records()`): declarations of
+// workflow code compile only when these are reachable from the module it imports (TypeScript's TS2742).
+export type { OmittedValue } from './recovery/bounds';
+export type { RecoveryRecord } from './recovery/records';
 export type { Capability, ToolSpec } from './recovery/tool-spec';
 export type { BackoffPolicy } from './recovery/backoff';
 export { ExhaustedBudget, type BudgetPolicy } from './recovery/budgets';
