@@ -40,6 +40,7 @@ const sandboxFiles = [
   'workflows/**/*.ts',
   'recovery/**/*.ts',
   'workflow.ts',
+  'types.ts',
   'ai-sdk-workflow.ts',
   'openai-agents-workflow.ts',
 ];

@@ -3,10 +3,12 @@
  * credentials, the planner activity, configuration, and the types of the plugin's options.
  *
  * Elsewhere:
- * - `recovery-router/workflow`: workflow code (the router, the plugin's workflows, signals, queries, and the core's
- *   types: `ToolFailure`, `RecoveryRecord`, `FailureClass`, `RecoveryAction`, `PlannerInput`, …);
+ * - `recovery-router/workflow`: workflow code (the router and its options, signals, queries, updates, and the failure
+ *   vocabulary: `ToolFailure`, `FailureClass`, `RecoveryAction`, `RecoveryError`, …);
+ * - `recovery-router/workflows`: the plugin's workflows and their input and result types (`PlannerInput`, …);
+ * - `recovery-router/types`: types a client or operator tool reads (`RecoveryRecord`, approval and review state);
  * - `recovery-router/operator`: approvals, reviews, the desk, shadow mode and its report, shared-mode entity state,
- *   trace attribute names;
+ *   trace attribute names, search attributes;
  * - `recovery-router/testing`: history replay, the scripted planner, the classifier's vocabulary;
  * - `recovery-router/server`: the embedded dev server, the Temporal CLI, the connection target;
  * - `recovery-router/openai`, `/mcp`, `/metrics`, `/ai-sdk`, `/openai-agents`: integrations with optional peers,

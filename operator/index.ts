@@ -1,8 +1,8 @@
 /**
  * What an operator runs (`recovery-router/operator`, Node side): approvals, reviews and the approval desk from code;
  * shadow mode (the plugin that watches your existing activities, and its report); the state of shared mode's
- * entities; the attribute names of the router's spans. The command line (`npx recovery-router`) is
- * `operator/cli.ts`.
+ * entities; the attribute names of the router's spans and the search attributes it sets; the reconcile child's id.
+ * The command line (`npx recovery-router`) is `operator/cli.ts`.
  *
  * @packageDocumentation
  */
@@ -48,3 +48,8 @@ export type { Breakers } from '../activities/breaker';
 export { SharedBreaker } from '../activities/shared-breaker';
 export { ERROR_TYPES, GenAiAttr, RecoveryAttr } from '../recovery/trace-attributes';
 export { CredentialRefreshFailed, UnknownCredential } from '../activities/credentials';
+export { MAX_BATCH_CALLS, reconcileWorkflowId } from '../workflows/definitions';
+export { RecoveryOperationId, RecoveryStatus, RecoveryTool, SEARCH_ATTRIBUTES } from '../workflows/search-attributes';
+export { TerminalState } from '../recovery/records';
+export { APPLICATION_FAILURE_TYPES } from '../recovery/failure-types';
+export { RECOVERY_ERROR_BRAND } from '../recovery/recovery-error';

@@ -13,7 +13,6 @@ import agentsCore = require('@openai/agents-core');
 import { activityAsTool, TemporalOpenAIRunner } from '@temporalio/openai-agents/workflow';
 import { agentsTools, UNTRUSTED_TEXT_NOTE } from '../../openai-agents-workflow';
 import { createToolRouter, type ToolRouterOptions } from '../../workflow';
-export { reconcileOperationWorkflow } from '../../workflow';
 
 export interface AgentsReport {
   text: string;

@@ -10,7 +10,6 @@ import { generateText, stepCountIs, tool, type ToolSet } from 'ai';
 import { z } from 'zod';
 import { aiSdkTools, UNTRUSTED_TEXT_NOTE } from '../../ai-sdk-workflow';
 import { createToolRouter, type ToolRouterOptions } from '../../workflow';
-export { reconcileOperationWorkflow } from '../../workflow';
 
 /** One tool result or tool error as the model read it. */
 export interface SeenResult {

@@ -53,7 +53,7 @@ test('the README’s Install command installs the package and exactly its requir
   expect(names.sort()).toEqual(['recovery-router', ...required].sort());
 });
 
-test('the optional peers are the integrations and OpenTelemetry’s API; the entry points are ., ./workflow (the router), ./workflows (the plugin’s workflows), one per integration (two for the agent frameworks: Node side and workflow side), ./operator, ./testing, ./server, and the scripted policy’s JSON Schema', () => {
+test('the optional peers are the integrations and OpenTelemetry’s API; the entry points are ., ./workflow (the router), ./workflows (the plugin’s workflows), ./types (types only), one per integration (two for the agent frameworks: Node side and workflow side), ./operator, ./testing, ./server, and the scripted policy’s JSON Schema', () => {
   expect(optional.sort()).toEqual([
     '@modelcontextprotocol/sdk',
     '@openai/agents-core',
@@ -66,6 +66,7 @@ test('the optional peers are the integrations and OpenTelemetry’s API; the ent
     '.',
     './workflow',
     './workflows',
+    './types',
     './openai',
     './mcp',
     './metrics',
