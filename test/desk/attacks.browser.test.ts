@@ -304,8 +304,9 @@ describe('B. the page never moves a decision under the pointer', () => {
     expect(await boxOf(card(alice.page, 'L2').locator('button.approve'))).toEqual(before);
   });
   test('B21 another operator’s decision shows where the card was, with who and when', async () => {
-    const decided = card(alice.page, 'L1').locator('p.decided');
-    await decided.waitFor({ timeout: 15_000 });
+    // By its text: "No longer waiting: looking up who decided…" shows first, while the page reads the run's ledger.
+    const decided = card(alice.page, 'L1').locator('p.decided', { hasText: /^Denied by bob at \d/ });
+    await decided.waitFor({ timeout: 0 });
     await expect(decided.textContent()).resolves.toMatch(/^Denied by bob at \d/);
     await shot(card(alice.page, 'L1'), 'desk-card-decided.png');
   });
@@ -339,9 +340,9 @@ describe('B. the page never moves a decision under the pointer', () => {
     await press(card(alice.page, 'L2').locator('button.approve'));
     await expect(answer(alice.page)).resolves.toMatch(/^Approved: L2/);
     expect(await boxOf(card(alice.page, 'L3').locator('button.approve'))).toEqual(before);
-    await expect(card(alice.page, 'L2').locator('p.decided').textContent()).resolves.toMatch(
-      /^Approved by alice at \d/,
-    );
+    const mine = card(alice.page, 'L2').locator('p.decided', { hasText: /^Approved by alice at \d/ });
+    await mine.waitFor({ timeout: 0 }); // by its text, as B21
+    await expect(mine.textContent()).resolves.toMatch(/^Approved by alice at \d/);
   });
   test('B25 a card that expires stays in place, marked, and the card below does not move', async () => {
     await kit.start([{ callId: 'E1', args: { amountCents: 2 } }], { approvalTimeoutMs: 4_000 });
