@@ -18,7 +18,7 @@ import { RecoveryPlugin } from '../../plugin/recovery-plugin';
 import { UNTRUSTED_TEXT_NOTE } from '../../recovery/untrusted';
 import { uniqueTaskQueue, writeKey } from '../setup/env';
 import { FAST_BACKOFF } from '../temporal/harness';
-import { launchChromium } from './browser';
+import { cardSelector, launchChromium } from './browser';
 import {
   cookieOf,
   loginOver,
@@ -39,10 +39,10 @@ beforeAll(async () => {
 }, 120_000);
 afterAll(() => kit?.close(), 60_000);
 
-const card = (page: Page, callId: string) => page.locator(`article.card[data-call=${JSON.stringify(callId)}]`);
+const card = (page: Page, callId: string) => page.locator(cardSelector(kit.runs, callId));
 const row = (scope: Locator, path: string) => scope.locator(`tr[data-path=${JSON.stringify(path)}] td.value`);
 const waiting = (page: Page, callId: string) =>
-  page.locator(`article.card[data-call=${JSON.stringify(callId)}][data-state=waiting]`).waitFor({ timeout: 30_000 });
+  page.locator(`${cardSelector(kit.runs, callId)}[data-state=waiting]`).waitFor({ timeout: 30_000 });
 
 interface ViewRow {
   path: Array<string | number>;
@@ -300,7 +300,7 @@ describe('B. the page never moves a decision under the pointer', () => {
     const before = await boxOf(card(alice.page, 'L2').locator('button.approve'));
     await press(card(bob.page, 'L1').locator('button.deny'));
     await expect(answer(bob.page)).resolves.toMatch(/^Denied: L1/);
-    await alice.page.locator('article.card[data-call="L1"][data-state=waiting]').waitFor({ state: 'detached' });
+    await alice.page.locator(`${cardSelector(kit.runs, 'L1')}[data-state=waiting]`).waitFor({ state: 'detached' });
     expect(await boxOf(card(alice.page, 'L2').locator('button.approve'))).toEqual(before);
   });
   test('B21 another operator’s decision shows where the card was, with who and when', async () => {
@@ -320,7 +320,7 @@ describe('B. the page never moves a decision under the pointer', () => {
     // In the page: the moment the card appears, its Approve button is clicked (in the same task as the change).
     const clicked = alice.page.evaluate(`new Promise((done) => {
       const observer = new MutationObserver(() => {
-        const b = document.querySelector('article.card[data-call="G1"] button.approve');
+        const b = document.querySelector(${JSON.stringify(`${cardSelector(kit.runs, 'G1')} button.approve`)});
         if (!b) return;
         observer.disconnect();
         b.click();
@@ -349,7 +349,7 @@ describe('B. the page never moves a decision under the pointer', () => {
     await kit.start([{ callId: 'E2', args: { amountCents: 3 } }]);
     await waiting(alice.page, 'E2');
     const before = await boxOf(card(alice.page, 'E2').locator('button.approve'));
-    await alice.page.locator('article.card[data-call="E1"][data-state=expired]').waitFor({ timeout: 20_000 });
+    await alice.page.locator(`${cardSelector(kit.runs, 'E1')}[data-state=expired]`).waitFor({ timeout: 20_000 });
     expect(await boxOf(card(alice.page, 'E2').locator('button.approve'))).toEqual(before);
   });
 });
@@ -628,7 +628,7 @@ describe('G. identifiers are text', () => {
     await expect(id.getAttribute('data-escaped')).resolves.toBe('yes');
   });
   test('G55 a bidi isolate in a workflow id shows escaped and marked', async () => {
-    const workflowId = `wf-\u2067gnp.${uniqueTaskQueue('x')}`;
+    const workflowId = `${kit.runs}\u2067gnp.${uniqueTaskQueue('x')}`;
     await kit.start([{ callId: 'g55', tool: 'check_payee', args: { name: 'Bo' } }], { workflowId });
     await waiting(alice.page, 'g55');
     const asked = card(alice.page, 'g55').locator('.asked code.id');
@@ -701,7 +701,7 @@ describe('C. honest when blind: every worker of the run stopped', () => {
   const LINE = new RegExp(`^details cannot be read: no worker polls ${queue} since \\d{4}-\\d\\d-\\d\\dT[\\d:.]+Z$`);
 
   test('C26 a card on the page turns blind in place, saying why, instead of leaving', async () => {
-    const blind = alice.page.locator('article.card[data-call="blind-1"][data-state=blind] p.blind');
+    const blind = alice.page.locator(`${cardSelector(kit.runs, 'blind-1')}[data-state=blind] p.blind`);
     await blind.waitFor({ timeout: 30_000 });
     await expect(blind.textContent()).resolves.toMatch(LINE);
   });

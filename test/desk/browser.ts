@@ -52,3 +52,11 @@ export async function operatorPage(
   await page.locator('#connection[data-state=live]').waitFor();
   return { context, page, dialogs };
 }
+
+/**
+ * A card's CSS selector: call `callId` of a run whose workflow id starts with `runs`. Every test file of the jest run
+ * shares one dev server and namespace, and a desk lists every waiting run of it, so a call id alone can name another
+ * file's card (two files' `late-1`: an expired card and another file's waiting one, with its Approve button).
+ */
+export const cardSelector = (runs: string, callId: string): string =>
+  `article.card[data-workflow^=${JSON.stringify(runs)}][data-call=${JSON.stringify(callId)}]`;

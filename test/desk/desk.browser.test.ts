@@ -32,7 +32,7 @@ import { GATED_SCRIPT, gatedExportTool } from '../temporal/fixtures/gated-export
 import type { ParallelCallsInput } from '../temporal/fixtures/parallel-approvals-workflow';
 import { FAST_BACKOFF, timerDurationsMs } from '../temporal/harness';
 import { listing } from '../../operator/desk/views';
-import { launchChromium, operatorPage } from './browser';
+import { cardSelector, launchChromium, operatorPage } from './browser';
 import { press } from './kit';
 
 const XSS = '<img src=x onerror=alert(1)>';
@@ -91,6 +91,7 @@ async function start(
   options: Partial<ParallelCallsInput> = {},
 ): Promise<string> {
   const workflowId = uniqueTaskQueue('desk-run');
+  if (!workflowId.startsWith(RUNS)) throw new Error(`${workflowId} is not one of this file's runs (${RUNS})`);
   await env.client.workflow.start('parallelCalls', {
     taskQueue,
     workflowId,
@@ -110,7 +111,9 @@ async function start(
 }
 
 const result = (id: string) => env.client.workflow.getHandle(id).result() as Promise<{ outcomes: ToolOutcome[] }>;
-const card = (page: Page, callId: string) => page.locator(`article[data-call="${callId}"]`);
+/** This file's runs (their ids start so): the namespace's other runs show on the same page. */
+const RUNS = `desk-run-${process.pid}-`;
+const card = (page: Page, callId: string) => page.locator(cardSelector(RUNS, callId));
 /** The server's answer to the page's last change, once it is shown. */
 async function answer(page: Page): Promise<string | null> {
   await page.locator('#answer[data-ok]').waitFor();
@@ -316,7 +319,7 @@ test('two operators decide the same call at once: exactly one decision is taken'
   // Both buttons armed first; then both clicks leave in the same tick, each inside its own page. Pressing one after
   // the other (Playwright's click waits for actionability) let the first decision's live refresh collapse the other
   // card before its click under load, and the second click waited 30 s for a button that was gone.
-  const selector = (button: string) => `article[data-call="race-1"] button.${button}[data-ready]`;
+  const selector = (button: string) => `${cardSelector(RUNS, 'race-1')} button.${button}[data-ready]`;
   await Promise.all([alice.page.locator(selector('approve')).waitFor(), bob.page.locator(selector('deny')).waitFor()]);
   const clickNow = (page: Page, sel: string) =>
     page.evaluate((s) => {
@@ -343,7 +346,7 @@ test('an expired approval cannot be used: the page shows it expired and the run 
   await card(alice.page, 'late-1').waitFor();
   // Until the page shows it expired: no wall-clock bound of its own (the test's timeout is the only one); the expiry
   // itself is asserted as scheduled, the run's one timer of exactly 4 000 ms.
-  await alice.page.locator('article[data-call="late-1"][data-state=expired]').waitFor({ timeout: 0 });
+  await alice.page.locator(`${cardSelector(RUNS, 'late-1')}[data-state=expired]`).waitFor({ timeout: 0 });
   // It stays where it was, saying so; once the run has left the list, with what its ledger says.
   // "No longer waiting: looking up who decided…" may show first, while the page reads the run's ledger.
   const said =

@@ -79,6 +79,8 @@ export interface Kit {
   ledger: LedgerService;
   plugin: RecoveryPlugin;
   taskQueue: string;
+  /** How the ids of the runs `start` names begin (`cardSelector` scopes a page's cards to them). */
+  runs: string;
   desk: RunningDesk;
   browser: Browser;
   users: Array<{ name: string; scrypt: string }>;
@@ -125,6 +127,7 @@ export async function startKit(prefix: string): Promise<Kit> {
     ledger,
     plugin,
     taskQueue,
+    runs: `${prefix}-run-${process.pid}-`,
     desk,
     browser,
     users,

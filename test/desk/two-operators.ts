@@ -14,6 +14,7 @@
 import type { Page } from 'playwright-core';
 import { approvalLedger } from '../../client';
 import type { Kit } from './kit';
+import { cardSelector } from './browser';
 
 const AMOUNTS = ['700.00', '990.00', '120.00'];
 
@@ -25,8 +26,6 @@ export interface TwoOperatorsTally {
   ignored: number;
   elsewhere: string[];
 }
-
-const card = (page: Page, callId: string) => page.locator(`article.card[data-call=${JSON.stringify(callId)}]`);
 
 /** Records in the page which card's decision button each click reached (`window.clicked`): a call id, or ''. */
 const RECORD_CLICKS = `document.addEventListener('click', (e) => {
@@ -46,8 +45,9 @@ export async function twoOperators(kit: Kit, repetitions: number): Promise<TwoOp
   for (let rep = 0; rep < repetitions; rep++) {
     const ids = AMOUNTS.map((_, i) => `r${rep}-${i}`);
     const workflowId = await kit.start(ids.map((callId, i) => ({ callId, args: { to: 'Payee', amount: AMOUNTS[i] } })));
+    const card = (page: Page, callId: string) => page.locator(cardSelector(workflowId, callId));
     for (const p of [alice.page, bob.page])
-      for (const c of ids) await p.locator(`article.card[data-call="${c}"][data-state=waiting]`).waitFor();
+      for (const c of ids) await p.locator(`${cardSelector(workflowId, c)}[data-state=waiting]`).waitFor();
     // The cards as alice's page orders them (they began to wait in any order).
     const tops = await Promise.all(ids.map(async (c) => ({ c, y: (await card(alice.page, c).boundingBox())!.y })));
     const order = tops.sort((a, b) => a.y - b.y).map((t) => t.c);
@@ -77,7 +77,7 @@ export async function twoOperators(kit: Kit, repetitions: number): Promise<TwoOp
     if (rep % 2 === 0) await Promise.all([bobDecides(), click()]);
     else {
       await bobDecides();
-      await alice.page.locator(`article.card[data-call="${bobs}"][data-state=waiting]`).waitFor({ state: 'detached' });
+      await alice.page.locator(`${cardSelector(workflowId, bobs)}[data-state=waiting]`).waitFor({ state: 'detached' });
       await click();
     }
     const clicked = (await alice.page.evaluate('window.clicked')) as string | undefined;
