@@ -21,90 +21,42 @@ interface MetricDefinition {
   readonly buckets?: Buckets;
 }
 
+/** A counter row: its Prometheus name, label names and help text. */
+const counter = <const L extends string>(name: string, labelNames: readonly L[], help: string) =>
+  ({ kind: 'counter', name, help, labelNames }) as const;
+/** A histogram row: its Prometheus name, label names, buckets and help text. */
+const histogram = <const L extends string>(name: string, labelNames: readonly L[], buckets: Buckets, help: string) =>
+  ({ kind: 'histogram', name, help, labelNames, buckets }) as const;
+
 /** Every metric, by the key `MetricSet` holds it under. */
+// prettier-ignore
 export const METRIC_DEFINITIONS = {
-  records: {
-    kind: 'counter',
-    name: 'recovery_records_total',
-    help: 'Recovery records (one per tool call) by tool, failure class, action and terminal state.',
-    labelNames: ['tool', 'class', 'action', 'terminal'],
-  },
-  turns: {
-    kind: 'counter',
-    name: 'recovery_turns_total',
-    help: 'Planner turns with at least one tool call (each counted once per workflow).',
-    labelNames: [],
-  },
-  replans: {
-    kind: 'counter',
-    name: 'recovery_replans_total',
-    help: 'Calls routed to another way (action replan or reject) by tool and failure class.',
-    labelNames: ['tool', 'class'],
-  },
-  timeToReplan: {
-    kind: 'histogram',
-    name: 'recovery_time_to_replan_ms',
-    help: 'Workflow time from a failure routed to replan/reject to the start of the next call, in ms, by the class that asked for the replan.',
-    labelNames: ['class'],
-    buckets: 'timeToReplanBucketsMs',
-  },
-  retries: {
-    kind: 'histogram',
-    name: 'recovery_retries_used',
-    help: 'Attempts after the first (attempts - 1) per tool call that dispatched, by tool.',
-    labelNames: ['tool'],
-    buckets: RETRIES_USED_BUCKETS,
-  },
-  retryExhausted: {
-    kind: 'counter',
-    name: 'recovery_retry_budget_exhausted_total',
-    help: 'Calls that ended on a transient failure with no per-call retry left, by tool.',
-    labelNames: ['tool'],
-  },
-  retryNeeded: {
-    kind: 'counter',
-    name: 'recovery_retry_needed_total',
-    help: 'Calls that needed a retry (more than one attempt, time_elapsed evidence, or a transient failure), by tool.',
-    labelNames: ['tool'],
-  },
-  retryThenSucceed: {
-    kind: 'counter',
-    name: 'recovery_retry_then_succeed_total',
-    help: 'Calls that succeeded after a retry (more than one attempt or time_elapsed evidence), by tool.',
-    labelNames: ['tool'],
-  },
-  escalations: {
-    kind: 'counter',
-    name: 'recovery_escalations_total',
-    help: 'Calls routed to escalate (a person must act), by tool and failure class.',
-    labelNames: ['tool', 'class'],
-  },
-  reconciled: {
-    kind: 'counter',
-    name: 'recovery_reconciled_total',
-    help: 'Writes settled after a refusal or an unknown outcome, by tool and how (lookup, replay, review_replay, marked_applied, already_satisfied).',
-    labelNames: ['tool', 'how'],
-  },
-  callDuration: {
-    kind: 'histogram',
-    name: 'recovery_call_duration_ms',
-    help: 'Workflow time from a tool call start to its record, in ms, by tool and terminal state.',
-    labelNames: ['tool', 'terminal'],
-    buckets: 'callDurationBucketsMs',
-  },
-  runs: {
-    kind: 'counter',
-    name: 'recovery_runs_total',
-    help: 'Agent runs ended, by status.',
-    labelNames: ['status'],
-  },
-  runTurns: {
-    kind: 'histogram',
-    name: 'recovery_run_turns',
-    help: 'Planner turns per ended agent run (all its continue-as-new runs), by status.',
-    labelNames: ['status'],
-    buckets: RUN_TURNS_BUCKETS,
-  },
+  records: counter('recovery_records_total', ['tool', 'class', 'action', 'terminal'],
+    'Recovery records (one per tool call) by tool, failure class, action and terminal state.'),
+  turns: counter('recovery_turns_total', [],
+    'Planner turns with at least one tool call (each counted once per workflow).'),
+  replans: counter('recovery_replans_total', ['tool', 'class'],
+    'Calls routed to another way (action replan or reject) by tool and failure class.'),
+  timeToReplan: histogram('recovery_time_to_replan_ms', ['class'], 'timeToReplanBucketsMs',
+    'Workflow time from a failure routed to replan/reject to the start of the next call, in ms, by the class that asked for the replan.'),
+  retries: histogram('recovery_retries_used', ['tool'], RETRIES_USED_BUCKETS,
+    'Attempts after the first (attempts - 1) per tool call that dispatched, by tool.'),
+  retryExhausted: counter('recovery_retry_budget_exhausted_total', ['tool'],
+    'Calls that ended on a transient failure with no per-call retry left, by tool.'),
+  retryNeeded: counter('recovery_retry_needed_total', ['tool'],
+    'Calls that needed a retry (more than one attempt, time_elapsed evidence, or a transient failure), by tool.'),
+  retryThenSucceed: counter('recovery_retry_then_succeed_total', ['tool'],
+    'Calls that succeeded after a retry (more than one attempt or time_elapsed evidence), by tool.'),
+  escalations: counter('recovery_escalations_total', ['tool', 'class'],
+    'Calls routed to escalate (a person must act), by tool and failure class.'),
+  reconciled: counter('recovery_reconciled_total', ['tool', 'how'],
+    'Writes settled after a refusal or an unknown outcome, by tool and how (lookup, replay, review_replay, marked_applied, already_satisfied).'),
+  callDuration: histogram('recovery_call_duration_ms', ['tool', 'terminal'], 'callDurationBucketsMs',
+    'Workflow time from a tool call start to its record, in ms, by tool and terminal state.'),
+  runs: counter('recovery_runs_total', ['status'],
+    'Agent runs ended, by status.'),
+  runTurns: histogram('recovery_run_turns', ['status'], RUN_TURNS_BUCKETS,
+    'Planner turns per ended agent run (all its continue-as-new runs), by status.'),
 } as const satisfies Record<string, MetricDefinition>;
 
 /** The metric definitions table. */
