@@ -24,6 +24,7 @@ import type { FailureDraft } from './build';
 import { draftBySend } from './sent';
 import type { CallContext } from './context';
 import { asArray, isObjectLike, readNumber, readProp, readString } from './safe';
+import { own } from './kinds';
 import {
   CODE_RULES,
   CONNECT_SYSCALLS,
@@ -93,11 +94,6 @@ function decideSent(r: TransportRule, node: unknown): 'not_sent' | 'maybe_sent' 
     case S.CONNECT_UNLESS_IO:
       return IO_SYSCALLS.test(syscall) ? 'maybe_sent' : 'not_sent';
   }
-}
-
-/** `table[key]` for an own key only (a code such as `constructor` must not reach `Object.prototype`). */
-function own(table: Readonly<Record<string, TransportRule>>, key: string): TransportRule | undefined {
-  return Object.prototype.hasOwnProperty.call(table, key) ? table[key] : undefined;
 }
 
 /**
