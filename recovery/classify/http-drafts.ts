@@ -65,6 +65,9 @@ function retryAfter(delayMs: number | undefined): PublicPart {
   return delayMs === undefined ? EMPTY_PART : msg`; retry after ${delayMs} ms`;
 }
 
+const C = FailureClass;
+const R = FailureReason;
+
 /** `what`: a `literal` sentence (classify/public-parts.ts). */
 export function rejected(f: HttpFacts, cls: FailureClass, reason: FailureReason, what: PublicPart): FailureDraft {
   return {
@@ -79,20 +82,24 @@ export function rejected(f: HttpFacts, cls: FailureClass, reason: FailureReason,
   };
 }
 
-export function rateLimited(f: HttpFacts): FailureDraft {
-  const delayMs = f.retryAfterMs ?? f.rateLimit.resetMs;
+/** A transient refusal of a request not processed: `<head><message>[; retry after <ms> ms].`, and `retryAfterMs`. */
+function refusedForNow(f: HttpFacts, reason: FailureReason, message: PublicPart, delayMs?: number): FailureDraft {
   const draft: FailureDraft = {
-    class: FailureClass.TRANSIENT,
-    reason: FailureReason.RATE_LIMITED,
+    class: C.TRANSIENT,
+    reason,
     phase: Phase.DISPATCH,
     retryable: true,
     replaySafe: true,
     status: f.status,
-    publicMessage: msg`${head(f)}rate limited${retryAfter(delayMs)}.`,
+    publicMessage: msg`${head(f)}${message}${retryAfter(delayMs)}.`,
     serverSaid: serverWords(f.body),
   };
   if (delayMs !== undefined) draft.retryAfterMs = delayMs;
   return draft;
+}
+
+export function rateLimited(f: HttpFacts): FailureDraft {
+  return refusedForNow(f, R.RATE_LIMITED, literal('rate limited'), f.retryAfterMs ?? f.rateLimit.resetMs);
 }
 
 function isRateLimitedByHeadersOrBody(f: HttpFacts): boolean {
@@ -112,8 +119,8 @@ export function invalidArguments(f: HttpFacts, fallback: () => FailureDraft): Fa
   if (issues.length === 0) return fallback();
   const n = issues.length;
   return {
-    class: FailureClass.INVALID_ARGUMENTS,
-    reason: FailureReason.SCHEMA,
+    class: C.INVALID_ARGUMENTS,
+    reason: R.SCHEMA,
     phase: Phase.DISPATCH,
     retryable: false,
     replaySafe: true,
@@ -128,60 +135,25 @@ export function unauthorized(f: HttpFacts): FailureDraft {
   const expired =
     /\berror\s*=\s*"?invalid_token\b/i.test(challenge) ||
     (f.body.code !== undefined && EXPIRED_TOKEN_CODES.has(f.body.code));
-  return expired
-    ? rejected(
-        f,
-        FailureClass.AUTHENTICATION,
-        FailureReason.CREDENTIAL_EXPIRED,
-        literal('the credential is expired or revoked; it must be refreshed'),
-      )
-    : rejected(
-        f,
-        FailureClass.AUTHENTICATION,
-        FailureReason.CREDENTIAL_MISSING,
-        literal('the request was not authenticated; a valid credential is needed'),
-      );
+  const [reason, what] = expired
+    ? ([R.CREDENTIAL_EXPIRED, literal('the credential is expired or revoked; it must be refreshed')] as const)
+    : ([R.CREDENTIAL_MISSING, literal('the request was not authenticated; a valid credential is needed')] as const);
+  return rejected(f, C.AUTHENTICATION, reason, what);
 }
 
 export function forbidden(f: HttpFacts): FailureDraft {
   if (isRateLimitedByHeadersOrBody(f)) return rateLimited(f);
   if (f.body.code !== undefined && POLICY_DENY_CODES.has(f.body.code)) {
-    return rejected(
-      f,
-      FailureClass.AUTHORIZATION,
-      FailureReason.POLICY_DENIED,
-      literal('denied by policy; do not try to work around it'),
-    );
+    return rejected(f, C.AUTHORIZATION, R.POLICY_DENIED, literal('denied by policy; do not try to work around it'));
   }
   if (f.ctx.approvalCanLift) {
-    return rejected(
-      f,
-      FailureClass.AUTHORIZATION,
-      FailureReason.APPROVAL_REQUIRED,
-      literal('not allowed without a human approval'),
-    );
+    return rejected(f, C.AUTHORIZATION, R.APPROVAL_REQUIRED, literal('not allowed without a human approval'));
   }
-  return rejected(
-    f,
-    FailureClass.AUTHORIZATION,
-    FailureReason.FORBIDDEN,
-    literal('the caller is not allowed to do this'),
-  );
+  return rejected(f, C.AUTHORIZATION, R.FORBIDDEN, literal('the caller is not allowed to do this'));
 }
 
 export function notProcessed(f: HttpFacts, reason: FailureReason, what: PublicPart): FailureDraft {
-  const draft: FailureDraft = {
-    class: FailureClass.TRANSIENT,
-    reason,
-    phase: Phase.DISPATCH,
-    retryable: true,
-    replaySafe: true,
-    status: f.status,
-    publicMessage: msg`${head(f)}${what}; the request was not processed${retryAfter(f.retryAfterMs)}.`,
-    serverSaid: serverWords(f.body),
-  };
-  if (f.retryAfterMs !== undefined) draft.retryAfterMs = f.retryAfterMs;
-  return draft;
+  return refusedForNow(f, reason, msg`${what}; the request was not processed`, f.retryAfterMs);
 }
 
 /**
@@ -190,14 +162,14 @@ export function notProcessed(f: HttpFacts, reason: FailureReason, what: PublicPa
  */
 export function redirected(f: HttpFacts): FailureDraft {
   const what = msg`${head(f)}a redirect that is not followed`;
-  const meaning = { class: FailureClass.UNRECOVERABLE, reason: FailureReason.REDIRECTED, head: what };
+  const meaning = { class: C.UNRECOVERABLE, reason: R.REDIRECTED, head: what };
   return { ...draftBySend(meaning, 'maybe_sent', f.ctx), status: f.status };
 }
 
 /** 500, 502, 504 and unlisted 5xx: the request reached the server, which may have acted on it. */
 export function serverError(f: HttpFacts): FailureDraft {
-  const reason = f.status === 504 ? FailureReason.TIMEOUT : FailureReason.UNAVAILABLE;
-  const meaning = { class: FailureClass.TRANSIENT, reason, head: msg`${head(f)}server error` };
+  const reason = f.status === 504 ? R.TIMEOUT : R.UNAVAILABLE;
+  const meaning = { class: C.TRANSIENT, reason, head: msg`${head(f)}server error` };
   const draft: FailureDraft = {
     ...draftBySend(meaning, 'maybe_sent', f.ctx),
     status: f.status,
