@@ -14,6 +14,7 @@ import { summarizeIssues } from './text';
 import { issuesNamedIn } from './named-fields';
 import { saysAlready } from '../postcondition';
 import { draftBySend } from './sent';
+import { KIND_RULES, type ErrorKind } from './kinds';
 
 /** Body codes that mean "rate limited" whatever the status (lower case). */
 export const RATE_LIMIT_CODES: ReadonlySet<string> = new Set([
@@ -82,6 +83,12 @@ export function rejected(f: HttpFacts, cls: FailureClass, reason: FailureReason,
   };
 }
 
+/** A rejection in the words of its kind's row (recovery/classify/kinds.ts `KIND_RULES`): one sentence, one place. */
+export function rejectedAs(f: HttpFacts, kind: ErrorKind): FailureDraft {
+  const k = KIND_RULES[kind];
+  return rejected(f, k.class, k.reason, k.what);
+}
+
 /** A transient refusal of a request not processed: `<head><message>[; retry after <ms> ms].`, and `retryAfterMs`. */
 function refusedForNow(f: HttpFacts, reason: FailureReason, message: PublicPart, delayMs?: number): FailureDraft {
   const draft: FailureDraft = {
@@ -135,21 +142,20 @@ export function unauthorized(f: HttpFacts): FailureDraft {
   const expired =
     /\berror\s*=\s*"?invalid_token\b/i.test(challenge) ||
     (f.body.code !== undefined && EXPIRED_TOKEN_CODES.has(f.body.code));
-  const [reason, what] = expired
-    ? ([R.CREDENTIAL_EXPIRED, literal('the credential is expired or revoked; it must be refreshed')] as const)
-    : ([R.CREDENTIAL_MISSING, literal('the request was not authenticated; a valid credential is needed')] as const);
-  return rejected(f, C.AUTHENTICATION, reason, what);
+  if (expired) return rejectedAs(f, 'credential_expired');
+  const what = literal('the request was not authenticated; a valid credential is needed');
+  return rejected(f, C.AUTHENTICATION, R.CREDENTIAL_MISSING, what);
 }
 
 export function forbidden(f: HttpFacts): FailureDraft {
   if (isRateLimitedByHeadersOrBody(f)) return rateLimited(f);
   if (f.body.code !== undefined && POLICY_DENY_CODES.has(f.body.code)) {
-    return rejected(f, C.AUTHORIZATION, R.POLICY_DENIED, literal('denied by policy; do not try to work around it'));
+    return rejectedAs(f, 'policy_denied');
   }
   if (f.ctx.approvalCanLift) {
     return rejected(f, C.AUTHORIZATION, R.APPROVAL_REQUIRED, literal('not allowed without a human approval'));
   }
-  return rejected(f, C.AUTHORIZATION, R.FORBIDDEN, literal('the caller is not allowed to do this'));
+  return rejectedAs(f, 'forbidden');
 }
 
 export function notProcessed(f: HttpFacts, reason: FailureReason, what: PublicPart): FailureDraft {

@@ -12,9 +12,8 @@
  * Pure: no I/O.
  */
 import type { FailureDraft } from './build';
-import { forbidden, invalidArguments, rateLimited, rejected, type HttpFacts } from './http-drafts';
+import { forbidden, invalidArguments, rateLimited, rejectedAs, type HttpFacts } from './http-drafts';
 import type { HttpRule } from './http-status';
-import { KIND_RULES } from './kinds';
 import { CONCEPT_KINDS, type Concept } from './words';
 
 /** The statuses whose words may say more than they do. */
@@ -68,8 +67,7 @@ export function refinedByWords(
   if (f.body.fieldIssues.length > 0 && !(structured && concept === 'already')) return undefined;
   if (concept === 'already' && rule === 'unprocessable' && f.body.fieldIssues.length === 0) return undefined;
   const kind = CONCEPT_KINDS[concept];
-  const k = KIND_RULES[kind];
-  const said = () => rejected(f, k.class, k.reason, k.what);
+  const said = () => rejectedAs(f, kind);
   if (kind === 'rate_limited') return rateLimited(f);
   if (kind === 'forbidden') return forbidden(f);
   return kind === 'invalid_argument' ? invalidArguments(f, said) : said();

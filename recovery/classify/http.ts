@@ -40,6 +40,7 @@ import {
   rateLimited,
   redirected,
   rejected,
+  rejectedAs,
   serverError,
   unauthorized,
   type HttpFacts,
@@ -68,7 +69,7 @@ const RULES: Readonly<Record<HttpRule, (f: HttpFacts) => FailureDraft>> = Object
   payment_required: (f) =>
     f.body.code !== undefined && !saysCallerBilling(f.body.code)
       ? rejected(f, C.SEMANTIC_REJECTION, R.BUSINESS_RULE, literal('the payment was refused by a business rule'))
-      : rejected(f, C.UNRECOVERABLE, R.UNSPECIFIED, literal('the account cannot pay for this call; a person must act')),
+      : rejectedAs(f, 'billing'),
   forbidden,
   not_found: (f) =>
     rejected(
@@ -82,15 +83,7 @@ const RULES: Readonly<Record<HttpRule, (f: HttpFacts) => FailureDraft>> = Object
     rejected(f, C.SEMANTIC_REJECTION, R.CONFLICT, literal('the call conflicts with the current state of the resource')),
   precondition_failed: (f) =>
     rejected(f, C.SEMANTIC_REJECTION, R.PRECONDITION_FAILED, literal('a precondition of the call does not hold')),
-  unprocessable: (f) =>
-    invalidArguments(f, () =>
-      rejected(
-        f,
-        C.SEMANTIC_REJECTION,
-        R.BUSINESS_RULE,
-        literal('rejected by a business rule; the same call will be rejected again'),
-      ),
-    ),
+  unprocessable: (f) => invalidArguments(f, () => rejectedAs(f, 'business_rule')),
   too_large: (f) => rejected(f, C.INVALID_ARGUMENTS, R.SCHEMA, literal('the request is too large; send a smaller one')),
   not_processed: (f) =>
     notProcessed(
