@@ -71,7 +71,6 @@ export const backoffPolicySchema = shaped((s) =>
     .superRefine((p, ctx) => {
       if (p.maximumIntervalMs < p.initialIntervalMs) {
         ctx.addIssue({
-          code: 'custom',
           path: ['maximumIntervalMs'],
           message: `BackoffPolicy.maximumIntervalMs (${p.maximumIntervalMs}) cannot be less than its initialIntervalMs (${p.initialIntervalMs})`,
         });

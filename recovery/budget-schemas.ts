@@ -86,11 +86,7 @@ export const budgetLedgerSchema = shaped((s) =>
       const seen = new Set<string>();
       l.calls.forEach((c, i) => {
         if (seen.has(c.key))
-          ctx.addIssue({
-            code: 'custom',
-            path: ['calls', i, 'key'],
-            message: `duplicate call key ${JSON.stringify(c.key)}`,
-          });
+          ctx.addIssue({ path: ['calls', i, 'key'], message: `duplicate call key ${JSON.stringify(c.key)}` });
         seen.add(c.key);
       });
     }),

@@ -221,25 +221,13 @@ export const toolFailureSchema = shaped((s) =>
     .strict()
     .superRefine((f, ctx) => {
       if (f.retryable && !f.replaySafe) {
-        ctx.addIssue({
-          code: 'custom',
-          path: ['retryable'],
-          message: 'a failure that is not replaySafe cannot be retryable',
-        });
+        ctx.addIssue({ path: ['retryable'], message: 'a failure that is not replaySafe cannot be retryable' });
       }
       if (f.retryable && f.class !== 'transient') {
-        ctx.addIssue({
-          code: 'custom',
-          path: ['retryable'],
-          message: `only transient failures are retryable, not ${f.class}`,
-        });
+        ctx.addIssue({ path: ['retryable'], message: `only transient failures are retryable, not ${f.class}` });
       }
       if (f.class === 'outcome_unknown' && f.phase !== 'commit_unknown') {
-        ctx.addIssue({
-          code: 'custom',
-          path: ['phase'],
-          message: 'outcome_unknown failures are in phase commit_unknown',
-        });
+        ctx.addIssue({ path: ['phase'], message: 'outcome_unknown failures are in phase commit_unknown' });
       }
     }),
 );

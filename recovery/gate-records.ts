@@ -35,7 +35,7 @@ export const attemptRecordSchema = shaped((s) =>
     .strict()
     .superRefine((r, ctx) => {
       if (r.earliestRetryAtMs !== undefined && r.earliestRetryAtMs < r.endedAtMs) {
-        ctx.addIssue({ code: 'custom', path: ['earliestRetryAtMs'], message: 'cannot be before endedAtMs' });
+        ctx.addIssue({ path: ['earliestRetryAtMs'], message: 'cannot be before endedAtMs' });
       }
     }),
 );

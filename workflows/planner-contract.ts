@@ -85,11 +85,7 @@ export const plannerDecisionSchema = shaped((s) =>
         const seen = new Set<string>();
         decision.calls.forEach((c, i) => {
           if (seen.has(c.callId)) {
-            ctx.addIssue({
-              code: 'custom',
-              path: ['calls', i, 'callId'],
-              message: `duplicate callId "${c.callId.slice(0, 64)}"`,
-            });
+            ctx.addIssue({ path: ['calls', i, 'callId'], message: `duplicate callId "${c.callId.slice(0, 64)}"` });
           }
           seen.add(c.callId);
         });
