@@ -33,15 +33,19 @@ export class RecoveryPluginOptionsError extends RecoveryError<'invalid_plugin_op
   }
 }
 
-/** An option that is shared (`{ shared: … }`, checked by `shared`) or this worker's own (checked by `local`). */
-const sharedOrLocal = (shared: () => z.ZodType, local: () => z.ZodType) =>
+/** An option checked by the schema `schemaFor` picks for it (none: any value), its issues reported as the option's. */
+const checkedBy = (schemaFor: (v: unknown) => z.ZodType | undefined, input: (v: unknown) => unknown = (v) => v) =>
   z
     .unknown()
     .superRefine((v, ctx) => {
-      const parsed = (isShared(v) ? shared() : local()).safeParse(localRest(v));
-      if (!parsed.success) for (const issue of parsed.error.issues) ctx.addIssue({ ...issue });
+      const parsed = schemaFor(v)?.safeParse(input(v));
+      if (parsed?.success === false) for (const issue of parsed.error.issues) ctx.addIssue({ ...issue });
     })
     .optional();
+
+/** An option that is shared (`{ shared: … }`, checked by `shared`) or this worker's own (checked by `local`). */
+const sharedOrLocal = (shared: () => z.ZodType, local: () => z.ZodType) =>
+  checkedBy((v) => (isShared(v) ? shared() : local()), localRest);
 
 const TOOLS = 'must be a non-empty array of defineTool(...) results';
 const NO_SPEC = 'has no `spec` object with a string `name`: pass the result of defineTool(...), not its argument';
@@ -144,21 +148,8 @@ export const pluginOptionsSchema = lazy(() =>
         .optional(),
       planner: z.looseObject({ plan: fn(PLANNER) }, { error: PLANNER }).optional(),
       searchAttributes: z.boolean({ error: 'must be true or false' }).optional(),
-      tracing: z
-        .unknown()
-        .superRefine((v, ctx) => {
-          if (v === false) return;
-          const parsed = tracingOptionsSchema().safeParse(v);
-          if (!parsed.success) for (const issue of parsed.error.issues) ctx.addIssue({ ...issue });
-        })
-        .optional(),
-      shadow: z
-        .unknown()
-        .superRefine((v, ctx) => {
-          const parsed = shadowOptionsSchema().safeParse(v);
-          if (!parsed.success) for (const issue of parsed.error.issues) ctx.addIssue({ ...issue });
-        })
-        .optional(),
+      tracing: checkedBy((v) => (v === false ? undefined : tracingOptionsSchema())),
+      shadow: checkedBy(() => shadowOptionsSchema()),
     },
     { error: `\`tools\` ${TOOLS}` },
   ),
