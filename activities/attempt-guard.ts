@@ -108,7 +108,6 @@ export function guardAttempt(activity: Context, startedAtMs: number = Date.now()
 /** The SDK's cancellation (a CancelledFailure whose message is the reason) as an interruption. */
 function interruptionOf(reason: unknown): CallInterrupted {
   const key = reason instanceof CancelledFailure ? reason.message : undefined;
-  const why =
-    key !== undefined && Object.prototype.hasOwnProperty.call(BY_SDK_REASON, key) ? BY_SDK_REASON[key] : undefined;
+  const why = key !== undefined && Object.hasOwn(BY_SDK_REASON, key) ? BY_SDK_REASON[key] : undefined;
   return new CallInterrupted(why ?? 'cancel_requested', reason);
 }

@@ -102,9 +102,7 @@ export function createToolActivities(deps: ToolActivityDeps) {
   const breakers: Breakers = deps.breakers ?? new BreakerRegistry();
   const credentials = deps.credentials ?? new CredentialBroker();
   const backoffFor = (tool: string): BackoffPolicy =>
-    Object.prototype.hasOwnProperty.call(deps.toolBackoff ?? {}, tool)
-      ? { ...deps.backoff, ...deps.toolBackoff?.[tool] }
-      : deps.backoff;
+    Object.hasOwn(deps.toolBackoff ?? {}, tool) ? { ...deps.backoff, ...deps.toolBackoff?.[tool] } : deps.backoff;
 
   /**
    * preflight → dispatch → postcheck, against the attempt's cancellation and deadline; a step that stops the call

@@ -79,7 +79,7 @@ export async function checkSearchAttributes(worker: Worker): Promise<void> {
 /** Each of the plugin's attributes that `custom` (name → IndexedValueType) lacks, or has of another type. */
 export function searchAttributeProblems(custom: Readonly<Record<string, unknown>>): string[] {
   return SEARCH_ATTRIBUTES.flatMap((key) => {
-    if (!Object.prototype.hasOwnProperty.call(custom, key.name)) return [key.name];
+    if (!Object.hasOwn(custom, key.name)) return [key.name];
     const type = custom[key.name];
     if (type === KEYWORD) return [];
     return [`${key.name} (${TYPE_NAMES[Number(type)] ?? String(type)})`];

@@ -41,9 +41,7 @@ const callKey = (tool: string, argsHash: string) => `${tool}\u0000${argsHash}`;
 
 /** The last failed attempt of this exact call, if any. */
 export function lastFailure(ledger: CallLedger, tool: string, argsHash: string): AttemptRecord | undefined {
-  return Object.prototype.hasOwnProperty.call(ledger.failures, callKey(tool, argsHash))
-    ? ledger.failures[callKey(tool, argsHash)]
-    : undefined;
+  return Object.hasOwn(ledger.failures, callKey(tool, argsHash)) ? ledger.failures[callKey(tool, argsHash)] : undefined;
 }
 
 /**

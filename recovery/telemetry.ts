@@ -208,5 +208,5 @@ class DurationAccumulator {
 /** The record's action's descriptor; `undefined` for no action or one outside the table (a record from elsewhere). */
 function actionOf(r: RecoveryRecord): ActionDescriptor | undefined {
   const a = r.action;
-  return a !== undefined && Object.prototype.hasOwnProperty.call(ACTIONS, a) ? ACTIONS[a] : undefined;
+  return a !== undefined && Object.hasOwn(ACTIONS, a) ? ACTIONS[a] : undefined;
 }

@@ -25,7 +25,7 @@ export const MAX_ARGS_CHARS = 256 * 1024;
 
 /** A counter of a JSON-carried record, read as an own property (a tool may be named `constructor`). */
 export function own(record: Record<string, number>, key: string): number {
-  return Object.prototype.hasOwnProperty.call(record, key) ? (record[key] ?? 0) : 0;
+  return Object.hasOwn(record, key) ? (record[key] ?? 0) : 0;
 }
 
 /**

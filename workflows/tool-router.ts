@@ -161,7 +161,7 @@ function freshState(options: ToolRouterOptions): ToolRouterState {
 /** The budgets and backoff a tool's activity options derive from: the run's, with the tool's overrides. */
 function policyFor(ctx: RouterContext, spec: ToolSpec): [ToolRouterState['budgets']['policy'], BackoffPolicy] {
   const overrides = ctx.options.toolOverrides ?? {};
-  const override = Object.prototype.hasOwnProperty.call(overrides, spec.name) ? overrides[spec.name] : undefined;
+  const override = Object.hasOwn(overrides, spec.name) ? overrides[spec.name] : undefined;
   return [
     { ...ctx.st.budgets.policy, ...override?.budgets },
     { ...ctx.backoff, ...override?.backoff },

@@ -111,7 +111,7 @@ function objectNode(schema: Json, depth: number): z.ZodType<Record<string, unkno
   );
   // A required key the schema lists without a property schema must still be present.
   for (const key of required) {
-    if (!Object.prototype.hasOwnProperty.call(shape, key)) {
+    if (!Object.hasOwn(shape, key)) {
       Object.defineProperty(shape, key, {
         value: z.unknown().refine((v) => v !== undefined, { message: 'Required' }),
         enumerable: true,

@@ -130,7 +130,7 @@ export function rowsFrom(source: string) {
 /** `table[key]` for an own key only (a code such as `constructor` must not reach `Object.prototype`). */
 export function own<T>(table: Readonly<Record<string, T>>, key: string | number | undefined): T | undefined {
   if (key === undefined) return undefined;
-  return Object.prototype.hasOwnProperty.call(table, key) ? table[String(key)] : undefined;
+  return Object.hasOwn(table, key) ? table[String(key)] : undefined;
 }
 
 /** The facts a table's reader found in one error. Nothing here is quoted unless it is safe (see `label`). */

@@ -57,7 +57,7 @@ export interface TransportFact {
  */
 function systemCode(node: unknown): string | undefined {
   const code = readString(node, 'code');
-  if (code !== undefined && Object.prototype.hasOwnProperty.call(CODE_RULES, code)) return code;
+  if (code !== undefined && Object.hasOwn(CODE_RULES, code)) return code;
   return readString(node, 'originalCode') ?? readString(node, 'errno') ?? code;
 }
 

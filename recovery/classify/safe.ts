@@ -56,7 +56,7 @@ export function ownKeys(value: unknown): string[] {
 export function hasOwn(value: unknown, key: string | number): boolean {
   if (!isObjectLike(value)) return false;
   try {
-    return Object.prototype.hasOwnProperty.call(value, key);
+    return Object.hasOwn(value, key);
   } catch {
     return false;
   }
@@ -67,7 +67,7 @@ export function hasOwn(value: unknown, key: string | number): boolean {
  * issue's `code`) named `constructor`, `toString` or `__proto__` is not found in Object.prototype.
  */
 export function ownEntry<T>(table: Readonly<Record<string, T>>, key: string): T | undefined {
-  return Object.prototype.hasOwnProperty.call(table, key) ? table[key] : undefined;
+  return Object.hasOwn(table, key) ? table[key] : undefined;
 }
 
 /**
