@@ -248,16 +248,15 @@ export type ToolFailure = Infer<ReturnType<typeof toolFailureSchema>>;
  *   (recovery/postcondition.ts): read the tool's postcondition before routing it.
  * - `argsPreview`: for a failure a person's approval may lift, the arguments as the approval request shows them,
  *   redacted and bounded on the Node side (activities/preview-arguments.ts).
+ * Keys it does not name are dropped (an object shape's default).
  */
 export const failureMetaSchema = shaped((s) =>
-  s
-    .object({
-      credentialVersion: s.number().int().min(0).optional(),
-      attempt: s.number().int().min(1).optional(),
-      observedState: s.json().optional(),
-      postcondition: s.enum(['already', 'version_conflict']).optional(),
-      argsPreview: s.json().optional(),
-    })
-    .strip(),
+  s.object({
+    credentialVersion: s.number().int().min(0).optional(),
+    attempt: s.number().int().min(1).optional(),
+    observedState: s.json().optional(),
+    postcondition: s.enum(['already', 'version_conflict']).optional(),
+    argsPreview: s.json().optional(),
+  }),
 );
 export type FailureMeta = Infer<ReturnType<typeof failureMetaSchema>>;

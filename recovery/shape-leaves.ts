@@ -1,6 +1,6 @@
 /**
  * The leaves of shapes (recovery/shape-base.ts says what shapes are): strings, numbers, booleans, literals, enums,
- * `unknown`, `custom` and JSON values, each failing with zod 4's English message of its rule. Pure and sandbox-safe.
+ * `unknown` and JSON values, each failing with zod 4's English message of its rule. Pure and sandbox-safe.
  */
 import { fail, invalidType, Shape, typeName, type Fail, type Issue, type IssueCode, type Path } from './shape-base';
 
@@ -83,7 +83,7 @@ export class NumberShape extends Shape<number> {
   }
 }
 
-/** A shape from a plain test: `typeof`-like checks, literals, enums, `unknown`, `custom`. */
+/** A shape from a plain test: `typeof`-like checks, literals, enums, `unknown`. */
 export class TestShape<T> extends Shape<T> {
   constructor(
     private readonly ok: (v: unknown) => boolean,
@@ -117,8 +117,6 @@ export const unknown = () =>
     () => 'Invalid input',
     {},
   );
-export const custom = <T>(ok: (v: unknown) => boolean, message = 'Invalid input') =>
-  new TestShape<T>(ok, 'custom', () => message, {});
 export const literal = <const T extends string | number | boolean>(value: T) =>
   new TestShape<T>(
     (v) => v === value,

@@ -5,7 +5,7 @@
  * accepts (`z.input`). Pure and sandbox-safe.
  */
 import { fail, FAIL, invalidType, Shape, type Fail, type Issue, type Omissible, type Path } from './shape-base';
-import { boolean, custom, enumOf, json, literal, NumberShape, StringShape, unknown } from './shape-leaves';
+import { boolean, enumOf, json, literal, NumberShape, StringShape, unknown } from './shape-leaves';
 
 export { FAIL, Shape, ShapeError } from './shape-base';
 export type { Issue, Path, RefineContext, SafeParseResult } from './shape-base';
@@ -83,10 +83,6 @@ export class ObjectShape<F extends Fields, M extends Unknown = 'strip'> extends 
   /** Refuses keys the shape does not name. */
   strict(): ObjectShape<F, 'strict'> {
     return new ObjectShape(this.shape, 'strict');
-  }
-  /** Drops keys the shape does not name. */
-  strip(): ObjectShape<F, 'strip'> {
-    return new ObjectShape(this.shape, 'strip');
   }
   /** Keeps keys the shape does not name, unchecked. */
   passthrough(): ObjectShape<F, 'passthrough'> {
@@ -202,7 +198,6 @@ export const s = Object.freeze({
   number: () => new NumberShape(),
   boolean,
   unknown,
-  custom,
   literal,
   enum: enumOf,
   json,
