@@ -6,9 +6,14 @@ import { DEFAULT_BACKOFF_POLICY } from '../../recovery/backoff';
 import { spend, startCall, startRun, startTurn } from '../../recovery/budgets';
 import { ACTIONS } from '../../recovery/actions';
 import { RecoveryAction, routeFor } from '../../recovery/routes';
-import { retriesSpent, WRITE_RETRIES_PATCH, type CallState, type Facts } from '../../recovery/steps';
-// @ts-expect-error mayHaveApplied and its patch land with the next commit (tests first)
-import { MAY_HAVE_APPLIED_PATCH, mayHaveApplied } from '../../recovery/steps';
+import {
+  MAY_HAVE_APPLIED_PATCH,
+  mayHaveApplied,
+  retriesSpent,
+  WRITE_RETRIES_PATCH,
+  type CallState,
+  type Facts,
+} from '../../recovery/steps';
 import { dedupWrite, failure, spec } from '../../test/fixtures/router';
 import { afterApproval, afterReconcile, decide, reconcileFailed, span } from './steps';
 
@@ -96,7 +101,7 @@ describe('decide: ends with the route', () => {
         publicMessage: EARLIER_APPLIED,
       },
     });
-    expect(patchIds).toEqual([WRITE_RETRIES_PATCH, 'recovery-router:may-have-applied-replay-safe']);
+    expect(patchIds).toEqual([WRITE_RETRIES_PATCH, MAY_HAVE_APPLIED_PATCH]);
   });
 
   it('steps: the same on a run recorded before replaySafe followed the receiver → the refusal’s replaySafe kept', () => {
