@@ -117,6 +117,28 @@ describe('a repeat refused as a duplicate of its idempotency key: the first writ
 });
 
 describe('a later failure of a write whose earlier attempt may have been applied', () => {
+  test('503, 409 to the retry, "not found", the replay refused 422 → reconciled again as that unknown outcome, then its own route: 4 POSTs', async () => {
+    service.reset({
+      'POST /pay': [{ status: 503 }, { status: 409 }, { status: 422, body: { code: 'invoice_closed' } }],
+      'GET /payments': [{ status: 404 }],
+    });
+    const h = await harness(env, [pay(false, true)]);
+    const workflowId = uniqueTaskQueue('dup-later');
+    const r = await h.run(() =>
+      h.runPlan({ calls: [{ tool: 'pay', args: { invoice: 'inv-7' }, stepId: 'pay' }] }, workflowId),
+    );
+    const failure = await reconciledFailure(h, await writeKey(env.client, workflowId, 'pay'));
+    expect(failure).toMatchObject({
+      class: 'outcome_unknown',
+      phase: 'commit_unknown',
+      replaySafe: false,
+      status: 422,
+      publicMessage: EARLIER_APPLIED,
+    });
+    expect(failedOutcome(r.outcomes[0]).failure).toMatchObject({ status: 422 });
+    expect([service.hits('POST /pay'), service.hits('GET /payments')]).toEqual([4, 2]);
+  });
+
   test('a dropped answer, "not found", the replay refused 422 → reconciled again, not replay-safe; then its own route: 3 POSTs', async () => {
     service.reset({
       'POST /pay': [{ destroy: true }, { status: 422, body: { code: 'invoice_closed', message: 'closed' } }],

@@ -149,7 +149,9 @@ describe('dispatchFailed', () => {
       publicMessage:
         'A repeat of this write was refused as a duplicate of its idempotency key: the first one may have been applied.',
     });
-    expect(patchIds).toEqual([]);
+    // One fact: the call is maybe-applied, as after a lost answer, so a later failure is that unknown outcome too.
+    expect(scope.maybeApplied).toBe(true);
+    expect(patchIds).toEqual(['recovery-router:may-have-applied']);
   });
 
   it('dispatch: the same 409 on a write whose receiver deduplicates by the key → outcome_unknown, replay-safe', () => {
@@ -168,10 +170,11 @@ describe('dispatchFailed', () => {
       publicMessage:
         'A repeat of this write was refused as a duplicate of its idempotency key: the first one may have been applied.',
     });
-    expect(patchIds).toEqual(['recovery-router:may-have-applied-replay-safe']);
+    expect(scope.maybeApplied).toBe(true);
+    expect(new Set(patchIds)).toEqual(new Set(['recovery-router:may-have-applied']));
   });
 
-  it('dispatch: the same on a run recorded before replaySafe followed the receiver → not replay-safe, as recorded', () => {
+  it('dispatch: the same on a run recorded before the fact was one → not replay-safe and not maybe-applied, as recorded', () => {
     patchedNow = false;
     const write = dedupWrite();
     const ctx = routerContext([write]);
@@ -179,6 +182,7 @@ describe('dispatchFailed', () => {
     const precondition = failure({ tool: 'refund', class: 'semantic_rejection', reason: 'precondition_failed' });
     const out = dispatchFailed(ctx, scope, startDispatch(ctx, scope), thrown({ ...precondition, retryable: false }));
     expect(out.ok ? undefined : out.attempt.failure).toMatchObject({ class: 'outcome_unknown', replaySafe: false });
+    expect(scope.maybeApplied).toBeUndefined();
   });
 
   it('dispatch: a 409 to a write’s first dispatch stays a conflict (semantic_rejection)', () => {
@@ -188,6 +192,7 @@ describe('dispatchFailed', () => {
     const conflict = failure({ tool: 'pay', class: 'semantic_rejection', reason: 'conflict', retryable: false });
     const out = dispatchFailed(ctx, scope, started, thrown(conflict));
     expect(out.ok ? undefined : out.attempt.failure).toEqual(conflict);
+    expect(scope.maybeApplied).toBeUndefined();
   });
 
   it('dispatch: a write’s commit_unknown failure marks the call maybe-applied; a read’s does not', () => {

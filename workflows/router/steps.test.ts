@@ -318,6 +318,6 @@ describe('mayHaveApplied: an earlier attempt of this write may have been applied
   });
 
   it('steps: the patch id recorded histories will carry', () => {
-    expect(MAY_HAVE_APPLIED_PATCH).toBe('recovery-router:may-have-applied-replay-safe');
+    expect(MAY_HAVE_APPLIED_PATCH).toBe('recovery-router:may-have-applied');
   });
 });
