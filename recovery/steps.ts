@@ -149,8 +149,8 @@ export function routeOf(
   return { kind: 'end', failure, action: action(), routed: true };
 }
 
-/** The patch that made a write's `mayHaveApplied` failure replay-safe exactly when its receiver deduplicates. */
-export const MAY_HAVE_APPLIED_PATCH = 'recovery-router:may-have-applied-replay-safe';
+/** The patch that made "an earlier attempt may have applied" one fact (`mayHaveApplied`; DESIGN.md, "Reconcile"). */
+export const MAY_HAVE_APPLIED_PATCH = 'recovery-router:may-have-applied';
 
 /**
  * `failure`, of a write an earlier attempt of which may have been applied, as that unknown outcome (docs/DESIGN.md,

@@ -8,7 +8,7 @@ import type { createToolActivities } from '../../activities/invoke-tool';
 import { recordFailure } from '../../recovery/call-ledger';
 import { FailureClass, FailureReason, Phase, type FailureMeta, type ToolFailure } from '../../recovery/failure';
 import { RecoveryAction } from '../../recovery/routes';
-import { mayHaveApplied } from '../../recovery/steps';
+import { MAY_HAVE_APPLIED_PATCH, mayHaveApplied } from '../../recovery/steps';
 import { fromActivityError } from '../activity-failure';
 import { isDuplicateKey } from '../reconcile-replay';
 import { setOwn } from '../router-helpers';
@@ -70,9 +70,8 @@ export function dispatched(
   // Temporal retried this activity: only transient, replay-safe failures are retried server-side.
   if (result.attempt > 1) {
     // The first failure's class and reason, when the activity carried them (activities/retried-after.ts).
-    const first = result.retriedAfter;
-    const cls = first?.class ?? FailureClass.TRANSIENT;
-    const reason = first?.reason ?? FailureReason.UNSPECIFIED;
+    const cls = result.retriedAfter?.class ?? FailureClass.TRANSIENT;
+    const reason = result.retriedAfter?.reason ?? FailureReason.UNSPECIFIED;
     const failure = runtimeFailure(scope, cls, reason, 'Retried by Temporal.', { phase: Phase.DISPATCH });
     scope.recovered = { failure, action: RecoveryAction.RETRY };
   }
@@ -90,10 +89,11 @@ export function dispatchFailed(
   const attempt = meta.attempt ?? 1;
   countAttempts(ctx, scope, attempt, meta.credentialVersion);
   // A duplicate-key conflict answering a re-execution under the same key may mean the first write landed: look
-  // it up instead of routing a conflict (docs/DESIGN.md, "Reconcile").
+  // it up instead of routing a conflict (docs/DESIGN.md, "Reconcile"). Either way, a later failure is that unknown.
   const write = scope.spec.effect === 'write';
   const landed = write && (scope.activities > 1 || attempt > 1) && isDuplicateKey(failure);
   if (write && failure.phase === Phase.COMMIT_UNKNOWN) scope.maybeApplied = true;
+  else if (landed && patched(MAY_HAVE_APPLIED_PATCH)) scope.maybeApplied = true;
   const shown = landed ? mayHaveApplied(failure, 'duplicate_key', scope.spec, patched) : failure;
   return { ok: false, attempt: { failure: shown, meta, versions: started.used, endedAtMs: Date.now() } };
 }
