@@ -42,7 +42,7 @@ export interface CallState {
   reauthed: boolean;
   approved: boolean;
   workflowRetries: number;
-  /** An attempt of this write may have been applied (a failure in phase `commit_unknown`; docs/DESIGN.md, "Phases"). */
+  /** An attempt of this write may have been applied (`commit_unknown`, or a duplicate key: `mayHaveApplied`). */
   maybeApplied: boolean;
   budgets: BudgetLedger;
 }

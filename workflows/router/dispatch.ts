@@ -89,7 +89,7 @@ export function dispatchFailed(
   const attempt = meta.attempt ?? 1;
   countAttempts(ctx, scope, attempt, meta.credentialVersion);
   // A duplicate-key conflict answering a re-execution under the same key may mean the first write landed: look
-  // it up instead of routing a conflict (docs/DESIGN.md, "Reconcile"). Either way, a later failure is that unknown.
+  // it up instead of routing a conflict (docs/DESIGN.md, "Reconcile"); like a lost answer, it marks the call.
   const write = scope.spec.effect === 'write';
   const landed = write && (scope.activities > 1 || attempt > 1) && isDuplicateKey(failure);
   if (write && failure.phase === Phase.COMMIT_UNKNOWN) scope.maybeApplied = true;
