@@ -23,6 +23,8 @@ export type Fault =
   | { kind: 'late_response'; delayMs: number }
   /** Commit only after `delayMs`, answering then (an attempt that outlives its timeout). */
   | { kind: 'slow_commit'; delayMs: number }
+  /** Commit, then answer 503 (a gateway in front gave up after the service committed: the "refusal" is wrong). */
+  | { kind: 'commit_then_503' }
   /** Drop the connection before committing anything (the service saw the request: a lookup answers `seen`). */
   | { kind: 'fail_before_commit' }
   /** Drop it as if it never reached the service (a proxy lost it): nothing committed, nothing seen. */
@@ -119,6 +121,10 @@ export async function startLedgerService(dbFile = ':memory:'): Promise<LedgerSer
       case 'lose_response':
         doCommit();
         req.socket.destroy();
+        return;
+      case 'commit_then_503':
+        doCommit();
+        send(res, 503, { code: 'gateway_unavailable' });
         return;
       case 'late_response': {
         const [status, body] = doCommit();

@@ -117,4 +117,18 @@ export const SCENARIOS: Scenario[] = [
       ...expectEq('refund POSTs', ledger.hits('POST /refunds'), 1),
     ],
   },
+  {
+    name: 'duplicate-key-reconcile',
+    description:
+      'a 503 after the refund committed, then 409 to the retry under the same key → looked up, not a conflict',
+    script: {},
+    arrange: ({ ledger }) => ledger.fault({ kind: 'commit_then_503' }),
+    calls: [{ tool: 'issue_refund', args: { orderId: 'O-1843', amountCents: 2500 }, stepId: 'refund-O-1843' }],
+    expected: 'succeeded via lookup; 1 row, 2 POSTs',
+    check: (r, { ledger }) => [
+      ...expectEq('reconciled', r.outcomes[0]?.ok ? r.outcomes[0].reconciled : 'failed', 'lookup'),
+      ...expectEq('refund rows', ledger.rows('refunds'), 1),
+      ...expectEq('refund POSTs', ledger.hits('POST /refunds'), 2),
+    ],
+  },
 ];

@@ -42,7 +42,7 @@ export interface CallState {
   reauthed: boolean;
   approved: boolean;
   workflowRetries: number;
-  /** An attempt of this write may have been applied (a failure in phase `commit_unknown`; docs/DESIGN.md, "Phases"). */
+  /** An attempt of this write may have been applied (`commit_unknown`, or a duplicate key: `mayHaveApplied`). */
   maybeApplied: boolean;
   budgets: BudgetLedger;
 }
@@ -141,21 +141,40 @@ export function routeOf(
   unknownChecked = false,
   action = (): RecoveryAction => facts.route(failure),
 ): Step {
-  if (!unknownChecked && call.maybeApplied && failure.class !== FailureClass.OUTCOME_UNKNOWN) {
-    if (facts.patched(WRITE_RETRIES_PATCH)) {
-      return { kind: 'reconcile', failure: unknownAfterApplied(failure), afterApplied: true };
-    }
+  const later = !unknownChecked && call.maybeApplied && failure.class !== FailureClass.OUTCOME_UNKNOWN;
+  if (later && facts.patched(WRITE_RETRIES_PATCH)) {
+    const unknown = mayHaveApplied(failure, 'later_failure', call.spec, facts.patched);
+    return { kind: 'reconcile', failure: unknown, afterApplied: true };
   }
   return { kind: 'end', failure, action: action(), routed: true };
 }
 
-function unknownAfterApplied(failure: ToolFailure): ToolFailure {
+/** The patch that made "an earlier attempt may have applied" one fact (`mayHaveApplied`; DESIGN.md, "Reconcile"). */
+export const MAY_HAVE_APPLIED_PATCH = 'recovery-router:may-have-applied';
+
+/**
+ * `failure`, of a write an earlier attempt of which may have been applied, as that unknown outcome (docs/DESIGN.md,
+ * "Phases", "Reconcile" 4). `why`: a repeat was refused as a duplicate of its key, or a later attempt failed. It is
+ * replay-safe only when its receiver deduplicates by the key, as recovery/classify/sent.ts says of any unknown outcome
+ * and the review desk warns before a replay; runs recorded before keep the old value.
+ */
+export function mayHaveApplied(
+  failure: ToolFailure,
+  why: 'duplicate_key' | 'later_failure',
+  spec: ToolSpec,
+  patched: Facts['patched'],
+): ToolFailure {
+  const replaySafe = failure.replaySafe && isReplaySafe(spec);
+  const before = why === 'later_failure' && failure.replaySafe;
   return {
     ...failure,
     class: FailureClass.OUTCOME_UNKNOWN,
     phase: Phase.COMMIT_UNKNOWN,
     retryable: false,
+    replaySafe: replaySafe === before || patched(MAY_HAVE_APPLIED_PATCH) ? replaySafe : before,
     publicMessage:
-      'An earlier attempt of this write may have been applied before this one failed; it is looked up before anything runs again.',
+      why === 'duplicate_key'
+        ? 'A repeat of this write was refused as a duplicate of its idempotency key: the first one may have been applied.'
+        : 'An earlier attempt of this write may have been applied before this one failed; it is looked up before anything runs again.',
   };
 }

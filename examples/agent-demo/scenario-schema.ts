@@ -31,6 +31,7 @@ const LedgerFaultSchema = z.discriminatedUnion('kind', [
   z.object({ kind: z.literal('slow_commit'), delayMs: z.number().int().min(0).max(60_000) }).strict(),
   z.object({ kind: z.literal('fail_before_commit') }).strict(),
   z.object({ kind: z.literal('lost_in_transit') }).strict(),
+  z.object({ kind: z.literal('commit_then_503') }).strict(),
 ]);
 
 const RelativeFile = z

@@ -72,7 +72,7 @@ export interface CallScope {
   /** Workflow-side retries of a write refused before it was sent. */
   workflowRetries: number;
   /**
-   * An attempt of this write may have been applied (a failure in phase `commit_unknown`): a later failure of the
+   * An attempt of this write may have been applied (phase `commit_unknown`, or a duplicate key): a later failure of the
    * call is then an unknown outcome, reconciled, never reported failed (docs/DESIGN.md, "Phases").
    */
   maybeApplied?: boolean;

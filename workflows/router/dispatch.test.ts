@@ -16,7 +16,19 @@ import type { ToolFailure } from '../../recovery/failure';
 import { dedupWrite, failure, readyScope, routerContext, spec, state } from '../../test/fixtures/router';
 import { dispatched, dispatchFailed, recordAttempt, startDispatch } from './dispatch';
 
-beforeEach(() => jest.useFakeTimers({ now: 50_000 }));
+/** Temporal's `patched`, answered by `patchedNow` and recorded in `patchIds` (it needs a workflow context). */
+const patchIds: string[] = [];
+let patchedNow = true;
+jest.mock('@temporalio/workflow', () => ({
+  ...jest.requireActual('@temporalio/workflow'),
+  patched: (id: string) => (patchIds.push(id), patchedNow),
+}));
+
+beforeEach(() => {
+  jest.useFakeTimers({ now: 50_000 });
+  patchIds.length = 0;
+  patchedNow = true;
+});
 afterEach(() => jest.useRealTimers());
 
 /** What `await invokeTool(...)` throws for a failure the activity edge shaped. */
@@ -137,6 +149,40 @@ describe('dispatchFailed', () => {
       publicMessage:
         'A repeat of this write was refused as a duplicate of its idempotency key: the first one may have been applied.',
     });
+    // One fact: the call is maybe-applied, as after a lost answer, so a later failure is that unknown outcome too.
+    expect(scope.maybeApplied).toBe(true);
+    expect(patchIds).toEqual(['recovery-router:may-have-applied']);
+  });
+
+  it('dispatch: the same 409 on a write whose receiver deduplicates by the key → outcome_unknown, replay-safe', () => {
+    const write = dedupWrite();
+    const ctx = routerContext([write]);
+    const scope = readyScope(write, {}, { activities: 1 });
+    const started = startDispatch(ctx, scope);
+    const conflict = failure({ tool: 'refund', class: 'semantic_rejection', reason: 'conflict', retryable: false });
+    const out = dispatchFailed(ctx, scope, started, thrown(conflict));
+    expect(out.ok ? undefined : out.attempt.failure).toEqual({
+      ...conflict,
+      class: 'outcome_unknown',
+      phase: 'commit_unknown',
+      retryable: false,
+      replaySafe: true,
+      publicMessage:
+        'A repeat of this write was refused as a duplicate of its idempotency key: the first one may have been applied.',
+    });
+    expect(scope.maybeApplied).toBe(true);
+    expect(new Set(patchIds)).toEqual(new Set(['recovery-router:may-have-applied']));
+  });
+
+  it('dispatch: the same on a run recorded before the fact was one → not replay-safe and not maybe-applied, as recorded', () => {
+    patchedNow = false;
+    const write = dedupWrite();
+    const ctx = routerContext([write]);
+    const scope = readyScope(write, {}, { activities: 1 });
+    const precondition = failure({ tool: 'refund', class: 'semantic_rejection', reason: 'precondition_failed' });
+    const out = dispatchFailed(ctx, scope, startDispatch(ctx, scope), thrown({ ...precondition, retryable: false }));
+    expect(out.ok ? undefined : out.attempt.failure).toMatchObject({ class: 'outcome_unknown', replaySafe: false });
+    expect(scope.maybeApplied).toBeUndefined();
   });
 
   it('dispatch: a 409 to a write’s first dispatch stays a conflict (semantic_rejection)', () => {
@@ -146,6 +192,7 @@ describe('dispatchFailed', () => {
     const conflict = failure({ tool: 'pay', class: 'semantic_rejection', reason: 'conflict', retryable: false });
     const out = dispatchFailed(ctx, scope, started, thrown(conflict));
     expect(out.ok ? undefined : out.attempt.failure).toEqual(conflict);
+    expect(scope.maybeApplied).toBeUndefined();
   });
 
   it('dispatch: a write’s commit_unknown failure marks the call maybe-applied; a read’s does not', () => {

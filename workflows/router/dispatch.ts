@@ -3,11 +3,12 @@
  * per-call retry budget, for the record), the credential version it reports kept, and its failure back to data.
  * Sandbox-safe.
  */
-import type { ActivityInterfaceFor } from '@temporalio/workflow';
+import { patched, type ActivityInterfaceFor } from '@temporalio/workflow';
 import type { createToolActivities } from '../../activities/invoke-tool';
 import { recordFailure } from '../../recovery/call-ledger';
 import { FailureClass, FailureReason, Phase, type FailureMeta, type ToolFailure } from '../../recovery/failure';
 import { RecoveryAction } from '../../recovery/routes';
+import { MAY_HAVE_APPLIED_PATCH, mayHaveApplied } from '../../recovery/steps';
 import { fromActivityError } from '../activity-failure';
 import { isDuplicateKey } from '../reconcile-replay';
 import { setOwn } from '../router-helpers';
@@ -69,9 +70,8 @@ export function dispatched(
   // Temporal retried this activity: only transient, replay-safe failures are retried server-side.
   if (result.attempt > 1) {
     // The first failure's class and reason, when the activity carried them (activities/retried-after.ts).
-    const first = result.retriedAfter;
-    const cls = first?.class ?? FailureClass.TRANSIENT;
-    const reason = first?.reason ?? FailureReason.UNSPECIFIED;
+    const cls = result.retriedAfter?.class ?? FailureClass.TRANSIENT;
+    const reason = result.retriedAfter?.reason ?? FailureReason.UNSPECIFIED;
     const failure = runtimeFailure(scope, cls, reason, 'Retried by Temporal.', { phase: Phase.DISPATCH });
     scope.recovered = { failure, action: RecoveryAction.RETRY };
   }
@@ -89,19 +89,13 @@ export function dispatchFailed(
   const attempt = meta.attempt ?? 1;
   countAttempts(ctx, scope, attempt, meta.credentialVersion);
   // A duplicate-key conflict answering a re-execution under the same key may mean the first write landed: look
-  // it up instead of routing a conflict (docs/DESIGN.md, "Reconcile").
-  const reexecuted = scope.activities > 1 || attempt > 1;
-  const landed = scope.spec.effect === 'write' && reexecuted && isDuplicateKey(failure);
-  if (scope.spec.effect === 'write' && failure.phase === Phase.COMMIT_UNKNOWN) scope.maybeApplied = true;
-  return {
-    ok: false,
-    attempt: {
-      failure: landed ? landedMaybe(failure) : failure,
-      meta,
-      versions: started.used,
-      endedAtMs: Date.now(),
-    },
-  };
+  // it up instead of routing a conflict (docs/DESIGN.md, "Reconcile"); like a lost answer, it marks the call.
+  const write = scope.spec.effect === 'write';
+  const landed = write && (scope.activities > 1 || attempt > 1) && isDuplicateKey(failure);
+  if (write && failure.phase === Phase.COMMIT_UNKNOWN) scope.maybeApplied = true;
+  else if (landed && patched(MAY_HAVE_APPLIED_PATCH)) scope.maybeApplied = true;
+  const shown = landed ? mayHaveApplied(failure, 'duplicate_key', scope.spec, patched) : failure;
+  return { ok: false, attempt: { failure: shown, meta, versions: started.used, endedAtMs: Date.now() } };
 }
 
 function countAttempts(ctx: RouterContext, scope: ReadyScope, attempt: number, credentialVersion?: number): void {
@@ -126,17 +120,4 @@ export function recordAttempt(
     endedAtMs: attempt.endedAtMs,
     ...(earliestRetryAtMs === undefined ? {} : { earliestRetryAtMs }),
   });
-}
-
-/** A conflict answering a re-execution under the same idempotency key, as what it may be: the write landed. */
-function landedMaybe(conflict: ToolFailure): ToolFailure {
-  return {
-    ...conflict,
-    class: FailureClass.OUTCOME_UNKNOWN,
-    phase: Phase.COMMIT_UNKNOWN,
-    retryable: false,
-    replaySafe: false,
-    publicMessage:
-      'A repeat of this write was refused as a duplicate of its idempotency key: the first one may have been applied.',
-  };
 }

@@ -6,7 +6,14 @@ import { DEFAULT_BACKOFF_POLICY } from '../../recovery/backoff';
 import { spend, startCall, startRun, startTurn } from '../../recovery/budgets';
 import { ACTIONS } from '../../recovery/actions';
 import { RecoveryAction, routeFor } from '../../recovery/routes';
-import { retriesSpent, WRITE_RETRIES_PATCH, type CallState, type Facts } from '../../recovery/steps';
+import {
+  MAY_HAVE_APPLIED_PATCH,
+  mayHaveApplied,
+  retriesSpent,
+  WRITE_RETRIES_PATCH,
+  type CallState,
+  type Facts,
+} from '../../recovery/steps';
 import { dedupWrite, failure, spec } from '../../test/fixtures/router';
 import { afterApproval, afterReconcile, decide, reconcileFailed, span } from './steps';
 
@@ -23,12 +30,22 @@ const call = (over: Partial<CallState> = {}): CallState => ({
   ...over,
 });
 const patchIds: string[] = [];
-const facts = (patched = true): Facts => ({
+/** `patched`: every patch (true), none (false), or these ids only. */
+const facts = (patched: boolean | readonly string[] = true): Facts => ({
   backoff: { ...DEFAULT_BACKOFF_POLICY, jitterRatio: 0 },
   random: () => 0.5,
-  patched: (id) => (patchIds.push(id), patched),
+  patched: (id) => (patchIds.push(id), typeof patched === 'boolean' ? patched : patched.includes(id)),
   route: (f) => routeFor(f).action,
 });
+/** A write whose receiver does not deduplicate by its key: a replay may apply it twice. */
+const oneShotWrite = dedupWrite({
+  name: 'pay',
+  idempotency: { carrier: 'header', name: 'Idempotency-Key', deduplicates: false },
+});
+const EARLIER_APPLIED =
+  'An earlier attempt of this write may have been applied before this one failed; it is looked up before anything runs again.';
+const DUPLICATE_KEY =
+  'A repeat of this write was refused as a duplicate of its idempotency key: the first one may have been applied.';
 const failed = (over: Parameters<typeof failure>[0] = {}) => ({ failure: failure(over), endedAtMs: 10_000 });
 beforeEach(() => (patchIds.length = 0));
 
@@ -53,9 +70,44 @@ describe('decide: ends with the route', () => {
   it('steps: a later failure of a write that may have applied → reconcile it as an unknown outcome, once', () => {
     const f = failed({ class: 'semantic_rejection', reason: 'conflict', retryable: false });
     const step = decide(call({ spec: dedupWrite(), maybeApplied: true }), f, facts());
-    expect(step).toMatchObject({ kind: 'reconcile', afterApplied: true, failure: { class: 'outcome_unknown' } });
-    expect(step.failure).toMatchObject({ phase: 'commit_unknown', retryable: false });
+    // The receiver deduplicates by the key: a replay with it cannot apply the write twice (replay-safe).
+    expect(step).toEqual({
+      kind: 'reconcile',
+      afterApplied: true,
+      failure: {
+        ...f.failure,
+        class: 'outcome_unknown',
+        phase: 'commit_unknown',
+        retryable: false,
+        replaySafe: true,
+        publicMessage: EARLIER_APPLIED,
+      },
+    });
     expect(patchIds).toEqual([WRITE_RETRIES_PATCH]);
+  });
+
+  it('steps: a later refusal of a write that does not deduplicate, an earlier attempt of which may have applied → not replay-safe', () => {
+    const f = failed({ tool: 'pay', class: 'invalid_arguments', reason: 'schema', retryable: false, status: 422 });
+    const step = decide(call({ spec: oneShotWrite, maybeApplied: true }), f, facts());
+    expect(step).toEqual({
+      kind: 'reconcile',
+      afterApplied: true,
+      failure: {
+        ...f.failure,
+        class: 'outcome_unknown',
+        phase: 'commit_unknown',
+        retryable: false,
+        replaySafe: false,
+        publicMessage: EARLIER_APPLIED,
+      },
+    });
+    expect(patchIds).toEqual([WRITE_RETRIES_PATCH, MAY_HAVE_APPLIED_PATCH]);
+  });
+
+  it('steps: the same on a run recorded before replaySafe followed the receiver → the refusal’s replaySafe kept', () => {
+    const f = failed({ tool: 'pay', class: 'invalid_arguments', reason: 'schema', retryable: false, status: 422 });
+    const step = decide(call({ spec: oneShotWrite, maybeApplied: true }), f, facts([WRITE_RETRIES_PATCH]));
+    expect(step).toMatchObject({ kind: 'reconcile', failure: { class: 'outcome_unknown', replaySafe: true } });
   });
 
   it('steps: the same on a run recorded before the patch → its own route', () => {
@@ -182,6 +234,23 @@ describe('afterReconcile', () => {
     });
     expect(afterReconcile(c, { failure: unknown }, settled, facts())).toMatchObject({ kind: 'reconcile' });
   });
+  it('steps: a replay of a write that does not deduplicate refused after an unknown outcome → reconciled again, not replay-safe', () => {
+    const refused = failure({ tool: 'pay', class: 'semantic_rejection', reason: 'business_rule', retryable: false });
+    const settled = { state: 'replay_failed', failure: refused, replays: 1 } as never;
+    const c = call({ spec: oneShotWrite, maybeApplied: true });
+    expect(afterReconcile(c, { failure: unknown }, settled, facts())).toEqual({
+      kind: 'reconcile',
+      afterApplied: true,
+      failure: {
+        ...refused,
+        class: 'outcome_unknown',
+        phase: 'commit_unknown',
+        retryable: false,
+        replaySafe: false,
+        publicMessage: EARLIER_APPLIED,
+      },
+    });
+  });
   it('steps: a reconciliation that did not finish → escalate naming the operation', () => {
     expect(reconcileFailed(call(), unknown)).toMatchObject({
       kind: 'end',
@@ -189,5 +258,66 @@ describe('afterReconcile', () => {
       message:
         'The reconciliation of operation wf-1:s1 did not finish; a person must check whether the write was applied before anything is replayed.',
     });
+  });
+});
+
+describe('mayHaveApplied: an earlier attempt of this write may have been applied (one fact, two reasons)', () => {
+  const conflict = failure({
+    tool: 'pay',
+    class: 'semantic_rejection',
+    reason: 'conflict',
+    phase: 'dispatch',
+    retryable: false,
+    status: 409,
+  });
+  const unknownOf = (replaySafe: boolean, publicMessage: string) => ({
+    ...conflict,
+    class: 'outcome_unknown',
+    phase: 'commit_unknown',
+    retryable: false,
+    replaySafe,
+    publicMessage,
+  });
+  const asked = (patched: boolean) => (id: string) => (patchIds.push(id), patched);
+
+  it('steps: a repeat refused as a duplicate key, receiver does not deduplicate → outcome_unknown, not replay-safe, no patch asked', () => {
+    expect(mayHaveApplied(conflict, 'duplicate_key', oneShotWrite, asked(true))).toEqual(
+      unknownOf(false, DUPLICATE_KEY),
+    );
+    expect(patchIds).toEqual([]);
+  });
+
+  it('steps: a repeat refused as a duplicate key, receiver deduplicates → replay-safe (a replay with the key cannot apply it twice); before the patch: not', () => {
+    expect(mayHaveApplied(conflict, 'duplicate_key', dedupWrite(), asked(true))).toEqual(
+      unknownOf(true, DUPLICATE_KEY),
+    );
+    expect(mayHaveApplied(conflict, 'duplicate_key', dedupWrite(), asked(false))).toEqual(
+      unknownOf(false, DUPLICATE_KEY),
+    );
+    expect(patchIds).toEqual([MAY_HAVE_APPLIED_PATCH, MAY_HAVE_APPLIED_PATCH]);
+  });
+
+  it('steps: a later failure, receiver does not deduplicate → not replay-safe; before the patch: the failure’s own', () => {
+    expect(mayHaveApplied(conflict, 'later_failure', oneShotWrite, asked(true))).toEqual(
+      unknownOf(false, EARLIER_APPLIED),
+    );
+    expect(mayHaveApplied(conflict, 'later_failure', oneShotWrite, asked(false))).toEqual(
+      unknownOf(true, EARLIER_APPLIED),
+    );
+  });
+
+  it('steps: a later failure, receiver deduplicates → replay-safe as the failure was, no patch asked; a failure not replay-safe stays so', () => {
+    expect(mayHaveApplied(conflict, 'later_failure', dedupWrite(), asked(true))).toEqual(
+      unknownOf(true, EARLIER_APPLIED),
+    );
+    const unsafe = { ...conflict, replaySafe: false };
+    expect(mayHaveApplied(unsafe, 'later_failure', dedupWrite(), asked(true))).toEqual({
+      ...unknownOf(false, EARLIER_APPLIED),
+    });
+    expect(patchIds).toEqual([]);
+  });
+
+  it('steps: the patch id recorded histories will carry', () => {
+    expect(MAY_HAVE_APPLIED_PATCH).toBe('recovery-router:may-have-applied');
   });
 });
