@@ -72,11 +72,12 @@ function addReviewCommands(program: Command, withClient: WithClient): void {
     .requiredOption('--by <who>', 'who decides')
     .requiredOption('--reason <text>', 'why')
     .option('--result-ref <ref>', 'with mark-applied: where the result of the applied write is')
+    .option('--confirm-risk', 'with replay of a write whose receiver does not deduplicate: it may apply it twice')
     .action(
       (
         operationId: string,
         given: 'mark-applied' | 'mark_applied' | 'replay' | 'abandon',
-        o: { by: string; reason: string; resultRef?: string },
+        o: { by: string; reason: string; resultRef?: string; confirmRisk?: boolean },
       ) => {
         const verb = given === 'mark_applied' ? 'mark-applied' : given;
         // Refused here, before connecting; decideReview checks it again for callers from code.
@@ -88,6 +89,7 @@ function addReviewCommands(program: Command, withClient: WithClient): void {
             by: o.by,
             reason: o.reason,
             ...(o.resultRef ? { resultRef: o.resultRef } : {}),
+            ...(o.confirmRisk === true ? { confirmRisk: true } : {}),
           });
           console.log(`${verb} accepted for ${operationId}`);
         });

@@ -25,6 +25,12 @@ export interface ReviewDecision {
   reason: string;
   /** Required with `mark_applied`: a reference to the result (e.g. the provider's id). */
   resultRef?: string;
+  /**
+   * Required `true` with `replay` when the case's receiver does not deduplicate (`ReviewCase.deduplicates` false):
+   * the person confirms that a replay may apply the write twice. Without it the update's validator refuses the replay
+   * (docs/DESIGN.md, "Reconcile").
+   */
+  confirmRisk?: boolean;
 }
 
 /** One lookup the reconcile workflow made. */

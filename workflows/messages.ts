@@ -85,6 +85,7 @@ export const reviewDecisionSchema = shaped((s) =>
       by: text(MESSAGE_BOUNDS.by),
       reason: text(MESSAGE_BOUNDS.reason),
       resultRef: text(MESSAGE_BOUNDS.resultRef).optional(),
+      confirmRisk: s.boolean().optional(),
     })
     .strict()
     .refine((d) => d.decision !== 'mark_applied' || d.resultRef !== undefined, {

@@ -4,7 +4,7 @@
  * workflow cannot take (docs/DESIGN.md, "Reconcile"). Inputs are parsed and bounded (workflows/messages.ts).
  * Sandbox-safe.
  */
-import { ApplicationFailure, log, setHandler } from '@temporalio/workflow';
+import { ApplicationFailure, log, patched, setHandler } from '@temporalio/workflow';
 import { ApplicationFailureType } from '../recovery/failure-types';
 import { argsHash } from '../recovery/canonical';
 import type { ToolFailure } from '../recovery/failure';
@@ -36,6 +36,19 @@ export function errorFacts(f: ToolFailure): UnknownErrorFacts {
     fingerprint: f.fingerprint ?? argsHash({ class: f.class, reason: f.reason, status, code }),
     ...(f.fingerprint === undefined ? {} : { suggestedRule: suggestedRule(f.fingerprint) }),
   };
+}
+
+/** Asked where a signalled replay of a write that does not deduplicate is refused for want of `confirmRisk`. */
+export const REPLAY_CONFIRM_PATCH = 'recovery-router:replay-needs-confirmed-risk';
+
+/**
+ * Why `d` cannot be taken as it is: a replay of a write whose receiver does not deduplicate, without the person's
+ * `confirmRisk` (a replay may apply it twice; docs/DESIGN.md, "Reconcile"). The desk, the CLI and `decideReview`
+ * callers all meet it here.
+ */
+export function unconfirmedRisk(d: ReviewDecision, caseView: ReviewCase): string | undefined {
+  if (d.decision !== 'replay' || caseView.deduplicates || d.confirmRisk === true) return undefined;
+  return `${caseView.tool} does not deduplicate: a replay may apply the write twice. Confirm the risk to replay.`;
 }
 
 /** What the handlers hand the reconciliation: a decision to carry out, a request to check the owner, an owner gone. */
@@ -97,8 +110,10 @@ export function registerReview(
   );
   setHandler(reviewDecisionSignal, (raw: unknown) => {
     const checked = check(raw, 'recovery.reviewDecision');
-    if (checked.ok) take(checked.value);
-    else log.warn('review decision ignored', { why: checked.why });
+    // Runs recorded before the rule took a signalled replay as it came.
+    const risk = checked.ok ? unconfirmedRisk(checked.value, caseView) : undefined;
+    if (checked.ok && (risk === undefined || !patched(REPLAY_CONFIRM_PATCH))) take(checked.value);
+    else log.warn('review decision ignored', { why: checked.ok ? risk : checked.why });
   });
   setHandler(checkOwnerSignal, () => void (inbox.recheck = true));
   // A refusal the handler throws is recorded in history (a validator's is not): without the workflow's stack.
@@ -116,9 +131,11 @@ export function registerReview(
       return view();
     },
     {
+      // A validator runs only when the update arrives, never on replay: the risk's rule can live here alone.
       validator: (raw: unknown) => {
         const checked = check(raw, 'recovery.decideReview');
-        if (!checked.ok) throw new Error(checked.why);
+        const why = checked.ok ? unconfirmedRisk(checked.value, caseView) : checked.why;
+        if (why !== undefined) throw new Error(why);
       },
     },
   );

@@ -233,6 +233,8 @@ export class DeskActions {
       by: user,
       reason: textField(body, 'reason', MESSAGE_BOUNDS.reason),
       ...(resultRef ? { resultRef } : {}),
+      // The run refuses a replay of a write that does not deduplicate without it (workflows/reconcile-review.ts).
+      ...(body.confirmRisk === true ? { confirmRisk: true } : {}),
     };
     if (decision.decision === 'replay') {
       const c = await this.reviewCase(body);
@@ -243,11 +245,6 @@ export class DeskActions {
         viewDigest(body.viewDigest, 'viewDigest'),
         'replaying',
       );
-      if (!c.deduplicates && body.confirmRisk !== true)
-        throw new HttpError(
-          409,
-          `${c.tool} does not deduplicate: a replay may apply the write twice. Confirm the risk to replay.`,
-        );
     }
     return this.sent(reconcileWorkflowId(operationId), () => decideReview(this.clientFor(user), operationId, decision));
   }

@@ -243,12 +243,15 @@ describe('reviews: a refund whose outcome stayed unknown (lookup down), on one s
     expect((await showReview(env.client, operationId)).status).toBe('awaiting_review');
   });
 
-  test('decideReview: replay is accepted; a second decision while the replay runs is rejected by the validator ("not awaiting review"); one row, 2 POSTs; then not_found and no longer listed', async () => {
-    const accepted = await decideReview(env.client, operationId, {
-      decision: 'replay',
-      by: 'ops@example',
-      reason: 'the provider shows nothing',
+  test('decideReview: a replay without the confirmed risk is refused (issue_refund does not deduplicate); with it, accepted; a second decision while the replay runs is rejected by the validator ("not awaiting review"); one row, 2 POSTs; then not_found and no longer listed', async () => {
+    const replay = { decision: 'replay', by: 'ops@example', reason: 'the provider shows nothing' } as const;
+    await expect(decideReview(env.client, operationId, replay)).rejects.toMatchObject({
+      name: 'ReviewError',
+      code: 'rejected',
+      message: 'issue_refund does not deduplicate: a replay may apply the write twice. Confirm the risk to replay.',
     });
+    expect(ledger.hits('POST /refunds')).toBe(1);
+    const accepted = await decideReview(env.client, operationId, { ...replay, confirmRisk: true });
     expect(accepted).toMatchObject({ operationId, status: 'awaiting_review', replays: 0 });
 
     // The replay's POST is held 1.5 s by the ledger: the operation is being replayed, not awaiting review.

@@ -167,7 +167,14 @@ describe('a review replay of a write that had already landed', () => {
       operationId = await writeKey(env.client, workflowId, 'O-811');
       await awaitingReview(operationId);
       ledger.setLookupDown(false); // the lookup is back, but the reviewer chooses a replay
-      await review(operationId, { decision: 'replay' });
+      // The refund's receiver is not declared deduplicating: a replay needs the person's confirmed risk.
+      await expect(review(operationId, { decision: 'replay' })).rejects.toMatchObject({
+        cause: {
+          message: 'issue_refund does not deduplicate: a replay may apply the write twice. Confirm the risk to replay.',
+        },
+      });
+      expect(ledger.hits('POST /refunds')).toBe(1);
+      await review(operationId, { decision: 'replay', confirmRisk: true });
       return (await env.client.workflow.getHandle(workflowId).result()) as ToolPlanResult;
     });
     const out = okOutcome(r.outcomes[0]);
@@ -186,7 +193,7 @@ describe('a review replay of a write that had already landed', () => {
       await h.startPlan({ calls: [refund('O-812')], reconcile: { ...FAST_LOOKUPS, lookupBudget: 2 } }, workflowId);
       operationId = await writeKey(env.client, workflowId, 'O-812');
       await awaitingReview(operationId);
-      await review(operationId, { decision: 'replay' });
+      await review(operationId, { decision: 'replay', confirmRisk: true });
       for (let i = 0; i < 300; i++) {
         const c = await env.client.workflow.getHandle(reconcileWorkflowId(operationId)).query(reviewCaseQuery);
         if (c.status === 'awaiting_review' && c.replays === 1) {

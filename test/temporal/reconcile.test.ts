@@ -149,6 +149,7 @@ describe('lookup down → human review', () => {
         decision: 'replay',
         by: 'ops@example',
         reason: 'provider shows nothing',
+        confirmRisk: true,
       }),
     );
     expect(okOutcome(r.outcomes[0]).reconciled).toBe('review_replay');

@@ -58,3 +58,9 @@ test('reviews decide takes the decision as `reviews show` lists it (mark_applied
     ).toThrow('mark-applied needs --result-ref <ref>: where the result of the applied write is');
   }
 });
+
+test('reviews decide has --confirm-risk: the run refuses a replay of a write that does not deduplicate without it', () => {
+  const reviews = operatorCli().commands.find((c) => c.name() === 'reviews')!;
+  const decide = reviews.commands.find((c) => c.name() === 'decide')!;
+  expect(decide.options.map((o) => o.long)).toEqual(['--by', '--reason', '--result-ref', '--confirm-risk']);
+});
