@@ -5,10 +5,10 @@
  * Temporal's bundler (no loader hooks). One tool answers 503 then 200 (Temporal retries: 2 attempts), one 409
  * (replan, with the observed state). Variants: the newest peers we claim (@temporalio 1.24.0, zod 4.6.7) in a
  * CommonJS project and an ESM one sharing its install, and the oldest (1.23.0, zod 4.1.0); the newest on Node 22 and
- * 24 too (the npm registry's `node` package: one project installed with `--engine-strict` on Node 22, its install
- * checked with `--engine-strict` on Node 24, the quick start compiled once and run on each), beside this process's
- * Node. The guides' files that belong to the quick start's project (docs/tools.md, docs/testing.md,
- * docs/agents.md) compile with it, and the testing guide's replay program replays the quick start's run.
+ * 24 too (the npm registry's `node` package: the newest project's install checked with `--engine-strict` on each, its
+ * compiled quick start run on each), beside this process's Node. The guides' files that belong to the quick start's
+ * project (docs/tools.md, docs/testing.md, docs/agents.md) compile with it, and the testing guide's replay program
+ * replays the quick start's run.
  *
  * Each project writes a `temporal.config.json` (own task queue, a 1 s fixed backoff) that the plugin reads from the
  * working directory: the 1 s gap between the two inventory requests (the default would be 0.5–0.6 s) shows it did.
@@ -323,6 +323,31 @@ describe(`newest peers (@temporalio ${NEWEST.temporal}, zod ${NEWEST.zod})`, () 
     ]);
   });
 
+  test("Node 22 and 24 (the npm registry's node package): this install checked with --engine-strict on each; no package of the quick start refuses either", async () => {
+    // Without specs, npm builds the ideal tree from the project's lockfile and checks every package's engines
+    // against the Node it runs on (arborist, build-ideal-tree.js: each node of the inventory), then has nothing left
+    // to fetch: the engines check of an install without a second download. At least as strict as a fresh install on
+    // that Node: npm picks a version whose engines fit when the range has one (npm-pick-manifest), and a locked
+    // version that does not fit is refused here. Before the MCP peer's install below: the quick start's packages.
+    const flags = ['--engine-strict', '--prefer-offline', '--no-audit', '--no-fund', '--loglevel=error'];
+    const nodes = await Promise.all([onNode(22), onNode(24)]);
+    for (const [major, env] of [
+      [22, nodes[0]],
+      [24, nodes[1]],
+    ] as const) {
+      await sh('npm', ['install', ...flags], dir, env);
+      // The Node that npm runs on (`npm version` prints its `process.versions`) and the one `node` starts.
+      const versions = JSON.parse(await sh('npm', ['version', '--json'], dir, env)) as { node: string };
+      const node = (await sh('node', ['-p', 'process.versions.node'], dir, env)).trim();
+      expect([versions.node, node].map((v) => v.split('.')[0])).toEqual([String(major), String(major)]);
+    }
+  });
+
+  test.each([22, 24])('the quick start compiles once and runs on Node %i', async (major) => {
+    // tsc's output does not depend on the Node that runs it: the CommonJS compile above (skipLibCheck false).
+    await expectQuickStartRan(await runQuickStart(dir, major));
+  });
+
   test('ESM ("type": "module", sharing the install): the same files with .js imports compile and run', async () => {
     const esm = join(dir, 'esm');
     writeProject(esm, {
@@ -378,39 +403,5 @@ describe(`oldest peers (@temporalio ${OLDEST.temporal}, zod ${OLDEST.zod})`, () 
   test('CommonJS: the quick start compiles (skipLibCheck false) and runs', async () => {
     expect(outsideTemporal(await compile(dir, true))).toEqual([]);
     await expectQuickStartRan(await runQuickStart(dir));
-  });
-});
-
-describe("Node 22 and 24 (the npm registry's node package)", () => {
-  let dir: string;
-
-  test('install with --engine-strict on Node 22, then the same install checked with --engine-strict on Node 24: no package of the quick start refuses either', async () => {
-    dir = join(root, 'nodes');
-    writeProject(dir, { src: quickStartFiles(README), config: await configFor('nodes') });
-    const flags = ['--engine-strict', '--prefer-offline', '--no-audit', '--no-fund', '--loglevel=error'];
-    const specs = installSpecs(packed.file, NEWEST.temporal, NEWEST.zod);
-    const [on22, on24] = await Promise.all([onNode(22), onNode(24)]);
-    await sh('npm', ['install', ...flags, ...specs], dir, on22);
-    // Without specs, npm builds the ideal tree from the project's lockfile and checks every package's engines
-    // against the Node it runs on (arborist, build-ideal-tree.js: each node of the inventory), then has nothing left
-    // to fetch: the engines check of a second install without a second download.
-    await sh('npm', ['install', ...flags], dir, on24);
-    for (const [major, env] of [
-      [22, on22],
-      [24, on24],
-    ] as const) {
-      // The Node that npm runs on (`npm version` prints its `process.versions`) and the one `node` starts.
-      const versions = JSON.parse(await sh('npm', ['version', '--json'], dir, env)) as { node: string };
-      const node = (await sh('node', ['-p', 'process.versions.node'], dir, env)).trim();
-      expect([versions.node, node].map((v) => v.split('.')[0])).toEqual([String(major), String(major)]);
-    }
-  });
-
-  test.each([22, 24])('the quick start compiles once and runs on Node %i', async (major) => {
-    // The declarations of these peers (the newest, the same versions) were checked with skipLibCheck false in the
-    // newest project above; here the quick start's own files are checked (tsc's output does not depend on the Node
-    // that runs it), then run on each Node.
-    if (major === 22) expect(outsideTemporal(await compile(dir, false))).toEqual([]);
-    await expectQuickStartRan(await runQuickStart(dir, major));
   });
 });
