@@ -6,10 +6,8 @@
  */
 
 /**
- * C0/C1 controls (tab and newline stay), every format character (Unicode general category Cf: the bidi controls and
- * marks of UAX #9, zero-width characters, U+FFF9–FFFB interlinear annotations, the tag characters U+E0000–E007F that
- * spell ASCII invisibly) and every default-ignorable code point (Unicode §5.21: variation selectors, fillers), as
- * recovery/redact-normalize.ts drops them before redaction.
+ * C0/C1 controls (tab and newline stay), format characters (Unicode Cf: bidi controls and marks, UAX #9; zero-width
+ * ones; U+FFF9–FFFB; the tag characters U+E0000–E007F that spell ASCII invisibly) and default-ignorable code points.
  */
 const INVISIBLE = /[\u0000-\u0008\u000B-\u001F\u007F-\u009F\p{Cf}\p{Default_Ignorable_Code_Point}]/gu;
 /** One `INVISIBLE` character, or (in JSON text) an escaped C0 control. */
@@ -25,12 +23,9 @@ export function normalisedJson(value: unknown): unknown {
   const text = typeof value === 'object' && value !== null ? JSON.stringify(value) : undefined;
   if (text === undefined) return typeof value === 'string' ? stripControls(value) : value;
   if (!HAS_INVISIBLE.test(text)) return value;
-  return JSON.parse(text, (_key, v: unknown) =>
-    typeof v === 'string'
-      ? stripControls(v)
-      : typeof v === 'object' && v !== null && !Array.isArray(v)
-        ? Object.fromEntries(Object.entries(v).map(([k, x]) => [stripControls(k), x]))
-        : v,
+  // The text first (a key too; JSON's own characters are ASCII), then each value (an escaped C0 control).
+  return JSON.parse(stripControls(text), (_key, v: unknown) =>
+    typeof v === 'string' ? stripControls(v) : v,
   ) as unknown;
 }
 

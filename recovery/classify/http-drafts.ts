@@ -103,11 +103,7 @@ function isRateLimitedByHeadersOrBody(f: HttpFacts): boolean {
   );
 }
 
-/**
- * `issues` with each path a server named checked against the tool's input fields (`CallContext.inputFields`, when
- * known): a path whose first segment is no input field names nothing the model sent, so the router does not name it
- * either (a plain identifier can carry words too: "ignore_previous_instructions"); it moves into `serverSaid`.
- */
+/** `issues` whose path starts with no input field of the tool (when known) with that path moved into `serverSaid`. */
 export function onInputFields(issues: readonly FieldIssue[], inputFields: readonly string[] = []): FieldIssue[] {
   return issues.map((i) =>
     inputFields.length === 0 || typeof i.path[0] !== 'string' || inputFields.includes(i.path[0])
