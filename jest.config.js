@@ -76,7 +76,11 @@ module.exports = {
       testEnvironment: 'node',
       transform,
       setupFilesAfterEnv: integrationTimeout,
-      testMatch: ['<rootDir>/test/unseen/**/*.test.ts', '<rootDir>/test/unseen4/**/*.test.ts'],
+      testMatch: [
+        '<rootDir>/test/unseen/**/*.test.ts',
+        '<rootDir>/test/unseen4/**/*.test.ts',
+        '<rootDir>/test/unseen5/**/*.test.ts',
+      ],
     },
   ],
 };

@@ -6,13 +6,12 @@
  */
 
 /**
- * C0/C1 controls (tab and newline stay), bidi controls and marks (Unicode UAX #9: U+202A–202E, U+2066–2069,
- * U+200E/200F, U+061C) and invisible format characters (Unicode Cf: U+00AD, U+180E, U+200B–200D, U+2060–2064, U+FEFF).
+ * C0/C1 controls (tab and newline stay), format characters (Unicode Cf: bidi controls and marks, UAX #9; zero-width
+ * ones; U+FFF9–FFFB; the tag characters U+E0000–E007F that spell ASCII invisibly) and default-ignorable code points.
  */
-const INVISIBLE =
-  /[\u0000-\u0008\u000B-\u001F\u007F-\u009F\u00AD\u061C\u180E\u200B-\u200F\u202A-\u202E\u2060-\u2064\u2066-\u2069\uFEFF]/g;
+const INVISIBLE = /[\u0000-\u0008\u000B-\u001F\u007F-\u009F\p{Cf}\p{Default_Ignorable_Code_Point}]/gu;
 /** One `INVISIBLE` character, or (in JSON text) an escaped C0 control. */
-const HAS_INVISIBLE = new RegExp(`${INVISIBLE.source}|\\\\u00[01]|\\\\[bfr]`);
+const HAS_INVISIBLE = new RegExp(`${INVISIBLE.source}|\\\\u00[01]|\\\\[bfr]`, 'u');
 
 /** `text` without `INVISIBLE` characters: a server's words before the model or an operator's terminal reads them. */
 export function stripControls(text: string): string {
@@ -24,7 +23,10 @@ export function normalisedJson(value: unknown): unknown {
   const text = typeof value === 'object' && value !== null ? JSON.stringify(value) : undefined;
   if (text === undefined) return typeof value === 'string' ? stripControls(value) : value;
   if (!HAS_INVISIBLE.test(text)) return value;
-  return JSON.parse(text, (_key, v: unknown) => (typeof v === 'string' ? stripControls(v) : v)) as unknown;
+  // The text first (a key too; JSON's own characters are ASCII), then each value (an escaped C0 control).
+  return JSON.parse(stripControls(text), (_key, v: unknown) =>
+    typeof v === 'string' ? stripControls(v) : v,
+  ) as unknown;
 }
 
 /**

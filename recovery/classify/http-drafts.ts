@@ -3,14 +3,14 @@
  * a server error on a read or a write, …), and the body codes some of them look for. Sources as in
  * classify/http.ts. Pure: `ctx.nowMs` is the clock (already read into `retryAfterMs` and `rateLimit`).
  */
-import { FailureClass, FailureReason, Phase } from '../failure';
-import { serverWords, type BodyFacts } from './body';
+import { FailureClass, FailureReason, Phase, type FieldIssue } from '../failure';
+import { serverWords, toIssue, type BodyFacts } from './body';
 import type { FailureDraft } from './build';
 import type { CallContext } from './context';
 import { headerValues } from './headers';
 import type { RateLimitSignals } from './rate-limit';
 import { composeMessage as msg, EMPTY_PART, literal, toolPart, type PublicPart } from './public-parts';
-import { summarizeIssues } from './text';
+import { pathLabel, summarizeIssues } from './text';
 import { issuesNamedIn } from './named-fields';
 import { saysAlready } from '../postcondition';
 import { draftBySend } from './sent';
@@ -117,8 +117,17 @@ function isRateLimitedByHeadersOrBody(f: HttpFacts): boolean {
   );
 }
 
+/** `issues` whose path starts with no input field of the tool (when known) with that path moved into `serverSaid`. */
+export function onInputFields(issues: readonly FieldIssue[], inputFields: readonly string[] = []): FieldIssue[] {
+  return issues.map((i) =>
+    inputFields.length === 0 || typeof i.path[0] !== 'string' || inputFields.includes(i.path[0])
+      ? i
+      : { ...toIssue([], `${pathLabel(i.path)}: ${i.serverSaid ?? ''}`, undefined, false), received: i.received },
+  );
+}
+
 export function invalidArguments(f: HttpFacts, fallback: () => FailureDraft): FailureDraft {
-  let issues = f.body.fieldIssues;
+  let issues = onInputFields(f.body.fieldIssues, f.ctx.inputFields);
   // A plain message that names an input field is about that field, unless it says the state already holds.
   if (issues.length === 0 && !saysAlready(f.body.message, f.ctx.alreadyPhrases)) {
     issues = issuesNamedIn(f.body.message, f.ctx.inputFields ?? []);

@@ -47,6 +47,7 @@ test('each folder of tests belongs to one project: unit and loopback to the fast
     unit: ['core'],
     unseen: ['unseen'],
     unseen4: ['unseen'],
+    unseen5: ['unseen'],
   });
 });
 

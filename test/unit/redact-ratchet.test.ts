@@ -16,7 +16,7 @@ import { routeFor } from '../../recovery/routes';
 import corpus from '../fixtures/secret-corpus.json';
 
 /** The corpus's size when this test was written: a smaller corpus is a weaker ratchet. */
-const CORPUS_AT_LEAST = 344;
+const CORPUS_AT_LEAST = 361;
 
 const TOOL = { name: 'pay', effect: 'write' } as unknown as AnyTool;
 const CTX = {

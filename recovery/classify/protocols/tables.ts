@@ -14,12 +14,12 @@ import { fieldIssue, identifier } from '../dialects/names';
 // prettier-ignore
 export const SQLSTATE = table({
   id: 'postgres', aliases: ['sqlstate'], label: 'PostgreSQL', source: 'PostgreSQL docs, Appendix A "PostgreSQL Error Codes" (SQLSTATE, ISO/IEC 9075)',
-  pattern: /^[0-9A-Z]{5}$/, keys: (code) => [code, code.slice(0, 2)],
-  speaks: { named: /^postgres error$/, shape: [['severity'], ['severity_local'], ['routine']], agree: true },
+  fields: ['code', 'sqlState', 'state'], pattern: /^[0-9A-Z]{5}$/, keys: (code) => [code, code.slice(0, 2)], // sqlState: Snowflake; state: DB2 (ibm_db)
+  speaks: { named: /^postgres error$/, shape: [['severity'], ['severity_local'], ['routine'], ['sqlState'], ['sqlcode']], agree: true },
   otherwise: r(K.SERVER_ERROR),
   more: sqlNames,
   rows: {
-    '08001': r(K.NOT_SENT, 'sqlclient_unable_to_establish_sqlconnection'),
+    '08001': r(K.NOT_SENT, 'sqlclient_unable_to_establish_sqlconnection', { refine: true }), // DB2 SQL30082N: a password refused
     '08004': r(K.UNAVAILABLE, 'sqlserver_rejected_establishment_of_sqlconnection'),
     '08P01': r(K.TOOL_BUG, 'protocol_violation'),
     '22012': r(K.INVALID_ARGUMENT, 'division_by_zero'),
@@ -39,6 +39,7 @@ export const SQLSTATE = table({
     '40003': r(K.OUTCOME_UNKNOWN, 'statement_completion_unknown'),
     '40P01': r(K.ABORTED, 'deadlock_detected'),
     '42501': r(K.FORBIDDEN, 'insufficient_privilege'),
+    '42S02': r(K.NOT_FOUND, 'base_table_or_view_not_found'), // ODBC (X/Open) SQLSTATE, as Snowflake and DB2 report it
     '53000': r(K.UNAVAILABLE, 'insufficient_resources'),
     '53100': r(K.RESOURCE_FAILURE, 'disk_full'),
     '53200': r(K.UNAVAILABLE, 'out_of_memory'),
@@ -125,7 +126,7 @@ function sqlNames(node: unknown, row: TableRow, code: string, label: string): Pa
 export const GRPC = table({
   id: 'grpc', label: 'gRPC', source: 'gRPC "Status codes and their use in gRPC" (grpc.github.io/grpc/core/md_doc_statuscodes.html)',
   pattern: /^(?:\d|1[0-6])$/, inText: /^(\d{1,2}) ([A-Z_]{2,20}):/,
-  speaks: { shape: [['details', 'metadata']], text: true },
+  speaks: { shape: [['details', 'metadata'], ['details', 'path']], text: true }, // path: the method (nice-grpc ClientError)
   more: grpcMore,
   rows: {
     0: r(K.TOOL_BUG, 'OK'), // thrown as an error: the tool mishandled a success
@@ -482,7 +483,7 @@ export const JSONRPC = table({
 export const RESP = table({
   id: 'redis', label: 'Redis', source: 'Redis docs, "Redis serialization protocol specification" (Simple errors) and the commands\' error replies',
   fields: [], pattern: /^[A-Z]{2,20}$/, inText: /^([A-Z]{2,20})(?:\s|$)/,
-  speaks: { named: /^(?:reply error|error reply|simple error|blob error)$/ },
+  speaks: { named: /^(?:reply error|error reply|simple error|blob error)$/, text: true }, // the reply's own form: a word in capitals first
   rows: {
     READONLY: r(K.UNAVAILABLE), // a write sent to a replica (a failover in progress): not applied
     LOADING: r(K.UNAVAILABLE), // the dataset is being loaded into memory
@@ -491,7 +492,7 @@ export const RESP = table({
     CLUSTERDOWN: r(K.UNAVAILABLE),
     TRYAGAIN: r(K.UNAVAILABLE),
     NOREPLICAS: r(K.UNAVAILABLE),
-    OOM: r(K.RESOURCE_FAILURE), // maxmemory reached: an operator must act
+    OOM: r(K.UNAVAILABLE), // maxmemory reached: refused before it runs (Redis docs, "Key eviction", noeviction)
     EXECABORT: r(K.INVALID_ARGUMENT), // the transaction was discarded because of a bad command
     NOAUTH: r(K.AUTH_FAILED),
     WRONGPASS: r(K.AUTH_FAILED),
@@ -681,7 +682,7 @@ export const MONGODB = table({
 export const KAFKA = table({
   id: 'kafka', label: 'Kafka', source: 'Apache Kafka protocol guide, "Error Codes" (kafka.apache.org/protocol#protocol_error_codes)',
   pattern: /^-?\d{1,3}$/,
-  speaks: { named: /\bkafka\b/ },
+  speaks: { named: /\bkafka\b/, agree: true }, // librdkafka's words repeat the name ("Broker: Topic authorization failed")
   rows: {
     '-1': r(K.SERVER_ERROR, 'UNKNOWN_SERVER_ERROR'),
     1: r(K.INVALID_ARGUMENT, 'OFFSET_OUT_OF_RANGE'),
@@ -714,10 +715,72 @@ export const KAFKA = table({
   },
 });
 
+/** CQL native protocol error codes (Cassandra, ScyllaDB), as cassandra-driver's `ResponseError.code` carries them. */
+// prettier-ignore
+export const CQL = table({
+  id: 'cql', aliases: ['cassandra'], label: 'CQL', source: 'Apache Cassandra native_protocol_v4.spec §9 "Error codes"', pattern: /^\d{1,5}$/, speaks: { named: /^response error$/ },
+  rows: {
+    [0x0000]: r(K.SERVER_ERROR, 'Server_error'), [0x000a]: r(K.TOOL_BUG, 'Protocol_error'), [0x0100]: r(K.AUTH_FAILED, 'Bad_credentials'),
+    [0x1000]: r(K.UNAVAILABLE, 'Unavailable'), // too few live replicas: the coordinator did not try
+    [0x1001]: r(K.UNAVAILABLE, 'Overloaded'), [0x1002]: r(K.UNAVAILABLE, 'Is_bootstrapping'), [0x1300]: r(K.SERVER_ERROR, 'Read_failure'),
+    [0x1100]: r(K.CLIENT_TIMEOUT, 'Write_timeout'), [0x1200]: r(K.CLIENT_TIMEOUT, 'Read_timeout'), // replicas may have applied it
+    [0x1500]: r(K.OUTCOME_UNKNOWN, 'Write_failure'), // some replicas failed, others may have applied it
+    [0x2000]: r(K.INVALID_ARGUMENT, 'Syntax_error'), [0x2100]: r(K.FORBIDDEN, 'Unauthorized'), [0x2200]: r(K.INVALID_ARGUMENT, 'Invalid'),
+    [0x2300]: r(K.UNSUPPORTED, 'Config_error'), [0x2400]: r(K.ALREADY, 'Already_exists'),
+  },
+});
+
+/** POP3 extended response codes, in a "-ERR [CODE] …" reply. */
+// prettier-ignore
+export const POP3 = table({
+  id: 'pop3', label: 'POP3', source: 'RFC 2449 §8 (IN-USE, LOGIN-DELAY) and RFC 3206 (SYS/TEMP, SYS/PERM, AUTH)', fields: [], pattern: /^[A-Z][A-Z/-]{1,20}$/, inText: /^-ERR \[([A-Z][A-Z/-]*)\]/, speaks: { text: true },
+  rows: { 'IN-USE': r(K.UNAVAILABLE), 'LOGIN-DELAY': r(K.RATE_LIMITED), 'SYS/TEMP': r(K.UNAVAILABLE), 'SYS/PERM': r(K.RESOURCE_FAILURE), AUTH: r(K.AUTH_FAILED) },
+});
+
+/** XMPP stanza error conditions (@xmpp/client's `StanzaError.condition`). */
+// prettier-ignore
+export const XMPP = table({
+  id: 'xmpp', label: 'XMPP', source: 'RFC 6120 §8.3.3 "Defined Stanza Error Conditions"', fields: ['condition'], pattern: /^[a-z]+(?:-[a-z]+){0,3}$/, speaks: { named: /^(?:stanza|stream) error$/ },
+  rows: {
+    'bad-request': r(K.INVALID_ARGUMENT), 'jid-malformed': r(K.INVALID_ARGUMENT), 'not-acceptable': r(K.RULE_VIOLATION), conflict: r(K.CONFLICT),
+    forbidden: r(K.FORBIDDEN), 'not-allowed': r(K.FORBIDDEN), 'subscription-required': r(K.FORBIDDEN), 'policy-violation': r(K.POLICY_DENIED),
+    'not-authorized': r(K.AUTH_FAILED), 'item-not-found': r(K.NOT_FOUND), gone: r(K.NOT_FOUND), 'remote-server-not-found': r(K.NOT_FOUND),
+    'resource-constraint': r(K.UNAVAILABLE), 'recipient-unavailable': r(K.UNAVAILABLE), // type "wait": not processed, retry later
+    'remote-server-timeout': r(K.CLIENT_TIMEOUT), 'internal-server-error': r(K.SERVER_ERROR), 'undefined-condition': r(K.SERVER_ERROR),
+    'feature-not-implemented': r(K.UNSUPPORTED), 'service-unavailable': r(K.UNSUPPORTED), // type "cancel": do not retry
+  },
+});
+
+/** SQL Server error numbers (tedious's and mssql's `RequestError.number`, beside its `state` and `class`). */
+// prettier-ignore
+export const MSSQL = table({
+  id: 'mssql', aliases: ['tds'], label: 'SQL Server', source: 'Microsoft Learn, "Database engine events and errors" (by number)', fields: ['number'], pattern: /^\d{1,6}$/, speaks: { shape: [['number', 'state', 'class']] },
+  rows: {
+    229: r(K.FORBIDDEN, 'permission_denied'), 230: r(K.FORBIDDEN, 'column_permission_denied'), 18456: r(K.AUTH_FAILED, 'login_failed'),
+    515: r(K.INVALID_ARGUMENT, 'null_not_allowed'), 8152: r(K.INVALID_ARGUMENT, 'string_truncated'), 2628: r(K.INVALID_ARGUMENT, 'string_truncated'),
+    547: r(K.PRECONDITION_FAILED, 'constraint_conflict'), 2601: r(K.CONFLICT, 'duplicate_key'), 2627: r(K.CONFLICT, 'duplicate_key'),
+    1205: r(K.ABORTED, 'deadlock_victim'), 1222: r(K.SERVER_TIMEOUT, 'lock_request_timeout'), // rolled back: "Rerun the transaction"
+    40501: r(K.UNAVAILABLE, 'service_busy'), 40613: r(K.UNAVAILABLE, 'database_unavailable'), // Azure SQL transient errors
+  },
+});
+
+/** NTSTATUS values by name, as an SMB client's error `code` carries them. */
+// prettier-ignore
+export const NTSTATUS = table({
+  id: 'ntstatus', aliases: ['smb'], label: 'SMB', source: 'MS-ERREF §2.3.1 "NTSTATUS Values"', pattern: /^STATUS_[A-Z0-9_]{2,60}$/, speaks: { form: true },
+  rows: {
+    STATUS_ACCESS_DENIED: r(K.FORBIDDEN), STATUS_LOGON_FAILURE: r(K.AUTH_FAILED), STATUS_PASSWORD_EXPIRED: r(K.CREDENTIAL_EXPIRED),
+    STATUS_OBJECT_NAME_NOT_FOUND: r(K.NOT_FOUND), STATUS_OBJECT_PATH_NOT_FOUND: r(K.NOT_FOUND), STATUS_BAD_NETWORK_NAME: r(K.NOT_FOUND),
+    STATUS_OBJECT_NAME_COLLISION: r(K.ALREADY), STATUS_DISK_FULL: r(K.QUOTA_EXHAUSTED), STATUS_IO_TIMEOUT: r(K.CLIENT_TIMEOUT),
+    STATUS_SHARING_VIOLATION: r(K.UNAVAILABLE), STATUS_FILE_LOCK_CONFLICT: r(K.UNAVAILABLE), // another open holds it: refused
+    STATUS_FILE_IS_A_DIRECTORY: r(K.INVALID_ARGUMENT), STATUS_NOT_A_DIRECTORY: r(K.INVALID_ARGUMENT),
+  },
+});
+
 /** The protocols' tables, in the order an error is read in them (a table claims only what its facts say is its). */
 export const PROTOCOL_TABLES = [
+  MYSQL, // first: a MySQL error carries a sqlState too, which SQLSTATE would claim
   SQLSTATE,
-  MYSQL,
   SQLITE,
   MONGODB,
   RESP,
@@ -732,5 +795,10 @@ export const PROTOCOL_TABLES = [
   GRAPHQL,
   JSONRPC,
   KAFKA,
+  CQL,
+  POP3,
+  XMPP,
+  MSSQL,
+  NTSTATUS,
   ERRNO,
 ] as const;
