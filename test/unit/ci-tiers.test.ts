@@ -88,11 +88,11 @@ test('timeouts: 60 s in the fast tier, 180 s (test/setup/integration-timeout.ts)
   );
 });
 
-test('.ci/run: npm ci, the fast tier, the integration tier with the lint and TypeDoc beside it at nice 19, then the eval and write-safety gates in their quick forms', () => {
+test('.ci/run: npm ci, the fast tier, the integration tier with the lint and TypeDoc beside it at nice 5, then the eval and write-safety gates in their quick forms', () => {
   const text = readFileSync(join(ROOT, '.ci', 'run'), 'utf8');
   const commands = text
     .split('\n')
-    .map((l) => /^\s*(?:JOBS=max )?(?:gate [\w-]+ )?(?:nice -n 19 )?(npm .*?)(?: &| \|\| tier=\$\?)?$/.exec(l)?.[1])
+    .map((l) => /^\s*(?:JOBS=max )?(?:gate [\w-]+ )?(?:nice -n 5 )?(npm .*?)(?: &| \|\| tier=\$\?)?$/.exec(l)?.[1])
     .filter((c) => c !== undefined);
   expect(commands).toEqual([
     'npm ci --no-audit --no-fund --prefer-offline',
@@ -109,10 +109,10 @@ test('.ci/run: npm ci, the fast tier, the integration tier with the lint and Typ
     /^\(node scripts\/install-temporal\.mjs && node scripts\/install-moto\.mjs\) >"\$logs\/servers\.log" 2>&1 &$/m,
   );
   expect(text).toMatch(/^wait "\$servers" \|\| \{ cat "\$logs\/servers\.log"; exit 1; \}$/m);
-  // The lint and TypeDoc in one background job at nice 19 beside the tier (TypeDoc without its own type check: the
+  // The lint and TypeDoc in one background job at nice 5 beside the tier (TypeDoc without its own type check: the
   // lint's tsc checks its files); a failed tier waits for them and exits with its code, before any gate.
   expect(text).toMatch(
-    /^\(\n  gate lint nice -n 19 npm run lint\n  gate docs nice -n 19 npm run docs -- --skipErrorChecking\n\) &\nchecks=\$!$/m,
+    /^\(\n  gate lint nice -n 5 npm run lint\n  gate docs nice -n 5 npm run docs -- --skipErrorChecking\n\) &\nchecks=\$!$/m,
   );
   expect(text).toMatch(/^npm run test:integration \|\| tier=\$\?\nif \[ "\$tier" -ne 0 \]; then\n  wait "\$checks"$/m);
   // The two gates in the background beside each other; every one's status decides the exit.
