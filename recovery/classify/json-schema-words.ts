@@ -19,7 +19,15 @@ import {
   resolve,
   typesOf,
 } from './json-schema';
-import { FORMAT_WORDS, describeNumber, literalWord, patternWords, type NumberBounds } from './schema-words';
+import {
+  FORMAT_WORDS,
+  describeNumber,
+  literalWord,
+  namedValues,
+  patternWords,
+  UNNAMED_VALUES,
+  type NumberBounds,
+} from './schema-words';
 import { formatOfPattern } from './zod-format-patterns';
 import { isObjectLike, ownEntry, ownKeys, readNumber, readProp, readString } from './safe';
 
@@ -66,7 +74,8 @@ function describeArray(n: unknown, root: unknown, w: Walk): string {
 }
 
 function oneOfWords(values: readonly unknown[]): string {
-  const words = [...new Set(values.map(literalWord))];
+  const words = [...new Set(namedValues(values).map(literalWord))];
+  if (words.length === 0) return UNNAMED_VALUES;
   return words.length === 1 ? `exactly ${words[0]}` : `one of ${words.join('|')}`;
 }
 

@@ -60,6 +60,22 @@ export function jsonFormatOf(zodFormat: string): string {
   return ownEntry(ZOD_FORMATS, zodFormat) ?? zodFormat;
 }
 
+/** A value the router may name: a non-string, or a word of at most 40 letters, digits and `_.:/@+-`. */
+const PLAIN_VALUE = /^[\p{L}\p{N}_.:/@+-]{1,40}$/u;
+/** What the router says of allowed values it does not name. */
+export const UNNAMED_VALUES = "one of the values the tool's input schema lists";
+
+/**
+ * Allowed values the router may name (at most 50), or none when any string among them is more than a plain word: a
+ * tool's input schema may be a server's (an MCP tool's `inputSchema`), and its words are data, never the router's
+ * (docs/DESIGN.md, "Words have owners"). Both readers of allowed values (a JSON Schema's `enum`, a zod issue's
+ * `values`) and the suggestions name values through it.
+ */
+export function namedValues(values: readonly unknown[]): readonly unknown[] {
+  const first = values.slice(0, 50);
+  return first.every((v) => typeof v !== 'string' || PLAIN_VALUE.test(v)) ? first : [];
+}
+
 /** `"usd"` → usd; other literals rendered as JSON. Never throws. */
 export function literalWord(v: unknown): string {
   if (typeof v === 'string') return v;

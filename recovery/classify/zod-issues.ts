@@ -8,7 +8,7 @@
  * Pure: no I/O.
  */
 import { zod } from '../zod-runtime';
-import { FORMAT_WORDS, jsonFormatOf } from './schema-words';
+import { FORMAT_WORDS, jsonFormatOf, namedValues, UNNAMED_VALUES } from './schema-words';
 import { asArray, ownEntry, readProp, readString, renderValue } from './safe';
 import { pathSegment } from './text';
 
@@ -121,8 +121,13 @@ function unionWords(issue: unknown): string {
   return words.size > 0 ? [...words].join(' or ') : 'a valid value';
 }
 
+/** An issue's allowed values the router may name (./schema-words.ts `namedValues`). */
+export const issueValues = (issue: unknown): readonly unknown[] =>
+  namedValues(asArray(readProp(issue, 'values')) ?? []);
+
 function valuesWords(issue: unknown): string {
-  const values = (asArray(readProp(issue, 'values')) ?? []).slice(0, 50).map(literal);
+  const values = issueValues(issue).map(literal);
+  if (values.length === 0) return UNNAMED_VALUES;
   return values.length === 1 ? `exactly ${values[0]}` : `one of ${values.join('|')}`;
 }
 

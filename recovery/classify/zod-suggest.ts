@@ -8,11 +8,11 @@
  */
 import { FORMAT_EXAMPLES, jsonFormatOf } from './schema-words';
 import { isInteger, isNumeric, requiredPrefix, stringFormat } from './json-schema';
-import { asArray, ownEntry, readProp, readString, renderValue } from './safe';
+import { ownEntry, readString, renderValue } from './safe';
 import { closestKey, enumHint, numbersIn } from './suggest';
 import { pathLabel } from './text';
 import { isMissing, knownKeysOf, parentOf, pathKey, presentAt, subAt, type Scope } from './zod-fields';
-import { issueExpectsNumber, type Entry } from './zod-issues';
+import { issueExpectsNumber, issueValues, type Entry } from './zod-issues';
 
 /** What a rule sees: the problem, its scope, its words so far and its siblings. */
 interface Facts {
@@ -71,8 +71,6 @@ function formatMask(f: Facts): string | undefined {
   return format ? ownEntry(FORMAT_EXAMPLES, format) : undefined;
 }
 
-/** An issue's allowed values, at most 50 (as `expected` words them: ./zod-issues.ts). */
-const issueValues = (issue: unknown): readonly unknown[] => (asArray(readProp(issue, 'values')) ?? []).slice(0, 50);
 const stringValues = (issue: unknown): string[] => issueValues(issue).filter((v): v is string => typeof v === 'string');
 
 /** The suggestion rules, in order (see the module docs). */

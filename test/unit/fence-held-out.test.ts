@@ -259,7 +259,8 @@ const SECRETS: [string, RawOutcome, string][] = [
   ['a Sentry DSN key', http(500, { message: 'https://3f9a2b7c1d8e4f6a@o123456.ingest.sentry.io/789 rejected the event' }), '[url] rejected the event'],
 ];
 
-// Known misses, left (test.failing: each fails once it is fixed, so the list only shrinks).
+// Known misses, left (test.failing: each fails once it is fixed, so the list only shrinks); the enum value case below
+// was one (fixed: recovery/classify/schema-words.ts namedValues).
 describe("known misses: identifiers a server chose, named in the router's words", () => {
   // A SQL error's constraint and column names are plain identifiers and the label names them
   // (recovery/classify/protocols/tables.ts `sqlNames`); the database's schema, not a request, chose them.
@@ -274,7 +275,7 @@ describe("known misses: identifiers a server chose, named in the router's words"
   // An MCP tool's inputSchema is the server's: its enum values become the issue's `expected` and the message when the
   // model's argument is none of them (recovery/classify/zod-issues.ts `valuesWords`). The model also reads that
   // schema in its tool list; naming only plain values here costs lines this round did not have.
-  test.failing('an MCP inputSchema enum value carrying an order', () => {
+  test('an MCP inputSchema enum value carrying an order', () => {
     const schema = { type: 'object', properties: { memo: { type: 'string', enum: ['a', I] } }, required: ['memo'] };
     const parsed = zodFromInputSchema(schema).safeParse({ memo: 'b' });
     const failure = classifyZodError(parsed.error, CTX, { input: { memo: 'b' }, jsonSchema: schema as never });
