@@ -8,6 +8,7 @@ import type { BudgetKind } from './budgets';
 import { TerminalState } from './records';
 import { end, retry, type Decide, type Step } from './steps';
 
+/** One action's descriptor: a row of `ACTIONS` (see the module docs). */
 export interface ActionDescriptor {
   /** What the model is told to do next, one sentence (the feedback's `nextStep`). */
   readonly nextStep: string;
