@@ -24,7 +24,7 @@ import {
   type CircuitBreakerPolicy,
 } from 'cockatiel';
 import { z } from 'zod';
-import { formatOptionIssue } from '../recovery/errors';
+import { formatOptionIssue, optionRules } from '../recovery/errors';
 import { lazy } from '../recovery/lazy';
 
 /**
@@ -38,32 +38,17 @@ export interface BreakerOptions {
   halfOpenAfterMs?: number;
 }
 
-/** A value as an error message shows it: bigint, symbol and NaN included, never throwing. */
-function shown(value: unknown): string {
-  if (typeof value === 'string') return JSON.stringify(value);
-  if (typeof value === 'bigint') return `${value}n`;
-  return typeof value === 'symbol' ? value.toString() : String(value);
-}
-
 /**
  * The rules of `BreakerOptions` (the plugin's `breaker` option): an object with no other keys, `threshold` a safe
  * integer ≥ 1, `halfOpenAfterMs` a finite number of ms ≥ 0 (zod 4's `z.number()` refuses NaN and ±Infinity).
  * Each message is the rule, for `formatOptionIssue` to prefix with the field. Built on first use (recovery/lazy.ts).
  */
 export const breakerOptionsSchema = lazy(() => {
-  const positiveInteger = (iss: { input?: unknown }) => `must be a positive integer (got ${shown(iss.input)})`;
-  const ms = (iss: { input?: unknown }) => `must be a finite number of ms ≥ 0 (got ${shown(iss.input)})`;
-  return z.strictObject(
-    {
-      threshold: z.int({ error: positiveInteger }).min(1, { error: positiveInteger }).optional(),
-      halfOpenAfterMs: z.number({ error: ms }).min(0, { error: ms }).optional(),
-    },
-    {
-      error: (iss) =>
-        iss.code === 'unrecognized_keys'
-          ? 'is not an option (known: threshold, halfOpenAfterMs)'
-          : 'must be an object { threshold?: positive integer, halfOpenAfterMs?: ms ≥ 0 }',
-    },
+  const { positiveInteger, msAtLeast, strictly } = optionRules(z);
+  return strictly(
+    { threshold: positiveInteger(), halfOpenAfterMs: msAtLeast(0) },
+    ['threshold', 'halfOpenAfterMs'],
+    'must be an object { threshold?: positive integer, halfOpenAfterMs?: ms ≥ 0 }',
   );
 });
 

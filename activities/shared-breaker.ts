@@ -22,6 +22,7 @@
 import { AsyncLocalStorage } from 'node:async_hooks';
 import { randomUUID } from 'node:crypto';
 import type { Client } from '@temporalio/client';
+import type { UpdateDefinition } from '@temporalio/common';
 import { breakerEntityWorkflow, viewOf, type BreakerEntityInput } from '../workflows/breaker-entity';
 import {
   breakerEntityId,
@@ -125,15 +126,7 @@ export class SharedBreaker implements Breakers {
       return this.route(downstream, v, fn); // the view now says who holds the probe, or that the circuit closed
     }
     v.probing = this.waitShared((ms) =>
-      this.channel.update(
-        breakerEntityWorkflow,
-        breakerEntityId(downstream),
-        [this.startInput(downstream)],
-        breakerProbeUpdate,
-        [{ holder: HOLDER, requestId: `${HOLDER}:${randomUUID()}` }],
-        undefined,
-        ms,
-      ),
+      this.updateEntity(downstream, breakerProbeUpdate, { holder: HOLDER, requestId: `${HOLDER}:${randomUUID()}` }, ms),
     );
     let answer: ProbeAnswer;
     try {
@@ -216,15 +209,8 @@ export class SharedBreaker implements Breakers {
 
   private async send(downstream: string, v: View, outcomes: boolean[], leaseId?: string, ms?: number): Promise<void> {
     try {
-      const view = await this.channel.update(
-        breakerEntityWorkflow,
-        breakerEntityId(downstream),
-        [this.startInput(downstream)],
-        breakerReportUpdate,
-        [leaseId === undefined ? { holder: HOLDER, outcomes } : { holder: HOLDER, outcomes, leaseId }],
-        undefined,
-        ms,
-      );
+      const report = leaseId === undefined ? { holder: HOLDER, outcomes } : { holder: HOLDER, outcomes, leaseId };
+      const view = await this.updateEntity(downstream, breakerReportUpdate, report, ms);
       this.apply(v, view);
     } catch (err) {
       if (!(err instanceof SharedStateUnavailable)) throw err; // lost: the channel now backs off to local state
@@ -274,6 +260,12 @@ export class SharedBreaker implements Breakers {
     let v = this.views.get(downstream);
     if (!v) this.views.set(downstream, (v = newView()));
     return v;
+  }
+
+  /** `update` of the downstream's breaker entity, started if it is not running, bounded by `ms`. */
+  private updateEntity<R, A>(downstream: string, update: UpdateDefinition<R, [A]>, arg: A, ms?: number): Promise<R> {
+    const start: [BreakerEntityInput] = [this.startInput(downstream)];
+    return this.channel.update(breakerEntityWorkflow, breakerEntityId(downstream), start, update, [arg], undefined, ms);
   }
 
   private startInput(downstream: string): BreakerEntityInput {

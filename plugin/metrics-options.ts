@@ -5,6 +5,7 @@
  * `RecoveryMetrics: maxTrackedWorkflows must be a positive integer (got 0)`.
  */
 import type { z } from 'zod';
+import { optionRules } from '../recovery/errors';
 import { lazy } from '../recovery/lazy';
 import { RecoveryError } from '../recovery/recovery-error';
 
@@ -49,9 +50,6 @@ export class RecoveryMetricsOptionsError extends RecoveryError<'invalid_metrics_
   }
 }
 
-/** A value as a message shows it: a string quoted, anything else as `String` writes it. */
-const shown = (v: unknown): string => (typeof v === 'string' ? JSON.stringify(v) : String(v));
-
 const KEYS = ['tools', 'maxTrackedWorkflows', 'timeToReplanBucketsMs', 'callDurationBucketsMs'] as const;
 const BUCKETS = 'must be a non-empty list of finite numbers ≥ 0 ms in ascending order';
 
@@ -61,20 +59,18 @@ const metricsOptionsSchema = lazy((z) => {
     .min(1, { error: BUCKETS })
     .refine((b) => b.every((v, i) => i === 0 || v > b[i - 1]!), { error: BUCKETS })
     .optional();
-  const positiveInteger = (iss: { input?: unknown }) => `must be a positive integer (got ${shown(iss.input)})`;
-  return z.strictObject(
+  const { positiveInteger, strictly } = optionRules(z);
+  return strictly(
     {
       tools: z
         .array(z.string({ error: 'must be a list of tool names' }), { error: 'must be a list of tool names' })
         .optional(),
-      maxTrackedWorkflows: z.int({ error: positiveInteger }).min(1, { error: positiveInteger }).optional(),
+      maxTrackedWorkflows: positiveInteger(),
       timeToReplanBucketsMs: buckets,
       callDurationBucketsMs: buckets,
     },
-    {
-      error: (iss) =>
-        iss.code === 'unrecognized_keys' ? `is not an option (known: ${KEYS.join(', ')})` : 'options must be an object',
-    },
+    KEYS,
+    'options must be an object',
   );
 });
 

@@ -5,6 +5,7 @@
  * prefix with the field, e.g. `breaker.cacheMs must be a finite number of ms ≥ 1 (got -1)`.
  */
 import { z } from 'zod';
+import { optionRules, shownValue } from '../recovery/errors';
 import { lazy } from '../recovery/lazy';
 
 /** Options both shared modes take: the entity workflows' client and task queue, and the bounds on waiting, ms. */
@@ -13,20 +14,13 @@ const LOCAL_BREAKER_KEYS = ['threshold', 'halfOpenAfterMs'] as const;
 const SHARED_BREAKER_KEYS = [...LOCAL_BREAKER_KEYS, ...SHARED_KEYS, 'cacheMs', 'probeLeaseMs'] as const;
 const CREDENTIAL_REFRESH_KEYS = [...SHARED_KEYS, 'key', 'refreshLeaseMs', 'refreshWaitMs'] as const;
 
-function shown(v: unknown): string {
-  return typeof v === 'string' ? JSON.stringify(v) : typeof v === 'number' ? String(v) : typeof v;
-}
-
-const msAtLeast = (min: number) => {
-  const error = (iss: { input?: unknown }) => `must be a finite number of ms ≥ ${min} (got ${shown(iss.input)})`;
-  return z.number({ error }).min(min, { error }).optional();
-};
+const { positiveInteger, msAtLeast, strictly } = optionRules(z);
 
 const isObject = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null;
 
 function sharedShape(durations: readonly string[]) {
   return {
-    shared: z.literal(true, { error: (iss) => `must be true or false (got ${shown(iss.input)})` }),
+    shared: z.literal(true, { error: (iss) => `must be true or false (got ${shownValue(iss.input)})` }),
     client: z
       .custom((c) => isObject(c) && isObject(c.workflow), { error: 'must be a @temporalio/client Client' })
       .optional(),
@@ -40,17 +34,11 @@ function sharedShape(durations: readonly string[]) {
   };
 }
 
-const strictly = <S extends z.core.$ZodLooseShape>(shape: S, known: readonly string[], whole: string) =>
-  z.strictObject(shape, {
-    error: (iss) => (iss.code === 'unrecognized_keys' ? `is not an option (known: ${known.join(', ')})` : whole),
-  });
-
 /** `breaker: { shared: true, threshold?, halfOpenAfterMs?, client?, taskQueue?, timeoutMs?, backoffMs?, cacheMs?, probeLeaseMs? }`. */
 export const sharedBreakerOptionsSchema = lazy(() => {
-  const positiveInteger = (iss: { input?: unknown }) => `must be a positive integer (got ${shown(iss.input)})`;
   return strictly(
     {
-      threshold: z.int({ error: positiveInteger }).min(1, { error: positiveInteger }).optional(),
+      threshold: positiveInteger(),
       halfOpenAfterMs: msAtLeast(0),
       ...sharedShape(['cacheMs', 'probeLeaseMs']),
     },

@@ -1,13 +1,14 @@
 /**
  * One complete descriptor per recovery action (docs/DESIGN.md, "Routes"): what the model is told to do next, the
  * budget a call ending with it draws from and what it becomes when that budget is spent, the terminal state of its
- * record, how telemetry counts it, and its decision (./steps.ts). A `Record` over every action, so the compiler
- * forces each field of each new action, its step included. Pure: no I/O.
+ * record, how telemetry counts it, and its decision (./steps.ts). Each states its `nextStep` and `decide`, so the
+ * compiler forces a new action's step; the other fields default to `USUAL`. Pure: no I/O.
  */
 import type { BudgetKind } from './budgets';
 import { TerminalState } from './records';
 import { end, retry, type Decide, type Step } from './steps';
 
+/** One action's descriptor: a row of `ACTIONS` (see the module docs). */
 export interface ActionDescriptor {
   /** What the model is told to do next, one sentence (the feedback's `nextStep`). */
   readonly nextStep: string;
@@ -29,39 +30,37 @@ export interface ActionDescriptor {
 
 const T = TerminalState;
 
+/** The fields an action has unless it says otherwise: no budget, the call goes on, its record is fed back. */
+const USUAL = {
+  budget: null,
+  whenBudgetSpent: null,
+  ends: false,
+  terminal: T.FED_BACK,
+  asksForAnotherWay: false,
+  escalates: false,
+} as const satisfies Omit<ActionDescriptor, 'nextStep' | 'decide'>;
+
+/** A descriptor from its `nextStep`, its `decide` (both required, so a new action names its step) and what differs. */
+const action = (d: Pick<ActionDescriptor, 'nextStep' | 'decide'> & Partial<ActionDescriptor>): ActionDescriptor =>
+  Object.freeze({ ...USUAL, ...d });
+
 /** Every action's descriptor, by action. One table: `RecoveryAction` is its keys. */
 export const ACTIONS = Object.freeze({
   /** Return field-level feedback; only a call with changed arguments may run (docs/DESIGN.md, "Routes"). */
-  repair: {
+  repair: action({
     nextStep: 'Fix the listed fields and call again with changed arguments; the same arguments will be refused.',
     budget: 'repair',
     whenBudgetSpent: 'stop',
-    ends: false,
-    terminal: T.FED_BACK,
-    asksForAnotherWay: false,
-    escalates: false,
     decide: null,
-  },
+  }),
   /** Run the same call again after backoff, within budget (docs/DESIGN.md, "Routes"). */
-  retry: {
+  retry: action({
     nextStep: 'The runtime retries this call itself after a backoff; do not repeat it.',
-    budget: null,
-    whenBudgetSpent: null,
-    ends: false,
-    terminal: T.FED_BACK,
-    asksForAnotherWay: false,
-    escalates: false,
     decide: retry,
-  },
+  }),
   /** A trusted component refreshes the credential, then the call may run once more (docs/DESIGN.md, "Routes"). */
-  reauth: {
+  reauth: action({
     nextStep: 'The runtime refreshed the credential and replays the call; do not repeat it.',
-    budget: null,
-    whenBudgetSpent: null,
-    ends: false,
-    terminal: T.FED_BACK,
-    asksForAnotherWay: false,
-    escalates: false,
     /** One refresh per call (the broker's, single-flight), never a loop on a rotating refresh token: then a person. */
     decide: (call, { failure }): Step => {
       const escalate = end(failure, 'escalate', {
@@ -69,80 +68,56 @@ export const ACTIONS = Object.freeze({
       });
       return call.reauthed ? escalate : { kind: 'run_again', failure, action: 'reauth', otherwise: escalate };
     },
-  },
+  }),
   /** Ask a human to approve; the call waits for a new grant (a missing permission; docs/DESIGN.md, "Routes"). */
-  request_approval: {
+  request_approval: action({
     nextStep: 'A person must approve this action; wait for the decision and do not try to work around it.',
-    budget: null,
-    whenBudgetSpent: null,
-    ends: false,
-    terminal: T.FED_BACK,
-    asksForAnotherWay: false,
-    escalates: false,
     /** Ask for an approval bound to these exact arguments (workflows/router/steps.ts `afterApproval` decides on it). */
     decide: (call, { failure }): Step =>
       call.approved
         ? end(failure, 'stop', { message: 'The action is still forbidden after approval.' })
         : { kind: 'ask_person', failure },
-  },
+  }),
   /** Tell the model what failed and what is available; it chooses another path (docs/DESIGN.md, "Routes"). */
-  replan: {
+  replan: action({
     nextStep:
       'Choose another way: another tool or changed arguments that fit the observed state, or stop and tell the user.',
     budget: 'replan',
     whenBudgetSpent: 'escalate',
-    ends: false,
-    terminal: T.FED_BACK,
     asksForAnotherWay: true,
-    escalates: false,
     decide: null,
-  },
+  }),
   /** Look the outcome up by idempotency key before anything is replayed (docs/DESIGN.md, "Reconcile"). */
-  reconcile: {
+  reconcile: action({
     nextStep: 'The outcome of this write is being verified by its idempotency key; do not issue it again.',
-    budget: null,
-    whenBudgetSpent: null,
-    ends: false,
     terminal: T.RECONCILING,
-    asksForAnotherWay: false,
-    escalates: false,
     /** A child workflow looks the write up by operation_id. */
     decide: (_call, { failure }): Step => ({ kind: 'reconcile', failure }),
-  },
+  }),
   /** Mark the observation failed; never pass the result on as success (docs/DESIGN.md, "Routes"). */
-  reject: {
+  reject: action({
     nextStep: 'The result was not usable and is not a fact; do not rely on it. Try another source or stop.',
     budget: 'replan',
     whenBudgetSpent: 'escalate',
-    ends: false,
-    terminal: T.FED_BACK,
     asksForAnotherWay: true,
-    escalates: false,
     decide: null,
-  },
+  }),
   /** Hand over to a human or operator; the run cannot fix this itself (docs/DESIGN.md, "Budgets and escalation"). */
-  escalate: {
+  escalate: action({
     nextStep: 'This needs a person; stop and tell the user that it was handed over.',
-    budget: null,
-    whenBudgetSpent: null,
     ends: true,
     terminal: T.ESCALATED,
-    asksForAnotherWay: false,
     escalates: true,
     decide: null,
-  },
+  }),
   /** Stop this path; a policy refusal is not something to get around (docs/DESIGN.md, "Routes"). */
-  stop: {
+  stop: action({
     nextStep: 'This action is not allowed; stop this path and tell the user honestly.',
-    budget: null,
-    whenBudgetSpent: null,
     ends: true,
     terminal: T.STOPPED,
-    asksForAnotherWay: false,
-    escalates: false,
     decide: null,
-  },
-} satisfies Record<string, ActionDescriptor>);
+  }),
+});
 
 /** What the runtime does next: a key of `ACTIONS`. A const object (`RecoveryAction.RETRY`) plus a type of the same name. */
 export type RecoveryAction = keyof typeof ACTIONS;

@@ -6,8 +6,9 @@
  * Workflow code should catch it and turn it into an `ApplicationFailure` (a plain Error thrown from workflow
  * code fails the workflow task, which Temporal retries forever).
  *
- * Pure: no I/O; the base class is the only import.
+ * Pure: no I/O; the base class is the only import (and zod's types, for the options' shared rules).
  */
+import type { z as Zod } from 'zod';
 import { RecoveryError, type CodeOf } from './recovery-error';
 
 /** What kind of bad input it was. A const object plus a type of the same name, never a TS `enum`. */
@@ -121,3 +122,30 @@ export function formatOptionIssue(
   const where = path.length === 1 ? `\`${String(path[0])}\`` : formatPath(path).slice(2);
   return issue.message.startsWith(':') ? `${where}${issue.message}` : `${where} ${issue.message}`;
 }
+
+/** A value as an option's message shows it (`0`, `"5"`, `3n`); an object, function or symbol by its kind: never throws. */
+export function shownValue(v: unknown): string {
+  if (typeof v === 'string') return JSON.stringify(v);
+  if (typeof v === 'bigint') return `${v}n`;
+  return v !== null && ['object', 'function', 'symbol'].includes(typeof v) ? typeof v : String(v);
+}
+
+/**
+ * The rules the options' schemas share (activities/breaker.ts, plugin/shared-options.ts, plugin/metrics-options.ts),
+ * each message the rule and the value given: an integer ≥ 1, a finite number of ms ≥ `min` (both optional), and a
+ * strict object that names its `known` keys beside an unknown one, and says `whole` when it is not an object.
+ */
+export const optionRules = (z: typeof Zod) => ({
+  positiveInteger: () => {
+    const error = (iss: { input?: unknown }) => `must be a positive integer (got ${shownValue(iss.input)})`;
+    return z.int({ error }).min(1, { error }).optional();
+  },
+  msAtLeast: (min: number) => {
+    const error = (iss: { input?: unknown }) => `must be a finite number of ms ≥ ${min} (got ${shownValue(iss.input)})`;
+    return z.number({ error }).min(min, { error }).optional();
+  },
+  strictly: <S extends Zod.core.$ZodLooseShape>(shape: S, known: readonly string[], whole: string) =>
+    z.strictObject(shape, {
+      error: (iss) => (iss.code === 'unrecognized_keys' ? `is not an option (known: ${known.join(', ')})` : whole),
+    }),
+});

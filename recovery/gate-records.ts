@@ -39,27 +39,20 @@ export const attemptRecordSchema = shaped((s) =>
       }
     }),
 );
-/**
- * One failed attempt of a call, as the gate reads it: tool, argument hash, credential and grant versions, the
- * failure, when it ended and the earliest retry (ms since the epoch).
- */
-export type AttemptRecord = Readonly<{
-  tool: string;
-  argsHash: string;
-  credentialVersion: number;
-  grantVersion?: number | undefined;
-  failure: ToolFailure;
-  endedAtMs: number;
-  earliestRetryAtMs?: number | undefined;
-}>;
-
-/** The call proposed next. Same meaning of fields as in `AttemptRecord`. */
+/** The call proposed next: its tool, argument hash, credential and grant versions. */
 export type CandidateCall = Readonly<{
   tool: string;
   argsHash: string;
   credentialVersion: number;
   grantVersion?: number | undefined;
 }>;
+
+/**
+ * One failed attempt of a call, as the gate reads it: the call (`CandidateCall`'s fields), the failure, when it
+ * ended and the earliest retry (ms since the epoch).
+ */
+export type AttemptRecord = CandidateCall &
+  Readonly<{ failure: ToolFailure; endedAtMs: number; earliestRetryAtMs?: number | undefined }>;
 
 /** The external state a reconcile lookup found for the previous attempt's side effect. */
 export const ExternalState = { APPLIED: 'applied', NOT_APPLIED: 'not_applied', UNKNOWN: 'unknown' } as const;

@@ -12,6 +12,7 @@ import { FailureClass, FailureReason } from './failure';
 import type { ToolFailure } from './failure';
 import { RecoveryAction } from './actions';
 import { RecoveryInputError, RecoveryInputErrorCode } from './errors';
+import { deepFreeze } from './plain-object';
 
 export { RECOVERY_ACTIONS, RecoveryAction } from './actions';
 
@@ -95,13 +96,4 @@ function holds(when: RouteCondition | undefined, f: ToolFailure): boolean {
   if (when.reason !== undefined && !when.reason.includes(f.reason)) return false;
   if (when.retryable !== undefined && when.retryable !== f.retryable) return false;
   return true;
-}
-
-function deepFreeze<T extends RouteRow[]>(rows: T): readonly RouteRow[] {
-  for (const r of rows) {
-    if (r.when?.reason) Object.freeze(r.when.reason);
-    if (r.when) Object.freeze(r.when);
-    Object.freeze(r);
-  }
-  return Object.freeze(rows);
 }

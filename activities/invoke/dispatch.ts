@@ -10,7 +10,6 @@
 import type { Context } from '@temporalio/activity';
 import type { CallContext } from '../../recovery/classify';
 import type { ClassifyRule } from '../../recovery/classify/rules';
-import { buildFailure } from '../../recovery/classify/build';
 import { FailureClass, FailureReason, Phase, type ToolFailure } from '../../recovery/failure';
 import type { ApprovalGrant } from '../../workflows/definitions';
 import { CallInterrupted, type AttemptGuard } from '../attempt-guard';
@@ -23,7 +22,7 @@ import { toolContextOf } from '../tool-context-of';
 import { afterAnswer } from './applied';
 import type { Prepared } from './preflight';
 import { providerUnavailable } from './preflight';
-import { CallStopped, classifyThrown } from './stop';
+import { CallStopped, classifyThrown, preflightFailure } from './stop';
 
 export interface DispatchDeps {
   breakers: Breakers;
@@ -123,15 +122,12 @@ function interruptionOf(err: unknown, guard: AttemptGuard): CallInterrupted | un
   return guard.interruption();
 }
 
+/** Refused by the breaker: nothing left the process. */
 function circuitOpen(ctx: CallContext, err: CircuitOpen): ToolFailure {
-  return buildFailure(ctx, {
-    class: FailureClass.TRANSIENT,
-    reason: FailureReason.CIRCUIT_OPEN,
-    phase: Phase.PREFLIGHT, // refused by the breaker: nothing left the process
+  const message = 'The service behind this tool is failing; calls to it are paused.';
+  return preflightFailure(ctx, FailureClass.TRANSIENT, FailureReason.CIRCUIT_OPEN, message, {
     retryable: true,
-    replaySafe: true,
     retryAfterMs: err.retryAfterMs,
-    publicMessage: 'The service behind this tool is failing; calls to it are paused.',
   });
 }
 

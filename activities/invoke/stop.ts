@@ -50,13 +50,13 @@ export function callContextOf(
   };
 }
 
-/** A failure found before anything was dispatched: replay-safe, retryable by time only when `more` says so. */
+/** A failure found before anything was dispatched: replay-safe, retryable by time (after `retryAfterMs`) only when `more` says so. */
 export function preflightFailure(
   ctx: CallContext,
   cls: FailureClass,
   reason: FailureReason,
   publicMessage: string,
-  more: { issues?: FieldIssue[]; retryable?: boolean } = {},
+  more: { issues?: FieldIssue[]; retryable?: boolean; retryAfterMs?: number } = {},
 ): ToolFailure {
   return buildFailure(ctx, {
     class: cls,

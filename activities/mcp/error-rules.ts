@@ -26,6 +26,7 @@
 import { FailureClass, FailureReason } from '../../recovery/failure';
 import type { SendFact } from '../../recovery/classify/sent';
 import type { Concept } from '../../recovery/classify/words';
+import { deepFreeze } from '../../recovery/plain-object';
 import { McpFailureSource } from './call-error';
 
 /** What a row answers: a class and reason, or a transient failure decided by the send state. */
@@ -211,14 +212,3 @@ export const MCP_ERROR_RULES: readonly McpErrorRule[] = deepFreeze([
   { id: 'tool_error', cite: `${SPEC}: business logic errors; what the result does not say stays a rejection`, source: S.RESULT,
     answer: cls(C.SEMANTIC_REJECTION, R.BUSINESS_RULE, 'unknown', 'the MCP server refused the call') },
 ] satisfies McpErrorRule[]);
-
-function deepFreeze(rows: McpErrorRule[]): readonly McpErrorRule[] {
-  for (const r of rows) {
-    for (const list of [r.codes, r.errorCodes, r.categories]) if (list) Object.freeze(list);
-    if (r.statuses) for (const range of r.statuses) Object.freeze(range);
-    if (r.statuses) Object.freeze(r.statuses);
-    Object.freeze(r.answer);
-    Object.freeze(r);
-  }
-  return Object.freeze(rows);
-}

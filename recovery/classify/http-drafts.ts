@@ -91,16 +91,8 @@ export function rejectedAs(f: HttpFacts, kind: ErrorKind): FailureDraft {
 
 /** A transient refusal of a request not processed: `<head><message>[; retry after <ms> ms].`, and `retryAfterMs`. */
 function refusedForNow(f: HttpFacts, reason: FailureReason, message: PublicPart, delayMs?: number): FailureDraft {
-  const draft: FailureDraft = {
-    class: C.TRANSIENT,
-    reason,
-    phase: Phase.DISPATCH,
-    retryable: true,
-    replaySafe: true,
-    status: f.status,
-    publicMessage: msg`${head(f)}${message}${retryAfter(delayMs)}.`,
-    serverSaid: serverWords(f.body),
-  };
+  // A rejection but for `retryable`: time may cure it.
+  const draft = { ...rejected(f, C.TRANSIENT, reason, msg`${message}${retryAfter(delayMs)}`), retryable: true };
   if (delayMs !== undefined) draft.retryAfterMs = delayMs;
   return draft;
 }
