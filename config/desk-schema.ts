@@ -58,6 +58,8 @@ export const DeskConfigSchema = z
     signingKeyFile: z.string().min(1).optional(),
     /** How long a session lasts, in ms; its event stream ends then too. @default 28_800_000 (8 h) */
     sessionTtlMs: z.number().int().min(1_000).max(604_800_000).default(28_800_000),
+    /** Sessions kept at most (in memory); past it, the oldest ends. @default 10_000 */
+    maxSessions: z.number().int().min(16).max(1_000_000).default(10_000),
     /** How often the page's live feed looks for waiting calls and reviews, in ms. @default 2_000 */
     pollMs: z.number().int().min(250).max(60_000).default(2_000),
     /** Serve over HTTPS (e.g. behind a TLS proxy): the session cookie is `__Host-rr_desk`, `Secure`. @default false */

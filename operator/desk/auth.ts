@@ -26,7 +26,7 @@ export interface DeskAuth {
 
 export function createAuth(config: DeskConfig): DeskAuth {
   return {
-    sessions: new SessionStore(config.sessionTtlMs),
+    sessions: new SessionStore(config.sessionTtlMs, config.maxSessions),
     users: new Map(config.users.map((u) => [u.name, u.scrypt])),
     decoy: decoyHash(config.users[0]?.scrypt),
     ...(config.proxy

@@ -13,8 +13,8 @@ export interface Session {
   expiresAtMs: number;
 }
 
-/** Sessions kept at most, and per operator; the oldest goes first. */
-export const MAX_SESSIONS = { all: 10_000, perUser: 16 };
+/** Sessions kept per operator; the oldest goes first. The desk's `maxSessions` bounds them all (config/desk-schema.ts). */
+export const MAX_SESSIONS_PER_USER = 16;
 
 const token = () => randomBytes(32).toString('base64url');
 
@@ -29,9 +29,13 @@ export function sameToken(given: unknown, expected: string): boolean {
 export class SessionStore {
   private readonly byId = new Map<string, Session>();
 
-  /** @param ttlMs how long a session lasts from its creation or login, in ms. */
+  /**
+   * @param ttlMs how long a session lasts from its creation or login, in ms.
+   * @param maxAll sessions kept at most; past it, the oldest ends.
+   */
   constructor(
     private readonly ttlMs: number,
+    private readonly maxAll: number,
     private readonly now: () => number = Date.now,
   ) {}
 
@@ -56,8 +60,8 @@ export class SessionStore {
 
   private put(s: Session): Session {
     const mine = [...this.byId.values()].filter((o) => o.user === s.user);
-    for (const o of mine.slice(0, Math.max(0, mine.length - MAX_SESSIONS.perUser + 1))) this.byId.delete(o.id);
-    while (this.byId.size >= MAX_SESSIONS.all) {
+    for (const o of mine.slice(0, Math.max(0, mine.length - MAX_SESSIONS_PER_USER + 1))) this.byId.delete(o.id);
+    while (this.byId.size >= this.maxAll) {
       const oldest = this.byId.keys().next().value as string;
       this.byId.delete(oldest);
     }

@@ -3,7 +3,8 @@
  * hashes use ln = 10 here (N = 2^10) to keep the tests fast; the format and the checks are the same.
  */
 import { decoyHash, hashPassword, MAX_PASSWORD_CHARS, verifyPassword } from '../../operator/desk/password';
-import { MAX_SESSIONS, sameToken, SessionStore } from '../../operator/desk/sessions';
+import { MAX_SESSIONS_PER_USER, sameToken, SessionStore } from '../../operator/desk/sessions';
+import { DeskConfigSchema } from '../../config/desk-schema';
 import { LOGIN_LIMITS, LoginLimiter } from '../../operator/desk/login-limits';
 import { SCRYPT_HASH } from '../../config/desk-schema';
 
@@ -45,7 +46,7 @@ describe('desk passwords (scrypt)', () => {
 describe('desk sessions', () => {
   test('a login ends the old session and starts one with a new id and a new CSRF token; sessions expire', () => {
     let now = 1_000;
-    const store = new SessionStore(60_000, () => now);
+    const store = new SessionStore(60_000, 10_000, () => now);
     const anon = store.login(undefined, 'proxy-named');
     expect(anon.id).toMatch(/^[\w-]{43}$/);
     const in1 = store.login(anon, 'alice');
@@ -56,14 +57,29 @@ describe('desk sessions', () => {
     expect(store.get(in1.id)).toBeUndefined();
   });
 
-  test(`at most ${MAX_SESSIONS.perUser} sessions per operator and ${MAX_SESSIONS.all} in all: the oldest goes first`, () => {
-    const store = new SessionStore(60_000);
+  test(`at most ${MAX_SESSIONS_PER_USER} sessions per operator and maxSessions in all: the oldest goes first`, () => {
+    const store = new SessionStore(60_000, 100);
     const alice = store.login(undefined, 'alice');
     const bob = store.login(undefined, 'bob');
-    for (let i = 0; i < MAX_SESSIONS.perUser; i++) store.login(undefined, 'alice');
+    for (let i = 0; i < MAX_SESSIONS_PER_USER; i++) store.login(undefined, 'alice');
     expect([store.get(alice.id), store.get(bob.id)]).toEqual([undefined, bob]);
-    for (let i = 0; i < MAX_SESSIONS.all; i++) store.login(undefined, `user${i}`);
+    // bob's is the oldest of 17 (alice's 16 after him): 83 more fill the store to 100, the next one ends his.
+    for (let i = 0; i < 83; i++) store.login(undefined, `user${i}`);
+    expect(store.get(bob.id)).toEqual(bob);
+    store.login(undefined, 'user83');
     expect(store.get(bob.id)).toBeUndefined();
+  });
+
+  test('the desk config: maxSessions defaults to 10,000, 16 to 1,000,000', () => {
+    const parse = (desk: object) => DeskConfigSchema.safeParse(desk);
+    expect(parse({}).data?.maxSessions).toBe(10_000);
+    expect([15, 16, 1_000_000, 1_000_001, 1.5].map((maxSessions) => parse({ maxSessions }).success)).toEqual([
+      false,
+      true,
+      true,
+      false,
+      false,
+    ]);
   });
 
   test('sameToken: equal strings only; another length, a non-string → false', () => {
