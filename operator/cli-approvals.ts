@@ -9,7 +9,8 @@ import { approvalLedger, decideApprovals, revokeApproval } from './approval-life
 import { ApprovalError, decideApproval, listApprovals, pendingApprovals } from './approvals';
 import type { WithClient } from './cli';
 
-const iso = (ms: number) => new Date(ms).toISOString();
+/** A time in ms since the epoch as ISO 8601 (UTC), as the commands print it. */
+export const iso = (ms: number) => new Date(ms).toISOString();
 
 interface ApproveOptions {
   digest: string;
