@@ -3,15 +3,13 @@
  * activity, one attempt, and what it came to. Sandbox-safe.
  */
 import { isCancellation, proxyActivities } from '@temporalio/workflow';
-import type { createToolActivities } from '../activities/invoke-tool';
+import type { ToolActivities } from './router/dispatch';
 import { activityOptionsFor } from '../recovery/activity-options';
 import { DEFAULT_BUDGET_POLICY } from '../recovery/budgets';
 import type { ToolFailure } from '../recovery/failure';
 import { fromActivityError } from './activity-failure';
 import type { ReconcileInput } from './reconcile';
 import type { Tally } from './reconcile-lookups';
-
-type ToolActivities = ReturnType<typeof createToolActivities>;
 
 /** A replay refused because its idempotency key already exists: a 409 conflict or a 412 precondition failure. */
 export function isDuplicateKey(f: ToolFailure): boolean {
