@@ -24,11 +24,14 @@ export function approvalSigningText(f: ApprovalSigningFields): string {
     .join('\n');
 }
 
-/** A key of at least 32 bytes (RFC 2104 §3: no shorter than the hash output), as bytes. @throws RangeError */
+/** A string or bytes of at least 32 bytes (RFC 2104 §3: no shorter than the hash output, in UTF-8 for a string). */
+export const isApprovalKey = (key: unknown): key is string | Uint8Array =>
+  (typeof key === 'string' ? Buffer.byteLength(key, 'utf8') : key instanceof Uint8Array ? key.length : 0) >= 32;
+
+/** A key of at least 32 bytes (`isApprovalKey`), as bytes. @throws RangeError */
 export function approvalKeyBytes(key: string | Uint8Array): Buffer {
-  const bytes = typeof key === 'string' ? Buffer.from(key, 'utf8') : Buffer.from(key);
-  if (bytes.length < 32) throw new RangeError('an approval signing key needs at least 32 bytes');
-  return bytes;
+  if (!isApprovalKey(key)) throw new RangeError('an approval signing key needs at least 32 bytes');
+  return typeof key === 'string' ? Buffer.from(key, 'utf8') : Buffer.from(key);
 }
 
 /** The hex HMAC-SHA256 of `approvalSigningText(fields)` under `key`. @throws RangeError on a short key */

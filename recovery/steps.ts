@@ -178,3 +178,19 @@ export function mayHaveApplied(
         : 'An earlier attempt of this write may have been applied before this one failed; it is looked up before anything runs again.',
   };
 }
+
+/**
+ * The one "an earlier attempt may have sent this write" failure, before it is sent (docs/DESIGN.md, "Reconcile"):
+ * `outcome_unknown/earlier_attempt` in `commit_unknown`, never replay-safe, looked up first. `publicMessage` says which
+ * earlier attempt (a workflow retry, a reset's run, a retried activity). The fields of a `ToolFailure` it sets.
+ */
+export function earlierAttempt(publicMessage: string) {
+  return {
+    class: FailureClass.OUTCOME_UNKNOWN,
+    reason: FailureReason.EARLIER_ATTEMPT,
+    phase: Phase.COMMIT_UNKNOWN,
+    retryable: false,
+    replaySafe: false,
+    publicMessage,
+  } as const;
+}

@@ -19,7 +19,7 @@ import { withPlaceholders } from '../examples/agent-demo/scenario';
 import { join, resolve } from 'node:path';
 import { TestWorkflowEnvironment } from '@temporalio/testing';
 import { DefaultLogger, Runtime, Worker, type NativeConnection } from '@temporalio/worker';
-import { temporalBinaries } from '../server/binaries';
+import { temporalBinaries } from './temporal-binaries';
 import { SEARCH_ATTRIBUTES } from '../workflows/search-attributes';
 import { RecoveryPlugin } from '../plugin/recovery-plugin';
 import { fetchHistoryJSON } from '../plugin/replay';

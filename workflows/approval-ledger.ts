@@ -31,7 +31,8 @@ export interface Named {
 }
 
 const quoted = (callId: string) => JSON.stringify(callId);
-const iso = (ms: number) => new Date(ms).toISOString();
+/** A time in ms since the epoch as ISO 8601 (UTC), as the ledger's reasons and the operator's commands say it. */
+export const iso = (ms: number) => new Date(ms).toISOString();
 
 /** Why a request in `entry`'s state can no longer be decided, or undefined while it waits. */
 export function closedReason(entry: ApprovalEntry): string | undefined {

@@ -7,13 +7,11 @@
  * Sandbox-safe.
  */
 import { isCancellation, proxyActivities, sleep } from '@temporalio/workflow';
-import type { createToolActivities } from '../activities/invoke-tool';
+import type { ToolActivities } from './router/dispatch';
 import type { LookupAnswer } from '../activities/lookup-operation';
 import { backoffPolicySchema, nextDelay } from '../recovery/backoff';
 import type { LookupRecord } from './definitions';
 import type { ReconcileInput } from './reconcile';
-
-type ToolActivities = ReturnType<typeof createToolActivities>;
 
 /** What a reconciliation has done so far. */
 export interface Tally {

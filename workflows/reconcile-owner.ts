@@ -7,7 +7,7 @@
  * `RECONCILE_OWNER_PATCH` and replay without it. Sandbox-safe.
  */
 import { patched, proxyActivities, workflowInfo } from '@temporalio/workflow';
-import type { createToolActivities } from '../activities/invoke-tool';
+import type { ToolActivities } from './router/dispatch';
 
 export const RECONCILE_OWNER_PATCH = 'recovery-router:reconcile-owner';
 
@@ -17,7 +17,7 @@ export const RECONCILE_OWNER_PATCH = 'recovery-router:reconcile-owner';
  * taken for one that can: nothing is replayed on a guess.
  */
 export function ownerCheck(): () => Promise<string | undefined> {
-  const { operationOwner: ask } = proxyActivities<ReturnType<typeof createToolActivities>>({
+  const { operationOwner: ask } = proxyActivities<ToolActivities>({
     startToCloseTimeout: 10_000,
     retry: { maximumAttempts: 3, initialInterval: 1_000 },
   });

@@ -4,10 +4,8 @@
  * no redaction rules (docs/DESIGN.md, "What the model sees"). Sandbox-safe.
  */
 import { isCancellation, patched, proxyActivities } from '@temporalio/workflow';
-import type { createToolActivities } from '../activities/invoke-tool';
+import type { ToolActivities } from './router/dispatch';
 import type { ReviewCase } from './definitions';
-
-type ToolActivities = ReturnType<typeof createToolActivities>;
 
 /** The patch that moved the review case's argument preview to the Node side (Temporal docs, "Patching"). */
 export const ARGS_PREVIEW_PATCH = 'recovery-router:args-preview-activity';

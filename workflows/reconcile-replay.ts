@@ -3,15 +3,13 @@
  * activity, one attempt, and what it came to. Sandbox-safe.
  */
 import { isCancellation, proxyActivities } from '@temporalio/workflow';
-import type { createToolActivities } from '../activities/invoke-tool';
+import type { ToolActivities } from './router/dispatch';
 import { activityOptionsFor } from '../recovery/activity-options';
 import { DEFAULT_BUDGET_POLICY } from '../recovery/budgets';
 import type { ToolFailure } from '../recovery/failure';
-import type { ToolSpec } from '../recovery/tool-spec';
 import { fromActivityError } from './activity-failure';
+import type { ReconcileInput } from './reconcile';
 import type { Tally } from './reconcile-lookups';
-
-type ToolActivities = ReturnType<typeof createToolActivities>;
 
 /** A replay refused because its idempotency key already exists: a 409 conflict or a 412 precondition failure. */
 export function isDuplicateKey(f: ToolFailure): boolean {
@@ -27,17 +25,8 @@ export type ReplayOutcome =
   | { kind: 'duplicate_key' }
   | { kind: 'failed'; failure: ToolFailure };
 
-/** The write a reconciliation replays: its spec, arguments, ids and the failure that started it. */
-interface Replayed {
-  spec: ToolSpec;
-  args: unknown;
-  callId: string;
-  operationId: string;
-  failure: ToolFailure;
-}
-
 /** One replay with the same operation_id per call, counted in `tally.replays` unless it was not sent. */
-export function replayer(input: Replayed, tally: Tally): () => Promise<ReplayOutcome> {
+export function replayer(input: ReconcileInput, tally: Tally): () => Promise<ReplayOutcome> {
   const { invokeTool } = proxyActivities<ToolActivities>({
     ...activityOptionsFor(input.spec, DEFAULT_BUDGET_POLICY, {
       initialIntervalMs: 1000,

@@ -17,6 +17,7 @@
  * Sandbox-safe: types, `proxySinks` and a read of a global.
  */
 import { proxySinks, type Sinks } from '@temporalio/workflow';
+import type { OtelSpanContext } from '../activities/tracing/otel';
 import type { TraceAttributes } from '../recovery/trace-attributes';
 
 /** One span of a group. */
@@ -32,14 +33,8 @@ export interface WorkflowSpan {
   parent: number;
 }
 
-/** The W3C identity of the span the group hangs under. */
-export interface TraceParent {
-  /** 32 lower-case hex digits. */
-  traceId: string;
-  /** 16 lower-case hex digits. */
-  spanId: string;
-  traceFlags: number;
-}
+/** The W3C identity of the span the group hangs under: 32 and 16 lower-case hex digits, flags. */
+export type TraceParent = Omit<OtelSpanContext, 'isRemote'>;
 
 /** Spans emitted together, parents first. */
 export interface WorkflowSpanGroup {

@@ -16,6 +16,7 @@ import {
   type FieldIssue,
   type ToolFailure,
 } from '../../recovery/failure';
+import { earlierAttempt as earlierAttemptFailure } from '../../recovery/steps';
 import { isReplaySafe } from '../../recovery/tool-spec';
 import type { AnyTool } from '../define-tool';
 import { HttpBodyError, HttpOutcomeError } from '../http';
@@ -71,15 +72,9 @@ export function preflightFailure(
 
 /** A write an earlier attempt of its activity may have sent (activities/retried-after.ts): looked up, not sent. */
 export function earlierAttempt(ctx: CallContext): ToolFailure {
-  return buildFailure(ctx, {
-    class: FailureClass.OUTCOME_UNKNOWN,
-    reason: FailureReason.EARLIER_ATTEMPT,
-    phase: Phase.COMMIT_UNKNOWN,
-    retryable: false,
-    replaySafe: false,
-    publicMessage:
-      'An earlier attempt of this write may have sent it (an operator reset or retried its activity); it is looked up, not sent again.',
-  });
+  const why =
+    'An earlier attempt of this write may have sent it (an operator reset or retried its activity); it is looked up, not sent again.';
+  return buildFailure(ctx, earlierAttemptFailure(why));
 }
 
 /**

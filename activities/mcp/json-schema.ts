@@ -22,9 +22,9 @@ import { z } from 'zod';
 /** Deeper nodes than this are accepted as is (a hostile or recursive schema cannot make conversion slow). */
 export const MAX_SCHEMA_DEPTH = 8;
 
-type Json = Record<string, unknown>;
+export type Json = Record<string, unknown>;
 
-const isRecord = (v: unknown): v is Json => typeof v === 'object' && v !== null && !Array.isArray(v);
+export const isRecord = (v: unknown): v is Json => typeof v === 'object' && v !== null && !Array.isArray(v);
 const isPrimitive = (v: unknown): v is string | number | boolean | null =>
   v === null || typeof v === 'string' || typeof v === 'boolean' || (typeof v === 'number' && Number.isFinite(v));
 

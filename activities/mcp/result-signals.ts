@@ -11,6 +11,7 @@
  * `error_description`); Google AIP-193 (`error.code` is the HTTP status, `error.status` the canonical code).
  */
 import { parseBody } from '../../recovery/classify/body';
+import { isRecord, type Json } from './json-schema';
 
 /** The signals of one failed result. Codes and categories are lower-case. */
 export interface ResultSignals {
@@ -50,8 +51,6 @@ export const RETRY_HINTS: readonly RegExp[] = Object.freeze([
 
 const UNIT_MS: Readonly<Record<string, number>> = Object.freeze({ ms: 1, s: 1_000, m: 60_000 });
 
-type Json = Record<string, unknown>;
-const isRecord = (v: unknown): v is Json => typeof v === 'object' && v !== null && !Array.isArray(v);
 const TOKEN = /^[A-Za-z][A-Za-z0-9_.:-]{0,63}$/;
 const token = (v: unknown): string | undefined =>
   typeof v === 'string' && TOKEN.test(v.trim()) ? v.trim().toLowerCase() : undefined;

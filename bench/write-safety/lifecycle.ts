@@ -16,7 +16,7 @@ import { defaultPayloadConverter } from '@temporalio/common';
 import { bundleWorkflowCode, DefaultLogger } from '@temporalio/worker';
 import { toolCatalog } from '../../activities/define-tool';
 import { RECOVERY_PRELOAD_MODULES } from '../../plugin/recovery-plugin';
-import { temporalBinaries } from '../../server/binaries';
+import { temporalBinaries } from '../../scripts/temporal-binaries';
 import { decideReviewUpdate, reconcileWorkflowId, reviewCaseQuery } from '../../workflows/definitions';
 import type { ToolPlanResult } from '../../workflows/tool-plan';
 import type { CellResult } from './cell';

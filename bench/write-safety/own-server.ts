@@ -1,6 +1,6 @@
 /**
  * A dev server of the cell's own, for the rows that stop it: `temporal server start-dev` (the CLI of
- * server/binaries.ts) on a free loopback port, headless, its SQLite file kept so a restart resumes every run, the
+ * scripts/temporal-binaries.ts) on a free loopback port, headless, its SQLite file kept so a restart resumes every run, the
  * plugin's search attributes registered (as server/dev-server.ts starts it). `stop(signal)` sends SIGTERM or SIGKILL
  * and waits for the exit; `start()` starts it again on the same port and file.
  */
@@ -8,7 +8,7 @@ import { spawn, type ChildProcess } from 'node:child_process';
 import { createServer, type AddressInfo } from 'node:net';
 import { join } from 'node:path';
 import { Connection } from '@temporalio/client';
-import { temporalBinaries } from '../../server/binaries';
+import { temporalBinaries } from '../../scripts/temporal-binaries';
 import { SEARCH_ATTRIBUTES } from '../../workflows/search-attributes';
 
 export interface OwnServer {

@@ -13,7 +13,7 @@ import { DefaultLogger, Runtime, Worker } from '@temporalio/worker';
 import { createPlannerActivities } from '../../activities/planners/planner';
 import { createScriptedPlanner } from '../../activities/planners/scripted';
 import { RecoveryPlugin } from '../../plugin/recovery-plugin';
-import { temporalBinaries } from '../../server/binaries';
+import { temporalBinaries } from '../../scripts/temporal-binaries';
 import { SEARCH_ATTRIBUTES } from '../../workflows/search-attributes';
 import { builtInScenarios } from '../agent-demo/builtin';
 import { startDemoFixtures } from '../agent-demo/fixtures';

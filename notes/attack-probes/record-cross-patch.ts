@@ -22,7 +22,7 @@ import { defineTool } from '../../activities/define-tool';
 import { createPlannerActivities, type Planner } from '../../activities/planners/planner';
 import { RecoveryPlugin } from '../../plugin/recovery-plugin';
 import { fetchHistoryJSON } from '../../plugin/replay';
-import { temporalBinaries } from '../../server/binaries';
+import { temporalBinaries } from '../../scripts/temporal-binaries';
 import { bundleRecoveryWorkflows } from '../../test/setup/shared-bundle';
 import type { AgentResult } from '../../workflows/agent';
 import { SEARCH_ATTRIBUTES } from '../../workflows/search-attributes';

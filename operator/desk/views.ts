@@ -50,21 +50,20 @@ async function settled<T, R>(items: readonly T[], fn: (item: T) => Promise<R>, w
 }
 
 /**
- * `query`'s answer on `workflowId` within QUERY_DEADLINE_MS, `{ blind }` (why not), or undefined when the workflow is
- * gone. `taskQueue`: the run's, if known (else described when no worker answered).
+ * `query`'s answer on `workflowId` within QUERY_DEADLINE_MS, `{ blind }` (why not: no worker polls the run's task
+ * queue, described then), or undefined when the workflow is gone.
  */
-export async function readRun<R>(
+async function readRun<R>(
   client: Client,
   workflowId: string,
   query: (handle: WorkflowHandle) => Promise<R>,
-  taskQueue?: string,
 ): Promise<{ value: R } | { blind: string } | undefined> {
   const handle = client.workflow.getHandle(workflowId);
   try {
     return { value: await client.withDeadline(Date.now() + QUERY_DEADLINE_MS, () => query(handle)) };
   } catch (err) {
     if (err instanceof WorkflowNotFoundError) return undefined;
-    return { blind: await blindLine(client, taskQueue ?? (await handle.describe()).taskQueue) };
+    return { blind: await blindLine(client, (await handle.describe()).taskQueue) };
   }
 }
 

@@ -5,7 +5,7 @@
  * `testEnv()` from ./env.
  */
 import { TestWorkflowEnvironment } from '@temporalio/testing';
-import { temporalBinaries } from '../../server/binaries';
+import { temporalBinaries } from '../../scripts/temporal-binaries';
 import { SEARCH_ATTRIBUTES } from '../../workflows/search-attributes';
 import { writeSharedBundle } from './shared-bundle';
 

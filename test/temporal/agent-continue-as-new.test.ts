@@ -8,7 +8,7 @@ import { createPlannerActivities } from '../../activities/planners/planner';
 import { createScriptedPlanner } from '../../activities/planners/scripted';
 import { startScriptedService, type ScriptedService } from '../../examples/scripted-service';
 import { supportTools } from '../../examples/support-tools';
-import { temporalBinaries } from '../../server/binaries';
+import { temporalBinaries } from '../../scripts/temporal-binaries';
 import type { AgentResult } from '../../workflows/agent';
 import { uniqueTaskQueue, writeKey } from '../setup/env';
 import { harness } from './harness';

@@ -25,7 +25,7 @@ import {
 import { startLedgerService, type LedgerService } from '../../examples/ledger-service';
 import { ledgerTools } from '../../examples/ledger-tools';
 import { startScriptedService } from '../../examples/scripted-service';
-import { temporalBinaries } from '../../server/binaries';
+import { temporalBinaries } from '../../scripts/temporal-binaries';
 import type { ReviewCase } from '../../workflows/definitions';
 import type { ToolPlanResult } from '../../workflows/tool-plan';
 import { testEnv, uniqueTaskQueue, writeKey } from '../setup/env';

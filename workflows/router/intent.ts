@@ -6,7 +6,7 @@
  */
 import { patched, workflowInfo, type WorkflowInfo } from '@temporalio/workflow';
 import { lastFailure } from '../../recovery/call-ledger';
-import { FailureClass, FailureReason, Phase } from '../../recovery/failure';
+import { earlierAttempt } from '../../recovery/steps';
 import { isReplaySafe } from '../../recovery/tool-spec';
 import { versions, type ReadyScope, type RouterContext } from './context';
 import type { FailedAttempt } from './dispatch';
@@ -73,9 +73,7 @@ export function sentBefore(ctx: RouterContext, scope: ReadyScope): FailedAttempt
   const message = left
     ? 'This write was being reconciled when the run continued as new; it is looked up before anything runs again.'
     : 'An earlier attempt of this run (a workflow retry, or the run a reset replaced) may have sent this write; it is looked up before it is sent.';
-  const failure = runtimeFailure(scope, FailureClass.OUTCOME_UNKNOWN, FailureReason.EARLIER_ATTEMPT, message, {
-    phase: Phase.COMMIT_UNKNOWN,
-    replaySafe: false,
-  });
+  const { class: cls, reason, ...more } = earlierAttempt(message);
+  const failure = runtimeFailure(scope, cls, reason, message, more);
   return { failure, meta: {}, versions: versions(ctx, scope.spec.name, scope.hash), endedAtMs: Date.now() };
 }

@@ -9,7 +9,7 @@ import { gateIdenticalCall, lastFailure } from '../../recovery/call-ledger';
 import type { AttemptRecord, CandidateCall, GateDecision } from '../../recovery/gate';
 import { canonicalize, hashCanonical } from '../../recovery/canonical';
 import { isRecoveryInputError } from '../../recovery/errors';
-import { FailureClass, FailureReason } from '../../recovery/failure';
+import { FailureClass, FailureReason, type FieldIssue } from '../../recovery/failure';
 import { RecoveryAction, routeFor } from '../../recovery/routes';
 import { dispatchedArgs, hashedArgs, MAX_ARGS_CHARS, own, setOwn } from '../router-helpers';
 import type { CallToolOptions, ToolOutcome } from '../tool-router-types';
@@ -114,37 +114,31 @@ export function hashArguments(
   ctx: RouterContext,
   scope: CallScope & { spec: NonNullable<CallScope['spec']> },
 ): ToolOutcome | undefined {
+  const badArguments = (message: string, issue: FieldIssue) =>
+    routed(
+      ctx,
+      scope,
+      runtimeFailure(scope, FailureClass.INVALID_ARGUMENTS, FailureReason.SCHEMA, message, { issues: [issue] }),
+    );
   let canonical: string;
   const kept = hashedArgs(scope.spec, scope.args);
   try {
     canonical = canonicalize(kept);
   } catch (err) {
-    const message = 'The arguments are not a JSON value.';
-    const issue = {
+    return badArguments('The arguments are not a JSON value.', {
       path: isRecoveryInputError(err) ? [...err.path] : [],
       expected: 'a JSON value',
       received: 'not JSON',
       suggestion: 'Send plain JSON arguments.',
-    };
-    return routed(
-      ctx,
-      scope,
-      runtimeFailure(scope, FailureClass.INVALID_ARGUMENTS, FailureReason.SCHEMA, message, { issues: [issue] }),
-    );
+    });
   }
   if (canonical.length > MAX_ARGS_CHARS) {
-    const issue = {
+    return badArguments(`The arguments are too large (over ${MAX_ARGS_CHARS} characters as JSON).`, {
       path: [],
       expected: `at most ${MAX_ARGS_CHARS} characters of JSON`,
       received: `${canonical.length} characters`,
       suggestion: 'Send less data, or a reference to it.',
-    };
-    const message = `The arguments are too large (over ${MAX_ARGS_CHARS} characters as JSON).`;
-    return routed(
-      ctx,
-      scope,
-      runtimeFailure(scope, FailureClass.INVALID_ARGUMENTS, FailureReason.SCHEMA, message, { issues: [issue] }),
-    );
+    });
   }
   scope.hash = hashCanonical(canonical);
   // A write's key names its intent (./intent.ts); a read's operation id is a label and stays `<workflowId>:<stepId>`.

@@ -5,18 +5,15 @@
  */
 import { isCancellation, proxyActivities } from '@temporalio/workflow';
 import type { VerifyAnswer } from '../../activities/postcondition';
-import type { ToolSpec } from '../../recovery/tool-spec';
+import type { ReconcileInput } from '../reconcile';
 import type { ToolActivities } from './dispatch';
 
 /** Attempts of one postcondition read. */
 export const VERIFY_ATTEMPTS = 3;
 
-export async function verifyCall(call: {
-  spec: ToolSpec;
-  args: unknown;
-  callId: string;
-  operationId: string;
-}): Promise<VerifyAnswer> {
+export async function verifyCall(
+  call: Pick<ReconcileInput, 'spec' | 'args' | 'callId' | 'operationId'>,
+): Promise<VerifyAnswer> {
   const { verifyPostcondition } = proxyActivities<ToolActivities>({
     startToCloseTimeout: call.spec.startToCloseTimeoutMs,
     retry: { maximumAttempts: VERIFY_ATTEMPTS, initialInterval: 200, backoffCoefficient: 2 },
