@@ -1,33 +1,29 @@
 /**
- * A tool's `commit` declaration (activities/define-tool.ts) as its spec carries it: `settleMs` and `lookupLagMs`,
- * integers of ms from 0 to `MAX_COMMIT_WINDOW_MS` (docs/DESIGN.md, "Reconcile").
+ * A tool's `commit` declaration (activities/define-tool.ts, `mcpTools`' overrides) as its spec carries it: `settleMs`
+ * and `lookupLagMs`, integers of ms from 0 to `MAX_COMMIT_WINDOW_MS` (docs/DESIGN.md, "Reconcile").
  * Node-side only.
  */
+import { z } from 'zod';
+import { formatOptionIssue, optionRules } from '../recovery/errors';
 import { MAX_COMMIT_WINDOW_MS } from '../recovery/tool-spec';
 
-/** What a `commit` declaration may hold. */
-const KEYS = ['settleMs', 'lookupLagMs'] as const;
+const error = `must be an integer of ms from 0 to ${MAX_COMMIT_WINDOW_MS}`;
+const ms = z.int({ error }).min(0, { error }).max(MAX_COMMIT_WINDOW_MS, { error }).optional();
+
+/** `commit`: `{ settleMs?, lookupLagMs? }`, an unknown key refused by its name. */
+export const commitSchema = optionRules(z).strictly(
+  { settleMs: ms, lookupLagMs: ms },
+  ['settleMs', 'lookupLagMs'],
+  'must be an object { settleMs?, lookupLagMs? }',
+);
 
 /**
  * `commit`'s fields as the spec carries them (none when it is undefined).
- * @throws what `fail(message)` returns, for a value that is not an object of those keys with ints of ms in range.
+ * @throws what `fail(message)` returns for a value `commitSchema` refuses, e.g. `commit.settleMs must be an integer…`.
  */
-export function commitWindows(
-  commit: unknown,
-  fail: (message: string) => Error,
-): { settleMs?: number; lookupLagMs?: number } {
-  if (commit === undefined) return {};
-  if (typeof commit !== 'object' || commit === null || Array.isArray(commit))
-    throw fail('`commit` must be an object { settleMs?, lookupLagMs? }');
-  const out: { settleMs?: number; lookupLagMs?: number } = {};
-  for (const key of Object.keys(commit)) {
-    if (!(KEYS as readonly string[]).includes(key))
-      throw fail(`\`commit\` has an unknown key (known: ${KEYS.join(', ')})`);
-    const v = (commit as Record<string, unknown>)[key];
-    if (v === undefined) continue;
-    if (typeof v !== 'number' || !Number.isInteger(v) || v < 0 || v > MAX_COMMIT_WINDOW_MS)
-      throw fail(`\`commit.${key}\` must be an integer of ms from 0 to ${MAX_COMMIT_WINDOW_MS}`);
-    out[key as (typeof KEYS)[number]] = v;
-  }
-  return out;
+export function commitWindows(commit: unknown, fail: (message: string) => Error): z.infer<typeof commitSchema> {
+  const parsed = commitSchema.optional().safeParse(commit);
+  if (parsed.success) return parsed.data ?? {};
+  const issue = parsed.error.issues[0]!;
+  throw fail(formatOptionIssue({ ...issue, path: ['commit', ...issue.path] }));
 }
