@@ -27,11 +27,16 @@ import type { CallContext } from './context';
 import { composeMessage, literal, PublicPart } from './message-parts';
 
 /**
- * What the model is told after a call that returned an unusable result: a write that is not deduplicated was
- * applied, so it must not be repeated; nothing for a read or a deduplicated write (both replay-safe).
+ * A call that returned an unusable result (phase `postcheck`): a write that is not deduplicated was applied, so the
+ * model is told not to repeat it, and only a read or a deduplicated write is replay-safe. Never retryable.
  */
-export function appliedWriteNote(ctx: Pick<CallContext, 'effect' | 'deduplicates'>): string {
-  return ctx.effect === 'write' && !ctx.deduplicates ? ' The write was applied; do not repeat it.' : '';
+export function returnedDraft(
+  m: FailureMeaning & { head: string },
+  ctx: Pick<CallContext, 'effect' | 'deduplicates'>,
+): FailureDraft {
+  const note = ctx.effect === 'write' && !ctx.deduplicates ? ' The write was applied; do not repeat it.' : '';
+  const flags = { retryable: false, replaySafe: ctx.effect === 'read' || ctx.deduplicates };
+  return { class: m.class, reason: m.reason, phase: Phase.POSTCHECK, ...flags, publicMessage: `${m.head}.${note}` };
 }
 
 /** What a failure means apart from when it happened: its class and reason, and the head of the model's message. */
