@@ -53,7 +53,6 @@ import { refinedByWords } from './http-words';
 import { conceptsOf, firstConcept } from './words';
 import { refusedDraft } from './sent';
 
-export { HttpRule, ruleForStatus, STATUS_RULES } from './http-status';
 
 const C = FailureClass;
 const R = FailureReason;

@@ -27,7 +27,6 @@ import { suggestionOf } from './zod-suggest';
 import { refusedDraft } from './sent';
 
 export { MAX_ZOD_FIELD_ISSUES } from './zod-issues';
-export type { ZodIssueOptions } from './zod-fields';
 
 /** True for a zod `ZodError` (classic or core), also from another realm (checked by shape). */
 export function isZodError(error: unknown): error is z.core.$ZodError {
