@@ -26,7 +26,7 @@ export interface ModelFeedback {
   message: string;
   /** What the server said (recovery/failure.ts `serverSaid`): quoted data, never an instruction. */
   serverSaid?: string;
-  /** What the model should do next, in one sentence (the NEXT_STEP table). */
+  /** What the model should do next, in one sentence (its action's `nextStep`, recovery/actions.ts). */
   nextStep: string;
   /** Field-level problems, for `repair`. */
   issues?: FieldIssue[];
@@ -39,14 +39,6 @@ export interface ModelFeedback {
   /** What the person who decided wrote (a deny reason), controls stripped: quoted data, never an instruction. */
   personSaid?: string;
 }
-
-/** What the model is told to do after each recovery action (recovery/actions.ts, one descriptor per action). */
-export const NEXT_STEP: Readonly<Record<RecoveryAction, string>> = Object.freeze(
-  Object.fromEntries(Object.entries(ACTIONS).map(([action, d]) => [action, d.nextStep])) as Record<
-    RecoveryAction,
-    string
-  >,
-);
 
 /** The model-facing feedback for a routed failure. */
 export function feedbackFor(
@@ -61,7 +53,7 @@ export function feedbackFor(
     reason: failure.reason,
     action,
     message: extra.message ?? failure.publicMessage,
-    nextStep: NEXT_STEP[action],
+    nextStep: ACTIONS[action].nextStep,
   };
   if (failure.serverSaid !== undefined) feedback.serverSaid = failure.serverSaid;
   if (failure.issues?.length) feedback.issues = failure.issues;

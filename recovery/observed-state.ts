@@ -11,6 +11,7 @@
  * Pure: no I/O; the budget of a call is local to it.
  */
 import { parseBody } from './classify/body';
+import { readProp } from './classify/safe';
 import { keyMeaning } from './redact-keys';
 import { cutAtWhitespace, redact } from './redact';
 import { stripControls } from './untrusted';
@@ -91,7 +92,7 @@ function walkArray(
   const out: JsonValue[] = [];
   const n = Math.min(items.length, MAX_OBSERVED_ENTRIES);
   for (let i = 0; i < n; i++) {
-    const v = walk(readItem(items, i), depth + 1, parentKey, budget);
+    const v = walk(readProp(items, String(i)), depth + 1, parentKey, budget);
     if (v !== undefined) out.push(v);
   }
   return out;
@@ -109,7 +110,7 @@ function walkObject(
   for (const key of keys) {
     if (key.length > MAX_OBSERVED_KEY_CHARS || STACK_KEY.test(key)) continue;
     if (keyMeaning(key, parentKey) !== undefined || (namesSecret && VALUE_FIELD.test(key))) continue;
-    const v = walk(readItem(value, key), depth + 1, key, budget);
+    const v = walk(readProp(value, key), depth + 1, key, budget);
     if (v === undefined) continue;
     const shown = redact(stripControls(key));
     Object.defineProperty(out, shown, { value: v, enumerable: true, writable: true, configurable: true });
@@ -125,20 +126,11 @@ function walkObject(
 function namesASecret(value: object, keys: readonly string[]): boolean {
   for (const key of keys) {
     if (!NAME_FIELD.test(key)) continue;
-    const name = readItem(value, key);
+    const name = readProp(value, key);
     if (typeof name === 'string' && name.length <= MAX_OBSERVED_KEY_CHARS && keyMeaning(name) !== undefined)
       return true;
   }
   return false;
-}
-
-/** `value[key]`, or `undefined` when reading it throws (a getter, a Proxy trap). */
-function readItem(value: object, key: string | number): unknown {
-  try {
-    return (value as Record<string | number, unknown>)[key];
-  } catch {
-    return undefined;
-  }
 }
 
 /** A string as the model may read it: cut (at a whitespace), `stripControls`ed, redacted, cut to length. */

@@ -12,7 +12,7 @@ import { PublicPart } from './message-parts';
 import { stripControls } from '../untrusted';
 import { finishPublicMessage, pathSegment, quoted } from './text';
 
-export type { FailureDraft, FailureIdentity } from './assemble';
+export type { FailureDraft } from './assemble';
 
 /**
  * A frozen, valid `ToolFailure`. Enforces the contract (recovery/failure.ts): `retryable` only when transient and

@@ -13,7 +13,7 @@ import { composeMessage as msg, EMPTY_PART, literal, toolPart, type PublicPart }
 import { pathLabel, summarizeIssues } from './text';
 import { issuesNamedIn } from './named-fields';
 import { saysAlready } from '../postcondition';
-import { draftBySend } from './sent';
+import { draftBySend, refusedDraft } from './sent';
 import { KIND_RULES, type ErrorKind } from './kinds';
 
 /** Body codes that mean "rate limited" whatever the status (lower case). */
@@ -126,16 +126,8 @@ export function invalidArguments(f: HttpFacts, fallback: () => FailureDraft): Fa
   }
   if (issues.length === 0) return fallback();
   const n = issues.length;
-  return {
-    class: C.INVALID_ARGUMENTS,
-    reason: R.SCHEMA,
-    phase: Phase.DISPATCH,
-    retryable: false,
-    replaySafe: true,
-    status: f.status,
-    issues,
-    publicMessage: `${f.ctx.tool}: HTTP ${f.status}, ${n} invalid argument${n === 1 ? '' : 's'}: ${summarizeIssues(issues)}.`,
-  };
+  const head = `${f.ctx.tool}: HTTP ${f.status}, ${n} invalid argument${n === 1 ? '' : 's'}: ${summarizeIssues(issues)}`;
+  return { ...refusedDraft({ class: C.INVALID_ARGUMENTS, reason: R.SCHEMA, head }), status: f.status, issues };
 }
 
 export function unauthorized(f: HttpFacts): FailureDraft {

@@ -25,7 +25,7 @@
  * characters. Headers are never echoed.
  * Pure: `ctx.nowMs` is the clock.
  */
-import { FailureClass, FailureReason, Phase } from '../failure';
+import { FailureClass, FailureReason } from '../failure';
 import type { ToolFailure } from '../failure';
 import { readBodyFacts } from './body';
 import { buildFailure, type FailureDraft } from './build';
@@ -51,8 +51,8 @@ import { readRateLimit } from './rate-limit';
 import { retryAfterMsFromHeaders } from './retry-after';
 import { refinedByWords } from './http-words';
 import { conceptsOf, firstConcept } from './words';
+import { refusedDraft } from './sent';
 
-export { HttpRule, ruleForStatus, STATUS_RULES } from './http-status';
 
 const C = FailureClass;
 const R = FailureReason;
@@ -159,17 +159,10 @@ export function httpDraft(
     throw new ClassifyError(ClassifyErrorCode.NOT_A_FAILURE, `classify: HTTP ${status} is a success, not a failure`);
   }
   if (!Number.isInteger(status) || status < 300 || status > 599) {
-    const shown =
-      Number.isInteger(status) && status >= 100 && status <= 599 ? `HTTP ${status}` : 'an invalid HTTP status';
-    return {
-      class: C.UNRECOVERABLE,
-      reason: R.TOOL_BUG,
-      phase: Phase.DISPATCH,
-      retryable: false,
-      replaySafe: ctx.effect === 'read' || ctx.deduplicates,
-      ...(Number.isInteger(status) && status >= 100 && status <= 599 ? { status } : {}),
-      publicMessage: `${ctx.tool}: the tool returned ${shown}, which it does not handle.`,
-    };
+    const known = Number.isInteger(status) && status >= 100 && status <= 599;
+    const head = `${ctx.tool}: the tool returned ${known ? `HTTP ${status}` : 'an invalid HTTP status'}, which it does not handle`;
+    const draft = refusedDraft({ class: C.UNRECOVERABLE, reason: R.TOOL_BUG, head });
+    return { ...draft, replaySafe: ctx.effect === 'read' || ctx.deduplicates, ...(known ? { status } : {}) };
   }
   const bodyFacts = readBodyFacts(body);
   const facts: HttpFacts = {

@@ -16,27 +16,11 @@ import { applyToolClassifier, type ToolClassifier } from './override';
 import { readProp } from './safe';
 import { classifyThrown, toolBugFailure } from './thrown';
 
-export { callContextSchema, parseCallContext } from './context';
 export type { CallContext, RawOutcome } from './context';
 export { ClassifyError } from './errors';
-export {
-  MAX_RETRY_AFTER_MS,
-  parseHttpDate,
-  parseRetryAfter,
-  parseRetryAfterMsValue,
-  retryAfterMsFromHeaders,
-} from './retry-after';
-export { parseDurationMs, readRateLimit } from './rate-limit';
-export { classifyHttp } from './http';
-export { transportFacts } from './network';
 export { wrappedHttp } from './wrapped-http';
-export { readCodes, dialects, type Dialect } from './protocols';
-export { PROTOCOL_TABLES } from './protocols/tables';
-export { LIBRARY_TABLES } from './dialects/libraries';
-export { KIND_RULES } from './kinds';
-export { classifyZodError, fieldIssuesFromZod, MAX_ZOD_FIELD_ISSUES } from './zod';
-export { schemaAt } from './json-schema';
-export { describeSchema } from './json-schema-words';
+export { dialects, type Dialect } from './protocols';
+export { classifyZodError, fieldIssuesFromZod } from './zod';
 export { classifyInvalidResult, validateResult } from './result';
 export { applyToolClassifier, type ToolClassifier, type ToolClassifierAnswer } from './override';
 

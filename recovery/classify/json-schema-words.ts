@@ -20,12 +20,12 @@ import {
   typesOf,
 } from './json-schema';
 import {
+  choiceWords,
   FORMAT_WORDS,
   describeNumber,
   literalWord,
   namedValues,
   patternWords,
-  UNNAMED_VALUES,
   type NumberBounds,
 } from './schema-words';
 import { formatOfPattern } from './zod-format-patterns';
@@ -73,11 +73,8 @@ function describeArray(n: unknown, root: unknown, w: Walk): string {
   return noun;
 }
 
-function oneOfWords(values: readonly unknown[]): string {
-  const words = [...new Set(namedValues(values).map(literalWord))];
-  if (words.length === 0) return UNNAMED_VALUES;
-  return words.length === 1 ? `exactly ${words[0]}` : `one of ${words.join('|')}`;
-}
+const oneOfWords = (values: readonly unknown[]): string =>
+  choiceWords([...new Set(namedValues(values).map(literalWord))]);
 
 function describeAlternatives(alternatives: readonly unknown[], root: unknown, w: Walk): string {
   const nonNull = alternatives.filter((b) => !isNullType(resolve(b, root)));

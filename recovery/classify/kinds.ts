@@ -17,11 +17,11 @@
  * write was applied — words never make a write replayable.
  * Pure: no I/O.
  */
-import { FailureClass, FailureReason, Phase } from '../failure';
+import { FailureClass, FailureReason } from '../failure';
 import type { FieldIssue } from '../failure';
 import type { FailureDraft } from './build';
 import type { CallContext } from './context';
-import { appliedWriteNote, draftBySend, refusedDraft } from './sent';
+import { draftBySend, refusedDraft, returnedDraft } from './sent';
 import type { WrappedHttp } from './wrapped-http';
 import { literal, type PublicPart } from './message-parts';
 
@@ -182,7 +182,7 @@ export function kindDraft(
   const head = `${ctx.tool}: ${facts.label === '' ? '' : `${facts.label}: `}${facts.what ?? rule.what.text}`;
   const transient = rule.class === C.TRANSIENT;
   let draft: FailureDraft;
-  if (rule.phase === 'returned' && (ctx.effect === 'read' || !byWords)) draft = returned(rule, ctx, head);
+  if (rule.phase === 'returned' && (ctx.effect === 'read' || !byWords)) draft = returnedDraft({ ...rule, head }, ctx);
   else if (rule.phase === 'refused' && !(byWords && transient)) {
     const approval = rule.class === C.AUTHORIZATION && ctx.approvalCanLift;
     const reason = approval ? R.APPROVAL_REQUIRED : rule.reason;
@@ -195,20 +195,4 @@ export function kindDraft(
     draft = draftBySend({ class: rule.class, reason: rule.reason, head }, sent ? 'maybe_sent' : 'not_sent', ctx);
   }
   return { ...extra, ...draft };
-}
-
-/**
- * A `returned` kind: the call came back, so a write was applied; replaying it is safe only for a read or a write its
- * receiver deduplicates, as for a result that fails the output schema (recovery/classify/result.ts).
- */
-function returned(rule: KindRule, ctx: CallContext, head: string): FailureDraft {
-  const replaySafe = ctx.effect === 'read' || ctx.deduplicates;
-  return {
-    class: rule.class,
-    reason: rule.reason,
-    phase: Phase.POSTCHECK,
-    retryable: false,
-    replaySafe,
-    publicMessage: `${head}.${appliedWriteNote(ctx)}`,
-  };
 }

@@ -19,9 +19,9 @@
  * the HTTP client (`ERR_INVALID_URL`, `UND_ERR_INVALID_ARG`, …) are `unrecoverable/tool_bug`.
  * Pure: no I/O.
  */
-import { FailureClass, FailureReason, Phase } from '../failure';
+import { FailureClass, FailureReason } from '../failure';
 import type { FailureDraft } from './build';
-import { draftBySend } from './sent';
+import { draftBySend, refusedDraft } from './sent';
 import type { CallContext } from './context';
 import { asArray, isObjectLike, readNumber, readProp, readString } from './safe';
 import { own } from './kinds';
@@ -36,7 +36,6 @@ import {
   type TransportRule,
 } from './network-rules';
 
-export { CODE_RULES, NAME_RULES, SendState, type TransportKind, type TransportRule } from './network-rules';
 
 /** At most this many errors of a cause chain / AggregateError tree are read. */
 export const MAX_CHAIN_NODES = 32;
@@ -208,20 +207,16 @@ export function transportDraft(
   }
   const tls = facts.find((f) => f.rule.kind === 'tls');
   const bug = facts.find((f) => f.rule.kind === 'tool_bug');
-  const refused = { class: FailureClass.UNRECOVERABLE, phase: Phase.DISPATCH, retryable: false };
-  if (tls)
-    return {
-      ...refused,
-      reason: FailureReason.NETWORK,
-      replaySafe: true,
-      publicMessage: `${tool}: the service's TLS certificate was rejected (${tls.label}); the request was not sent. Waiting will not fix this.`,
-    };
-  if (bug)
-    return {
-      ...refused,
-      reason: FailureReason.TOOL_BUG,
-      replaySafe: requestSent !== true || ctx.effect === 'read' || ctx.deduplicates,
-      publicMessage: `${tool}: the tool built a request its HTTP client refused (${bug.label}); this is a bug in the tool.`,
-    };
-  return undefined;
+  const refused = (reason: FailureReason, head: string) =>
+    refusedDraft({ class: FailureClass.UNRECOVERABLE, reason, head });
+  if (tls) {
+    const head = `${tool}: the service's TLS certificate was rejected (${tls.label}); the request was not sent. Waiting will not fix this`;
+    return refused(FailureReason.NETWORK, head);
+  }
+  if (!bug) return undefined;
+  const head = `${tool}: the tool built a request its HTTP client refused (${bug.label}); this is a bug in the tool`;
+  return {
+    ...refused(FailureReason.TOOL_BUG, head),
+    replaySafe: requestSent !== true || ctx.effect === 'read' || ctx.deduplicates,
+  };
 }

@@ -11,14 +11,14 @@
  * Pure: no I/O.
  */
 import type { z } from 'zod';
-import { FailureClass, FailureReason, MAX_SERVER_SAID_CHARS, Phase } from '../failure';
+import { FailureClass, FailureReason, MAX_SERVER_SAID_CHARS } from '../failure';
 import type { ToolFailure } from '../failure';
 import { buildFailure } from './build';
 import { parseCallContext, type CallContext } from './context';
 import { parseBody } from './body';
 import { asArray, hasOwn, isObjectLike, ownKeys, readProp, readString } from './safe';
 import { pathLabel, plainPath, publicText } from './text';
-import { appliedWriteNote } from './sent';
+import { returnedDraft } from './sent';
 import { isZodError } from './zod';
 
 /** What went wrong with a result. Give `error` (an output ZodError) or `invariant` (a message); `received` is the result. */
@@ -77,6 +77,12 @@ function schemaSummary(error: unknown): string {
   return publicText(parts.join('; '), MAX_SERVER_SAID_CHARS);
 }
 
+/** ` (<summary>)` of an output ZodError's findings, or nothing. */
+function schemaPart(error: unknown): string {
+  const summary = isZodError(error) ? schemaSummary(error) : '';
+  return summary ? ` (${summary})` : '';
+}
+
 /**
  * Classifies a result that came back but must not be used.
  * - `received` given and blank → `empty_result` (checked first: an empty body is the finding, whatever else failed);
@@ -95,34 +101,23 @@ export function classifyInvalidResult(input: InvalidResultInput, ctx: CallContex
   const received = readProp(input, 'received');
   const statusRaw = readProp(input, 'status');
   const status = typeof statusRaw === 'number' ? statusRaw : undefined;
-  const base = {
-    class: FailureClass.INVALID_RESULT,
-    phase: Phase.POSTCHECK,
-    retryable: false,
-    replaySafe: c.effect === 'read' || c.deduplicates,
-    ...(status === undefined ? {} : { status }),
-  };
-  const applied = appliedWriteNote(c);
-  if (hasOwn(input, 'received') && isBlank(received)) {
-    return buildFailure(c, {
-      ...base,
-      reason: FailureReason.EMPTY_RESULT,
-      publicMessage: `${c.tool}: the call returned an empty result${status === undefined ? '' : ` (HTTP ${status})`} where data was expected; this is not a success.${applied}`,
-    });
-  }
-  if (invariant !== undefined) {
-    return buildFailure(c, {
-      ...base,
-      reason: FailureReason.INVARIANT_VIOLATION,
-      publicMessage: `${c.tool}: the result breaks an invariant: ${publicText(invariant, MAX_SERVER_SAID_CHARS)}. It is not a usable fact.${applied}`,
-    });
-  }
-  const summary = isZodError(error) ? schemaSummary(error) : '';
-  return buildFailure(c, {
-    ...base,
-    reason: FailureReason.SCHEMA_VIOLATION,
-    publicMessage: `${c.tool}: the result does not match the tool's output schema${summary ? ` (${summary})` : ''}. It is not a usable fact.${applied}`,
-  });
+  const [reason, head] =
+    hasOwn(input, 'received') && isBlank(received)
+      ? [
+          FailureReason.EMPTY_RESULT,
+          `${c.tool}: the call returned an empty result${status === undefined ? '' : ` (HTTP ${status})`} where data was expected; this is not a success`,
+        ]
+      : invariant !== undefined
+        ? [
+            FailureReason.INVARIANT_VIOLATION,
+            `${c.tool}: the result breaks an invariant: ${publicText(invariant, MAX_SERVER_SAID_CHARS)}. It is not a usable fact`,
+          ]
+        : [
+            FailureReason.SCHEMA_VIOLATION,
+            `${c.tool}: the result does not match the tool's output schema${schemaPart(error)}. It is not a usable fact`,
+          ];
+  const draft = returnedDraft({ class: FailureClass.INVALID_RESULT, reason, head }, c);
+  return buildFailure(c, status === undefined ? draft : { ...draft, status });
 }
 
 /** The outcome of `validateResult`: the parsed value (labelled `empty` when it holds no items), or the failure. */

@@ -76,6 +76,12 @@ export function namedValues(values: readonly unknown[]): readonly unknown[] {
   return first.every((v) => typeof v !== 'string' || PLAIN_VALUE.test(v)) ? first : [];
 }
 
+/** Allowed values, each already in words, as the router says them: `exactly usd`, `one of usd|eur`, or `UNNAMED_VALUES`. */
+export function choiceWords(words: readonly string[]): string {
+  if (words.length === 0) return UNNAMED_VALUES;
+  return words.length === 1 ? `exactly ${words[0]}` : `one of ${words.join('|')}`;
+}
+
 /** `"usd"` → usd; other literals rendered as JSON. Never throws. */
 export function literalWord(v: unknown): string {
   if (typeof v === 'string') return v;

@@ -27,11 +27,16 @@ import type { CallContext } from './context';
 import { composeMessage, literal, PublicPart } from './message-parts';
 
 /**
- * What the model is told after a call that returned an unusable result: a write that is not deduplicated was
- * applied, so it must not be repeated; nothing for a read or a deduplicated write (both replay-safe).
+ * A call that returned an unusable result (phase `postcheck`): a write that is not deduplicated was applied, so the
+ * model is told not to repeat it, and only a read or a deduplicated write is replay-safe. Never retryable.
  */
-export function appliedWriteNote(ctx: Pick<CallContext, 'effect' | 'deduplicates'>): string {
-  return ctx.effect === 'write' && !ctx.deduplicates ? ' The write was applied; do not repeat it.' : '';
+export function returnedDraft(
+  m: FailureMeaning & { head: string },
+  ctx: Pick<CallContext, 'effect' | 'deduplicates'>,
+): FailureDraft {
+  const note = ctx.effect === 'write' && !ctx.deduplicates ? ' The write was applied; do not repeat it.' : '';
+  const flags = { retryable: false, replaySafe: ctx.effect === 'read' || ctx.deduplicates };
+  return { class: m.class, reason: m.reason, phase: Phase.POSTCHECK, ...flags, publicMessage: `${m.head}.${note}` };
 }
 
 /** What a failure means apart from when it happened: its class and reason, and the head of the model's message. */
@@ -102,92 +107,56 @@ export function draftBySend(
   return sent === 'maybe_sent' ? afterSend(meaning, ctx) : notSent(meaning, sent);
 }
 
+/** A draft of `m` (`reason` defaults to its own) in `phase`, its sentence ended by `end`. */
+function drafted(
+  m: FailureMeaning,
+  cls: FailureClass,
+  phase: Phase,
+  flags: { retryable: boolean; replaySafe: boolean },
+  end: PublicPart,
+  reason: FailureReason = m.reason,
+): FailureDraft {
+  return { class: cls, reason, phase, ...flags, publicMessage: sentence(m, end) };
+}
+
 /**
  * A refusal: the server answered that it did not act on the call, whatever it meant (a constraint, a bad credential,
  * a rate limit, a mail server's 4yz or 5yz). Replay-safe for any tool; retryable only when transient. The meaning's
  * own words say what to do, so the sentence just ends.
  */
 export function refusedDraft(m: FailureMeaning): FailureDraft {
-  return {
-    class: m.class,
-    reason: m.reason,
-    phase: Phase.DISPATCH,
-    retryable: m.class === C.TRANSIENT,
-    replaySafe: true,
-    publicMessage: sentence(m, END.stop),
-  };
+  return drafted(m, m.class, Phase.DISPATCH, { retryable: m.class === C.TRANSIENT, replaySafe: true }, END.stop);
 }
 
 /** Nothing left the process, or the server did not act on it: replay-safe for any tool. */
 function notSent(m: FailureMeaning, sent: Exclude<SendFact, 'maybe_sent'>): FailureDraft {
   const unrecoverable = m.class === C.UNRECOVERABLE;
-  return {
-    class: unrecoverable ? C.UNRECOVERABLE : C.TRANSIENT,
-    reason: m.reason,
-    phase: Phase.DISPATCH,
-    retryable: !unrecoverable,
-    replaySafe: true,
-    publicMessage: sentence(
-      m,
-      unrecoverable ? END.notSentFinal : sent === 'not_sent' ? END.notSentRetry : END.notProcessedRetry,
-    ),
-  };
+  const end = unrecoverable ? END.notSentFinal : sent === 'not_sent' ? END.notSentRetry : END.notProcessedRetry;
+  const cls = unrecoverable ? C.UNRECOVERABLE : C.TRANSIENT;
+  return drafted(m, cls, Phase.DISPATCH, { retryable: !unrecoverable, replaySafe: true }, end);
 }
 
 /** The request may have reached the server: the call's effect decides. */
 function afterSend(m: FailureMeaning, ctx: Pick<CallContext, 'effect' | 'deduplicates'>): FailureDraft {
   const read = ctx.effect === 'read';
+  const unknown = { retryable: false, replaySafe: ctx.deduplicates };
   // A known bug in the tool's own code (not an unknown error) is escalated, not reconciled: the tool must be fixed
   // before it runs again. A write it broke off may have been sent, so it stays not replay-safe.
   if (!read && m.class === C.UNRECOVERABLE && m.reason === FailureReason.TOOL_BUG) {
-    return {
-      class: C.UNRECOVERABLE,
-      reason: m.reason,
-      phase: Phase.COMMIT_UNKNOWN,
-      retryable: false,
-      replaySafe: ctx.deduplicates,
-      publicMessage: sentence(m, END.mayHaveApplied),
-    };
+    return drafted(m, C.UNRECOVERABLE, Phase.COMMIT_UNKNOWN, unknown, END.mayHaveApplied);
   }
   // A write whose meaning is not "try again later" (an unknown error, a bug, a server fault) may have been applied:
   // its outcome is unknown, whether or not its receiver deduplicates (then a replay with the same key is safe).
   if (!read && (!ctx.deduplicates || m.class === C.UNRECOVERABLE || m.class === C.OUTCOME_UNKNOWN)) {
-    return {
-      class: C.OUTCOME_UNKNOWN,
-      reason: m.reason,
-      phase: Phase.COMMIT_UNKNOWN,
-      retryable: false,
-      replaySafe: ctx.deduplicates,
-      publicMessage: sentence(m, END.mayHaveApplied),
-    };
+    return drafted(m, C.OUTCOME_UNKNOWN, Phase.COMMIT_UNKNOWN, unknown, END.mayHaveApplied);
   }
   if (m.class === C.UNRECOVERABLE) {
-    return {
-      class: C.UNRECOVERABLE,
-      reason: m.reason,
-      phase: Phase.DISPATCH,
-      retryable: false,
-      replaySafe: true,
-      publicMessage: sentence(m, END.stop),
-    };
+    return drafted(m, C.UNRECOVERABLE, Phase.DISPATCH, { retryable: false, replaySafe: true }, END.stop);
   }
   // A read cannot have applied anything; an outcome the server could not tell is then just unavailable.
   const reason = m.class === C.OUTCOME_UNKNOWN ? FailureReason.UNAVAILABLE : m.reason;
+  const retry = { retryable: true, replaySafe: true };
   return read
-    ? {
-        class: C.TRANSIENT,
-        reason,
-        phase: Phase.DISPATCH,
-        retryable: true,
-        replaySafe: true,
-        publicMessage: sentence(m, END.readRetry),
-      }
-    : {
-        class: C.TRANSIENT,
-        reason,
-        phase: Phase.COMMIT_UNKNOWN,
-        retryable: true,
-        replaySafe: true,
-        publicMessage: sentence(m, END.deduplicated),
-      };
+    ? drafted(m, C.TRANSIENT, Phase.DISPATCH, retry, END.readRetry, reason)
+    : drafted(m, C.TRANSIENT, Phase.COMMIT_UNKNOWN, retry, END.deduplicated, reason);
 }

@@ -20,7 +20,7 @@
  */
 import { errorChain } from './network';
 import { statusOfPhrase } from './http-status';
-import { isObjectLike, readProp, readString } from './safe';
+import { readProp, readString } from './safe';
 
 /** HTTP facts found in a thrown error. */
 export interface WrappedHttp {
@@ -43,49 +43,45 @@ function envelopeStatus(node: unknown): number | undefined {
   return answerBeside ? failureStatus(code) : undefined;
 }
 
+/** A failure status in `holder`'s `status` or `statusCode`. */
+const statusOf = (holder: unknown) =>
+  failureStatus(readProp(holder, 'status')) ?? failureStatus(readProp(holder, 'statusCode'));
+/** The answer `holder` keeps: `status`, its `headers` (`{}` when absent) and `body`. */
+const answer = (status: number, holder: unknown, body: unknown): WrappedHttp => ({
+  status,
+  headers: readProp(holder, 'headers') ?? {},
+  body,
+});
+
 /** The HTTP answer one error of a chain carries (see the module docs). */
 export function fromNode(node: unknown): WrappedHttp | undefined {
   for (const outcome of [node, readProp(node, 'outcome')]) {
-    if (readProp(outcome, 'kind') !== 'http') continue;
-    const status = failureStatus(readProp(outcome, 'status'));
-    if (status !== undefined)
-      return { status, headers: readProp(outcome, 'headers') ?? {}, body: readProp(outcome, 'body') };
+    const status = readProp(outcome, 'kind') === 'http' ? failureStatus(readProp(outcome, 'status')) : undefined;
+    if (status !== undefined) return answer(status, outcome, readProp(outcome, 'body'));
   }
   // An answer kept in `meta` (the Elasticsearch client: `meta.statusCode`, `meta.headers`, `meta.body`).
   const meta = readProp(node, 'meta');
   const metaStatus = failureStatus(readProp(meta, 'statusCode'));
-  if (metaStatus !== undefined)
-    return { status: metaStatus, headers: readProp(meta, 'headers') ?? {}, body: readProp(meta, 'body') };
+  if (metaStatus !== undefined) return answer(metaStatus, meta, readProp(meta, 'body'));
   const response = readProp(node, 'response');
-  if (isObjectLike(response)) {
-    const status = failureStatus(readProp(response, 'status')) ?? failureStatus(readProp(response, 'statusCode'));
-    if (status !== undefined) {
-      return {
-        status,
-        headers: readProp(response, 'headers') ?? {},
-        // A GraphQL response (GraphQL spec §7.1: `data`, `errors`, `extensions`) is the body itself: its errors.
-        body: Array.isArray(readProp(response, 'errors'))
-          ? response
-          : (readProp(response, 'data') ??
-            readProp(response, 'body') ??
-            readProp(response, 'parsedBody') ??
-            readProp(response, 'bodyAsText')),
-      };
-    }
+  const responseStatus = statusOf(response);
+  if (responseStatus !== undefined) {
+    // A GraphQL response (GraphQL spec §7.1: `data`, `errors`, `extensions`) is the body itself: its errors.
+    const body = Array.isArray(readProp(response, 'errors'))
+      ? response
+      : (readProp(response, 'data') ??
+        readProp(response, 'body') ??
+        readProp(response, 'parsedBody') ??
+        readProp(response, 'bodyAsText'));
+    return answer(responseStatus, response, body);
   }
-  const status = failureStatus(readProp(node, 'status')) ?? failureStatus(readProp(node, 'statusCode'));
-  if (status === undefined) {
-    const enveloped = envelopeStatus(node);
-    if (enveloped !== undefined)
-      return { status: enveloped, headers: readProp(node, 'headers') ?? {}, body: readProp(node, 'body') ?? node };
-    const phrase = statusOfPhrase(readString(node, 'message'));
-    return phrase === undefined || phrase < 400 ? undefined : { status: phrase, headers: {}, body: undefined };
-  }
-  return {
-    status,
-    headers: readProp(node, 'headers') ?? {},
-    body: readProp(node, 'error') ?? readProp(node, 'body') ?? readProp(node, 'data'),
-  };
+  const status = statusOf(node);
+  if (status !== undefined)
+    return answer(status, node, readProp(node, 'error') ?? readProp(node, 'body') ?? readProp(node, 'data'));
+  const enveloped = envelopeStatus(node);
+  if (enveloped !== undefined) return answer(enveloped, node, readProp(node, 'body') ?? node);
+  const phrase = statusOfPhrase(readString(node, 'message'));
+  return phrase === undefined || phrase < 400 ? undefined : { status: phrase, headers: {}, body: undefined };
 }
 
 /** The first HTTP answer carried by `error` or its causes; `undefined` when there is none. Never throws. */

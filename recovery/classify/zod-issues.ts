@@ -8,7 +8,7 @@
  * Pure: no I/O.
  */
 import { zod } from '../zod-runtime';
-import { FORMAT_WORDS, jsonFormatOf, namedValues, UNNAMED_VALUES } from './schema-words';
+import { choiceWords, FORMAT_WORDS, jsonFormatOf, namedValues } from './schema-words';
 import { asArray, ownEntry, readProp, readString, renderValue } from './safe';
 import { pathSegment } from './text';
 
@@ -125,19 +125,13 @@ function unionWords(issue: unknown): string {
 export const issueValues = (issue: unknown): readonly unknown[] =>
   namedValues(asArray(readProp(issue, 'values')) ?? []);
 
-function valuesWords(issue: unknown): string {
-  const values = issueValues(issue).map(literal);
-  if (values.length === 0) return UNNAMED_VALUES;
-  return values.length === 1 ? `exactly ${values[0]}` : `one of ${values.join('|')}`;
-}
-
 /** What each issue code says was expected, in words (zod 4 `$ZodIssue` codes). */
 const EXPECTED_BY_CODE: Readonly<Record<string, (issue: unknown) => string>> = Object.freeze({
   invalid_type: (issue) => {
     const exp = readString(issue, 'expected') ?? 'a valid value';
     return ownEntry(TYPE_WORDS, exp) ?? exp;
   },
-  invalid_value: valuesWords,
+  invalid_value: (issue) => choiceWords(issueValues(issue).map(literal)),
   invalid_format: formatWords,
   too_small: (issue) => sizeWords(issue, true),
   too_big: (issue) => sizeWords(issue, false),

@@ -24,9 +24,9 @@ import { MAX_ISSUE_TEXT_CHARS, publicText, summarizeIssues, truncate } from './t
 import { buildScope, expectedOf, receivedOf, type ZodIssueOptions } from './zod-fields';
 import { entriesOf, MAX_ZOD_FIELD_ISSUES } from './zod-issues';
 import { suggestionOf } from './zod-suggest';
+import { refusedDraft } from './sent';
 
 export { MAX_ZOD_FIELD_ISSUES } from './zod-issues';
-export type { ZodIssueOptions } from './zod-fields';
 
 /** True for a zod `ZodError` (classic or core), also from another realm (checked by shape). */
 export function isZodError(error: unknown): error is z.core.$ZodError {
@@ -84,17 +84,14 @@ export function zodArgumentsDraft(
 ): FailureDraft {
   const issues = fieldIssuesFromZod(error, options);
   const n = issues.length;
+  const head =
+    n === 0
+      ? `${tool}: the arguments are invalid; fix them and call again`
+      : `${tool}: ${n} invalid argument${n === 1 ? '' : 's'}; fix ${n === 1 ? 'it' : 'them'} and call again: ${summarizeIssues(issues)}`;
   return {
-    class: FailureClass.INVALID_ARGUMENTS,
-    reason: FailureReason.SCHEMA,
+    ...refusedDraft({ class: FailureClass.INVALID_ARGUMENTS, reason: FailureReason.SCHEMA, head }),
     phase,
-    retryable: false,
-    replaySafe: true,
     issues,
-    publicMessage:
-      n === 0
-        ? `${tool}: the arguments are invalid; fix them and call again.`
-        : `${tool}: ${n} invalid argument${n === 1 ? '' : 's'}; fix ${n === 1 ? 'it' : 'them'} and call again: ${summarizeIssues(issues)}.`,
   };
 }
 

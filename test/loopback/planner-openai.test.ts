@@ -22,7 +22,8 @@ import {
 import { createPlannerActivities, PLANNER_INVALID_DECISION, type Planner } from '../../activities/planners/planner';
 import { startFakeOpenAIServer, text, toolCalls, type FakeOpenAIServer } from '../../examples/fake-openai-server';
 import { DEFAULT_BACKOFF_POLICY } from '../../recovery/backoff';
-import { NEXT_STEP, type ModelFeedback } from '../../recovery/feedback';
+import { ACTIONS } from '../../recovery/actions';
+import type { ModelFeedback } from '../../recovery/feedback';
 import { permittedCapabilities } from '../../recovery/tool-spec';
 import type { ChatCompletion } from 'openai/resources/chat/completions';
 import type { Observation, PlannerInput } from '../../workflows/planner-contract';
@@ -413,7 +414,7 @@ describe('openai planner: function names OpenAI accepts (^[a-zA-Z0-9_-]{1,64}$)'
     reason: 'unknown_tool',
     action: 'replan',
     message: `There is no tool named "${tool}".`,
-    nextStep: NEXT_STEP.replan,
+    nextStep: ACTIONS.replan.nextStep,
     capabilities: caps,
   });
 
@@ -483,7 +484,7 @@ describe('openai planner: function names OpenAI accepts (^[a-zA-Z0-9_-]{1,64}$)'
       reason: 'conflict',
       action: 'replan',
       message: 'calendar.book: the slot 10:00 is taken.',
-      nextStep: NEXT_STEP.replan,
+      nextStep: ACTIONS.replan.nextStep,
       capabilities: dotted,
     };
     server.enqueue(text('stop'));

@@ -20,7 +20,7 @@ import {
   type FakeReply,
 } from '../../examples/fake-openai-server';
 import { startScriptedService, type ScriptedService } from '../../examples/scripted-service';
-import { NEXT_STEP } from '../../recovery/feedback';
+import { ACTIONS } from '../../recovery/actions';
 import type { AgentResult } from '../../workflows/agent';
 import { agentStateQuery, userMessageSignal } from '../../workflows/definitions';
 import { testEnv, uniqueTaskQueue, writeKey } from '../setup/env';
@@ -273,7 +273,7 @@ describe('agentWorkflow × OpenAI planner (fake chat-completions server, real de
       action: 'replan',
       message: 'book_calendar_slot: HTTP 409, the call conflicts with the current state of the resource.',
       serverSaid: 'slot_taken: slot 10:00 on 2026-12-01 is taken',
-      nextStep: NEXT_STEP.replan,
+      nextStep: ACTIONS.replan.nextStep,
       observedState: { code: 'slot_taken', message: `slot 10:00 on ${DAY} is taken`, free: stillFree },
     });
 
@@ -330,7 +330,7 @@ describe('agentWorkflow × OpenAI planner (fake chat-completions server, real de
       reason: 'unknown_tool',
       action: 'replan',
       message: 'There is no tool named "get_weather".',
-      nextStep: NEXT_STEP.replan,
+      nextStep: ACTIONS.replan.nextStep,
       capabilities: [
         {
           name: 'book_calendar_slot',
@@ -390,7 +390,7 @@ describe('agentWorkflow × OpenAI planner (fake chat-completions server, real de
       reason: 'schema',
       action: 'repair',
       message: `list_free_slots: 1 invalid argument; fix it and call again: (arguments) expected object, received ${JSON.stringify(broken)}.`,
-      nextStep: NEXT_STEP.repair,
+      nextStep: ACTIONS.repair.nextStep,
       issues: [
         {
           path: [],

@@ -4,7 +4,7 @@
  * Values are valid contexts with fields replaced by odd values, keys added or removed.
  */
 import fc from 'fast-check';
-import { parseCallContext, callContextSchema } from '../../recovery/classify';
+import { parseCallContext, callContextSchema } from '../../recovery/classify/context';
 import { ctxOf } from './classify-helpers';
 
 const ODD: unknown[] = [

@@ -8,16 +8,12 @@ import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { z } from 'zod';
 import { defineTool, ToolDefinitionError } from '../../activities/define-tool';
-import {
-  classify,
-  dialects,
-  KIND_RULES,
-  LIBRARY_TABLES,
-  parseCallContext,
-  PROTOCOL_TABLES,
-  readCodes,
-  type CallContext,
-} from '../../recovery/classify';
+import { classify, dialects, type CallContext } from '../../recovery/classify';
+import { KIND_RULES } from '../../recovery/classify/kinds';
+import { LIBRARY_TABLES } from '../../recovery/classify/dialects/libraries';
+import { parseCallContext } from '../../recovery/classify/context';
+import { PROTOCOL_TABLES } from '../../recovery/classify/protocols/tables';
+import { readCodes } from '../../recovery/classify/protocols';
 import { AWS_ERRORS } from '../../recovery/classify/dialects/aws';
 import { STRIPE_CLASSES, STRIPE_V2_TYPES } from '../../recovery/classify/dialects/stripe';
 import { GRPC } from '../../recovery/classify/protocols/tables';

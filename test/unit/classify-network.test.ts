@@ -3,7 +3,8 @@
  * wrapped-http.ts) with error objects shaped as Node 20 / undici raise them: no workers, no servers.
  * The same errors raised for real over loopback sockets are in test/loopback/classify-network.test.ts.
  */
-import { classify, transportFacts } from '../../recovery/classify';
+import { classify } from '../../recovery/classify';
+import { transportFacts } from '../../recovery/classify/network';
 import { toolFailureSchema } from '../../recovery/failure';
 import { READ, WRITE, WRITE_DEDUP } from './classify-helpers';
 

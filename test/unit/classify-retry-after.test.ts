@@ -4,13 +4,12 @@
  */
 import {
   MAX_RETRY_AFTER_MS,
-  parseDurationMs,
   parseHttpDate,
   parseRetryAfter,
   parseRetryAfterMsValue,
-  readRateLimit,
   retryAfterMsFromHeaders,
-} from '../../recovery/classify';
+} from '../../recovery/classify/retry-after';
+import { parseDurationMs, readRateLimit } from '../../recovery/classify/rate-limit';
 
 /** 2026-10-01T12:00:00Z, a Thursday. */
 const NOW = Date.UTC(2026, 9, 1, 12, 0, 0);

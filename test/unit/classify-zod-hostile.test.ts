@@ -3,7 +3,8 @@
  * `expected` or `format` name an Object.prototype member, JSON Schemas (e.g. from a remote MCP server) with such a
  * `format`. Exact values only.
  */
-import { classifyZodError, describeSchema, fieldIssuesFromZod } from '../../recovery/classify';
+import { classifyZodError, fieldIssuesFromZod } from '../../recovery/classify';
+import { describeSchema } from '../../recovery/classify/json-schema-words';
 import { ctxOf } from './classify-helpers';
 
 const forged = (issues: unknown[]) => ({ name: 'ZodError', issues });

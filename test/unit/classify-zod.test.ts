@@ -4,15 +4,10 @@
  * message): an invoice with several wrong fields, and a tap whose two coordinates arrive packed into one string.
  */
 import { z } from 'zod';
-import {
-  classify,
-  classifyZodError,
-  ClassifyError,
-  describeSchema,
-  fieldIssuesFromZod,
-  MAX_ZOD_FIELD_ISSUES,
-  schemaAt,
-} from '../../recovery/classify';
+import { classify, classifyZodError, ClassifyError, fieldIssuesFromZod } from '../../recovery/classify';
+import { describeSchema } from '../../recovery/classify/json-schema-words';
+import { MAX_ZOD_FIELD_ISSUES } from '../../recovery/classify/zod';
+import { schemaAt } from '../../recovery/classify/json-schema';
 import { fieldIssueSchema, MAX_RECEIVED_CHARS, toolFailureSchema } from '../../recovery/failure';
 import { ctxOf } from './classify-helpers';
 

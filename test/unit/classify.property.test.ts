@@ -6,14 +6,14 @@ import fc from 'fast-check';
 import { z } from 'zod';
 import {
   classify,
-  describeSchema,
   fieldIssuesFromZod,
-  MAX_ZOD_FIELD_ISSUES,
-  schemaAt,
   type CallContext,
   type RawOutcome,
   type ToolClassifier,
 } from '../../recovery/classify';
+import { describeSchema } from '../../recovery/classify/json-schema-words';
+import { MAX_ZOD_FIELD_ISSUES } from '../../recovery/classify/zod';
+import { schemaAt } from '../../recovery/classify/json-schema';
 import { fieldIssueSchema, MAX_PUBLIC_MESSAGE_CHARS, toolFailureSchema } from '../../recovery/failure';
 import { ctxOf } from './classify-helpers';
 

@@ -7,7 +7,7 @@ import { z } from 'zod';
 import { defineTool } from '../../activities/define-tool';
 import { HttpOutcomeError } from '../../activities/http';
 import { semanticMeta } from '../../activities/postcondition';
-import { classifyHttp } from '../../recovery/classify';
+import { classifyHttp } from '../../recovery/classify/http';
 import { retriesSpentMessage } from '../../recovery/classify/sent';
 import { summarizeIssues } from '../../recovery/classify/text';
 import { MAX_PUBLIC_MESSAGE_CHARS } from '../../recovery/failure';

@@ -20,7 +20,8 @@ import {
   ScriptedPolicyError,
 } from '../../activities/planners/scripted';
 import type { FailureClass } from '../../recovery/failure';
-import { NEXT_STEP, type ModelFeedback } from '../../recovery/feedback';
+import { ACTIONS } from '../../recovery/actions';
+import type { ModelFeedback } from '../../recovery/feedback';
 import type { RecoveryAction } from '../../recovery/routes';
 import type { Observation, PlannerInput } from '../../workflows/planner-contract';
 import type { WorkerOptions } from '@temporalio/worker';
@@ -83,7 +84,7 @@ const failed = (
     reason: 'unspecified',
     action,
     message,
-    nextStep: NEXT_STEP[action],
+    nextStep: ACTIONS[action].nextStep,
   };
   return { kind: 'tool_failure', callId, tool, args: {}, feedback };
 };
