@@ -77,10 +77,9 @@ export function startRun(policy: Partial<BudgetPolicy> = {}): BudgetLedger {
  * carry on: for call keys that outlive a turn (an agent's step ids), so a call repaired in one turn has fewer
  * repairs left in the next — otherwise a planner repeating a bad call once per turn would never run out (attack
  * review B1). Run attempts always carry on.
- * @throws RecoveryInputError `invalid_input` when `ledger` is not a ledger.
+ * @param ledger one this module built, or one `restoreLedger` checked (validated at the edges only: issue 39).
  */
-export function startTurn(ledger: BudgetLedger, options: { keepCalls?: boolean } = {}): BudgetLedger {
-  const l = readLedger(ledger, 'startTurn');
+export function startTurn(l: BudgetLedger, options: { keepCalls?: boolean } = {}): BudgetLedger {
   // The next index must stay a safe integer, as the schema requires of every ledger.
   if (l.turn.index >= Number.MAX_SAFE_INTEGER) {
     throw new RecoveryInputError(RecoveryInputErrorCode.INVALID_STATE, 'startTurn: the turn index is exhausted');
@@ -96,10 +95,9 @@ export function startTurn(ledger: BudgetLedger, options: { keepCalls?: boolean }
  * Registers a call in the current turn with no retries or repairs spent. Use a key stable across the call's
  * repairs and retries (e.g. the workflow's step id), not the model's per-message call id.
  * @throws RecoveryInputError `invalid_state` when no turn is open, or the key was already started in this turn
- *   (restarting would reset its counters). `invalid_input` when `callKey` is empty or `ledger` is not a ledger.
+ *   (restarting would reset its counters). `invalid_input` when `callKey` is empty.
  */
-export function startCall(ledger: BudgetLedger, callKey: string): BudgetLedger {
-  const l = readLedger(ledger, 'startCall');
+export function startCall(l: BudgetLedger, callKey: string): BudgetLedger {
   const key = readCallKey(callKey, 'startCall');
   if (l.turn.index === 0) throw noTurn('startCall');
   if (l.calls.some((c) => c.key === key)) {
@@ -120,10 +118,9 @@ export function startCall(ledger: BudgetLedger, callKey: string): BudgetLedger {
  * @returns `{ ledger, allowed: true, remaining }` when a unit was left, else `{ ledger, allowed: false,
  *   remaining: 0, exhausted }` with a ledger equal to the input (nothing spent) and `exhausted` naming the budget that ran out.
  * @throws RecoveryInputError `invalid_state` when the call or turn was not started; `invalid_input` for an
- *   unknown kind, a missing or superfluous `callKey`, or a value that is not a ledger.
+ *   unknown kind, a missing or superfluous `callKey`.
  */
-export function spend(ledger: BudgetLedger, kind: BudgetKind, callKey?: string): SpendResult {
-  const l = readLedger(ledger, 'spend');
+export function spend(l: BudgetLedger, kind: BudgetKind, callKey?: string): SpendResult {
   const row = Object.hasOwn(BUDGET_OF, kind) ? BUDGET_OF[kind] : undefined;
   if (row === undefined) {
     throw new RecoveryInputError(
@@ -168,26 +165,12 @@ export function spend(ledger: BudgetLedger, kind: BudgetKind, callKey?: string):
 }
 
 /**
- * Validates a ledger that came back from JSON (e.g. continue-as-new input) and returns it frozen.
+ * Validates a ledger that came back from JSON (carried state: continue-as-new input, `router.state()`) and returns
+ * it frozen: the one edge where a ledger enters; the functions above take the typed ledgers this module builds.
  * @throws RecoveryInputError `invalid_input` naming the first bad field.
  */
 export function restoreLedger(json: unknown): BudgetLedger {
-  return readLedger(json, 'restoreLedger');
-}
-
-/**
- * Ledgers this module built (`freezeLedger`): deeply frozen and valid by construction, so they are not parsed again
- * (docs/DESIGN.md, "Performance"). A `WeakSet` of identities: the same answer on replay, nothing kept alive.
- */
-const BUILT = new WeakSet<object>();
-
-/**
- * Validates every ledger handed in that this module did not build: it may have come from JSON (continue-as-new) or
- * been built by hand.
- */
-function readLedger(ledger: unknown, fn: string): BudgetLedger {
-  if (typeof ledger === 'object' && ledger !== null && BUILT.has(ledger)) return ledger as BudgetLedger;
-  return freezeLedger(parseInput(budgetLedgerSchema(), ledger, `${fn}: ledger`));
+  return freezeLedger(parseInput(budgetLedgerSchema(), json, 'restoreLedger: ledger'));
 }
 
 function readCallKey(callKey: unknown, fn: string): string {
@@ -217,6 +200,5 @@ function freezeLedger(l: BudgetLedger): BudgetLedger {
     turn: Object.freeze({ ...l.turn }),
     calls: Object.freeze(l.calls.map((c) => Object.freeze({ ...c }))),
   });
-  BUILT.add(built);
   return built;
 }

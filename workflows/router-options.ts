@@ -6,7 +6,7 @@
  * workflows check their inputs themselves and build the router unchecked. Sandbox-safe.
  */
 import { ApplicationFailure } from '@temporalio/workflow';
-import { startTurn, type BudgetLedger } from '../recovery/budgets';
+import { restoreLedger } from '../recovery/budgets';
 import { isRecoveryInputError } from '../recovery/errors';
 import { ApplicationFailureType } from '../recovery/failure-types';
 import { shaped } from '../recovery/shape';
@@ -48,13 +48,13 @@ export function checkRouterOptions(options: unknown): void {
 }
 
 /**
- * A budget ledger carried from an earlier run (`router.state()`, continue-as-new), checked by starting a turn on it.
+ * A budget ledger carried from an earlier run (`router.state()`, continue-as-new), checked by `restoreLedger`.
  * @param field the field's name in the message, e.g. `agentWorkflow carried.router.budgets`.
  * @throws ApplicationFailure `invalid_input` (non-retryable) naming `field`.
  */
 export function checkRestoredBudgets(budgets: unknown, field: string): void {
   try {
-    startTurn(budgets as BudgetLedger);
+    restoreLedger(budgets);
   } catch (err) {
     if (!isRecoveryInputError(err)) throw err;
     throw ApplicationFailure.nonRetryable(`${field}: ${err.message}`, ApplicationFailureType.INVALID_INPUT);

@@ -255,10 +255,10 @@ describe('budgets: misuse is a typed error', () => {
       'startCall: callKey must be a non-empty string, not ""',
     ],
     [
-      'a ledger with a negative counter',
-      () => spend({ ...opened(), run: { attempts: -1 } }, 'attempt'),
+      'restoring a ledger with a negative counter',
+      () => restoreLedger({ ...opened(), run: { attempts: -1 } }),
       'invalid_input',
-      'spend: ledger.run.attempts: Too small: expected number to be >=0',
+      'restoreLedger: ledger.run.attempts: Too small: expected number to be >=0',
     ],
     [
       'restoring a ledger with duplicate call keys',
@@ -370,16 +370,16 @@ describe('startTurn keepCalls (step ids that outlive a turn: agentWorkflow)', ()
   });
 });
 
-describe('a value whose reads throw is refused with a RecoveryInputError, not its own error', () => {
+describe('a carried value whose reads throw is refused where it enters with a RecoveryInputError, not its own error', () => {
   const throwing = {
     get version(): never {
       throw new Error('boom at /srv/app/secret.ts:1:1');
     },
   };
   it.each([
-    ['spend', () => spend(throwing as never, 'attempt')],
+    ['a throwing getter', () => restoreLedger(throwing)],
     [
-      'restoreLedger',
+      'a throwing proxy',
       () =>
         restoreLedger(
           new Proxy(
@@ -392,7 +392,7 @@ describe('a value whose reads throw is refused with a RecoveryInputError, not it
           ),
         ),
     ],
-  ])('%s', (_name, call) => {
+  ])('%s', (_label, call) => {
     let caught: unknown;
     try {
       call();
@@ -401,7 +401,7 @@ describe('a value whose reads throw is refused with a RecoveryInputError, not it
     }
     expect(RecoveryInputError.is(caught) && [caught.code, caught.message]).toEqual([
       'invalid_input',
-      `${_name}: ledger: cannot be read (reading it threw)`,
+      'restoreLedger: ledger: cannot be read (reading it threw)',
     ]);
   });
 });
