@@ -18,6 +18,7 @@ import type { Client } from '@temporalio/client';
 import type { Fault, LedgerService } from '../../examples/ledger-service';
 import type { ToolSpec } from '../../recovery/tool-spec';
 import type { ToolPlanResult } from '../../workflows/tool-plan';
+import { TS_CHILD_ARGS } from '../../test/setup/ts-child';
 
 const ROOT = resolve(__dirname, '..', '..');
 const WORKER_SCRIPT = join(ROOT, 'test', 'fixtures', 'worker-process.ts');
@@ -119,7 +120,7 @@ interface WorkerProcess {
 }
 
 function startWorker(o: ChaosOptions): WorkerProcess {
-  const child = spawn(process.execPath, ['-r', 'ts-node/register/transpile-only', WORKER_SCRIPT], {
+  const child = spawn(process.execPath, [...TS_CHILD_ARGS, WORKER_SCRIPT], {
     cwd: ROOT,
     env: {
       ...process.env,

@@ -9,6 +9,7 @@ import { Client, Connection } from '@temporalio/client';
 import { type NativeConnection, Worker } from '@temporalio/worker';
 import { RecoveryPlugin } from '../../plugin/recovery-plugin';
 import { decideReviewUpdate, reconcileWorkflowId, reviewDecisionSignal } from '../../workflows/definitions';
+import { TS_CHILD_ARGS } from '../../test/setup/ts-child';
 import type { Driver } from './fault-kinds';
 import { ownServer } from './own-server';
 import { toolsOf, type PayRecipe } from './pay-tools';
@@ -90,7 +91,7 @@ export async function processWorker(
   bundlePath: string,
   slots?: number,
 ) {
-  const child: ChildProcess = spawn(process.execPath, ['-r', 'ts-node/register/transpile-only', WORKER_SCRIPT], {
+  const child: ChildProcess = spawn(process.execPath, [...TS_CHILD_ARGS, WORKER_SCRIPT], {
     cwd: ROOT,
     env: {
       ...process.env,

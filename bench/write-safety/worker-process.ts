@@ -1,6 +1,6 @@
 /**
  * A RecoveryPlugin worker with the `pay` tool in its own OS process, for the cells that SIGKILL a worker or time its
- * shutdown (bench/write-safety/drivers.ts). Run with `node -r ts-node/register/transpile-only bench/write-safety/worker-process.ts`.
+ * shutdown (bench/write-safety/drivers.ts). Run with `node -r ./test/setup/swc-register.js bench/write-safety/worker-process.ts`.
  *
  * Environment: `TEMPORAL_ADDRESS`, `TASK_QUEUE`, `PAY_RECIPE` (JSON `PayRecipe`) and `WORKFLOW_BUNDLE` (the path of a
  * prebuilt bundle) are required; `SLOTS` sets `maxConcurrentActivityTaskExecutions`. Prints `worker ready` once it

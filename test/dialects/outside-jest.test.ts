@@ -4,17 +4,14 @@
  */
 import { execFileSync } from 'node:child_process';
 import { join } from 'node:path';
+import { TS_CHILD_ARGS } from '../setup/ts-child';
 
 let results: Record<string, Record<string, unknown>>;
 beforeAll(() => {
-  const out = execFileSync(
-    process.execPath,
-    ['-r', 'ts-node/register/transpile-only', join(__dirname, 'fixtures', 'outside-jest.ts')],
-    {
-      encoding: 'utf8',
-      env: { ...process.env, TS_NODE_TRANSPILE_ONLY: 'true' },
-    },
-  );
+  const out = execFileSync(process.execPath, [...TS_CHILD_ARGS, join(__dirname, 'fixtures', 'outside-jest.ts')], {
+    encoding: 'utf8',
+    env: process.env,
+  });
   results = JSON.parse(out.trim().split('\n').pop()!) as typeof results;
 });
 

@@ -17,7 +17,7 @@ import type { ToolPlanInput } from '../../workflows/tool-plan';
 import type { ToolOutcome } from '../../workflows/tool-router';
 import { testEnv, timeSkippingEnv } from '../setup/env';
 import { attemptLog } from './fixtures/attempt-log';
-import { eventTypes, FAST_BACKOFF, failedOutcome, harness, scheduledToLastStartMs } from './harness';
+import { describeHarness, eventTypes, FAST_BACKOFF, failedOutcome, harness, scheduledToLastStartMs } from './harness';
 
 let env: TestWorkflowEnvironment;
 let service: ScriptedService;
@@ -235,10 +235,14 @@ describe('invalid invoice arguments → structured per-field issues, the identic
     });
   const BAD = { customerId: '42', amount: '12.50', currency: 'USD' };
   const GOOD = { customerId: 'cus_42', amountCents: 1250, currency: 'usd', dueDate: '2026-10-01' };
+  const invoiceHarness = describeHarness(
+    () => env,
+    () => [invoiceTool()],
+  );
 
   test('call 1 invalid → 5 field issues, 0 HTTP; call 2 byte-identical → refused, 0 activities, repair budget spent; call 3 fixed → 201 inv_1: 1 HTTP call', async () => {
     service.reset({ 'POST /invoices': [{ status: 201, body: { id: 'inv_1' } }] });
-    const h = await harness(env, [invoiceTool()]);
+    const h = await invoiceHarness();
     const r = await h.run(() =>
       h.runPlan({
         calls: [
@@ -297,7 +301,7 @@ describe('invalid invoice arguments → structured per-field issues, the identic
 
   test('the budget runs out: the invalid call 3 times → repair, refused, then stop (per_call_repairs): 1 activity, 0 HTTP calls', async () => {
     service.reset({ 'POST /invoices': [{ status: 201, body: { id: 'inv_1' } }] });
-    const h = await harness(env, [invoiceTool()]);
+    const h = await invoiceHarness();
     const r = await h.run(() =>
       h.runPlan({ calls: [1, 2, 3].map((i) => ({ tool: 'create_invoice', args: BAD, sameTurn: i > 1 })) }),
     );
@@ -314,7 +318,7 @@ describe('invalid invoice arguments → structured per-field issues, the identic
 
   test('three different invalid calls in a row also spend the repair budget → the third stops (per_call_repairs): 3 activities, 0 HTTP calls', async () => {
     service.reset({ 'POST /invoices': [{ status: 201, body: { id: 'inv_1' } }] });
-    const h = await harness(env, [invoiceTool()]);
+    const h = await invoiceHarness();
     const r = await h.run(() =>
       h.runPlan({
         calls: [
@@ -338,7 +342,7 @@ describe('invalid invoice arguments → structured per-field issues, the identic
 
   test('arguments sent as a JSON string (plain text, not an object) → invalid_arguments with an issue at the root, 0 HTTP calls', async () => {
     service.reset({ 'POST /invoices': [{ status: 201, body: { id: 'inv_1' } }] });
-    const h = await harness(env, [invoiceTool()]);
+    const h = await invoiceHarness();
     const r = await h.run(() => h.runPlan({ calls: [{ tool: 'create_invoice', args: JSON.stringify(GOOD) }] }));
     const out = failedOutcome(r.outcomes[0]);
     expect(out).toMatchObject({ action: 'repair', failure: { class: 'invalid_arguments' } });
@@ -364,10 +368,14 @@ describe('tap with packed coordinates → repair (never success), the fixed call
       },
     });
   const PACKED = { x: '861, 365' };
+  const tapHarness = describeHarness(
+    () => env,
+    () => [tapTool()],
+  );
 
   test('call 1 {"x":"861, 365"} → repair: x wants a number (split into x and y), y missing, 0 device actions; call 2 → 200, 1 device action', async () => {
     service.reset({ 'POST /tap': [{ status: 200, body: TAPPED }] });
-    const h = await harness(env, [tapTool()]);
+    const h = await tapHarness();
     const r = await h.run(() =>
       h.runPlan({
         calls: [
@@ -390,7 +398,7 @@ describe('tap with packed coordinates → repair (never success), the fixed call
 
   test('another packing, {"x":861,"y":"365"} → repair on y only, 0 device actions; then the fixed call runs once', async () => {
     service.reset({ 'POST /tap': [{ status: 200, body: TAPPED }] });
-    const h = await harness(env, [tapTool()]);
+    const h = await tapHarness();
     const r = await h.run(() =>
       h.runPlan({
         calls: [
@@ -408,7 +416,7 @@ describe('tap with packed coordinates → repair (never success), the fixed call
 
   test('the model repeats call 1 three times → repair, refused, stop (per_call_repairs): 0 device actions, the run is not a success', async () => {
     service.reset({ 'POST /tap': [{ status: 200, body: TAPPED }] });
-    const h = await harness(env, [tapTool()]);
+    const h = await tapHarness();
     const r = await h.run(() =>
       h.runPlan({ calls: [1, 2, 3].map((i) => ({ tool: 'tap', args: PACKED, sameTurn: i > 1 })) }),
     );
@@ -425,7 +433,7 @@ describe('tap with packed coordinates → repair (never success), the fixed call
 
   test('with failOnTerminal: the run status is FAILED with a non-retryable ApplicationFailure of type invalid_arguments; 0 device actions', async () => {
     service.reset({ 'POST /tap': [{ status: 200, body: TAPPED }] });
-    const h = await harness(env, [tapTool()]);
+    const h = await tapHarness();
     const { error, status, types } = await expectRunFailed(h, {
       calls: [1, 2, 3].map((i) => ({ tool: 'tap', args: PACKED, sameTurn: i > 1 })),
       failOnTerminal: true,
@@ -468,6 +476,10 @@ describe('unknown tool name → replan with the available tools, the run goes on
         return (await ctx.http.request({ url: `${service.url}/docs?q=${encodeURIComponent(args.q)}` })).body as never;
       },
     });
+  const toolsHarness = describeHarness(
+    () => env,
+    () => [weatherTool(), docsTool()],
+  );
   const script = () =>
     service.reset({
       'GET /weather': [{ status: 200, body: { tempC: 21 } }],
@@ -480,7 +492,7 @@ describe('unknown tool name → replan with the available tools, the run goes on
 
   test('turns 1–2 succeed; turn 3 get_date({}) → replan listing get_weather and search_docs, 0 activities; turn 4 search_docs → 200; nothing re-executed', async () => {
     script();
-    const h = await harness(env, [weatherTool(), docsTool()]);
+    const h = await toolsHarness();
     const r = await h.run(() =>
       h.runPlan({
         calls: [...TURNS_1_2, { tool: 'get_date', args: {} }, { tool: 'search_docs', args: { q: 'release date' } }],
@@ -503,7 +515,7 @@ describe('unknown tool name → replan with the available tools, the run goes on
 
   test('get_date repeated in turns 3, 4, 5 → replan, then the 2nd unknown-tool turn escalates (consecutive_unknown_tool_turns); turn 5 never runs', async () => {
     script();
-    const h = await harness(env, [weatherTool(), docsTool()]);
+    const h = await toolsHarness();
     const r = await h.run(() =>
       h.runPlan({ calls: [...TURNS_1_2, ...[1, 2, 3].map(() => ({ tool: 'get_date', args: {} }))] }),
     );
@@ -520,7 +532,7 @@ describe('unknown tool name → replan with the available tools, the run goes on
 
   test('with failOnTerminal: a clean run failure (ApplicationFailure capability_missing, FAILED, no workflow-task failure); earlier tools ran once', async () => {
     script();
-    const h = await harness(env, [weatherTool(), docsTool()]);
+    const h = await toolsHarness();
     const { error, status, types } = await expectRunFailed(h, {
       calls: [...TURNS_1_2, ...[1, 2, 3].map(() => ({ tool: 'get_date', args: {} }))],
       failOnTerminal: true,
@@ -535,7 +547,7 @@ describe('unknown tool name → replan with the available tools, the run goes on
 
   test('different unknown names in a row (get_date, then get_time) also end the run on the 2nd turn', async () => {
     script();
-    const h = await harness(env, [weatherTool(), docsTool()]);
+    const h = await toolsHarness();
     const r = await h.run(() =>
       h.runPlan({
         calls: [
@@ -552,7 +564,7 @@ describe('unknown tool name → replan with the available tools, the run goes on
 
   test('a call to an available tool between two unknown names resets the count: get_date, search_docs, get_date → replan, ok, replan', async () => {
     script();
-    const h = await harness(env, [weatherTool(), docsTool()]);
+    const h = await toolsHarness();
     const r = await h.run(() =>
       h.runPlan({
         calls: [

@@ -22,6 +22,7 @@ import { reconcileWorkflowId } from '../../workflows/definitions';
 import type { ToolPlanInput, ToolPlanResult } from '../../workflows/tool-plan';
 import type { ToolOutcome } from '../../workflows/tool-router';
 import { testEnv, uniqueTaskQueue } from '../setup/env';
+import { TS_CHILD_ARGS } from '../setup/ts-child';
 import { eventTypes, FAST_BACKOFF, workflowBundle } from './harness';
 
 const ROOT = resolve(__dirname, '..', '..');
@@ -99,7 +100,7 @@ interface WorkerProcess {
  * no start-up deadline of its own (30 s ran out on a loaded machine); the test's timeout is the only bound.
  */
 async function startWorkerProcess(env: Record<string, string>, readyTimeoutMs = Infinity): Promise<WorkerProcess> {
-  const child = spawn(process.execPath, ['-r', 'ts-node/register/transpile-only', WORKER_SCRIPT], {
+  const child = spawn(process.execPath, [...TS_CHILD_ARGS, WORKER_SCRIPT], {
     cwd: ROOT,
     env: { ...process.env, ...env },
     stdio: ['ignore', 'pipe', 'pipe'],

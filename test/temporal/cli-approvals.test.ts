@@ -13,6 +13,7 @@ import { startScriptedService, type ScriptedService } from '../../examples/scrip
 import { listApprovals, pendingApprovals } from '../../client';
 import { RecoveryPlugin } from '../../plugin/recovery-plugin';
 import { testEnv, uniqueTaskQueue } from '../setup/env';
+import { TS_CHILD_ARGS } from '../setup/ts-child';
 import { GATED_SCRIPT, gatedExportTool } from './fixtures/gated-export-tool';
 import { FAST_BACKOFF } from './harness';
 
@@ -27,11 +28,11 @@ let workflowId: string;
 
 /** The CLI's output for `args`, run as `npx recovery-router` runs it. */
 async function cli(...args: string[]): Promise<string[]> {
-  const { stdout } = await promisify(execFile)(
-    process.execPath,
-    ['-r', 'ts-node/register/transpile-only', 'client.ts', ...args],
-    { cwd: ROOT, env: { ...process.env, TEMPORAL_ADDRESS: process.env.TEMPORAL_TEST_ADDRESS }, timeout: 60_000 },
-  );
+  const { stdout } = await promisify(execFile)(process.execPath, [...TS_CHILD_ARGS, 'client.ts', ...args], {
+    cwd: ROOT,
+    env: { ...process.env, TEMPORAL_ADDRESS: process.env.TEMPORAL_TEST_ADDRESS },
+    timeout: 60_000,
+  });
   return stdout.split('\n');
 }
 

@@ -29,6 +29,7 @@ import { temporalBinaries } from '../../scripts/temporal-binaries';
 import type { ReviewCase } from '../../workflows/definitions';
 import type { ToolPlanResult } from '../../workflows/tool-plan';
 import { testEnv, uniqueTaskQueue, writeKey } from '../setup/env';
+import { TS_CHILD_ARGS } from '../setup/ts-child';
 import { eventMs, harness, type Harness } from './harness';
 import { exportReportTool } from './fixtures/export-report-tool';
 
@@ -125,11 +126,11 @@ describe('reviews: a refund whose outcome stayed unknown (lookup down), on one s
       (all) => all.some((r) => r.operationId === operationId),
       'visibility shows the operation',
     );
-    const { stdout } = await promisify(execFile)(
-      process.execPath,
-      ['-r', 'ts-node/register/transpile-only', 'client.ts', 'reviews', 'list'],
-      { cwd: ROOT, env: { ...process.env, TEMPORAL_ADDRESS: process.env.TEMPORAL_TEST_ADDRESS }, timeout: 30_000 },
-    );
+    const { stdout } = await promisify(execFile)(process.execPath, [...TS_CHILD_ARGS, 'client.ts', 'reviews', 'list'], {
+      cwd: ROOT,
+      env: { ...process.env, TEMPORAL_ADDRESS: process.env.TEMPORAL_TEST_ADDRESS },
+      timeout: 30_000,
+    });
     const line = stdout.split('\n').find((l) => l.startsWith(`${operationId}\t`));
     expect(line?.split('\t').slice(0, 3)).toEqual([operationId, 'issue_refund', `reconcile:${operationId}`]);
     const started = (await env.client.workflow.getHandle(`reconcile:${operationId}`).describe()).startTime;

@@ -9,6 +9,7 @@
 import { execFile } from 'node:child_process';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
+import { TS_CHILD_ARGS } from '../setup/ts-child';
 
 interface Observed {
   big: {
@@ -25,8 +26,8 @@ interface Observed {
 let o: Observed;
 beforeAll(async () => {
   const fixture = join(__dirname, 'fixtures', 'interop-approval.ts');
-  const { stdout } = await promisify(execFile)(process.execPath, ['-r', 'ts-node/register/transpile-only', fixture], {
-    env: { ...process.env, TS_NODE_TRANSPILE_ONLY: 'true', TEMPORAL_ADDRESS: process.env.TEMPORAL_TEST_ADDRESS },
+  const { stdout } = await promisify(execFile)(process.execPath, [...TS_CHILD_ARGS, fixture], {
+    env: { ...process.env, TEMPORAL_ADDRESS: process.env.TEMPORAL_TEST_ADDRESS },
     timeout: 110_000,
     maxBuffer: 16 * 1024 * 1024,
   });

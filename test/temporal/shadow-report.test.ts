@@ -13,6 +13,7 @@ import { bundleWorkflowCode, DefaultLogger, Worker } from '@temporalio/worker';
 import { startScriptedService, type ScriptedService } from '../../examples/scripted-service';
 import { shadowReport, shadowReportTable, type ShadowReport } from '../../operator/shadow-report';
 import { testEnv, uniqueTaskQueue } from '../setup/env';
+import { TS_CHILD_ARGS } from '../setup/ts-child';
 import { createCheckoutActivities } from './fixtures/plain-checkout-activities';
 
 const ROOT = resolve(__dirname, '../..');
@@ -66,16 +67,7 @@ test('the report counts failures by class, retries that could never have worked,
     // The command itself, in a child process, against the same namespace, while the charge still retries.
     const cli = await promisify(execFile)(
       process.execPath,
-      [
-        '-r',
-        'ts-node/register/transpile-only',
-        'operator/cli.ts',
-        'shadow-report',
-        '--query',
-        query,
-        '--writes',
-        'chargeCard',
-      ],
+      [...TS_CHILD_ARGS, 'operator/cli.ts', 'shadow-report', '--query', query, '--writes', 'chargeCard'],
       { cwd: ROOT, env: { ...process.env, TEMPORAL_ADDRESS: process.env.TEMPORAL_TEST_ADDRESS }, timeout: 60_000 },
     );
     await forever.terminate('the report has read it');

@@ -25,12 +25,23 @@ afterAll(async () => {
   await ws?.teardown();
 });
 
-/** Runs the rows in issue 27's column, at once; cells in the rows' order. */
-const inIssueColumn = (ids: string[]) =>
-  runCells(
-    ids.map((id) => ({ row: rowById(id), column: ISSUE })),
+/** Each row's cell in issue 27's column, run once per file: items 3, 4 and 8 assert on the same three cells. */
+const cellOf = new Map<string, Promise<CellResult>>();
+/** Runs the rows in issue 27's column not run yet, at once; cells in the rows' order. */
+const inIssueColumn = (ids: string[]): Promise<CellResult[]> => {
+  const fresh = ids.filter((id) => !cellOf.has(id));
+  const run = runCells(
+    fresh.map((id) => ({ row: rowById(id), column: ISSUE })),
     { concurrency: 6, env: ws.cellEnv },
   );
+  fresh.forEach((id, i) =>
+    cellOf.set(
+      id,
+      run.then((cells) => cells[i]!),
+    ),
+  );
+  return Promise.all(ids.map((id) => cellOf.get(id)!));
+};
 const problemsOf = (cell: CellResult, prefix: string) => cell.problems.filter((p) => p.startsWith(prefix));
 
 test('item 1: a stale "not found" (late commit, lagging replica, 404 then 200) never replays a write that still lands: one row each', async () => {

@@ -9,6 +9,7 @@
 import { execFile } from 'node:child_process';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
+import { TS_CHILD_ARGS } from '../setup/ts-child';
 import type { Row } from './cases';
 import knownMisses from './known-misses.json';
 import { LIBRARIES } from './libraries';
@@ -19,8 +20,8 @@ const KNOWN = new Set<string>(knownMisses);
 export async function rowsOf(library: string): Promise<Row[]> {
   const { stdout } = await promisify(execFile)(
     process.execPath,
-    ['-r', 'ts-node/register/transpile-only', join(__dirname, 'run.ts'), library],
-    { env: { ...process.env, TS_NODE_TRANSPILE_ONLY: 'true' }, maxBuffer: 16 * 1024 * 1024, timeout: 150_000 },
+    [...TS_CHILD_ARGS, join(__dirname, 'run.ts'), library],
+    { env: process.env, maxBuffer: 16 * 1024 * 1024, timeout: 150_000 },
   );
   return JSON.parse(stdout.trim().split('\n').pop() ?? '[]') as Row[];
 }

@@ -1,5 +1,5 @@
 /**
- * `node -r ts-node/register/transpile-only test/unseen/run.ts <library>`: measures one library in a plain Node
+ * `node -r ./test/setup/swc-register.js test/unseen/run.ts <library>`: measures one library in a plain Node
  * process and prints its rows as one JSON line (the last line of stdout). Why a process of its own: jest runs
  * tests in a vm context, where errors raised by Node's own fetch and sockets come from another realm, and client
  * libraries that check `instanceof Error` change what they throw (test/dialects/fixtures/outside-jest.ts). A

@@ -1,5 +1,5 @@
 /**
- * `node -r ts-node/register/transpile-only test/unseen4/run.ts <library>`: measures one library of the fourth set
+ * `node -r ./test/setup/swc-register.js test/unseen4/run.ts <library>`: measures one library of the fourth set
  * in a plain Node process and prints its rows as one JSON line (the last line of stdout), as test/unseen/run.ts
  * does and for the same reason (jest's vm context changes what some clients throw).
  */
