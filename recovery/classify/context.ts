@@ -12,7 +12,6 @@ import { ClassifyError, ClassifyErrorCode } from './errors';
 import type { HeadersInput } from './headers';
 import { shaped } from '../shape';
 
-
 /** The facts of one tool call that decide how its failure is classified. */
 export interface CallContext {
   tool: string;

@@ -53,7 +53,6 @@ import { refinedByWords } from './http-words';
 import { conceptsOf, firstConcept } from './words';
 import { refusedDraft } from './sent';
 
-
 const C = FailureClass;
 const R = FailureReason;
 

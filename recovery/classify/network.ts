@@ -36,7 +36,6 @@ import {
   type TransportRule,
 } from './network-rules';
 
-
 /** At most this many errors of a cause chain / AggregateError tree are read. */
 export const MAX_CHAIN_NODES = 32;
 const MAX_DEPTH = 8;
