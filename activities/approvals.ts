@@ -15,14 +15,10 @@ import { Context } from '@temporalio/activity';
 import type { Client } from '@temporalio/client';
 import { defaultPayloadConverter } from '@temporalio/common';
 import type { temporal } from '@temporalio/proto';
-import { verifyApprovalSignature } from './approval-signature';
+import { verifyApprovalSignature, type ApprovalSigningFields } from './approval-signature';
 
-/** What the desk sends: the decision and how it arrived. */
-export interface ApprovalConfirmation {
-  callId: string;
-  tool: string;
-  argsDigest: string;
-  approved: boolean;
+/** What the desk sends: the decision (the signed fields but the run's id, read by the worker) and how it came. */
+export interface ApprovalConfirmation extends Omit<ApprovalSigningFields, 'workflowId'> {
   signature?: string;
   via: 'update' | 'signal';
   /** The update's id (`currentUpdateInfo().id`), with `via: 'update'`. */

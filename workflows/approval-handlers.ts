@@ -28,6 +28,11 @@ import { approvalDecisionSchema, batchDecisionSchema, parseMessage, revokeApprov
 
 type Granted = AcceptedDecision & { callId: string };
 const refused = (why: string) => ApplicationFailure.nonRetryable(why, ApplicationFailureType.APPROVAL_REFUSED);
+/** An update handler's answer, or its refusal (`why`) thrown as `approval_refused`. */
+const orRefused = <T>(result: T | string): T => {
+  if (typeof result === 'string') throw refused(result);
+  return result;
+};
 
 /** Registers every handler of the desk. */
 export function registerApprovalHandlers(desk: Desk): void {
@@ -38,24 +43,12 @@ export function registerApprovalHandlers(desk: Desk): void {
       : parsed.why;
     if (typeof result === 'string') log.warn('approval decision ignored', { why: result });
   });
-  setHandler(
-    decideApprovalUpdate,
-    async (d: ApprovalDecision) => {
-      const result = await decideOne(desk, d, 'update');
-      if (typeof result === 'string') throw refused(result);
-      return result;
-    },
-    { validator: (raw: unknown) => validate(desk, raw) },
-  );
-  setHandler(
-    decideApprovalsUpdate,
-    async (b: BatchApprovalDecision) => {
-      const result = await decideBatch(desk, b);
-      if (typeof result === 'string') throw refused(result);
-      return result;
-    },
-    { validator: (raw: unknown) => validateBatch(desk, raw) },
-  );
+  setHandler(decideApprovalUpdate, async (d: ApprovalDecision) => orRefused(await decideOne(desk, d, 'update')), {
+    validator: (raw: unknown) => validate(desk, raw),
+  });
+  setHandler(decideApprovalsUpdate, async (b: BatchApprovalDecision) => orRefused(await decideBatch(desk, b)), {
+    validator: (raw: unknown) => validateBatch(desk, raw),
+  });
   setHandler(revokeApprovalUpdate, (r: RevokeApproval) => revoke(desk, r), {
     validator: (raw: unknown) => {
       const parsed = parseMessage(revokeApprovalSchema(), raw, 'recovery.revokeApproval');

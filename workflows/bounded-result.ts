@@ -11,7 +11,8 @@ import type { RecoveryRecord } from '../recovery/records';
 import type { ToolSpec } from '../recovery/tool-spec';
 import type { ToolOutcome } from './tool-router-types';
 
-export interface PlanResultParts {
+/** What `toolPlanWorkflow` returns: every call's outcome (a value or the model's feedback) and the recovery records. */
+export interface ToolPlanResult {
   outcomes: ToolOutcome[];
   records: RecoveryRecord[];
 }
@@ -24,10 +25,10 @@ function bytesOf(value: unknown): number {
 
 /** `result` as it can be returned: unchanged when it fits `maxBytes`. */
 export function boundedPlanResult(
-  result: PlanResultParts,
+  result: ToolPlanResult,
   catalog: readonly Pick<ToolSpec, 'name' | 'effect'>[],
   maxBytes: number = MAX_WORKFLOW_RESULT_BYTES,
-): PlanResultParts {
+): ToolPlanResult {
   let total = bytesOf(result);
   if (total <= maxBytes) return result;
   const outcomes = [...result.outcomes];

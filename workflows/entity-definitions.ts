@@ -11,14 +11,10 @@ import { defineQuery, defineUpdate } from '@temporalio/workflow';
 export type SharedCircuitState = 'closed' | 'open' | 'half_open';
 
 /** What a worker caches of a breaker entity; times are relative to the entity's clock at answer time, in ms. */
-export interface BreakerView {
-  state: SharedCircuitState;
-  consecutiveFailures: number;
+export type BreakerView = Pick<BreakerEntityState, 'state' | 'consecutiveFailures' | 'warm'> & {
   /** While open (or half-open with a probe out): ms until a probe may be granted. 0 when one may be now. */
   retryAfterMs: number;
-  /** Whether a call has succeeded since the entity started or last closed (a warm circuit). */
-  warm: boolean;
-}
+};
 
 /** The state a `breaker:<downstream>` entity keeps and the `recovery.breakerState` query shows. */
 export interface BreakerEntityState {
@@ -31,6 +27,7 @@ export interface BreakerEntityState {
   reopenAtMs?: number;
   /** The half-open probe out now: who holds it and until when (epoch ms) its lease runs. */
   probe?: { holder: string; leaseId: string; leaseUntilMs: number };
+  /** Whether a call has succeeded since the entity started or last closed (a warm circuit). */
   warm: boolean;
   totals: {
     failures: number;

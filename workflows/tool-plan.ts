@@ -3,15 +3,16 @@
  * `sameTurn`, and returns every outcome. The main job's scenarios and the tests use it; an agent workflow drives
  * the same router from a planner instead (issue 5).
  */
-import type { RecoveryRecord } from '../recovery/records';
 import { ApplicationFailure } from '@temporalio/workflow';
 import { shaped } from '../recovery/shape';
 import { invalidInput } from './input-errors';
 import { runInputFields } from './input-shapes';
-import { boundedPlanResult } from './bounded-result';
+import { boundedPlanResult, type ToolPlanResult } from './bounded-result';
 import { buildToolRouter, type ToolOutcome } from './tool-router';
 import { withWorkerDefaults } from './worker-supplied';
 import type { ToolRouterOptions } from './tool-router-types';
+
+export type { ToolPlanResult } from './bounded-result';
 
 /** One call of a tool plan: tool, arguments and an optional stable step id. */
 export interface PlannedCall {
@@ -42,15 +43,6 @@ export interface ToolPlanInput extends Omit<ToolRouterOptions, 'restore' | 'step
    * hold `[the terminal outcome]`. Applies whatever `stopOnTerminal` says. @default false
    */
   failOnTerminal?: boolean;
-}
-
-/**
- * What `toolPlanWorkflow` returns: every call's outcome (a value or the model's feedback) and the recovery
- * records.
- */
-export interface ToolPlanResult {
-  outcomes: ToolOutcome[];
-  records: RecoveryRecord[];
 }
 
 /**

@@ -24,5 +24,11 @@ export class McpAdapterError extends RecoveryError<McpAdapterErrorCode> {
   static override readonly codes: readonly string[] = Object.values(McpAdapterErrorCode);
 }
 
+/** `what` (`include names "x"`, …) names a tool the server does not offer: `unknown_tool`, listing what it offers. */
+export function notOffered(byName: ReadonlyMap<string, unknown>, what: string): McpAdapterError {
+  const message = `mcpTools: ${what}, which the server does not offer (it offers: ${[...byName.keys()].join(', ')})`;
+  return new McpAdapterError(McpAdapterErrorCode.UNKNOWN_TOOL, message);
+}
+
 /** The `code` of `McpReconnectError` (connection.ts), here so call-error.ts can check it without importing it. */
 export const MCP_RECONNECT_FAILED = 'mcp_reconnect_failed';

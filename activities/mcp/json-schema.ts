@@ -76,25 +76,20 @@ function bareNode(schema: Json, depth: number): z.ZodType {
   return known.length === 1 ? known[0]! : z.union(known as [z.ZodType, z.ZodType, ...z.ZodType[]]);
 }
 
+/** The node of each JSON Schema type name; `array` and `object` read the schema's `items` and `properties`. */
+const TYPE_NODES: Readonly<Record<string, (schema: Json, depth: number) => z.ZodType>> = Object.freeze({
+  string: () => z.string(),
+  number: () => z.number(),
+  integer: () => z.int(),
+  boolean: () => z.boolean(),
+  null: () => z.null(),
+  array: (schema, depth) => z.array(isRecord(schema.items) ? zodFromJsonSchema(schema.items, depth + 1) : z.unknown()),
+  object: (schema, depth) => objectNode(schema, depth),
+});
+
+/** The node of one type name; undefined for a name JSON Schema does not define. */
 function typeNode(type: unknown, schema: Json, depth: number): z.ZodType | undefined {
-  switch (type) {
-    case 'string':
-      return z.string();
-    case 'number':
-      return z.number();
-    case 'integer':
-      return z.int();
-    case 'boolean':
-      return z.boolean();
-    case 'null':
-      return z.null();
-    case 'array':
-      return z.array(isRecord(schema.items) ? zodFromJsonSchema(schema.items, depth + 1) : z.unknown());
-    case 'object':
-      return objectNode(schema, depth);
-    default:
-      return undefined;
-  }
+  return typeof type === 'string' && Object.hasOwn(TYPE_NODES, type) ? TYPE_NODES[type]!(schema, depth) : undefined;
 }
 
 function objectNode(schema: Json, depth: number): z.ZodType<Record<string, unknown>> {

@@ -4,7 +4,7 @@
  */
 import type { Tool } from '@modelcontextprotocol/sdk/types.js';
 import type { McpClassifyHook, McpServerCodes } from './error-map';
-import { McpAdapterError, McpAdapterErrorCode } from './errors';
+import { McpAdapterError, McpAdapterErrorCode, notOffered } from './errors';
 import type { McpLookup } from './lookup';
 import { commitWindows } from '../commit-windows';
 
@@ -92,10 +92,8 @@ export function checkOptions(o: McpToolsOptions): void {
   const e = o.errors;
   if (e !== undefined) {
     if (typeof e !== 'object' || e === null) throw bad('errors', 'must be an object');
-    if (e.authCodes !== undefined && !isStrings(e.authCodes))
-      throw bad('errors.authCodes', 'must be an array of codes');
-    if (e.transientCodes !== undefined && !isStrings(e.transientCodes)) {
-      throw bad('errors.transientCodes', 'must be an array of codes');
+    for (const key of ['authCodes', 'transientCodes'] as const) {
+      if (e[key] !== undefined && !isStrings(e[key])) throw bad(`errors.${key}`, 'must be an array of codes');
     }
     if (e.classify !== undefined && typeof e.classify !== 'function')
       throw bad('errors.classify', 'must be a function');
@@ -140,21 +138,11 @@ function checkOverride(at: string, t: McpToolOverride): void {
  * @throws McpAdapterError `unknown_tool` / `invalid_tool`.
  */
 export function checkAgainstServer(o: McpToolsOptions, byName: ReadonlyMap<string, Tool>): void {
-  const offered = () => [...byName.keys()].join(', ');
   for (const [name, t] of Object.entries(o.tools ?? {})) {
     const tool = byName.get(name);
-    if (!tool) {
-      throw new McpAdapterError(
-        McpAdapterErrorCode.UNKNOWN_TOOL,
-        `mcpTools: tools names "${name}", which the server does not offer (it offers: ${offered()})`,
-      );
-    }
-    if (t.lookup && !byName.has(t.lookup.tool)) {
-      throw new McpAdapterError(
-        McpAdapterErrorCode.UNKNOWN_TOOL,
-        `mcpTools: tools.${name}.lookup names "${t.lookup.tool}", which the server does not offer (it offers: ${offered()})`,
-      );
-    }
+    if (!tool) throw notOffered(byName, `tools names "${name}"`);
+    if (t.lookup && !byName.has(t.lookup.tool))
+      throw notOffered(byName, `tools.${name}.lookup names "${t.lookup.tool}"`);
     const properties = (tool.inputSchema as { properties?: Record<string, unknown> }).properties;
     if (t.idempotencyKey !== undefined && properties && !(t.idempotencyKey in properties)) {
       throw new McpAdapterError(

@@ -24,7 +24,7 @@ import { callMcpTool, fixedSession, type McpSession } from './call';
 import { McpCallError } from './call-error';
 import { McpConnection } from './connection';
 import { mcpClassifierFor } from './error-map';
-import { McpAdapterError, McpAdapterErrorCode } from './errors';
+import { McpAdapterError, McpAdapterErrorCode, notOffered } from './errors';
 import { zodFromInputSchema } from './json-schema';
 import { mcpLookup } from './lookup';
 import { outputSchemaOf } from './output';
@@ -96,10 +96,7 @@ function sessionOf(connection: McpConnection | Client): McpSession {
 function included(byName: ReadonlyMap<string, Tool>, name: string): Tool {
   const tool = byName.get(name);
   if (tool) return tool;
-  throw new McpAdapterError(
-    McpAdapterErrorCode.UNKNOWN_TOOL,
-    `mcpTools: include names "${name}", which the server does not offer (it offers: ${[...byName.keys()].join(', ')})`,
-  );
+  throw notOffered(byName, `include names "${name}"`);
 }
 
 /** Effect and idempotency of one tool: the override, else the (trusted) annotations. */

@@ -49,12 +49,7 @@ export function createOpenAIPlanner(options: OpenAIPlannerOptions = {}): Planner
   const baseURL = required(options.baseURL ?? env.OPENAI_BASE_URL, 'baseURL', 'OPENAI_BASE_URL', 'missing_base_url');
   const apiKey = required(options.apiKey ?? env.OPENAI_API_KEY, 'apiKey', 'OPENAI_API_KEY', 'missing_api_key');
   const model = required(options.model ?? env.OPENAI_MODEL, 'model', 'OPENAI_MODEL', 'missing_model');
-  let protocol: string | undefined;
-  try {
-    protocol = new URL(baseURL).protocol;
-  } catch {
-    protocol = undefined;
-  }
+  const protocol = URL.canParse(baseURL) ? new URL(baseURL).protocol : undefined;
   if (protocol !== 'http:' && protocol !== 'https:') {
     throw new PlannerConfigError('invalid_option', 'baseURL (OPENAI_BASE_URL) must be an http(s) URL');
   }

@@ -5,6 +5,7 @@
  */
 import { readFile } from 'node:fs/promises';
 import { z } from 'zod';
+import { formatPath } from '../../recovery/errors';
 import { FAILURE_CLASSES } from '../../recovery/failure';
 import { RECOVERY_ACTIONS } from '../../recovery/routes';
 import { RecoveryError, type CodeOf } from '../../recovery/recovery-error';
@@ -167,18 +168,10 @@ export async function loadScriptedPolicy(path: string): Promise<ScriptedPolicy> 
   return parseScriptedPolicy(value, path);
 }
 
-/** `goals["Refund O-1"].steps[0].tool`: a zod issue path as it reads in JSON. */
+/** `goals["Refund O-1"].steps[0].tool`: a zod issue path as it reads in JSON (`formatPath` without its `$.`). */
 export function fieldPath(path: readonly PropertyKey[]): string {
   if (path.length === 0) return '(root)';
-  return path
-    .map((p, i) =>
-      typeof p === 'number'
-        ? `[${p}]`
-        : typeof p === 'string' && /^[A-Za-z_$][A-Za-z0-9_$]*$/.test(p)
-          ? `${i === 0 ? '' : '.'}${p}`
-          : `[${JSON.stringify(String(p))}]`,
-    )
-    .join('');
+  return formatPath(path.map((p) => (typeof p === 'symbol' ? String(p) : p))).replace(/^\$\.?/, '');
 }
 
 /** The id of a step without one: `step-<n>`, n 1-based. */

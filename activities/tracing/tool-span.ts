@@ -26,68 +26,46 @@ import type { Tracing } from './tracing';
 /** The event the conventions name for an exception of a GenAI operation (gen-ai-exceptions.md). */
 export const EXCEPTION_EVENT = 'gen_ai.client.operation.exception';
 
-/** What the span of one attempt knows before it runs. */
-export interface ToolAttempt {
-  tool: string;
-  callId: string;
-  /** The activity attempt, 1-based. */
-  attempt: number;
-  /** The state of the tool's downstream circuit after the attempt (`closed`, `open`, `half_open`, `isolated`). */
-  breakerState: () => string;
-}
-
 /**
- * The tool activity with a span per attempt. `breakerState(tool)` reads the state of the tool's downstream circuit.
+ * The tool activity with a span per attempt; it returns or throws what the activity does. `breakerState(tool)` reads
+ * the state of the tool's downstream circuit after the attempt (`closed`, `open`, `half_open`, `isolated`).
  */
 export function tracedToolActivity<I extends { tool: string; callId: string }, O>(
   activity: (inv: I) => Promise<O>,
   tracing: Tracing,
   breakerState: (tool: string) => string,
 ): (inv: I) => Promise<O> {
-  return (inv) =>
-    traceToolAttempt(
-      tracing,
-      {
-        tool: inv.tool,
-        callId: inv.callId,
-        attempt: Context.current().info.attempt,
-        breakerState: () => breakerState(inv.tool),
+  return (inv) => {
+    const started = performance.now();
+    const base: TraceAttributes = {
+      [GenAiAttr.OPERATION_NAME]: 'execute_tool',
+      [GenAiAttr.TOOL_NAME]: inv.tool,
+      [GenAiAttr.TOOL_TYPE]: 'function',
+    };
+    const attributes: TraceAttributes = {
+      ...base,
+      [GenAiAttr.TOOL_CALL_ID]: inv.callId,
+      [RecoveryAttr.ATTEMPT]: Context.current().info.attempt,
+    };
+    return tracing.tracer.startActiveSpan(
+      `execute_tool ${inv.tool}`,
+      { kind: SPAN_KIND_INTERNAL, attributes },
+      async (span) => {
+        let errorType: string | undefined;
+        try {
+          return await activity(inv);
+        } catch (err) {
+          errorType = describeFailure(span, err);
+          throw err;
+        } finally {
+          span.setAttribute(RecoveryAttr.BREAKER_STATE, safely(() => breakerState(inv.tool)) ?? 'unknown');
+          span.end();
+          const seconds = (performance.now() - started) / 1000;
+          tracing.toolDuration.record(seconds, errorType ? { ...base, [GenAiAttr.ERROR_TYPE]: errorType } : base);
+        }
       },
-      () => activity(inv),
     );
-}
-
-/** Runs `attempt` inside its span; returns or throws what it does. */
-export async function traceToolAttempt<T>(tracing: Tracing, a: ToolAttempt, attempt: () => Promise<T>): Promise<T> {
-  const started = performance.now();
-  const base: TraceAttributes = {
-    [GenAiAttr.OPERATION_NAME]: 'execute_tool',
-    [GenAiAttr.TOOL_NAME]: a.tool,
-    [GenAiAttr.TOOL_TYPE]: 'function',
   };
-  const attributes: TraceAttributes = {
-    ...base,
-    [GenAiAttr.TOOL_CALL_ID]: a.callId,
-    [RecoveryAttr.ATTEMPT]: a.attempt,
-  };
-  return tracing.tracer.startActiveSpan(
-    `execute_tool ${a.tool}`,
-    { kind: SPAN_KIND_INTERNAL, attributes },
-    async (span) => {
-      let errorType: string | undefined;
-      try {
-        return await attempt();
-      } catch (err) {
-        errorType = describeFailure(span, err);
-        throw err;
-      } finally {
-        span.setAttribute(RecoveryAttr.BREAKER_STATE, safely(a.breakerState) ?? 'unknown');
-        span.end();
-        const seconds = (performance.now() - started) / 1000;
-        tracing.toolDuration.record(seconds, errorType ? { ...base, [GenAiAttr.ERROR_TYPE]: errorType } : base);
-      }
-    },
-  );
 }
 
 /** Marks `span` failed by `err`; returns its `error.type`. */
