@@ -2,12 +2,7 @@
  * Writes whose outcome stayed unknown and wait for a reviewer: list them, show a case (the `recovery.reviewCase`
  * query) and decide it (the `recovery.decideReview` update on `reconcile:<operationId>`, workflows/definitions.ts).
  */
-import {
-  WorkflowUpdateFailedError,
-  type Client,
-  type WorkflowExecutionInfo,
-  type WorkflowHandle,
-} from '@temporalio/client';
+import { WorkflowUpdateFailedError, type Client, type WorkflowHandle } from '@temporalio/client';
 import { WorkflowNotFoundError } from '@temporalio/common';
 import {
   decideReviewUpdate,
@@ -48,18 +43,15 @@ export interface ReviewListing {
  * @throws the client's `ServiceError` when the server rejects the query (e.g. `RecoveryStatus` not registered).
  */
 export async function listReviews(client: Client): Promise<ReviewListing[]> {
-  return (await listWaiting(client, 'AwaitingReview')).map(reviewListing);
+  return (await listWaiting(client, 'AwaitingReview')).map((info) => ({
+    operationId: info.typedSearchAttributes.get(RecoveryOperationId) ?? info.workflowId.replace(/^reconcile:/, ''),
+    tool: info.typedSearchAttributes.get(RecoveryTool) ?? '',
+    workflowId: info.workflowId,
+    sinceMs: info.startTime.getTime(),
+    taskQueue: info.taskQueue,
+    ...(info.parentExecution?.workflowId ? { agentWorkflowId: info.parentExecution.workflowId } : {}),
+  }));
 }
-
-/** A visibility record as `listReviews` shows it. */
-export const reviewListing = (info: WorkflowExecutionInfo): ReviewListing => ({
-  operationId: info.typedSearchAttributes.get(RecoveryOperationId) ?? info.workflowId.replace(/^reconcile:/, ''),
-  tool: info.typedSearchAttributes.get(RecoveryTool) ?? '',
-  workflowId: info.workflowId,
-  sinceMs: info.startTime.getTime(),
-  taskQueue: info.taskQueue,
-  ...(info.parentExecution?.workflowId ? { agentWorkflowId: info.parentExecution.workflowId } : {}),
-});
 
 /** Why a review request failed. */
 export const ReviewErrorCode = {
