@@ -112,7 +112,7 @@ export function enforcement(
 
 /** The failure a write whose outcome is unknown ends with: catchable by its type, never retried. */
 export function outcomeUnknown(failure: ToolFailure, cause: unknown): ApplicationFailure {
-  return stackless({ type: FailureClass.OUTCOME_UNKNOWN, message: failure.publicMessage, nonRetryable: true }, cause);
+  return stackless(cause, { type: FailureClass.OUTCOME_UNKNOWN, message: failure.publicMessage, nonRetryable: true });
 }
 
 /** `err` again, with its type, message and details, made non-retryable or given a `nextRetryDelay` (ms). */
@@ -121,23 +121,20 @@ function wrap(err: unknown, nonRetryable: boolean, nextRetryDelayMs?: number): A
   const e = err as { name?: unknown; message?: unknown } | null;
   const type = app?.type ?? (typeof e?.name === 'string' ? e.name : 'Error');
   const message = typeof e?.message === 'string' ? e.message : String(err);
-  return stackless(
-    {
-      type,
-      message,
-      nonRetryable,
-      ...(nextRetryDelayMs === undefined ? {} : { nextRetryDelay: nextRetryDelayMs }),
-      ...(app?.details ? { details: [...app.details] } : {}),
-    },
-    err,
-  );
+  return stackless(err, {
+    type,
+    message,
+    nonRetryable,
+    ...(nextRetryDelayMs === undefined ? {} : { nextRetryDelay: nextRetryDelayMs }),
+    ...(app?.details ? { details: [...app.details] } : {}),
+  });
 }
 
 /**
  * The failure of `options`, with `cause` (an Error) as its cause and no stack of its own: the cause keeps the
  * activity's own stack; this wrapper's would only show the interceptor.
  */
-function stackless(options: ApplicationFailureOptions, cause: unknown): ApplicationFailure {
+function stackless(cause: unknown, options: ApplicationFailureOptions): ApplicationFailure {
   const thrown = ApplicationFailure.create({ ...options, ...(cause instanceof Error ? { cause } : {}) });
   thrown.stack = '';
   return thrown;
