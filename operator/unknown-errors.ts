@@ -50,17 +50,15 @@ export function routerUnknowns(workflowId: string, events: readonly Event[]): Un
     if (scheduled?.activityType?.name === 'invokeTool') tools.add(String(e.eventId ?? ''));
     const failed = e.activityTaskFailedEventAttributes;
     if (!failed || !tools.has(String(failed.scheduledEventId ?? ''))) continue;
-    const f = toolFailureOf(failed.failure);
-    out.push(...samplesOf(f, workflowId, f?.tool ?? ''));
+    out.push(...samplesOf(toolFailureOf(failed.failure), workflowId));
   }
   return out;
 }
 
 /** The sample of a failure that carries a fingerprint (no fact spoke for its error); none for any other. */
-function samplesOf(f: ToolFailure | undefined, workflowId: string, tool: string): UnknownSample[] {
-  return f?.fingerprint
-    ? [{ fingerprint: f.fingerprint, workflowId, tool, class: f.class, message: f.publicMessage }]
-    : [];
+function samplesOf(f: ToolFailure | undefined, workflowId: string, tool = f?.tool ?? ''): UnknownSample[] {
+  if (!f?.fingerprint) return [];
+  return [{ fingerprint: f.fingerprint, workflowId, tool, class: f.class, message: f.publicMessage }];
 }
 
 /** The ToolFailure an `invokeTool` failure carries (`details[0]`), or `undefined`. */
