@@ -32,18 +32,14 @@ export function resolveConnection(config: RecoveryConfig, env: NodeJS.ProcessEnv
     Object.entries(env).filter((e): e is [string, string] => e[1] !== undefined),
   );
   const fromEnv = loadClientConnectConfig({ overrideEnvVars, profile: env.TEMPORAL_PROFILE });
-  const address = fromEnv.connectionOptions.address;
-  if (address) {
-    return {
-      connectionOptions: { ...fromEnv.connectionOptions, address },
-      namespace: fromEnv.namespace ?? 'default',
-      embedded: false,
-    };
-  }
   const server = config.embeddedServer;
+  const embedded = !fromEnv.connectionOptions.address;
   return {
-    connectionOptions: { ...fromEnv.connectionOptions, address: `${server.ip}:${server.port}` },
-    namespace: fromEnv.namespace ?? server.namespace,
-    embedded: true,
+    connectionOptions: {
+      ...fromEnv.connectionOptions,
+      address: fromEnv.connectionOptions.address || `${server.ip}:${server.port}`,
+    },
+    namespace: fromEnv.namespace ?? (embedded ? server.namespace : 'default'),
+    embedded,
   };
 }

@@ -33,11 +33,12 @@ export class ConfigError extends RecoveryError<'invalid_config'> {
  * @param config the path of a JSON file (relative to the working directory), or a config object; default:
  *   `temporal.config.json` in the working directory. A missing default file yields the defaults; a missing named
  *   file is an error.
+ * @param source what names a config object in errors.
  * @throws ConfigError when the file is missing (if named), unreadable or not JSON, or a field fails the schema: the
- *   message starts with the file's path (`options.config` for an object) and names the field.
+ *   message starts with the file's path (`source` for an object) and names the field.
  */
-export function loadConfig(config?: string | RecoveryConfigInput): RecoveryConfig {
-  if (config !== undefined && typeof config !== 'string') return parseConfigObject(config, 'options.config');
+export function loadConfig(config?: string | RecoveryConfigInput, source = 'options.config'): RecoveryConfig {
+  if (config !== undefined && typeof config !== 'string') return parseConfigObject(config, source);
   const path = resolve(config ?? defaultConfigPath());
   if (!existsSync(path)) {
     if (config === undefined) return RecoveryConfigSchema.parse({});

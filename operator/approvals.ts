@@ -3,12 +3,7 @@
  * and a redacted preview), and send a decision (the `recovery.decideApproval` update, workflows/definitions.ts;
  * docs/approvals.md, "Trust: what a decision must carry").
  */
-import {
-  WorkflowNotFoundError,
-  WorkflowUpdateFailedError,
-  type Client,
-  type WorkflowExecutionInfo,
-} from '@temporalio/client';
+import { WorkflowNotFoundError, WorkflowUpdateFailedError, type Client } from '@temporalio/client';
 import { isApprovalKey, signApproval } from '../activities/approval-signature';
 import { closedReason } from '../workflows/approval-ledger';
 import {
@@ -45,16 +40,13 @@ export interface ApprovalListing {
  * @throws the client's `ServiceError` when the server rejects the query (e.g. `RecoveryStatus` not registered).
  */
 export async function listApprovals(client: Client): Promise<ApprovalListing[]> {
-  return (await listWaiting(client, 'AwaitingApproval')).map(approvalListing);
+  return (await listWaiting(client, 'AwaitingApproval')).map((info) => ({
+    workflowId: info.workflowId,
+    tool: info.typedSearchAttributes.get(RecoveryTool) ?? '',
+    startedAtMs: info.startTime.getTime(),
+    taskQueue: info.taskQueue,
+  }));
 }
-
-/** A visibility record as `listApprovals` shows it. */
-export const approvalListing = (info: WorkflowExecutionInfo): ApprovalListing => ({
-  workflowId: info.workflowId,
-  tool: info.typedSearchAttributes.get(RecoveryTool) ?? '',
-  startedAtMs: info.startTime.getTime(),
-  taskQueue: info.taskQueue,
-});
 
 /** The calls of a workflow that wait for approval. */
 export function pendingApprovals(client: Client, workflowId: string): Promise<PendingApproval[]> {

@@ -52,13 +52,14 @@ async function runDesk(program: Command, configPath: string | undefined, flags: 
   console.log(`Recovery Router desk at ${running.url} (namespace ${client.options.namespace}). Ctrl-C stops it.`);
   if (!LOOPBACK.has(deskConfig.host) && !deskConfig.secureCookies)
     console.warn('WARN the desk listens beyond loopback without desk.secureCookies: put it behind a TLS proxy.');
-  const stop = () =>
-    void running
-      .close()
-      .then(() => client.connection.close())
-      .then(() => process.exit(0));
-  process.once('SIGINT', stop);
-  process.once('SIGTERM', stop);
+  exitOnSignal(() => running.close().then(() => client.connection.close()));
+}
+
+/** On Ctrl-C (SIGINT) or SIGTERM: `stop`, then exit 0. */
+export function exitOnSignal(stop: () => Promise<unknown>): void {
+  const exit = () => void stop().then(() => process.exit(0));
+  process.once('SIGINT', exit);
+  process.once('SIGTERM', exit);
 }
 
 /** The password from stdin: the whole input without its last line break, or typed on a terminal without echo. */

@@ -11,7 +11,7 @@ import { loadConfig } from '../config/load';
 import { ensureEmbeddedServer } from '../server/dev-server';
 import { iso } from '../workflows/approval-ledger';
 import { addApprovalCommands } from './cli-approvals';
-import { addDeskCommand } from './cli-desk';
+import { addDeskCommand, exitOnSignal } from './cli-desk';
 import { connectClient } from './connect';
 import { decideReview, listReviews, showReview } from './reviews';
 import { addRulesCommands } from './rules-cli';
@@ -110,9 +110,7 @@ function addServerCommand(program: Command, configPath: () => string | undefined
         return;
       }
       console.log(`Temporal dev server at ${server.address}; Web UI ${server.uiUrl}. Ctrl-C stops it.`);
-      const stop = () => void server.stop().then(() => process.exit(0));
-      process.once('SIGINT', stop);
-      process.once('SIGTERM', stop);
+      exitOnSignal(() => server.stop());
     });
 }
 

@@ -2,7 +2,7 @@
  * Writes whose outcome stayed unknown and wait for a reviewer: list them, show a case (the `recovery.reviewCase`
  * query) and decide it (the `recovery.decideReview` update on `reconcile:<operationId>`, workflows/definitions.ts).
  */
-import { WorkflowUpdateFailedError, type Client, type WorkflowExecutionInfo } from '@temporalio/client';
+import { WorkflowUpdateFailedError, type Client, type WorkflowHandle } from '@temporalio/client';
 import { WorkflowNotFoundError } from '@temporalio/common';
 import {
   decideReviewUpdate,
@@ -43,18 +43,15 @@ export interface ReviewListing {
  * @throws the client's `ServiceError` when the server rejects the query (e.g. `RecoveryStatus` not registered).
  */
 export async function listReviews(client: Client): Promise<ReviewListing[]> {
-  return (await listWaiting(client, 'AwaitingReview')).map(reviewListing);
+  return (await listWaiting(client, 'AwaitingReview')).map((info) => ({
+    operationId: info.typedSearchAttributes.get(RecoveryOperationId) ?? info.workflowId.replace(/^reconcile:/, ''),
+    tool: info.typedSearchAttributes.get(RecoveryTool) ?? '',
+    workflowId: info.workflowId,
+    sinceMs: info.startTime.getTime(),
+    taskQueue: info.taskQueue,
+    ...(info.parentExecution?.workflowId ? { agentWorkflowId: info.parentExecution.workflowId } : {}),
+  }));
 }
-
-/** A visibility record as `listReviews` shows it. */
-export const reviewListing = (info: WorkflowExecutionInfo): ReviewListing => ({
-  operationId: info.typedSearchAttributes.get(RecoveryOperationId) ?? info.workflowId.replace(/^reconcile:/, ''),
-  tool: info.typedSearchAttributes.get(RecoveryTool) ?? '',
-  workflowId: info.workflowId,
-  sinceMs: info.startTime.getTime(),
-  taskQueue: info.taskQueue,
-  ...(info.parentExecution?.workflowId ? { agentWorkflowId: info.parentExecution.workflowId } : {}),
-});
 
 /** Why a review request failed. */
 export const ReviewErrorCode = {
@@ -80,12 +77,22 @@ export class ReviewError extends RecoveryError<ReviewErrorCode> {
   }
 }
 
-const notFound = (operationId: string) =>
-  new ReviewError(
-    ReviewErrorCode.NotFound,
-    `no open reconciliation for operation ${operationId} (workflow ${reconcileWorkflowId(operationId)})`,
-    operationId,
-  );
+/**
+ * `send` on `reconcile:<operationId>`, its failures as ReviewError: `not_found` when no such workflow runs,
+ * `rejected` (the validator's reason) when an update is refused.
+ */
+async function onCase<T>(client: Client, operationId: string, send: (h: WorkflowHandle) => Promise<T>): Promise<T> {
+  const workflowId = reconcileWorkflowId(operationId);
+  try {
+    return await send(client.workflow.getHandle(workflowId));
+  } catch (err) {
+    const why = `no open reconciliation for operation ${operationId} (workflow ${workflowId})`;
+    if (err instanceof WorkflowNotFoundError) throw new ReviewError(ReviewErrorCode.NotFound, why, operationId);
+    if (err instanceof WorkflowUpdateFailedError)
+      throw new ReviewError(ReviewErrorCode.Rejected, err.cause?.message ?? err.message, operationId);
+    throw err;
+  }
+}
 
 /**
  * The review case of an operation: the `recovery.reviewCase` query on `reconcile:<operationId>` (tool, call id,
@@ -93,13 +100,8 @@ const notFound = (operationId: string) =>
  * lookups, `awaitingSinceMs`). Works on a finished reconciliation too, while a worker can answer the query.
  * @throws ReviewError `not_found` when no workflow `reconcile:<operationId>` exists.
  */
-export async function showReview(client: Client, operationId: string): Promise<ReviewCase> {
-  try {
-    return await client.workflow.getHandle(reconcileWorkflowId(operationId)).query(reviewCaseQuery);
-  } catch (err) {
-    if (err instanceof WorkflowNotFoundError) throw notFound(operationId);
-    throw err;
-  }
+export function showReview(client: Client, operationId: string): Promise<ReviewCase> {
+  return onCase(client, operationId, (h) => h.query(reviewCaseQuery));
 }
 
 const DECISIONS: readonly string[] = ['mark_applied', 'replay', 'abandon'];
@@ -135,14 +137,7 @@ export async function decideReview(
     throw invalid('mark_applied needs a resultRef: where the result of the applied write is');
   const parsed = parseMessage(reviewDecisionSchema(), { ...decision, operationId }, 'review decision');
   if (!parsed.ok) throw invalid(parsed.why);
-  try {
-    return await client.workflow
-      .getHandle(reconcileWorkflowId(operationId))
-      .executeUpdate(decideReviewUpdate, { args: [{ ...decision, operationId }] });
-  } catch (err) {
-    if (err instanceof WorkflowNotFoundError) throw notFound(operationId);
-    if (err instanceof WorkflowUpdateFailedError)
-      throw new ReviewError(ReviewErrorCode.Rejected, err.cause?.message ?? err.message, operationId);
-    throw err;
-  }
+  return onCase(client, operationId, (h) =>
+    h.executeUpdate(decideReviewUpdate, { args: [{ ...decision, operationId }] }),
+  );
 }

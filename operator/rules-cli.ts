@@ -16,12 +16,7 @@ import { positive } from './shadow-report-cli';
 import { acceptedRule, configWithRule, unknownErrorsText } from './unknown-errors';
 import type { WithClient } from './cli';
 
-interface AcceptOptions {
-  class: string;
-  reason?: string;
-  applied?: string;
-  write?: boolean;
-}
+type AcceptOptions = Parameters<typeof acceptedRule>[1] & { write?: boolean };
 
 export function addRulesCommands(program: Command, withClient: WithClient, configPath: () => string | undefined): void {
   const rules = program.command('rules').description('teach the classifier the errors it did not recognise');
@@ -33,7 +28,7 @@ export function addRulesCommands(program: Command, withClient: WithClient, confi
     .option('--json', 'print them as JSON')
     .action((o: { query?: string; limit: number; json?: boolean }) =>
       withClient(async (c) => {
-        const { unknown } = await shadowReport(c, { ...(o.query ? { query: o.query } : {}), limit: o.limit });
+        const { unknown } = await shadowReport(c, { query: o.query, limit: o.limit });
         console.log(o.json ? JSON.stringify(unknown, null, 2) : unknownErrorsText(unknown));
       }),
     );

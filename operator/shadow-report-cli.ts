@@ -56,11 +56,7 @@ export function addShadowReportCommand(
     .option('--json', 'print the report as JSON')
     .action((o: ReportOptions) =>
       withClient(async (c) => {
-        const report = await shadowReport(c, {
-          ...(o.query ? { query: o.query } : {}),
-          limit: o.limit,
-          declare: declarations(o),
-        });
+        const report = await shadowReport(c, { query: o.query, limit: o.limit, declare: declarations(o) });
         console.log(o.json ? JSON.stringify(report, null, 2) : shadowReportTable(report));
       }),
     );

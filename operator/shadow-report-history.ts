@@ -69,20 +69,39 @@ export interface HistoryReading {
   exclude: ReadonlySet<string>;
 }
 
-function judge(
-  reading: HistoryReading,
-  workflowId: string,
-  activityType: string,
-  attempt: number,
-  failure: Failure | null | undefined,
-  atMs: number,
-): ShadowVerdict | undefined {
-  if (!failure) return undefined;
-  const facts = { activityType, activityId: 'history', workflowId, attempt };
-  return classifyActivityFailure(recordedError(failure), facts, reading.declare[activityType], atMs);
+/** An activity execution as read: its run, when it was scheduled, started and closed (ms since the epoch). */
+type Run = Pick<ActivityExecution, 'workflowId' | 'activityType' | 'attempts' | 'state'> & {
+  scheduledMs: number;
+  /** The last attempt's start. @default scheduledMs */
+  startedMs?: number;
+  /** When its failures are judged: the closing event, or the last attempt's start. */
+  atMs: number;
+  /** The failure before the last attempt (`lastFailure`). */
+  retried?: Failure | null;
+};
+
+/** An execution with the failure before its last attempt and the last attempt's own (`final`) judged. */
+function execution(reading: HistoryReading, run: Run, final?: Failure | null): ActivityExecution {
+  const { workflowId, activityType, attempts, state, scheduledMs, startedMs = scheduledMs, atMs, retried } = run;
+  const judge = (f: Failure | null | undefined, attempt: number) => {
+    const facts = { activityType, activityId: 'history', workflowId, attempt };
+    return f ? classifyActivityFailure(recordedError(f), facts, reading.declare[activityType], atMs) : undefined;
+  };
+  const before = attempts > 1 ? judge(retried, attempts - 1) : undefined;
+  const last = judge(final, attempts);
+  return {
+    workflowId,
+    activityType,
+    attempts,
+    state,
+    ...(before ? { retried: before } : {}),
+    ...(last ? { final: last } : {}),
+    ...judgeRetries(attempts, state, before),
+    retryMs: Math.max(0, startedMs - scheduledMs),
+  };
 }
 
-type Open = { type: string; scheduledMs: number; attempts: number; startedMs?: number; retried?: Failure | null };
+type Open = Omit<Run, 'workflowId' | 'state' | 'atMs'>;
 
 /** The closed activity executions of a history, in the order they were scheduled. */
 export function executionsOf(
@@ -98,7 +117,7 @@ export function executionsOf(
     const scheduled = e.activityTaskScheduledEventAttributes;
     if (scheduled) {
       const type = scheduled.activityType?.name ?? '';
-      if (!reading.exclude.has(type)) open.set(id, { type, scheduledMs: atMs, attempts: 1 });
+      if (!reading.exclude.has(type)) open.set(id, { activityType: type, scheduledMs: atMs, attempts: 1 });
       continue;
     }
     const started = e.activityTaskStartedEventAttributes;
@@ -109,18 +128,7 @@ export function executionsOf(
     const c = closed && open.get(closed.scheduledEventId);
     if (!closed || !c) continue;
     open.delete(closed.scheduledEventId);
-    const retried = c.attempts > 1 ? judge(reading, workflowId, c.type, c.attempts - 1, c.retried, atMs) : undefined;
-    const final = judge(reading, workflowId, c.type, c.attempts, closed.failure, atMs);
-    out.push({
-      workflowId,
-      activityType: c.type,
-      attempts: c.attempts,
-      state: closed.state,
-      ...(retried ? { retried } : {}),
-      ...(final ? { final } : {}),
-      ...judgeRetries(c.attempts, closed.state, retried),
-      retryMs: Math.max(0, (c.startedMs ?? c.scheduledMs) - c.scheduledMs),
-    });
+    out.push(execution(reading, { ...c, workflowId, state: closed.state, atMs }, closed.failure));
   }
   return out;
 }
@@ -154,20 +162,9 @@ export function pendingExecutions(
   return pending.flatMap((p) => {
     const type = p.activityType?.name ?? '';
     if (reading.exclude.has(type)) return [];
-    const attempts = p.attempt ?? 1;
     const scheduledMs = msOf(p.scheduledTime) ?? msOf(p.lastStartedTime) ?? 0;
     const startedMs = msOf(p.lastStartedTime) ?? scheduledMs;
-    const retried = attempts > 1 ? judge(reading, workflowId, type, attempts - 1, p.lastFailure, startedMs) : undefined;
-    return [
-      {
-        workflowId,
-        activityType: type,
-        attempts,
-        state: 'running' as const,
-        ...(retried ? { retried } : {}),
-        ...judgeRetries(attempts, 'running', retried),
-        retryMs: Math.max(0, startedMs - scheduledMs),
-      },
-    ];
+    const run = { workflowId, activityType: type, attempts: p.attempt ?? 1, state: 'running' as const };
+    return [execution(reading, { ...run, scheduledMs, startedMs, atMs: startedMs, retried: p.lastFailure })];
   });
 }

@@ -50,11 +50,15 @@ export function routerUnknowns(workflowId: string, events: readonly Event[]): Un
     if (scheduled?.activityType?.name === 'invokeTool') tools.add(String(e.eventId ?? ''));
     const failed = e.activityTaskFailedEventAttributes;
     if (!failed || !tools.has(String(failed.scheduledEventId ?? ''))) continue;
-    const f = toolFailureOf(failed.failure);
-    if (f?.fingerprint)
-      out.push({ fingerprint: f.fingerprint, workflowId, tool: f.tool, class: f.class, message: f.publicMessage });
+    out.push(...samplesOf(toolFailureOf(failed.failure), workflowId));
   }
   return out;
+}
+
+/** The sample of a failure that carries a fingerprint (no fact spoke for its error); none for any other. */
+function samplesOf(f: ToolFailure | undefined, workflowId: string, tool = f?.tool ?? ''): UnknownSample[] {
+  if (!f?.fingerprint) return [];
+  return [{ fingerprint: f.fingerprint, workflowId, tool, class: f.class, message: f.publicMessage }];
 }
 
 /** The ToolFailure an `invokeTool` failure carries (`details[0]`), or `undefined`. */
@@ -71,12 +75,7 @@ function toolFailureOf(failure: temporal.api.failure.v1.IFailure | null | undefi
 
 /** The samples of unknown errors among activity executions the shadow report judged. */
 export function shadowUnknowns(executions: readonly ActivityExecution[]): UnknownSample[] {
-  return executions.flatMap((x) => {
-    const f = (x.final ?? x.retried)?.failure;
-    if (!f?.fingerprint) return [];
-    const { fingerprint, class: cls, publicMessage: message } = f;
-    return [{ fingerprint, workflowId: x.workflowId, tool: x.activityType, class: cls, message }];
-  });
+  return executions.flatMap((x) => samplesOf((x.final ?? x.retried)?.failure, x.workflowId, x.activityType));
 }
 
 /** Samples grouped by fingerprint, the most frequent first. */

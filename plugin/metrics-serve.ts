@@ -1,6 +1,7 @@
 /** The `/metrics` endpoint of `RecoveryMetrics.serve` (plugin/metrics.ts), on node:http. */
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
+import type { RecoveryMetrics } from './metrics';
 import { RecoveryMetricsOptionsError } from './metrics-options';
 
 /** A running `/metrics` endpoint. */
@@ -12,10 +13,7 @@ export interface MetricsServer {
 }
 
 /** What the endpoint serves: the exposition text and its `Content-Type`. */
-export interface MetricsSource {
-  text(): Promise<string>;
-  readonly contentType: string;
-}
+export type MetricsSource = Pick<RecoveryMetrics, 'text' | 'contentType'>;
 
 /**
  * Serves `GET /metrics` (and `HEAD`) on a node:http server; any other path is 404, any other method 405.

@@ -38,14 +38,8 @@ import { serveMetrics, type MetricsServer } from './metrics-serve';
 import { observeRecordMetrics, observeRunMetrics, UNKNOWN_LABEL } from './record-metrics';
 import type { RecoveryTelemetry } from './telemetry';
 
-export { RETRIES_USED_BUCKETS, RUN_TURNS_BUCKETS } from './metric-definitions';
-export {
-  DEFAULT_DURATION_BUCKETS_MS,
-  RecoveryMetricsOptionsError,
-  type RecoveryMetricsOptions,
-} from './metrics-options';
+export { RecoveryMetricsOptionsError, type RecoveryMetricsOptions } from './metrics-options';
 export type { MetricsServer } from './metrics-serve';
-export { NONE_LABEL, RUN_STATUSES, UNKNOWN_LABEL } from './record-metrics';
 
 /** The workflow a record came from, as far as turn counting needs it (a subset of Temporal's `WorkflowInfo`). */
 export type RecordSource = Pick<WorkflowInfo, 'namespace' | 'firstExecutionRunId'>;
@@ -138,22 +132,15 @@ export class RecoveryMetrics implements RecoveryTelemetry {
     if (typeof turn !== 'number' || !Number.isFinite(turn)) return;
     const key = workflowKey(source);
     const last = this.lastTurn.get(key);
-    if (last !== undefined && turn <= last) {
-      this.touch(key, last);
-      return;
-    }
-    this.metrics.turns.inc();
-    this.touch(key, turn);
+    if (last === undefined || turn > last) this.metrics.turns.inc();
+    this.touch(key, Math.max(turn, last ?? turn));
   }
 
   /** Marks the workflow as most recently seen; forgets the least recently seen beyond `maxTrackedWorkflows`. */
   private touch(key: string, turn: number): void {
     this.lastTurn.delete(key);
     this.lastTurn.set(key, turn);
-    if (this.lastTurn.size > this.maxTrackedWorkflows) {
-      const oldest = this.lastTurn.keys().next();
-      if (!oldest.done) this.lastTurn.delete(oldest.value);
-    }
+    if (this.lastTurn.size > this.maxTrackedWorkflows) this.lastTurn.delete(this.lastTurn.keys().next().value!);
   }
 }
 

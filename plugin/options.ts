@@ -15,6 +15,7 @@ import { CredentialBroker } from '../activities/credentials';
 import { formatOptionIssue } from '../recovery/errors';
 import { lazy } from '../recovery/lazy';
 import { RecoveryError } from '../recovery/recovery-error';
+import type { SafeParseResult } from '../recovery/shape-base';
 import {
   credentialRefreshOptionsSchema,
   isShared,
@@ -161,10 +162,22 @@ const SUBJECT_DEPTH: Readonly<Record<string, number>> = {
  *   (got 0)`, `RecoveryPlugin: \`telemetry\` must have a sinks() method …`.
  */
 export function checkOptions(options: unknown): void {
-  const parsed = pluginOptionsSchema().safeParse(options);
-  if (parsed.success) return;
+  checkedOption(pluginOptionsSchema().safeParse(options), 'RecoveryPlugin', [], (option) => SUBJECT_DEPTH[option] ?? 2);
+}
+
+/**
+ * The data of `parsed` (a zod schema's or a core shape's `safeParse`).
+ * @throws RecoveryPluginOptionsError `<where>: <option path> <rule>` for its first issue, its path below `at`.
+ */
+export function checkedOption<T>(
+  parsed: z.ZodSafeParseResult<T> | SafeParseResult<T>,
+  where: string,
+  at: readonly string[],
+  depth?: (option: string) => number,
+): T {
+  if (parsed.success) return parsed.data;
   const issue = parsed.error.issues[0]!;
   throw new RecoveryPluginOptionsError(
-    `RecoveryPlugin: ${formatOptionIssue(issue, (option) => SUBJECT_DEPTH[option] ?? 2)}`,
+    `${where}: ${formatOptionIssue({ ...issue, path: [...at, ...issue.path] }, depth)}`,
   );
 }

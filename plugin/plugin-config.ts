@@ -1,5 +1,5 @@
 /**
- * The parts of `RecoveryPlugin` that turn its options into what it runs with: the config, the breakers, and the
+ * The parts of `RecoveryPlugin` that turn its options into what it runs with: the breakers, and the
  * Worker's and replay Worker's options with the plugin's sinks and workflow code (plugin/workflow-code.ts).
  * Node-side only.
  */
@@ -7,8 +7,6 @@ import type { ReplayWorkerOptions, WorkerOptions } from '@temporalio/worker';
 import { BreakerRegistry, type Breakers } from '../activities/breaker';
 import { WITH_CATALOG, type CatalogBindable } from '../activities/planners/planner-input';
 import { SharedBreaker } from '../activities/shared-breaker';
-import { loadConfig, parseConfigObject } from '../config/load';
-import type { RecoveryConfig } from '../config/schema';
 import { checkWorkflowBundle } from './bundle-check';
 import type { EntityWorkerOptions } from './entity-worker';
 import type { RecoveryPluginOptions } from './recovery-plugin';
@@ -23,16 +21,6 @@ export function breakersFor(options: RecoveryPluginOptions, taskQueue: string): 
   if (shared) return new SharedBreaker({ ...shared, taskQueue: shared.taskQueue ?? entityTaskQueueOf(taskQueue) });
   const local = options.breaker;
   return new BreakerRegistry(local && { threshold: local.threshold, halfOpenAfterMs: local.halfOpenAfterMs });
-}
-
-/**
- * The validated policy of `options.config`: a file (default `temporal.config.json`) or an object.
- * @throws ConfigError naming the field that fails the schema.
- */
-export function resolveConfig(config: RecoveryPluginOptions['config']): RecoveryConfig {
-  if (config === undefined || typeof config === 'string') return loadConfig(config);
-  // Same message shape as a bad file.
-  return parseConfigObject(config, 'RecoveryPlugin options.config');
 }
 
 /**

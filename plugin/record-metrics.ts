@@ -41,7 +41,7 @@ export function observeRecordMetrics(m: MetricSet, record: RecoveryRecord, tool:
   const terminal = oneOf(record.terminal, TERMINAL_STATES);
   m.records.inc({ tool, class: cls, action: oneOf(record.action, RECOVERY_ACTIONS), terminal });
   if (isReplan(record)) m.replans.inc({ tool, class: oneOf(replanClass(record), FAILURE_CLASSES) });
-  if (isMs(record.replanLatencyMs)) {
+  if (nonNegative(record.replanLatencyMs)) {
     m.timeToReplan.observe(
       { class: oneOf(record.replanAfter ?? 'unrecoverable', FAILURE_CLASSES) },
       record.replanLatencyMs,
@@ -53,16 +53,14 @@ export function observeRecordMetrics(m: MetricSet, record: RecoveryRecord, tool:
   if (retriedThenSucceeded(record)) m.retryThenSucceed.inc({ tool });
   if (isEscalation(record)) m.escalations.inc({ tool, class: cls });
   if (record.reconciled !== undefined) m.reconciled.inc({ tool, how: oneOf(record.reconciled, RECONCILED_HOW) });
-  if (isMs(record.durationMs)) m.callDuration.observe({ tool, terminal }, record.durationMs);
+  if (nonNegative(record.durationMs)) m.callDuration.observe({ tool, terminal }, record.durationMs);
 }
 
 /** Counts one ended run (an object): `recovery_runs_total`, and `recovery_run_turns` when `turns` is a count. */
 export function observeRunMetrics(m: MetricSet, event: RunEnded): void {
   const status = oneOf(event.status, RUN_STATUSES);
   m.runs.inc({ status });
-  if (typeof event.turns === 'number' && Number.isFinite(event.turns) && event.turns >= 0) {
-    m.runTurns.observe({ status }, event.turns);
-  }
+  if (nonNegative(event.turns)) m.runTurns.observe({ status }, event.turns);
 }
 
 /** `value` if it is one of `allowed`, `none` when absent, `(unknown)` otherwise. */
@@ -71,6 +69,7 @@ function oneOf(value: unknown, allowed: readonly string[]): string {
   return typeof value === 'string' && allowed.includes(value) ? value : UNKNOWN_LABEL;
 }
 
-function isMs(value: unknown): value is number {
+/** A finite number ≥ 0: a duration in ms, a count. */
+function nonNegative(value: unknown): value is number {
   return typeof value === 'number' && Number.isFinite(value) && value >= 0;
 }

@@ -22,9 +22,10 @@ import { createToolActivities } from '../activities/invoke-tool';
 import { createPlannerActivities } from '../activities/planners/planner';
 import { createSharedCredentialActivities, sharedRefresh } from '../activities/shared-credentials';
 import type { SharedStateChannel } from '../activities/shared-state';
-import { ConfigError } from '../config/load';
+import { ConfigError, loadConfig } from '../config/load';
 import type { RecoveryConfig } from '../config/schema';
 import type { ToolSpec } from '../recovery/tool-spec';
+import type { WorkerData } from '../workflows/worker-data-types';
 import { release, runWithEntityWorkers, type EntityWorkerOptions } from './entity-worker';
 import { entityTaskQueueOf, entityWorkersFor, sharedBreakerOf, sharedRefreshOf } from './shared-mode';
 import { checkOptions, RecoveryPluginOptionsError } from './options';
@@ -35,7 +36,7 @@ import { shadowInterceptors } from './shadow/interceptor';
 import { shadowRuntime } from './shadow/shadow-plugin';
 import { traceSinks } from './trace-sinks';
 import { WorkflowBundleError } from './bundle-check';
-import { breakersFor, replayOptionsWith, resolveConfig, workerOptionsWith } from './plugin-config';
+import { breakersFor, replayOptionsWith, workerOptionsWith } from './plugin-config';
 import { catalogDigest, workerDataOf } from './worker-data';
 import {
   bundlerWithPluginCode,
@@ -78,7 +79,7 @@ export class RecoveryPlugin extends SimplePlugin {
    */
   constructor(options: RecoveryPluginOptions) {
     checkOptions(options);
-    const config = resolveConfig(options.config);
+    const config = loadConfig(options.config, 'RecoveryPlugin options.config');
     const catalog = toolCatalog(options.tools);
     const credentials =
       options.credentials instanceof CredentialBroker
@@ -159,21 +160,9 @@ export class RecoveryPlugin extends SimplePlugin {
    * code, which cannot read the worker's config):
    *   client.workflow.start(toolPlanWorkflow, { args: [{ ...plugin.workflowDefaults(), calls }], taskQueue })
    */
-  workflowDefaults(): {
-    catalog: ToolSpec[];
-    budgets: RecoveryConfig['budgets'];
-    backoff: RecoveryConfig['backoff'];
-    toolOverrides: RecoveryConfig['tools'];
-    /** Present, and `false`, only with the plugin's `searchAttributes: false`. */
-    searchAttributes?: false;
-  } {
-    return {
-      catalog: this.catalog,
-      budgets: this.config.budgets,
-      backoff: this.config.backoff,
-      toolOverrides: this.config.tools,
-      ...(this.searchAttributes ? {} : { searchAttributes: false as const }),
-    };
+  workflowDefaults(): Omit<WorkerData, 'catalogDigest' | 'publicForms'> {
+    const { catalogDigest: _digest, publicForms: _forms, ...defaults } = this.code.data;
+    return defaults;
   }
 
   /**

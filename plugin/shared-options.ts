@@ -8,57 +8,54 @@ import { z } from 'zod';
 import { optionRules, shownValue } from '../recovery/errors';
 import { lazy } from '../recovery/lazy';
 
-/** Options both shared modes take: the entity workflows' client and task queue, and the bounds on waiting, ms. */
-const SHARED_KEYS = ['shared', 'client', 'taskQueue', 'timeoutMs', 'backoffMs'] as const;
-const LOCAL_BREAKER_KEYS = ['threshold', 'halfOpenAfterMs'] as const;
-const SHARED_BREAKER_KEYS = [...LOCAL_BREAKER_KEYS, ...SHARED_KEYS, 'cacheMs', 'probeLeaseMs'] as const;
-const CREDENTIAL_REFRESH_KEYS = [...SHARED_KEYS, 'key', 'refreshLeaseMs', 'refreshWaitMs'] as const;
-
 const { positiveInteger, msAtLeast, strictly } = optionRules(z);
 
 const isObject = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null;
 
-function sharedShape(durations: readonly string[]) {
-  return {
-    shared: z.literal(true, { error: (iss) => `must be true or false (got ${shownValue(iss.input)})` }),
-    client: z
-      .custom((c) => isObject(c) && isObject(c.workflow), { error: 'must be a @temporalio/client Client' })
-      .optional(),
-    taskQueue: z
-      .string({ error: 'must be a non-empty string' })
-      .min(1, { error: 'must be a non-empty string' })
-      .optional(),
-    timeoutMs: msAtLeast(1),
-    backoffMs: msAtLeast(1),
-    ...Object.fromEntries(durations.map((d) => [d, msAtLeast(1)])),
-  };
-}
+/** A strict object of `shape`: an unknown key's message names its keys, in order; `whole` when it is no object. */
+const strictShape = (shape: z.core.$ZodLooseShape, whole: string) => strictly(shape, Object.keys(shape), whole);
+
+/** Options both shared modes take: the entity workflows' client and task queue, and the bounds on waiting, ms. */
+const sharedShape = () => ({
+  shared: z.literal(true, { error: (iss) => `must be true or false (got ${shownValue(iss.input)})` }),
+  client: z
+    .custom((c) => isObject(c) && isObject(c.workflow), { error: 'must be a @temporalio/client Client' })
+    .optional(),
+  taskQueue: z
+    .string({ error: 'must be a non-empty string' })
+    .min(1, { error: 'must be a non-empty string' })
+    .optional(),
+  timeoutMs: msAtLeast(1),
+  backoffMs: msAtLeast(1),
+});
 
 /** `breaker: { shared: true, threshold?, halfOpenAfterMs?, client?, taskQueue?, timeoutMs?, backoffMs?, cacheMs?, probeLeaseMs? }`. */
-export const sharedBreakerOptionsSchema = lazy(() => {
-  return strictly(
+export const sharedBreakerOptionsSchema = lazy(() =>
+  strictShape(
     {
       threshold: positiveInteger(),
       halfOpenAfterMs: msAtLeast(0),
-      ...sharedShape(['cacheMs', 'probeLeaseMs']),
+      ...sharedShape(),
+      cacheMs: msAtLeast(1),
+      probeLeaseMs: msAtLeast(1),
     },
-    SHARED_BREAKER_KEYS,
     'must be an object { shared: true, threshold?, halfOpenAfterMs?, timeoutMs?, … }',
-  );
-});
+  ),
+);
 
 /** `credentialRefresh: { shared: true, key: string | Uint8Array of ≥ 32 bytes, … }` (the key seals tokens in history). */
 export const credentialRefreshOptionsSchema = lazy(() => {
   const KEY = 'needs at least 32 bytes';
   const bytes = (k: string | Uint8Array) => (typeof k === 'string' ? Buffer.byteLength(k) : k.length);
-  return strictly(
+  return strictShape(
     {
-      ...sharedShape(['refreshLeaseMs', 'refreshWaitMs']),
+      ...sharedShape(),
       key: z
         .union([z.string(), z.instanceof(Uint8Array)], { error: KEY })
         .refine((k) => bytes(k) >= 32, { error: KEY }),
+      refreshLeaseMs: msAtLeast(1),
+      refreshWaitMs: msAtLeast(1),
     },
-    CREDENTIAL_REFRESH_KEYS,
     'must be an object { shared: true, key: string | Uint8Array of ≥ 32 bytes }',
   );
 });

@@ -6,7 +6,7 @@
  * "Workflow referenced an unregistered external sink". Node-side only.
  */
 import type { InjectedSinks } from '@temporalio/worker';
-import { SPAN_KIND_INTERNAL, STATUS_ERROR } from '../activities/tracing/otel';
+import { SPAN_KIND_INTERNAL, STATUS_ERROR, type OtelSpan } from '../activities/tracing/otel';
 import { EXCEPTION_EVENT } from '../activities/tracing/tool-span';
 import type { Tracing } from '../activities/tracing/tracing';
 import type { RecoveryTraceSinks, WorkflowSpanGroup } from '../workflows/trace-sinks';
@@ -35,15 +35,15 @@ export function emitGroup(tracing: Tracing, group: WorkflowSpanGroup): void {
       { kind: SPAN_KIND_INTERNAL, startTime: s.startMs, attributes: s.attributes ?? {} },
       parent,
     );
-    if (s.error) {
-      span.setStatus({ code: STATUS_ERROR, ...(s.error.message ? { message: s.error.message } : {}) });
-      span.addEvent(
-        EXCEPTION_EVENT,
-        { 'exception.type': s.error.type, ...(s.error.message ? { 'exception.message': s.error.message } : {}) },
-        s.endMs,
-      );
-    }
+    if (s.error) markFailed(span, s.error.type, s.error.message, s.endMs);
     span.end(Math.max(s.startMs, s.endMs));
     contexts.push(api.trace.setSpan(root, span));
   }
+}
+
+/** Marks `span` failed: status ERROR and the exception event of `type` and `message` (when given), at `atMs` (now). */
+export function markFailed(span: OtelSpan, type: string, message: string | undefined, atMs?: number): void {
+  const said: Record<string, string> = message ? { 'exception.message': message } : {};
+  span.setStatus({ code: STATUS_ERROR, ...(message ? { message } : {}) });
+  span.addEvent(EXCEPTION_EVENT, { 'exception.type': type, ...said }, atMs);
 }

@@ -24,11 +24,7 @@ export interface PluginCode {
 type WebpackHook = NonNullable<BundleOptions['webpackConfigHook']>;
 
 /** Worker, replay worker and bundler options alike: the parts of them the plugin sets. */
-interface CodeOptions {
-  workflowsPath?: string;
-  preloadModules?: string[];
-  webpackConfigHook?: WebpackHook;
-}
+type CodeOptions = Partial<Pick<BundleOptions, 'workflowsPath' | 'preloadModules' | 'webpackConfigHook'>>;
 
 /**
  * The router's workflow entry (`recovery-router/workflow`), preloaded once into each reusable V8 context of a worker

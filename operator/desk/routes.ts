@@ -5,7 +5,6 @@
  * 404, 409 (the run refused the decision: its reason), 415, 429 or 502 (Temporal failed). Node side.
  */
 import type { IncomingMessage, ServerResponse } from 'node:http';
-import type { Client } from '@temporalio/client';
 import type { DeskActions } from './actions';
 import { identify, logIn, operator, requireCsrf, type Caller, type DeskAuth } from './auth';
 import { HttpError, readJson, sendJson, sessionCookie } from './http';
@@ -13,7 +12,6 @@ import type { LiveFeed } from './live';
 import type { HistoryReader } from './views';
 
 export interface Desk {
-  client: Client;
   auth: DeskAuth;
   actions: DeskActions;
   history: HistoryReader;

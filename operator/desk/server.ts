@@ -60,7 +60,6 @@ export async function startDesk(options: DeskOptions): Promise<RunningDesk> {
   const assets = loadAssets();
   const live = new LiveFeed(options.client, config.pollMs);
   const desk: Desk = {
-    client: options.client,
     auth: createAuth(config),
     actions: new DeskActions(options.client, options.signingKey, (id) => live.decided(id)),
     history: new HistoryReader(options.client, config.historyLimit),

@@ -19,9 +19,8 @@ import {
   type PendingApproval,
   type ReviewCase,
 } from '../../workflows/definitions';
-import { approvalListing, type ApprovalListing } from '../approvals';
-import { reviewListing, type ReviewListing } from '../reviews';
-import { listWaiting } from '../waiting';
+import { listApprovals, type ApprovalListing } from '../approvals';
+import { listReviews, type ReviewListing } from '../reviews';
 import { historyOfCase, historyOfLedger, type HistoryItem } from './history';
 import { HttpError } from './http';
 import { rendered, type HumanView, type Rendered } from './human-view';
@@ -93,14 +92,11 @@ async function blindLine(client: Client, queue: string): Promise<string> {
 
 /** The waiting runs as visibility lists them (two List calls, no query): what the feed sends, with the server's clock. */
 export async function listing(client: Client): Promise<Listing> {
-  const [approvals, reviews] = await Promise.all([
-    listWaiting(client, 'AwaitingApproval'),
-    listWaiting(client, 'AwaitingReview'),
-  ]);
+  const [approvals, reviews] = await Promise.all([listApprovals(client), listReviews(client)]);
   return {
     nowMs: Date.now(),
-    approvals: approvals.map(approvalListing).sort((a, b) => a.startedAtMs - b.startedAtMs),
-    reviews: reviews.map(reviewListing).sort((a, b) => a.sinceMs - b.sinceMs),
+    approvals: approvals.sort((a, b) => a.startedAtMs - b.startedAtMs),
+    reviews: reviews.sort((a, b) => a.sinceMs - b.sinceMs),
   };
 }
 

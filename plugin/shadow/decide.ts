@@ -19,7 +19,7 @@
  * Retry-After, unknown outcomes of an activity whose effect is undeclared, and an `ApplicationFailure` the activity
  * already made non-retryable or gave a `nextRetryDelay`. Node-side only.
  */
-import { ApplicationFailure } from '@temporalio/common';
+import { ApplicationFailure, type ApplicationFailureOptions } from '@temporalio/common';
 import { nextDelay, type BackoffPolicy } from '../../recovery/backoff';
 import { classify } from '../../recovery/classify';
 import { FailureClass, FailureReason, type ToolFailure } from '../../recovery/failure';
@@ -112,14 +112,7 @@ export function enforcement(
 
 /** The failure a write whose outcome is unknown ends with: catchable by its type, never retried. */
 export function outcomeUnknown(failure: ToolFailure, cause: unknown): ApplicationFailure {
-  const thrown = ApplicationFailure.create({
-    type: FailureClass.OUTCOME_UNKNOWN,
-    message: failure.publicMessage,
-    nonRetryable: true,
-    ...(cause instanceof Error ? { cause } : {}),
-  });
-  thrown.stack = '';
-  return thrown;
+  return stackless(cause, { type: FailureClass.OUTCOME_UNKNOWN, message: failure.publicMessage, nonRetryable: true });
 }
 
 /** `err` again, with its type, message and details, made non-retryable or given a `nextRetryDelay` (ms). */
@@ -128,15 +121,21 @@ function wrap(err: unknown, nonRetryable: boolean, nextRetryDelayMs?: number): A
   const e = err as { name?: unknown; message?: unknown } | null;
   const type = app?.type ?? (typeof e?.name === 'string' ? e.name : 'Error');
   const message = typeof e?.message === 'string' ? e.message : String(err);
-  const thrown = ApplicationFailure.create({
+  return stackless(err, {
     type,
     message,
     nonRetryable,
     ...(nextRetryDelayMs === undefined ? {} : { nextRetryDelay: nextRetryDelayMs }),
     ...(app?.details ? { details: [...app.details] } : {}),
-    ...(err instanceof Error ? { cause: err } : {}),
   });
-  // The cause keeps the activity's own stack; this wrapper's would only show the interceptor.
+}
+
+/**
+ * The failure of `options`, with `cause` (an Error) as its cause and no stack of its own: the cause keeps the
+ * activity's own stack; this wrapper's would only show the interceptor.
+ */
+function stackless(cause: unknown, options: ApplicationFailureOptions): ApplicationFailure {
+  const thrown = ApplicationFailure.create({ ...options, ...(cause instanceof Error ? { cause } : {}) });
   thrown.stack = '';
   return thrown;
 }

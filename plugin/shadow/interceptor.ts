@@ -99,16 +99,11 @@ export class ShadowInterceptor implements ActivityInboundCallsInterceptor {
     } catch {
       found = undefined;
     }
-    if (found?.state === 'applied') {
-      recordShadow(this.ctx, this.rt.tracing, { ...entry, enforced: 'reconciled_applied' });
-      return found.value;
-    }
-    if (found?.state === 'not_applied') {
-      recordShadow(this.ctx, this.rt.tracing, { ...entry, enforced: 'reconciled_not_applied' });
-      throw err;
-    }
-    recordShadow(this.ctx, this.rt.tracing, { ...entry, enforced: 'outcome_unknown' });
-    throw outcomeUnknown(verdict.failure, err);
+    const known = found?.state === 'applied' || found?.state === 'not_applied' ? found.state : undefined;
+    const enforced = known ? (`reconciled_${known}` as const) : 'outcome_unknown';
+    recordShadow(this.ctx, this.rt.tracing, { ...entry, enforced });
+    if (found?.state === 'applied') return found.value;
+    throw known === 'not_applied' ? err : outcomeUnknown(verdict.failure, err);
   }
 }
 

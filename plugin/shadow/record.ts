@@ -7,9 +7,9 @@
  */
 import type { Context as ActivityContext } from '@temporalio/activity';
 import { failureAttributes, GenAiAttr, RecoveryAttr, type TraceAttributes } from '../../recovery/trace-attributes';
-import { SPAN_KIND_INTERNAL, STATUS_ERROR } from '../../activities/tracing/otel';
-import { EXCEPTION_EVENT } from '../../activities/tracing/tool-span';
+import { SPAN_KIND_INTERNAL } from '../../activities/tracing/otel';
 import type { Tracing } from '../../activities/tracing/tracing';
+import { markFailed } from '../trace-sinks';
 import type { Enforced, ShadowVerdict } from './decide';
 import type { ShadowMode } from './options';
 
@@ -52,11 +52,7 @@ export function recordShadow(ctx: ActivityContext, tracing: Tracing | undefined,
         startTime: e.startMs,
         attributes,
       });
-      span.setStatus({ code: STATUS_ERROR, message: e.verdict.failure.publicMessage });
-      span.addEvent(EXCEPTION_EVENT, {
-        'exception.type': e.verdict.failure.class,
-        'exception.message': e.verdict.failure.publicMessage,
-      });
+      markFailed(span, e.verdict.failure.class, e.verdict.failure.publicMessage);
       span.end();
       tracing.shadowFailures.add(1, {
         [RecoveryAttr.ACTIVITY]: ctx.info.activityType,

@@ -13,9 +13,8 @@
  */
 import { SimplePlugin } from '@temporalio/plugin';
 import { backoffPolicySchema, DEFAULT_BACKOFF_POLICY, type BackoffPolicy } from '../../recovery/backoff';
-import { formatOptionIssue } from '../../recovery/errors';
 import { createTracing, type Tracing, type TracingOptions } from '../../activities/tracing/tracing';
-import { RecoveryPluginOptionsError } from '../options';
+import { checkedOption } from '../options';
 import { shadowInterceptors, type ShadowRuntime } from './interceptor';
 import { shadowOptionsSchema, type ShadowOptions } from './options';
 
@@ -33,14 +32,11 @@ export function shadowRuntime(
   tracing: Tracing | undefined,
   where: string,
 ): ShadowRuntime {
-  const parsed = backoffPolicySchema().safeParse({ ...base, ...options.backoff });
-  if (!parsed.success) {
-    const issue = parsed.error.issues[0]!;
-    throw new RecoveryPluginOptionsError(
-      `${where}: ${formatOptionIssue({ ...issue, path: ['shadow', 'backoff', ...issue.path] })}`,
-    );
-  }
-  return { options, own: new Set(own), tracing, backoff: parsed.data };
+  const backoff = checkedOption(backoffPolicySchema().safeParse({ ...base, ...options.backoff }), where, [
+    'shadow',
+    'backoff',
+  ]);
+  return { options, own: new Set(own), tracing, backoff };
 }
 
 /** `ShadowPlugin`'s options: shadow mode's, and where its spans and metrics go. */
@@ -56,13 +52,7 @@ export class ShadowPlugin extends SimplePlugin {
    */
   constructor(options: ShadowPluginOptions) {
     const { tracing, ...shadow } = (options ?? {}) as ShadowPluginOptions;
-    const parsed = shadowOptionsSchema().safeParse(shadow);
-    if (!parsed.success) {
-      const issue = parsed.error.issues[0]!;
-      throw new RecoveryPluginOptionsError(
-        `ShadowPlugin: ${formatOptionIssue({ ...issue, path: ['shadow', ...issue.path] })}`,
-      );
-    }
+    checkedOption(shadowOptionsSchema().safeParse(shadow), 'ShadowPlugin', ['shadow']);
     const rt = shadowRuntime(shadow, DEFAULT_BACKOFF_POLICY, [], createTracing(tracing), 'ShadowPlugin');
     super({ name: 'recovery-router-shadow', workerInterceptors: { activity: [shadowInterceptors(rt)] } });
   }
