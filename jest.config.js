@@ -19,7 +19,7 @@
 /**
  * TypeScript through @swc/jest: each file's types stripped, nothing checked (`npm run typecheck` checks them), as
  * tsconfig.json compiles (ES2022, CommonJS; `isolatedModules` keeps every file transpilable alone), `jest.mock` calls
- * hoisted. The fast tier: 119 → 104 s of CPU against ts-jest's TypeScript emitter (`/usr/bin/time npx jest
+ * hoisted. The fast tier: 124–140 → 109–113 s of CPU against ts-jest's TypeScript emitter, interleaved runs (`/usr/bin/time npx jest
  * --selectProjects core --no-cache`). An export of a module it compiles is a getter, so a test replaces one with
  * `jest.mock` and `jest.requireActual`, not `jest.spyOn` (test/loopback/one-pass-409.test.ts).
  */
