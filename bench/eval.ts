@@ -6,7 +6,9 @@
  * tables and writes bench/results/eval.json.
  *
  * `--quick`: the 30 s cap (the default); without it the cap is 120 s, which lets Temporal's default policy retry
- * longer (attempts at 0, 1, 3, 7, 15, 31 and 63 s). k stays 8 either way.
+ * longer (attempts at 0, 1, 3, 7, 15, 31 and 63 s). k stays 8 either way. `--policies router` runs the router's
+ * runs only (and PALADIN's keys): all the gate reads, a third of the runs; CI's gate runs so (`.ci/run`). The two
+ * baselines are docs/EVAL.md's comparison, not a verdict.
  *
  * Gate (exit 1): a router row not correct, an identical re-execution or a duplicate side effect under the router,
  * a PALADIN key not scored, a hallucinated success, or (all keys run) a PALADIN key missed that
@@ -26,7 +28,7 @@ import { paladinRatchet, paladinTotals } from './eval/paladin/score';
 import { METHOD_NOTES, paladinMisses, paladinTable, scenarioTable, totalsTable } from './eval/report';
 import type { Scenario } from './eval/scenario';
 import { SCENARIOS } from './eval/scenarios';
-import { policyTotals, POLICIES, scenarioRow, type RunScore, type ScenarioRow } from './eval/scoring';
+import { policyTotals, scenarioRow, type PolicyName, type RunScore, type ScenarioRow } from './eval/scoring';
 import { machineFacts } from './report';
 
 const RESULTS_FILE = join(__dirname, 'results', 'eval.json');
@@ -35,6 +37,8 @@ const SLOW_POOL = 24;
 
 export interface EvalOptions {
   quick: boolean;
+  /** The policies whose runs are made and reported (`--policies`; all by default). */
+  policies: readonly PolicyName[];
   k: number;
   capMs: number;
   seed: number;
@@ -68,7 +72,7 @@ function nameSeed(name: string): number {
   return h % 100_000;
 }
 
-type ScoredRun = { scenario: string; policy: (typeof POLICIES)[number]; score: RunScore };
+type ScoredRun = { scenario: string; policy: PolicyName; score: RunScore };
 
 /**
  * The runs, in two pools on the same workers: Temporal's default policy (its runs mostly sleep between attempts,
@@ -88,8 +92,11 @@ async function runAll(ev: Eval, o: EvalOptions): Promise<{ rows: ScenarioRow[]; 
     });
   };
   const seeds = Array.from({ length: o.k }, (_, i) => i);
-  const slow = scenarios.flatMap((s) => seeds.map((i) => job(s, 'temporal-default', i)));
-  const fast = scenarios.flatMap((s) => seeds.flatMap((i) => [job(s, 'router', i), job(s, 'naive-3x', i)]));
+  const slow = o.policies.includes('temporal-default')
+    ? scenarios.flatMap((s) => seeds.map((i) => job(s, 'temporal-default', i)))
+    : [];
+  const interleaved = o.policies.filter((p) => p !== 'temporal-default');
+  const fast = scenarios.flatMap((s) => seeds.flatMap((i) => interleaved.map((p) => job(s, p, i))));
   // Port 2: nothing listens there and listen(0) never hands it out (a freed ephemeral port can be taken).
   const closedUrl = 'http://127.0.0.1:2/records';
   const paladinJobs = o.noPaladin
@@ -108,7 +115,7 @@ async function runAll(ev: Eval, o: EvalOptions): Promise<{ rows: ScenarioRow[]; 
   const scores = [...slowScores, ...(fastAndPaladin.slice(0, fast.length) as ScoredRun[])];
   const paladin = fastAndPaladin.slice(fast.length) as PaladinVerdict[];
   const rows = scenarios.flatMap((s) =>
-    POLICIES.map((policy) =>
+    o.policies.map((policy) =>
       scenarioRow(
         s.name,
         policy,
@@ -123,12 +130,12 @@ async function runAll(ev: Eval, o: EvalOptions): Promise<{ rows: ScenarioRow[]; 
 export async function evalBench(o: EvalOptions): Promise<number> {
   const startedMs = Date.now();
   const loadBefore = loadavg();
-  const slotsNeeded = SCENARIOS.filter((s) => s.name === 'token-expiry').length * o.k * POLICIES.length + 1;
+  const slotsNeeded = SCENARIOS.filter((s) => s.name === 'token-expiry').length * o.k * o.policies.length + 1;
   const ev = await startEval({ slots: slotsNeeded });
   try {
     const { rows, paladin } = await ev.run(() => runAll(ev, o));
     const persistent = new Set(SCENARIOS.filter((s) => s.persistent).map((s) => s.name));
-    const totals = policyTotals(rows, persistent);
+    const totals = policyTotals(rows, persistent, o.policies);
     const paladinSummary = paladinTotals(paladin);
     const router = rows.filter((r) => r.policy === 'router');
     const gate = {
@@ -174,7 +181,8 @@ export async function evalBench(o: EvalOptions): Promise<number> {
     };
     mkdirSync(dirname(RESULTS_FILE), { recursive: true });
     writeFileSync(RESULTS_FILE, `${JSON.stringify(out, null, 2)}\n`);
-    console.log(`\nrecovery eval — k = ${o.k}, cap ${o.capMs} ms per call (temporal-default)\n`);
+    const cap = o.policies.includes('temporal-default') ? `, cap ${o.capMs} ms per call (temporal-default)` : '';
+    console.log(`\nrecovery eval — k = ${o.k}${cap}, policies ${o.policies.join(', ')}\n`);
     console.log(scenarioTable(rows));
     console.log(`\n${totalsTable(totals)}`);
     if (!o.noPaladin) {

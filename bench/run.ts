@@ -39,6 +39,7 @@ import { chaos } from './chaos';
 import { clusterBench } from './cluster';
 import { deskBench } from './desk';
 import { evalBench } from './eval';
+import { POLICIES, type PolicyName } from './eval/scoring';
 import { historyBench } from './history-bytes';
 import { longAgent } from './long-agent';
 import { overhead } from './overhead';
@@ -88,6 +89,18 @@ function names(value: string): BenchName[] {
   return list as BenchName[];
 }
 
+/**
+ * `--policies`: eval policy names, comma-separated.
+ * @throws InvalidArgumentError naming one that is not a policy.
+ */
+function policyNames(value: string): PolicyName[] {
+  const list = value.split(',').map((n) => n.trim());
+  const unknown = list.find((n) => !(POLICIES as readonly string[]).includes(n));
+  if (unknown !== undefined)
+    throw new InvalidArgumentError(`unknown policy ${unknown} (known: ${POLICIES.join(', ')})`);
+  return list as PolicyName[];
+}
+
 interface BenchOptions {
   only: BenchName[];
   quick: boolean;
@@ -104,6 +117,7 @@ interface BenchOptions {
   concurrency: number;
   scenarios?: string[];
   keys?: string[];
+  policies?: PolicyName[];
   paladin: boolean;
   rows?: string[];
   columns?: string[];
@@ -147,6 +161,11 @@ function parseArgs(argv: string[]): BenchOptions {
     )
     .option('--scenarios <names>', 'eval: scenarios to run, comma-separated (all by default)', (v) => v.split(','))
     .option('--keys <names>', 'eval: PALADIN keys to run, comma-separated (all by default)', (v) => v.split(','))
+    .option(
+      '--policies <names>',
+      `eval: policies to run, comma-separated (${POLICIES.join(', ')}: all by default)`,
+      policyNames,
+    )
     .option('--no-paladin', 'eval: skip the PALADIN catalogue')
     .option('--rows <ids>', 'write-safety: fault kinds to run, comma-separated (all by default)', (v) => v.split(','))
     .option('--columns <ids>', 'write-safety: columns to run, e.g. _L_,DL_ (all by default)', (v) => v.split(','))
@@ -196,6 +215,7 @@ function runOne(name: BenchName, o: BenchOptions): Promise<number> {
     case 'eval':
       return evalBench({
         quick: o.quick,
+        policies: o.policies ?? POLICIES,
         k: o.k ?? 8,
         capMs: o.capMs ?? (o.quick ? 30_000 : 120_000),
         seed: o.seed ?? 14,

@@ -225,9 +225,14 @@ export interface PolicyTotals {
 /**
  * Totals per policy.
  * @param persistent names of the scenarios whose failure is persistent (retrying cannot cure it).
+ * @param policies the policies that ran (all by default).
  */
-export function policyTotals(rows: readonly ScenarioRow[], persistent: ReadonlySet<string>): PolicyTotals[] {
-  return POLICIES.map((policy) => {
+export function policyTotals(
+  rows: readonly ScenarioRow[],
+  persistent: ReadonlySet<string>,
+  policies: readonly PolicyName[] = POLICIES,
+): PolicyTotals[] {
+  return policies.map((policy) => {
     const mine = rows.filter((r) => r.policy === policy);
     const runs = mine.flatMap((r) => r.perRun);
     const retries = sum(runs, (r) => r.retries);

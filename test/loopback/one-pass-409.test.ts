@@ -9,27 +9,48 @@ import type { AddressInfo } from 'node:net';
 import { ApplicationFailure } from '@temporalio/common';
 import { activityEnv } from '../fixtures/activity-env';
 import { z } from 'zod';
-import * as httpBody from '../../activities/http-body';
+import { parseBody } from '../../activities/http-body';
 import { defineTool } from '../../activities/define-tool';
 import { createToolActivities } from '../../activities/invoke-tool';
 import { DEFAULT_BACKOFF_POLICY } from '../../recovery/backoff';
 import { startCall, startRun, startTurn } from '../../recovery/budgets';
-import * as classifier from '../../recovery/classify';
-import * as assemble from '../../recovery/classify/assemble';
-import * as routes from '../../recovery/routes';
+import { classify } from '../../recovery/classify';
+import { assembleFailure } from '../../recovery/classify/assemble';
+import { routeFor } from '../../recovery/routes';
 import { fromActivityError } from '../../workflows/activity-failure';
 import { decide } from '../../workflows/router/steps';
 
 const silent = { log() {}, trace() {}, debug() {}, info() {}, warn() {}, error() {} };
 
-/** Frames of project code (not node_modules, not node internals) on the stack where a spy was called. */
-function projectFrames(): string[] {
-  return (new Error().stack ?? '')
-    .split('\n')
-    .slice(2)
-    .filter((l) => l.includes('/work/') && !l.includes('node_modules') && !l.includes('one-pass-409.test'))
-    .map((l) => l.trim().replace(/\(.*\/(?=[^/]+\/[^/]+:\d+)/, '('));
+/** Each counted step's frames of project code (not node_modules, not node internals) at its first call. */
+const mockFrames: Record<string, string[]> = {};
+
+/**
+ * The module at `path` with `name` replaced by a jest.fn that records its first call's frames in `mockFrames` and
+ * calls the real one. By `jest.mock` (hoisted above the imports, so every importer gets it): the module's exports
+ * are getters, which `jest.spyOn` cannot replace. The frames are read when it is called, after this file has loaded.
+ */
+function mockCounted(path: string, name: string): Record<string, unknown> {
+  const actual = jest.requireActual<Record<string, unknown>>(path);
+  const real = actual[name] as (...a: unknown[]) => unknown;
+  return {
+    ...actual,
+    [name]: jest.fn((...a: unknown[]) => {
+      mockFrames[name] ??= (new Error().stack ?? '')
+        .split('\n')
+        .slice(2)
+        .filter((l) => l.includes('/work/') && !l.includes('node_modules') && !l.includes('one-pass-409.test'))
+        .map((l) => l.trim().replace(/\(.*\/(?=[^/]+\/[^/]+:\d+)/, '('));
+      return real(...a);
+    }),
+  };
 }
+jest.mock('../../activities/http-body', () => mockCounted('../../activities/http-body', 'parseBody'));
+jest.mock('../../recovery/classify', () => mockCounted('../../recovery/classify', 'classify'));
+jest.mock('../../recovery/classify/assemble', () => mockCounted('../../recovery/classify/assemble', 'assembleFailure'));
+jest.mock('../../recovery/routes', () => mockCounted('../../recovery/routes', 'routeFor'));
+/** The jest.fn standing in for `fn` (see `mockCounted`). */
+const counted = (fn: unknown) => fn as jest.Mock;
 
 let server: Server;
 let url: string;
@@ -45,19 +66,12 @@ afterAll(() => new Promise<void>((resolve) => server.close(() => resolve())));
 
 describe('one pass: a 409 from ctx.http', () => {
   it('one pass: body read once, classified once, routed once (replan), the route decided in the workflow', async () => {
-    const frames: Record<string, string[]> = {};
-    const spy = <T extends object>(mod: T, name: keyof T & string) => {
-      const original = (mod[name] as (...a: unknown[]) => unknown).bind(mod);
-      return jest.spyOn(mod, name as never).mockImplementation(((...a: unknown[]) => {
-        frames[name] ??= projectFrames();
-        return original(...a);
-      }) as never);
-    };
-    const read = spy(httpBody, 'parseBody');
+    const frames = mockFrames;
+    const read = counted(parseBody);
     const readers = jest.spyOn(ReadableStream.prototype, 'getReader');
-    const classified = spy(classifier, 'classify');
-    const routed = spy(routes, 'routeFor');
-    const built = spy(assemble, 'assembleFailure');
+    const classified = counted(classify);
+    const routed = counted(routeFor);
+    const built = counted(assembleFailure);
 
     const tool = defineTool({
       name: 'get_order',
@@ -91,7 +105,7 @@ describe('one pass: a 409 from ctx.http', () => {
       maybeApplied: false,
       budgets,
     };
-    const route = (f: typeof failure) => routes.routeFor(f).action;
+    const route = (f: typeof failure) => routeFor(f).action;
     const facts = { backoff: DEFAULT_BACKOFF_POLICY, random: () => 0.5, patched: () => true, route };
     const step = decide(call, { failure, endedAtMs: 1_000 }, facts);
     expect(failure).toMatchObject({ class: 'semantic_rejection', status: 409 });

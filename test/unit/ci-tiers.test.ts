@@ -99,7 +99,7 @@ test('.ci/run: npm ci, the fast tier, then the integration tier with the lint an
     'npm run test:fast',
     'npm run lint',
     'npm run docs -- --skipErrorChecking',
-    'npm run bench -- --only eval --quick',
+    'npm run bench -- --only eval --quick --policies router',
     'npm run bench -- --only write-safety --quick',
     'npm run test:integration',
   ]);
@@ -114,7 +114,7 @@ test('.ci/run: npm ci, the fast tier, then the integration tier with the lint an
   expect(text).toMatch(
     /^\(\n  gate lint nice -n 5 npm run lint\n  gate docs nice -n 5 npm run docs -- --skipErrorChecking\n\) &$/m,
   );
-  expect(text).toMatch(/^gate eval npm run bench -- --only eval --quick &$/m);
+  expect(text).toMatch(/^gate eval npm run bench -- --only eval --quick --policies router &$/m);
   expect(text).toMatch(/^gate write-safety npm run bench -- --only write-safety --quick &$/m);
   expect(text).toMatch(/^tier=0\nnpm run test:integration \|\| tier=\$\?\nwait$/m);
   expect(text).toMatch(/^\[ "\$tier" -eq 0 \] \|\| exit "\$tier"\nexit "\$failed"$/m);

@@ -141,6 +141,10 @@ describe('rows and totals', () => {
       ['temporal-default', null, 0],
       ['naive-3x', 1_420, 3],
     ]);
+    // Only the policies that ran (`--policies router`, CI's gate): one total, the router's.
+    expect(policyTotals(rows, new Set(['forbidden']), ['router']).map((t) => [t.policy, t.runs])).toEqual([
+      ['router', 2],
+    ]);
     expect(median([])).toBeNull();
   });
 });
