@@ -72,7 +72,10 @@ beforeAll(async () => {
   const users = await Promise.all(
     Object.entries(PASSWORDS).map(async ([name, pw]) => ({ name, scrypt: await hashPassword(pw, { ln: 14 }) })),
   );
-  desk = await startDesk({ client: env.client, config: { port: 0, pollMs: 400, users } });
+  // historyLimit 500 (the most): the history page reads the most recent workflows that waited for a person, and the
+  // run's other desk files start theirs on this dev server while this file runs; at the default 50 this file's could
+  // fall out of the window before its history test reads them.
+  desk = await startDesk({ client: env.client, config: { port: 0, pollMs: 400, users, historyLimit: 500 } });
   browser = await launchChromium();
 });
 afterAll(async () => {
@@ -423,22 +426,26 @@ test('history: each decision with who took it and when, newest first', async () 
   const alice = await operatorPage(browser, desk.url, 'alice', PASSWORDS.alice);
   await alice.page.click('a[data-page=history]');
   const rows = alice.page.locator('#history-rows tr');
-  await rows.first().waitFor();
-  await alice.page.locator('#history-rows tr:nth-child(5)').waitFor();
-  const table = await rows.evaluateAll((trs) =>
-    trs.map((tr) => [...tr.querySelectorAll('td')].map((td) => td.textContent ?? '')),
-  );
-  const mine = table.filter(
-    (t) => ['report-1', 'report-2', 'late-1', 'race-1'].includes(t[5]!) || t[5]!.endsWith(':refund-1'),
-  );
-  expect(mine.map((t) => [t[1], t[2], t[3]!.split(' (')[0], t[5]!.replace(/^.*:/, '')])).toEqual(
-    expect.arrayContaining([
-      ['approval', 'used', 'alice', 'report-1'],
-      ['approval', 'denied', 'alice', 'report-2'],
-      ['approval', 'expired', '—', 'late-1'],
-      ['review', 'abandon', 'alice', 'refund-1'],
-    ]),
-  );
+  // This file's decisions among the jest run's: the other desk files decide on the same dev server meanwhile, and
+  // the page reads theirs too (a query each; one whose worker has stopped takes its 3 s deadline and shows nothing).
+  // The page reads again every 10 s; the test's timeout bounds the wait for all four.
+  const expected = [
+    ['approval', 'used', 'alice', 'report-1'],
+    ['approval', 'denied', 'alice', 'report-2'],
+    ['approval', 'expired', '—', 'late-1'],
+    ['review', 'abandon', 'alice', 'refund-1'],
+  ];
+  const mine = async () =>
+    (await rows.evaluateAll((trs) => trs.map((tr) => [...tr.querySelectorAll('td')].map((td) => td.textContent ?? ''))))
+      .filter((t) => ['report-1', 'report-2', 'late-1', 'race-1'].includes(t[5]!) || t[5]!.endsWith(':refund-1'))
+      .map((t) => [t[1], t[2], t[3]!.split(' (')[0], t[5]!.replace(/^.*:/, '')]);
+  await rows.first().waitFor({ timeout: 0 });
+  let shown = await mine();
+  while (!expected.every((e) => shown.some((r) => r.join() === e.join()))) {
+    await alice.page.waitForTimeout(500);
+    shown = await mine();
+  }
+  expect(shown).toEqual(expect.arrayContaining(expected));
   await alice.page.screenshot({ path: join(SHOTS, 'desk-history.png'), fullPage: true });
   await alice.context.close();
 });
