@@ -81,24 +81,18 @@ function sizes(value: string): number[] {
   return value.split(',').map((n) => positiveInt(n.trim()));
 }
 
-function names(value: string): BenchName[] {
-  const list = value.split(',').map((n) => n.trim());
-  const unknown = list.find((n) => !(BENCHMARKS as readonly string[]).includes(n));
-  if (unknown !== undefined)
-    throw new InvalidArgumentError(`unknown benchmark ${unknown} (known: ${BENCHMARKS.join(', ')})`);
-  return list as BenchName[];
-}
-
 /**
- * `--policies`: eval policy names, comma-separated.
- * @throws InvalidArgumentError naming one that is not a policy.
+ * A comma-separated list of `known`'s names (`what` names one in the error).
+ * @throws InvalidArgumentError naming an entry that is not one of them.
  */
-function policyNames(value: string): PolicyName[] {
-  const list = value.split(',').map((n) => n.trim());
-  const unknown = list.find((n) => !(POLICIES as readonly string[]).includes(n));
-  if (unknown !== undefined)
-    throw new InvalidArgumentError(`unknown policy ${unknown} (known: ${POLICIES.join(', ')})`);
-  return list as PolicyName[];
+function oneOf<T extends string>(known: readonly T[], what: string): (value: string) => T[] {
+  return (value) => {
+    const list = value.split(',').map((n) => n.trim());
+    const unknown = list.find((n) => !(known as readonly string[]).includes(n));
+    if (unknown !== undefined)
+      throw new InvalidArgumentError(`unknown ${what} ${unknown} (known: ${known.join(', ')})`);
+    return list as T[];
+  };
 }
 
 interface BenchOptions {
@@ -127,9 +121,12 @@ interface BenchOptions {
 function parseArgs(argv: string[]): BenchOptions {
   return new Command('bench')
     .description('Recovery Router benchmarks')
-    .option('--only <names>', `benchmarks to run, comma-separated (${BENCHMARKS.join(', ')})`, names, [
-      ...DEFAULT_BENCHMARKS,
-    ])
+    .option(
+      '--only <names>',
+      `benchmarks to run, comma-separated (${BENCHMARKS.join(', ')})`,
+      oneOf(BENCHMARKS, 'benchmark'),
+      [...DEFAULT_BENCHMARKS],
+    )
     .option(
       '--quick',
       'shorter runs: overhead 10 runs, scale N ∈ {100, 1000}, chaos 10 kills, eval with a 30 s cap (full: 120 s)',
@@ -164,7 +161,7 @@ function parseArgs(argv: string[]): BenchOptions {
     .option(
       '--policies <names>',
       `eval: policies to run, comma-separated (${POLICIES.join(', ')}: all by default)`,
-      policyNames,
+      oneOf(POLICIES, 'policy'),
     )
     .option('--no-paladin', 'eval: skip the PALADIN catalogue')
     .option('--rows <ids>', 'write-safety: fault kinds to run, comma-separated (all by default)', (v) => v.split(','))
