@@ -17,18 +17,14 @@
  *   (`npm run test:desk`); the same dev server setup as `temporal`.
  */
 /**
- * TypeScript through @swc/jest: each file's types stripped, nothing checked (`npm run typecheck` checks them), as
- * tsconfig.json compiles (ES2022, CommonJS; `isolatedModules` keeps every file transpilable alone), `jest.mock` calls
- * hoisted. The fast tier: 124–140 → 109–113 s of CPU against ts-jest's TypeScript emitter, interleaved runs (`/usr/bin/time npx jest
- * --selectProjects core --no-cache`). An export of a module it compiles is a getter, so a test replaces one with
- * `jest.mock` and `jest.requireActual`, not `jest.spyOn` (test/loopback/one-pass-409.test.ts).
+ * TypeScript through @swc/jest with the suite's swc options (./test/setup/swc-options.js, shared with the child
+ * processes' require hook): each file's types stripped, nothing checked (`npm run typecheck` checks them;
+ * `isolatedModules` keeps every file transpilable alone), `jest.mock` calls hoisted. The fast tier: 124–140 → 109–113 s
+ * of CPU against ts-jest's TypeScript emitter, interleaved runs (`/usr/bin/time npx jest --selectProjects core
+ * --no-cache`). An export of a module it compiles is a getter, so a test replaces one with `jest.mock` and
+ * `jest.requireActual`, not `jest.spyOn` (test/loopback/one-pass-409.test.ts).
  */
-const transform = {
-  '^.+\\.ts$': [
-    '@swc/jest',
-    { jsc: { parser: { syntax: 'typescript' }, target: 'es2022' }, module: { type: 'commonjs' }, sourceMaps: 'inline' },
-  ],
-};
+const transform = { '^.+\\.ts$': ['@swc/jest', require('./test/setup/swc-options')] };
 /**
  * Test timeouts are hang detectors, never measurements (a test asserts scheduled times, docs/testing.md). Pure and
  * loopback tests get the root's 60 s. Integration tests run servers, worker processes and bundles on 2 shared cores,

@@ -14,12 +14,7 @@
 const { readFileSync } = require('node:fs');
 const { transformSync } = require('@swc/core');
 
-/** As tsconfig.json: ES2022, CommonJS with `esModuleInterop`. */
-const OPTIONS = {
-  jsc: { parser: { syntax: 'typescript' }, target: 'es2022' },
-  module: { type: 'commonjs' },
-  sourceMaps: 'inline',
-};
+const OPTIONS = require('./swc-options');
 
 require.extensions['.ts'] = function compileTs(module, filename) {
   const { code } = transformSync(readFileSync(filename, 'utf8'), { ...OPTIONS, filename });
