@@ -11,6 +11,7 @@ import { mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
 import { uniqueTaskQueue } from '../setup/env';
+import { SCRATCH_PATHS } from '../setup/scratch-paths';
 
 jest.setTimeout(240_000);
 
@@ -40,7 +41,7 @@ test('the install line names each OpenTelemetry package the snippet imports, at 
 });
 
 test('the snippet type-checks and runs as written: Temporal’s spans and the router’s, no operation id', async () => {
-  const dir = join(REPO, `.snippet-${process.pid}`);
+  const dir = join(REPO, SCRATCH_PATHS.snippet(process.pid));
   rmSync(dir, { recursive: true, force: true });
   mkdirSync(dir);
   try {
