@@ -59,7 +59,7 @@ async function runPlans(client: Client, ctx: PlanContext, n: number, tool: strin
   const ids = await Promise.all(
     Array.from({ length: n }, async (_, i) => {
       const workflowId = `cluster-${ctx.ns}-${tool}-${ctx.seq++}`;
-      const args = tool === 'crm_read' ? { id: `c${i}` } : { region: `r${i % 3}` };
+      const args = tool.startsWith('crm_') ? { id: `c${i}` } : { region: `r${i % 3}` };
       await client.workflow.start('toolPlanWorkflow', {
         taskQueue: ctx.taskQueue,
         workflowId,
@@ -126,10 +126,10 @@ async function runMode(
       latencies.push(performance.now() - t0);
     }
     // 2. 401 storm.
-    await runPlans(env.client, ctx, 1, 'crm_read'); // warm crm's circuit
+    await runPlans(env.client, ctx, 1, 'crm_storm_read'); // warm crm's circuit
     service.hold401s = STORM;
     service.current.access = 'at-0-expired';
-    await runPlans(env.client, ctx, STORM, 'crm_read');
+    await runPlans(env.client, ctx, STORM, 'crm_storm_read');
     const refreshCalls = service.token.calls;
     // 3. Outage mid-traffic: the circuit is warm, every activity slot may hold a call when the service dies.
     service.down = true;

@@ -30,6 +30,7 @@ import { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import { StreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/streamableHttp.js';
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import { z } from 'zod';
+import { arrivalGate, type ArrivalGate } from './arrival-gate';
 
 export interface Payment {
   paymentId: string;
@@ -69,8 +70,8 @@ export interface PaymentsMcpServer {
   /** The next call of `tool` runs, then its connection is cut before the answer is sent. */
   loseNextAnswer(tool: string): void;
   /**
-   * The next `n` calls of `get_balance` wait until all `n` have arrived (at most 5 s), so `n` calls are truly
-   * concurrent: they present the same token before any refresh can happen.
+   * The next `n` calls of `get_balance` wait until all `n` have arrived (at most `GATE_CAP_MS`, examples/arrival-gate.ts),
+   * so `n` calls are truly concurrent: they present the same token before any refresh can happen.
    */
   gateBalance(n: number): void;
   close(): Promise<void>;
@@ -99,7 +100,7 @@ interface State {
   refreshes: number;
   http401s: number;
   refuseFirstToken: boolean;
-  gate: { size: number; waiting: (() => void)[] } | undefined;
+  gate: ArrivalGate | undefined;
 }
 
 /** Starts the server. */
@@ -176,10 +177,11 @@ export async function startPaymentsMcpServer(options: PaymentsMcpServerOptions =
     failNext: (tool, t, times = 1) => void state.failures.set(tool, { text: t, times }),
     loseNextAnswer: (tool) => void state.lose.add(tool),
     gateBalance: (n) => {
-      state.gate = { size: n, waiting: [] };
+      state.gate = arrivalGate(n);
     },
     close: () =>
       new Promise((done) => {
+        state.gate?.release();
         for (const s of sockets) s.destroy();
         server.close(() => done());
       }),
@@ -305,16 +307,7 @@ function tools(state: State, res: Response): McpServer {
 
 /** Waits at the gate (`gateBalance`), if one is set; always undefined (no fault of its own). */
 async function passGate(state: State): Promise<undefined> {
-  const gate = state.gate;
-  if (!gate) return undefined;
-  const passed = new Promise<void>((ok) => gate.waiting.push(ok));
-  if (gate.waiting.length >= gate.size) {
-    state.gate = undefined;
-    gate.waiting.forEach((release) => release());
-  } else {
-    setTimeout(() => gate.waiting.forEach((release) => release()), 5_000).unref();
-  }
-  await passed;
+  await state.gate?.pass();
   return undefined;
 }
 

@@ -10,6 +10,7 @@
 import { createServer, type IncomingMessage, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { randomBytes } from 'node:crypto';
+import { arrivalGate, type ArrivalGate } from './arrival-gate';
 import type { CredentialProvider } from '../activities/credentials';
 
 export interface OAuthService {
@@ -25,8 +26,9 @@ export interface OAuthService {
   profile401s: number;
   expireAll(): void;
   /**
-   * Holds the next `n` answers of /profile until all `n` requests have arrived (at most 5 s), so that `n` calls are
-   * truly concurrent: they all present the same token before any refresh can happen.
+   * Holds the next `n` answers of /profile until all `n` requests have arrived (at most `GATE_CAP_MS`,
+   * examples/arrival-gate.ts), so that `n` calls are truly concurrent: they all present the same token before any
+   * refresh can happen.
    */
   gateProfile(n: number): void;
   /** Makes every refresh token invalid (the dead-refresh variant). */
@@ -53,7 +55,7 @@ export async function startOAuthService(options: OAuthServiceOptions = {}): Prom
   const initialRefreshToken = newToken();
   refresh.add(initialRefreshToken);
   const state = { refreshes: 0, refusedRefreshes: 0, profileCalls: 0, profile401s: 0 };
-  let gate: { size: number; waiting: (() => void)[] } | undefined;
+  let gate: ArrivalGate | undefined;
 
   const server: Server = createServer((req: IncomingMessage, res) => {
     let body = '';
@@ -83,16 +85,8 @@ export async function startOAuthService(options: OAuthServiceOptions = {}): Prom
           refresh_token: next,
         });
       }
-      if (req.method === 'GET' && req.url === '/profile' && gate) {
-        const g = gate;
-        const proceed = new Promise<void>((ok) => g.waiting.push(ok));
-        if (g.waiting.length >= g.size) {
-          gate = undefined;
-          g.waiting.forEach((release) => release());
-        } else {
-          setTimeout(() => g.waiting.forEach((release) => release()), 5_000).unref();
-        }
-        void proceed.then(() => answerProfile());
+      if (req.method === 'GET' && req.url === '/profile' && gate && !gate.open) {
+        void gate.pass().then(() => answerProfile());
         return;
       }
       if (req.method === 'GET' && req.url === '/profile') return answerProfile();
@@ -129,7 +123,7 @@ export async function startOAuthService(options: OAuthServiceOptions = {}): Prom
     },
     expireAll: () => access.clear(),
     gateProfile: (n) => {
-      gate = { size: n, waiting: [] };
+      gate = arrivalGate(n);
     },
     revokeRefreshTokens: () => refresh.clear(),
     rejectAllTokens: () => {
@@ -137,6 +131,7 @@ export async function startOAuthService(options: OAuthServiceOptions = {}): Prom
     },
     close: () =>
       new Promise((done) => {
+        gate?.release();
         server.closeAllConnections();
         server.close(() => done());
       }),

@@ -157,13 +157,13 @@ test('outage: 200 workflows on 3 workers cost the downstream ≤ threshold + W c
 });
 
 test('401 storm: 30 calls refused together across 3 workers, one-time refresh tokens → exactly 1 refresh; every call replays with the new token', async () => {
-  // One call warms the circuit of crm_read for every worker (a cold one lets one call per worker at a time).
-  const [warmUp] = await runPlans(1, 'crm_read', () => ({ id: 'warm-up' }));
+  // One call warms the circuit of crm_storm_read for every worker (a cold one lets one call per worker at a time).
+  const [warmUp] = await runPlans(1, 'crm_storm_read', () => ({ id: 'warm-up' }));
   expect(warmUp?.outcomes[0]).toMatchObject({ ok: true });
   service.crm = { ok: 0, refused: 0, okTokens: new Set() };
   service.hold401s = 30;
   service.current.access = 'at-0-expired'; // the workers' at-0 is refused from now on: a refresh is needed
-  const results = await runPlans(30, 'crm_read', (i) => ({ id: `c${i}` }));
+  const results = await runPlans(30, 'crm_storm_read', (i) => ({ id: `c${i}` }));
   process.stdout.write(`cluster 401 storm: ${service.token.calls} refresh calls, ${service.crm.refused} 401s\n`);
   expect(service.crm.refused).toBe(30);
   expect(service.token).toEqual({ calls: 1, rotations: 1, refused: 0, heldPids: [] });
