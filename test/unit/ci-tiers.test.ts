@@ -88,7 +88,7 @@ test('timeouts: 60 s in the fast tier, 180 s (test/setup/integration-timeout.ts)
   );
 });
 
-test('.ci/run: npm ci, the fast tier, then the integration tier with the lint and TypeDoc (nice 5) and the eval and write-safety gates in their quick forms beside it', () => {
+test('.ci/run: the servers installed beside npm ci, the fast tier, then the integration tier with the lint and TypeDoc (nice 5) and the eval and write-safety gates in their quick forms beside it', () => {
   const text = readFileSync(join(ROOT, '.ci', 'run'), 'utf8');
   const commands = text
     .split('\n')
@@ -103,11 +103,13 @@ test('.ci/run: npm ci, the fast tier, then the integration tier with the lint an
     'npm run bench -- --only write-safety --quick',
     'npm run test:integration',
   ]);
-  // `npm test`'s two tiers as it chains them (asserted above), the integration tier's servers installed meanwhile.
+  // `npm test`'s two tiers as it chains them (asserted above); the Debian packages and the integration tier's servers
+  // installed in the background from before `npm ci` (they read no node_modules), waited for before the tier.
   expect(pkg.scripts.test).toBe('npm run test:fast && npm run test:integration');
-  expect(text).toMatch(
-    /^\(node scripts\/install-temporal\.mjs && node scripts\/install-moto\.mjs\) >"\$logs\/servers\.log" 2>&1 &$/m,
-  );
+  const servers =
+    /^\(debian_packages && node scripts\/install-temporal\.mjs && node scripts\/install-moto\.mjs\) >"\$logs\/servers\.log" 2>&1 &$/m;
+  expect(text).toMatch(servers);
+  expect(text.search(servers)).toBeLessThan(text.indexOf('npm ci --no-audit'));
   expect(text).toMatch(/^wait "\$servers" \|\| \{ cat "\$logs\/servers\.log"; exit 1; \}$/m);
   // The lint and TypeDoc in one background job at nice 5, the two gates each in its own, all started before the tier;
   // CI waits for all of them, prints each one's output, and exits with the tier's code, else 1 when a job failed.
