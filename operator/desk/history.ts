@@ -13,7 +13,8 @@ export interface HistoryItem {
   subject: string;
   /**
    * approval: `approved` (held, not yet used), `used`, `denied`, `expired`, `revoked`; review: `mark_applied`,
-   * `replay`, `abandon`.
+   * `replay`, `abandon`; either: `unreadable` (no worker answered the run's query: its decisions cannot be listed,
+   * `reason` says why, `tool` and `subject` are empty, `atMs` is the run's start), never a silent gap.
    */
   outcome: string;
   /** Who decided (or revoked); absent for an expiry. */
@@ -48,6 +49,22 @@ export function historyOfLedger(workflowId: string, entries: readonly ApprovalEn
     }
   }
   return rows;
+}
+
+/**
+ * The row of a run whose decisions cannot be read now (its query unanswered): shown, not left out, so the page never
+ * looks complete when it is not. `why` is the desk's line (views.ts, `blindLine`); `startedAtMs` in ms since the epoch.
+ */
+export function unreadableRun(workflowId: string, isReview: boolean, why: string, startedAtMs: number): HistoryItem {
+  return {
+    kind: isReview ? 'review' : 'approval',
+    workflowId,
+    tool: '',
+    subject: '',
+    outcome: 'unreadable',
+    reason: why,
+    atMs: startedAtMs,
+  };
 }
 
 /** The case's last decision, if it has one. */

@@ -21,7 +21,7 @@ import {
 } from '../../workflows/definitions';
 import { listApprovals, type ApprovalListing } from '../approvals';
 import { listReviews, type ReviewListing } from '../reviews';
-import { historyOfCase, historyOfLedger, type HistoryItem } from './history';
+import { historyOfCase, historyOfLedger, unreadableRun, type HistoryItem } from './history';
 import { HttpError } from './http';
 import { rendered, type HumanView, type Rendered } from './human-view';
 
@@ -38,13 +38,10 @@ export type Details =
 export const QUERY_DEADLINE_MS = 3_000;
 export const WITH_ARGUMENTS = { arguments: true }; // the query option that asks for the arguments in full
 
-/** Runs `fn` over `items`, `width` at a time, keeping the answers that did not throw, in order. */
-async function settled<T, R>(items: readonly T[], fn: (item: T) => Promise<R>, width = 32): Promise<R[]> {
+/** Runs `fn` over `items`, `width` at a time (each `fn` answers, never throws), the answers in order. */
+async function inBatches<T, R>(items: readonly T[], fn: (item: T) => Promise<R>, width = 32): Promise<R[]> {
   const out: R[] = [];
-  for (let i = 0; i < items.length; i += width) {
-    const answers = await Promise.allSettled(items.slice(i, i + width).map(fn));
-    for (const a of answers) if (a.status === 'fulfilled') out.push(a.value);
-  }
+  for (let i = 0; i < items.length; i += width) out.push(...(await Promise.all(items.slice(i, i + width).map(fn))));
   return out;
 }
 
@@ -145,8 +142,20 @@ export class HistoryReader {
       infos.push(info);
       if (infos.length >= this.limit) break;
     }
-    const lists = await settled(infos, (info) => this.itemsOf(info));
+    const lists = await inBatches(infos, (info) => this.itemsOrWhy(info));
     return lists.flat().sort((a, b) => b.atMs - a.atMs);
+  }
+
+  /** A run's rows; one `unreadable` row when its query goes unanswered; none when the workflow is gone. */
+  private async itemsOrWhy(info: WorkflowExecutionInfo): Promise<HistoryItem[]> {
+    try {
+      return await this.itemsOf(info);
+    } catch (err) {
+      if (err instanceof WorkflowNotFoundError) return [];
+      const why = await blindLine(this.client, info.taskQueue);
+      const isReview = info.workflowId.startsWith(reconcileWorkflowId(''));
+      return [unreadableRun(info.workflowId, isReview, why, info.startTime.getTime())];
+    }
   }
 
   private async itemsOf(info: WorkflowExecutionInfo): Promise<HistoryItem[]> {

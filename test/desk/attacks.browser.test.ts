@@ -3,7 +3,7 @@
  * attacker on the same machine would, in Debian's chromium against `startDesk` on the jest run's dev server. Each
  * test is one attack and asserts that it fails. Kinds: A what the person decides is what they saw (the human view,
  * folds, digests of the rendering, batches); B the page never moves a decision under the pointer; C honest when
- * blind; D the review card; E the model hears the person; F sessions and access; G identifiers are text.
+ * blind (and listed as unreadable in the history); D the review card; E the model hears the person; F sessions and access; G identifiers are text.
  * (test/desk/two-operators.browser.test.ts: two operators, three cards, 50 repetitions.)
  */
 import { once } from 'node:events';
@@ -14,6 +14,7 @@ import { WorkflowNotFoundError } from '@temporalio/client';
 import type { Locator, Page } from 'playwright-core';
 import { ConfigError } from '../../config/load';
 import { hashPassword, pendingApprovals, startDesk } from '../../client';
+import { HistoryReader } from '../../operator/desk/views';
 import { RecoveryPlugin } from '../../plugin/recovery-plugin';
 import { UNTRUSTED_TEXT_NOTE } from '../../recovery/untrusted';
 import { uniqueTaskQueue, writeKey } from '../setup/env';
@@ -737,5 +738,22 @@ describe('C. honest when blind: every worker of the run stopped', () => {
     });
     expect(refused.status).toBe(409);
     expect(refused.body.error).toMatch(LINE);
+  });
+  test('C29 the history lists the blind run as one unreadable row saying why, not as nothing', async () => {
+    // 200 recent runs: the jest run's other desk files start theirs meanwhile; a running one is listed first.
+    const rows = (await new HistoryReader(kit.env.client, 200).read()).filter((r) => r.workflowId === id);
+    expect(rows).toEqual([
+      {
+        kind: 'approval',
+        workflowId: id,
+        tool: '',
+        subject: '',
+        outcome: 'unreadable',
+        reason: expect.stringMatching(LINE),
+        atMs: expect.any(Number),
+      },
+    ]);
+    const started = (await kit.env.client.workflow.getHandle(id).describe()).startTime.getTime();
+    expect(rows[0]!.atMs).toBe(started);
   });
 });
