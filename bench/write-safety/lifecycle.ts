@@ -28,7 +28,8 @@ import { toolsOf } from './pay-tools';
 import { startPaymentsService, type PaymentsService } from './payments-service';
 import { planOf } from './runs';
 import { pause } from './time';
-import { cellVerdict, type Claim, type OpFacts } from './verdict';
+import { byKey, type Intent, type Watched } from './intents';
+import { cellVerdict, type OpFacts } from './verdict';
 
 /** What happens to the run around its write. */
 export type Lifecycle =
@@ -76,16 +77,6 @@ function lifecycleBundle(dir: string): Promise<string> {
     return path;
   });
   return bundled;
-}
-
-/** One intent (one payment) of a cell: what its runs left and said. */
-interface Intent {
-  label: string;
-  rows: number;
-  posts: number;
-  claim: Claim;
-  said: string;
-  opIds: string[];
 }
 
 /** What a cell's flow reports: its intents, the runs whose histories are scanned, and problems of its own. */
@@ -163,13 +154,6 @@ export async function runLifecycleCell(row: FaultRow, column: Column, env: CellE
   } finally {
     await service.close();
   }
-}
-
-/** What a run (or the chain it continues into) said about its payment, or that it awaits review. */
-interface Watched {
-  claim: Claim;
-  said: string;
-  opIds: string[];
 }
 
 /** The claim of a plan result's first outcome. */
@@ -284,7 +268,10 @@ async function watch(
   }
 }
 
-/** Runs `fn` and counts the rows and POSTs that appeared meanwhile as one intent's. */
+/**
+ * Runs `fn` and counts the rows and POSTs that appeared meanwhile as one intent's: for intents the harness starts
+ * itself, one at a time (runs that start by themselves are counted `byKey`).
+ */
 async function intent(ctx: Ctx, label: string, fn: () => Promise<Watched>): Promise<Intent> {
   const rows = ctx.service.rows();
   const posts = ctx.service.posts();
@@ -377,17 +364,24 @@ const reusedId: FlowOf<'reused_id'> = async (ctx, l) => {
 
 const cron: FlowOf<'cron'> = async (ctx, l) => {
   const h = await startPlan(ctx, ctx.tag, { cronSchedule: '@every 4s' });
-  const intents: Intent[] = [];
+  const watched: [string, Watched][] = [];
+  const problems: string[] = [];
   let runId = h.firstExecutionRunId;
   for (let i = 0; i < l.runs; i++) {
     const ran = runId;
-    intents.push(await intent(ctx, `cron run ${i + 1}`, () => watch(ctx, ctx.tag, ran)));
+    watched.push([`cron run ${i + 1}`, await watch(ctx, ctx.tag, ran)]);
+    if (i + 1 === l.runs) break;
     while (Date.now() < ctx.deadline && runId === ran) {
       runId = (await ctx.client.workflow.getHandle(ctx.tag).describe()).runId;
       await pause(200);
     }
+    if (runId === ran) {
+      problems.push(`cron run ${i + 2} did not start within the cell's budget`);
+      break;
+    }
   }
-  return { intents, workflowIds: [ctx.tag], problems: [] };
+  await ctx.service.drain(10_000);
+  return { intents: byKey(ctx.service, watched), workflowIds: [ctx.tag], problems };
 };
 
 const schedule: FlowOf<'schedule'> = async (ctx, l) => {
@@ -412,17 +406,10 @@ const schedule: FlowOf<'schedule'> = async (ctx, l) => {
   const runs = started.slice(0, l.runs);
   const watched = await Promise.all(runs.map((r) => watch(ctx, r.workflowId, r.firstExecutionRunId)));
   await ctx.service.drain(10_000);
-  const intents = runs.map((r, i) => {
-    const keys = watched[i]!.opIds;
-    const count = (sql: string) =>
-      keys.reduce((n, k) => n + (ctx.service.store.primary.prepare(sql).get(k) as { n: number }).n, 0);
-    return {
-      label: `schedule run ${i + 1}`,
-      ...watched[i]!,
-      rows: count('SELECT COUNT(*) AS n FROM payments WHERE idem_key = ?'),
-      posts: keys.reduce((n, k) => n + ctx.service.posts(k), 0),
-    };
-  });
+  const intents = byKey(
+    ctx.service,
+    watched.map((w, i) => [`schedule run ${i + 1}`, w]),
+  );
   return { intents, workflowIds: runs.map((r) => r.workflowId), problems: [] };
 };
 
