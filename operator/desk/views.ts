@@ -38,6 +38,9 @@ export type Details =
 export const QUERY_DEADLINE_MS = 3_000;
 export const WITH_ARGUMENTS = { arguments: true }; // the query option that asks for the arguments in full
 
+/** A reconciliation's run (`reconcile:<operation id>`): its details are a review case, not waiting calls. */
+const isReviewRun = (workflowId: string) => workflowId.startsWith(reconcileWorkflowId(''));
+
 /** Runs `fn` over `items`, `width` at a time (each `fn` answers, never throws), the answers in order. */
 async function inBatches<T, R>(items: readonly T[], fn: (item: T) => Promise<R>, width = 32): Promise<R[]> {
   const out: R[] = [];
@@ -107,7 +110,7 @@ export async function readDetails(
   workflowId: string,
   keep: (call: PendingApproval, shown: Rendered | null) => void = () => {},
 ): Promise<Details | undefined> {
-  if (workflowId.startsWith(reconcileWorkflowId(''))) {
+  if (isReviewRun(workflowId)) {
     const read = await readRun(client, workflowId, (h) => h.query(reviewCaseQuery, WITH_ARGUMENTS));
     if (read === undefined || 'blind' in read) return read;
     const { argsSummary: _summary, args, ...shown } = read.value;
@@ -153,8 +156,7 @@ export class HistoryReader {
     } catch (err) {
       if (err instanceof WorkflowNotFoundError) return [];
       const why = await blindLine(this.client, info.taskQueue);
-      const isReview = info.workflowId.startsWith(reconcileWorkflowId(''));
-      return [unreadableRun(info.workflowId, isReview, why, info.startTime.getTime())];
+      return [unreadableRun(info.workflowId, isReviewRun(info.workflowId), why, info.startTime.getTime())];
     }
   }
 
@@ -163,7 +165,7 @@ export class HistoryReader {
     const cached = this.closed.get(key);
     if (cached) return cached;
     const handle = this.client.workflow.getHandle(info.workflowId, info.runId);
-    const isReview = info.workflowId.startsWith(reconcileWorkflowId(''));
+    const isReview = isReviewRun(info.workflowId);
     const bounded = <R>(query: () => Promise<R>) => this.client.withDeadline(Date.now() + QUERY_DEADLINE_MS, query);
     const items = isReview
       ? historyOfCase(info.workflowId, await bounded(() => handle.query(reviewCaseQuery)))
