@@ -19,9 +19,9 @@
 /**
  * TypeScript through @swc/jest with the suite's swc options (./test/setup/swc-options.js, shared with the child
  * processes' require hook): each file's types stripped, nothing checked (`npm run typecheck` checks them;
- * `isolatedModules` keeps every file transpilable alone), `jest.mock` calls hoisted. The fast tier: 124–140 → 109–113 s
- * of CPU against ts-jest's TypeScript emitter, interleaved runs (`/usr/bin/time npx jest --selectProjects core
- * --no-cache`). An export of a module it compiles is a getter, so a test replaces one with `jest.mock` and
+ * `isolatedModules` keeps every file transpilable alone), `jest.mock` calls hoisted. The fast tier: 124–140 →
+ * 109–113 s of CPU against ts-jest's TypeScript emitter, interleaved runs (`/usr/bin/time npx jest --selectProjects
+ * core --no-cache`). An export of a module it compiles is a getter, so a test replaces one with `jest.mock` and
  * `jest.requireActual`, not `jest.spyOn` (test/loopback/one-pass-409.test.ts).
  */
 const transform = { '^.+\\.ts$': ['@swc/jest', require('./test/setup/swc-options')] };

@@ -70,8 +70,9 @@ export interface PaymentsMcpServer {
   /** The next call of `tool` runs, then its connection is cut before the answer is sent. */
   loseNextAnswer(tool: string): void;
   /**
-   * The next `n` calls of `get_balance` wait until all `n` have arrived (at most `GATE_CAP_MS`, examples/arrival-gate.ts),
-   * so `n` calls are truly concurrent: they present the same token before any refresh can happen.
+   * The next `n` calls of `get_balance` wait until all `n` have arrived (at most `GATE_CAP_MS`,
+   * examples/arrival-gate.ts), so `n` calls are truly concurrent: they present the same token before any refresh can
+   * happen.
    */
   gateBalance(n: number): void;
   close(): Promise<void>;

@@ -3,7 +3,8 @@
  * attacker on the same machine would, in Debian's chromium against `startDesk` on the jest run's dev server. Each
  * test is one attack and asserts that it fails. Kinds: A what the person decides is what they saw (the human view,
  * folds, digests of the rendering, batches); B the page never moves a decision under the pointer; C honest when
- * blind (and listed as unreadable in the history); D the review card; E the model hears the person; F sessions and access; G identifiers are text.
+ * blind (and listed as unreadable in the history); D the review card; E the model hears the person; F sessions and
+ * access; G identifiers are text.
  * (test/desk/two-operators.browser.test.ts: two operators, three cards, 50 repetitions.)
  */
 import { once } from 'node:events';

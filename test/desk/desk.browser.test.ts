@@ -427,8 +427,8 @@ test('history: each decision with who took it and when, newest first', async () 
   await alice.page.click('a[data-page=history]');
   const rows = alice.page.locator('#history-rows tr');
   // This file's decisions among the jest run's: the other desk files decide on the same dev server meanwhile, and
-  // the page reads theirs too (a query each; one whose worker has stopped takes its 3 s deadline and shows as one unreadable row).
-  // The page reads again every 10 s; the test's timeout bounds the wait for all four.
+  // the page reads theirs too (a query each; one whose worker has stopped takes its 3 s deadline and shows as one
+  // unreadable row). The page reads again every 10 s; the test's timeout bounds the wait for all four.
   const expected = [
     ['approval', 'used', 'alice', 'report-1'],
     ['approval', 'denied', 'alice', 'report-2'],
