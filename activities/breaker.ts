@@ -24,7 +24,7 @@ import {
   type CircuitBreakerPolicy,
 } from 'cockatiel';
 import { z } from 'zod';
-import { formatOptionIssue, optionRules } from '../recovery/errors';
+import { optionData, optionRules } from '../recovery/errors';
 import { lazy } from '../recovery/lazy';
 
 /**
@@ -92,13 +92,9 @@ export class BreakerRegistry implements Breakers {
     options: BreakerOptions = {},
     private readonly now: () => number = Date.now,
   ) {
-    const parsed = breakerOptionsSchema().safeParse(options);
-    if (!parsed.success) {
-      const issue = parsed.error.issues[0]!;
-      throw new RangeError(formatOptionIssue({ ...issue, path: ['breaker', ...issue.path] } as typeof issue));
-    }
-    this.threshold = parsed.data.threshold ?? 5;
-    this.halfOpenAfterMs = parsed.data.halfOpenAfterMs ?? 10_000;
+    const parsed = optionData(breakerOptionsSchema().safeParse(options), ['breaker'], (m) => new RangeError(m));
+    this.threshold = parsed.threshold ?? 5;
+    this.halfOpenAfterMs = parsed.halfOpenAfterMs ?? 10_000;
   }
 
   /**

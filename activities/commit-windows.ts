@@ -4,7 +4,7 @@
  * Node-side only.
  */
 import { z } from 'zod';
-import { formatOptionIssue, optionRules } from '../recovery/errors';
+import { optionData, optionRules } from '../recovery/errors';
 import { MAX_COMMIT_WINDOW_MS } from '../recovery/tool-spec';
 
 const error = `must be an integer of ms from 0 to ${MAX_COMMIT_WINDOW_MS}`;
@@ -22,8 +22,5 @@ export const commitSchema = optionRules(z).strictly(
  * @throws what `fail(message)` returns for a value `commitSchema` refuses, e.g. `commit.settleMs must be an integer…`.
  */
 export function commitWindows(commit: unknown, fail: (message: string) => Error): z.infer<typeof commitSchema> {
-  const parsed = commitSchema.optional().safeParse(commit);
-  if (parsed.success) return parsed.data ?? {};
-  const issue = parsed.error.issues[0]!;
-  throw fail(formatOptionIssue({ ...issue, path: ['commit', ...issue.path] }));
+  return optionData(commitSchema.optional().safeParse(commit), ['commit'], fail) ?? {};
 }

@@ -12,10 +12,9 @@ import { z } from 'zod';
 import { isApprovalKey } from '../activities/approval-signature';
 import { breakerOptionsSchema } from '../activities/breaker';
 import { CredentialBroker } from '../activities/credentials';
-import { formatOptionIssue } from '../recovery/errors';
+import { optionData, type OptionParse } from '../recovery/errors';
 import { lazy } from '../recovery/lazy';
 import { RecoveryError } from '../recovery/recovery-error';
-import type { SafeParseResult } from '../recovery/shape-base';
 import {
   credentialRefreshOptionsSchema,
   isShared,
@@ -170,14 +169,10 @@ export function checkOptions(options: unknown): void {
  * @throws RecoveryPluginOptionsError `<where>: <option path> <rule>` for its first issue, its path below `at`.
  */
 export function checkedOption<T>(
-  parsed: z.ZodSafeParseResult<T> | SafeParseResult<T>,
+  parsed: OptionParse<T>,
   where: string,
   at: readonly string[],
   depth?: (option: string) => number,
 ): T {
-  if (parsed.success) return parsed.data;
-  const issue = parsed.error.issues[0]!;
-  throw new RecoveryPluginOptionsError(
-    `${where}: ${formatOptionIssue({ ...issue, path: [...at, ...issue.path] }, depth)}`,
-  );
+  return optionData(parsed, at, (message) => new RecoveryPluginOptionsError(`${where}: ${message}`), depth);
 }

@@ -123,6 +123,28 @@ export function formatOptionIssue(
   return issue.message.startsWith(':') ? `${where}${issue.message}` : `${where} ${issue.message}`;
 }
 
+/** A `safeParse` answer, zod's or a core shape's (recovery/shape-base.ts), as far as `optionData` reads it. */
+export type OptionParse<T> =
+  | { success: true; data: T }
+  | { success: false; error: { issues: readonly Parameters<typeof formatOptionIssue>[0][] } };
+
+/**
+ * The data of `parsed`.
+ * @param at the path of the parsed value among the options (`['breaker']`); each issue's path is below it.
+ * @throws what `fail(message)` returns for the first issue, its message `formatOptionIssue`'s (`breaker.threshold
+ *   must be a positive integer (got 0)`).
+ */
+export function optionData<T>(
+  parsed: OptionParse<T>,
+  at: readonly string[],
+  fail: (message: string) => Error,
+  depth?: (option: string) => number,
+): T {
+  if (parsed.success) return parsed.data;
+  const issue = parsed.error.issues[0]!;
+  throw fail(formatOptionIssue({ ...issue, path: [...at, ...issue.path] }, depth));
+}
+
 /** A value as an option's message shows it (`0`, `"5"`, `3n`); an object, function or symbol by its kind: never throws. */
 export function shownValue(v: unknown): string {
   if (typeof v === 'string') return JSON.stringify(v);
