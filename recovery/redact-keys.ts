@@ -17,6 +17,7 @@ import {
   SOLO_WORDS,
   STRONG_STEMS,
 } from './redact-key-words';
+import { splitWords } from './classify/words';
 
 /** Header names whose whole value is a credential. */
 export const CREDENTIAL_HEADERS =
@@ -50,14 +51,7 @@ export type KeyMeaning = 'secret' | 'account';
  * Only the last 200 characters are read.
  */
 export function keyWords(key: string): string[] {
-  return key
-    .slice(-MAX_KEY_CHARS)
-    .replace(/([a-z])([A-Z])/g, '$1 $2')
-    .replace(/([A-Z]+)([A-Z][a-z])/g, '$1 $2')
-    .replace(/([A-Za-z])(?=[0-9])|([0-9])(?=[A-Za-z])/g, '$1$2 ')
-    .toLowerCase()
-    .split(/[^a-z0-9]+/)
-    .filter((w) => w !== '');
+  return splitWords(key.slice(-MAX_KEY_CHARS));
 }
 
 /** The words that carry meaning: trailing numbers and a trailing version `v` dropped (`api_key_v2` → `api key`). */

@@ -73,24 +73,24 @@ export const CONCEPT_KINDS: Readonly<Record<Concept, ErrorKind>> = Object.freeze
   timeout: 'client_timeout',
 });
 
-const TOKEN_SPLIT = /[^a-z0-9]+/;
-
 /**
- * `text` as lower-case word tokens: snake, kebab, dotted and spaced words split; camel and Pascal case split at
- * their humps (`rateLimitExceeded` → rate, limit, exceeded; `HTTPError` → http, error); digits apart from letters.
- * At most 64 tokens of the first 2,000 characters.
+ * The words of `text`, lower case: snake, kebab, dotted and spaced words split; camel and Pascal case split at their
+ * humps (`rateLimitExceeded` → rate, limit, exceeded; `HTTPError` → http, error); digits apart from letters
+ * (`sha256` → sha, 256). Both `tokens` and the redaction's `keyWords` (recovery/redact-keys.ts) split this way.
  */
-export function tokens(text: string): string[] {
-  const spaced = text
-    .slice(0, 2_000)
+export function splitWords(text: string): string[] {
+  return text
     .replace(/([a-z])([A-Z])/g, '$1 $2')
     .replace(/([A-Z]+)([A-Z][a-z])/g, '$1 $2')
-    .replace(/([A-Za-z])([0-9])|([0-9])([A-Za-z])/g, '$1$3 $2$4')
-    .toLowerCase();
-  return spaced
-    .split(TOKEN_SPLIT)
-    .filter((t) => t !== '')
-    .slice(0, 64);
+    .replace(/([A-Za-z])(?=[0-9])|([0-9])(?=[A-Za-z])/g, '$1$2 ')
+    .toLowerCase()
+    .split(/[^a-z0-9]+/)
+    .filter((w) => w !== '');
+}
+
+/** `text` as word tokens (`splitWords`): at most 64 of its first 2,000 characters. */
+export function tokens(text: string): string[] {
+  return splitWords(text.slice(0, 2_000)).slice(0, 64);
 }
 
 /** True when a token matches a stem: `limit*` by prefix, anything else whole. */
