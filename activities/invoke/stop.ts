@@ -16,7 +16,7 @@ import {
   type FieldIssue,
   type ToolFailure,
 } from '../../recovery/failure';
-import { earlierAttempt as earlierAttemptFailure } from '../../recovery/steps';
+import { earlierAttempt } from '../../recovery/steps';
 import { isReplaySafe } from '../../recovery/tool-spec';
 import type { AnyTool } from '../define-tool';
 import { HttpBodyError, HttpOutcomeError } from '../http';
@@ -71,10 +71,10 @@ export function preflightFailure(
 }
 
 /** A write an earlier attempt of its activity may have sent (activities/retried-after.ts): looked up, not sent. */
-export function earlierAttempt(ctx: CallContext): ToolFailure {
+export function earlierActivityAttempt(ctx: CallContext): ToolFailure {
   const why =
     'An earlier attempt of this write may have sent it (an operator reset or retried its activity); it is looked up, not sent again.';
-  return buildFailure(ctx, earlierAttemptFailure(why));
+  return buildFailure(ctx, earlierAttempt(why));
 }
 
 /**
