@@ -150,20 +150,36 @@ const ENDS = new RegExp(String.raw`^\.\*(${LITERAL})\$$`);
 const CONTAINS = new RegExp(`^(${LITERAL})$`);
 const unescape = (s: string): string => s.replace(/\\(.)/g, '$1');
 
+/** What the router says of a pattern it does not quote (a server's words, or too long to be plain). */
+export const UNNAMED_PATTERN = "matching the pattern the tool's input schema gives";
+/**
+ * A regex source the router may quote: at most 40 letters, digits, punctuation and symbols (`^ord-[0-9]+$`): no
+ * space and no invisible character, so no sentence. A literal part must be a plain word, as an allowed value.
+ */
+const PLAIN_PATTERN = /^[\p{L}\p{N}\p{P}\p{S}]{1,40}$/u;
+
+/**
+ * A pattern's literal part in words (`starting with cus_`), or `UNNAMED_PATTERN` when it is not a plain word
+ * (`PLAIN_VALUE`): an MCP tool's input schema is the server's, its words data (docs/DESIGN.md, "Whose words reach the
+ * model"). zod's `startsWith`, `endsWith` and `includes` issues (./zod-issues.ts) name their literal through it.
+ */
+export function literalPatternWords(relation: 'starting with' | 'ending with' | 'containing', part: string): string {
+  return PLAIN_VALUE.test(part) ? `${relation} ${part}` : UNNAMED_PATTERN;
+}
+
 /**
  * A regex source in words. zod writes `.startsWith('cus_')` as `^cus_.*`, `.endsWith('.pdf')` as `.*\.pdf$` and
  * `.includes('@')` as `@` (zod `$ZodCheckStartsWith`, …): "starting with cus_", "ending with .pdf", "containing @";
- * any other pattern is "matching <source>".
+ * any other pattern is "matching <source>" when it is plain (`PLAIN_PATTERN`), else `UNNAMED_PATTERN`.
  */
 export function patternWords(source: string): string {
-  if (source.length > 500) return 'matching the pattern';
   const starts = STARTS.exec(source);
-  if (starts) return `starting with ${unescape(starts[1]!)}`;
+  if (starts) return literalPatternWords('starting with', unescape(starts[1]!));
   const ends = ENDS.exec(source);
-  if (ends) return `ending with ${unescape(ends[1]!)}`;
+  if (ends) return literalPatternWords('ending with', unescape(ends[1]!));
   const contains = CONTAINS.exec(source);
-  if (contains) return `containing ${unescape(contains[1]!)}`;
-  return `matching ${source}`;
+  if (contains) return literalPatternWords('containing', unescape(contains[1]!));
+  return PLAIN_PATTERN.test(source) ? `matching ${source}` : UNNAMED_PATTERN;
 }
 
 /** The literal prefix a `^…` pattern requires (`^cus_`, `^cus_.*`, `^ord-[0-9]+$` → `cus_`, `ord-`), if any. */

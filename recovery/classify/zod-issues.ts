@@ -8,7 +8,14 @@
  * Pure: no I/O.
  */
 import { zod } from '../zod-runtime';
-import { choiceWords, FORMAT_WORDS, jsonFormatOf, namedValues } from './schema-words';
+import {
+  choiceWords,
+  FORMAT_WORDS,
+  jsonFormatOf,
+  literalPatternWords,
+  namedValues,
+  patternWords,
+} from './schema-words';
 import { asArray, ownEntry, readProp, readString, renderValue } from './safe';
 import { pathSegment } from './text';
 
@@ -84,10 +91,11 @@ const literal = (v: unknown): string => (typeof v === 'string' ? v : renderValue
 
 function formatWords(issue: unknown): string {
   const format = readString(issue, 'format') ?? '';
-  if (format === 'regex') return `string matching ${regexSource(readProp(issue, 'pattern')) ?? 'the pattern'}`;
-  if (format === 'starts_with') return `string starting with ${literal(readProp(issue, 'prefix'))}`;
-  if (format === 'ends_with') return `string ending with ${literal(readProp(issue, 'suffix'))}`;
-  if (format === 'includes') return `string containing ${literal(readProp(issue, 'includes'))}`;
+  if (format === 'regex') return `string ${patternWords(regexSource(readProp(issue, 'pattern')) ?? '')}`;
+  if (format === 'starts_with')
+    return `string ${literalPatternWords('starting with', literal(readProp(issue, 'prefix')))}`;
+  if (format === 'ends_with') return `string ${literalPatternWords('ending with', literal(readProp(issue, 'suffix')))}`;
+  if (format === 'includes') return `string ${literalPatternWords('containing', literal(readProp(issue, 'includes')))}`;
   return ownEntry(FORMAT_WORDS, jsonFormatOf(format)) ?? `${format} string`;
 }
 
