@@ -37,6 +37,8 @@ const PLACEHOLDER_VALUE = /^(?:\\?["'])?\[[a-z]{2,8}\](?:\\?["'])?$/;
 /** Not letters of a Latin or Cyrillic word: what may stand before and after a noun. */
 const NOT_WORD_BEFORE = '(?<![A-Za-z0-9_\\u00C0-\\u024F\\u0400-\\u04FF\\u1E00-\\u1EFF])';
 const NOT_WORD_AFTER = '(?![A-Za-z\\u00C0-\\u024F\\u0400-\\u04FF\\u1E00-\\u1EFF])';
+/** An aside between a secret's noun and its value: `Temporary password (valid for 24 hours): x` (at most 80). */
+const ASIDE = '(?:[ \\t]*\\([^()\\n]{1,80}\\))?';
 const QUOTED =
   '"[^"\\n]{1,200}"|\'[^\'\\n]{1,200}\'|“[^”\\n]{1,200}”|«[^»\\n]{1,200}»|「[^」\\n]{1,200}」|`[^`\\n]{1,200}`';
 
@@ -116,7 +118,7 @@ export const PAIR_RULES: readonly RedactionRule[] = Object.freeze([
   {
     name: 'secret phrase in prose',
     pattern: new RegExp(
-      `${NOT_WORD_BEFORE}(${PHRASE_NOUNS})${NOT_WORD_AFTER}(${STRONG_INTRO})(${QUOTED}|(?:[^\\s.;!?。；"'<>[\\]]|\\.(?=[^\\s.]))(?:[^\\n.;!?。；"'<>[\\]]|\\.(?=[^\\s.])){0,299})`,
+      `${NOT_WORD_BEFORE}((?:${PHRASE_NOUNS})${NOT_WORD_AFTER}${ASIDE})(${STRONG_INTRO})(${QUOTED}|(?:[^\\s.;!?。；"'<>[\\]]|\\.(?=[^\\s.]))(?:[^\\n.;!?。；"'<>[\\]]|\\.(?=[^\\s.])){0,299})`,
       'gi',
     ),
     replace: (m: string, noun: string, intro: string, value: string) => {
@@ -128,18 +130,18 @@ export const PAIR_RULES: readonly RedactionRule[] = Object.freeze([
     mayMatch: (t) => /phrase|mnemonic|words|codes|фраза/i.test(t),
   },
   // A credential introduced in prose: `with password hunter2`, `token is abc123def456`, `api key: x`,
-  // `le mot de passe est : x`, `пароль: x`, `パスワードは x`.
+  // `le mot de passe est : x`, `пароль: x`, `パスワードは x`; an aside may stand before the intro (`ASIDE`).
   {
     name: 'credential in prose',
     pattern: new RegExp(
-      `${NOT_WORD_BEFORE}(${SECRET_NOUNS})${NOT_WORD_AFTER}(?:(${STRONG_INTRO})|([ \\t]+))(${QUOTED}|[^\\s"'<>[\\]]{1,200})`,
+      `${NOT_WORD_BEFORE}((?:${SECRET_NOUNS})${NOT_WORD_AFTER}${ASIDE})(?:(${STRONG_INTRO})|([ \\t]+))(${QUOTED}|[^\\s"'<>[\\]]{1,200})`,
       'gi',
     ),
     replace: (m: string, noun: string, strong: string | undefined, weak: string | undefined, value: string) => {
       const intro = strong ?? weak ?? '';
       if (/^["'“«「`]/.test(value)) return `${noun}${intro}${value[0]}${P.REDACTED}${value[value.length - 1]}`;
       const core = value.replace(/[.,;:!?)]+$/, '');
-      if (core === '') return m;
+      if (core === '' || core.startsWith('(')) return m; // an aside longer than ASIDE, not a value
       const secret =
         strong !== undefined ? introducedSecret(core, strong) : core.length >= 4 && looksLikeSecret(noun, core);
       return secret ? `${noun}${intro}${P.REDACTED}${value.slice(core.length)}` : m;

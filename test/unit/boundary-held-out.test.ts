@@ -101,7 +101,6 @@ const MISSES = new Set<string>([
   'Node rawHeaders (flat name, value list)',
   'curl -u user:password',
   'MySQL IDENTIFIED BY in an echoed statement',
-  'prose: a parenthetical between noun and colon',
   'prose: "the password you were given is …"',
   'prose: Arabic "password:"',
   'PEM private key with literal \\n escapes (env var / JSON text)',
@@ -120,7 +119,6 @@ const MISSES = new Set<string>([
   'Twilio message SID (a message, not an account)',
   'MongoDB ObjectId of an order',
   'cuid of an order',
-  'descriptive parentheticals after a secret noun',
 ]);
 const judged = new Set<string>();
 
@@ -293,6 +291,10 @@ const SECRETS: [string, RawOutcome, string[]][] = [
   ['percent-encoded key name api%5Fkey=', http(500, { message: `rejected api%5Fkey=${PW}` }), [PW]],
   // Prose that introduces a secret in other wordings.
   ['prose: a parenthetical between noun and colon', http(500, { message: `Account created. Temporary password (valid for 24 hours): ${PW}` }), [PW]],
+  // Written with the aside's fix (not held out): other asides, intros and nouns.
+  ['prose: an aside before "="', http(500, { message: 'API token (expires in 1h) = abc123DEF456ghi' }), ['abc123DEF456ghi']],
+  ['prose: an aside before "is"', http(500, { message: `your new password (case-sensitive) is ${PW}.` }), [PW]],
+  ['prose: an aside before a weak intro', http(500, { message: 'login with password (temporary) Zx9-pw-Q' }), ['Zx9-pw-Q']],
   ['prose: "the password you were given is …"', http(500, { message: `the password you were given is ${PW}` }), [PW]],
   ['prose: Arabic "password:"', http(500, { message: `كلمة المرور: ${PW}` }), [PW]],
   // PEM and key files in other forms.
@@ -357,6 +359,8 @@ const HARMLESS: [string, RawOutcome, string[]][] = [
     ['the api key header is missing; PIN blocked after 3 attempts; password reset link sent; token budget exceeded: 5000 tokens used']],
   ['descriptive parentheticals after a secret noun', http(400, { message: 'Password (minimum 12 characters) is required; API key (optional) not set' }),
     ['Password (minimum 12 characters) is required; API key (optional) not set']],
+  ['asides that only describe (written with the fix)', http(400, { message: 'PIN (4 digits) is required; token (JWT) missing; secret (see docs) rotated' }),
+    ['PIN (4 digits) is required; token (JWT) missing; secret (see docs) rotated']],
   ['a page token in a query string', http(409, { message: 'next page: /v1/items?page_token=CAUQAA&limit=50' }), ['page_token=CAUQAA']],
 ];
 
