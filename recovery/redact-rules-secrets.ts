@@ -50,11 +50,12 @@ export const SECRET_RULES: readonly RedactionRule[] = Object.freeze([
     mayMatch: (t) => t.includes('[stack]'),
   },
   // PEM / OpenSSH / PGP private key blocks, with or without their END line (RFC 7468 §2). Without an END line,
-  // whatever could still be base64 or a PEM header after BEGIN goes too: over-redaction rather than a leak.
+  // whatever could still be base64 or a PEM header after BEGIN goes too: over-redaction rather than a leak. Its line
+  // breaks may be escaped (`\n` in an environment variable or JSON text, once or more).
   {
     name: 'private key block',
     pattern:
-      /-----BEGIN (?:[A-Z0-9]+ ){0,3}PRIVATE KEY(?: BLOCK)?-----(?:[A-Za-z0-9+/=\s:,.]|-(?!----))*(?:-----END (?:[A-Z0-9]+ ){0,3}PRIVATE KEY(?: BLOCK)?-----)?/g,
+      /-----BEGIN (?:[A-Z0-9]+ ){0,3}PRIVATE KEY(?: BLOCK)?-----(?:[A-Za-z0-9+/=\s:,.]|\\+[nrt]|-(?!----))*(?:-----END (?:[A-Z0-9]+ ){0,3}PRIVATE KEY(?: BLOCK)?-----)?/g,
     replace: P.REDACTED,
     mayMatch: (t) => t.includes('-----BEGIN '),
   },

@@ -103,8 +103,6 @@ const MISSES = new Set<string>([
   'MySQL IDENTIFIED BY in an echoed statement',
   'prose: "the password you were given is …"',
   'prose: Arabic "password:"',
-  'PEM private key with literal \\n escapes (env var / JSON text)',
-  'PEM private key with literal \\n escapes and a random middle line',
   'percent-encoded space inside a form value (decoding splits it)',
   'a passphrase value whose first word is a "state word" (percent-encoded spaces)',
   'a passphrase value whose first word is a "state word" (unquoted, prose)',
@@ -300,6 +298,9 @@ const SECRETS: [string, RawOutcome, string[]][] = [
   // PEM and key files in other forms.
   ['PEM private key with literal \\n escapes (env var / JSON text)', http(500, { message: 'invalid key: -----BEGIN PRIVATE KEY-----\\nMIIEvQIBADANBgkqhkiG9w0BAQEFAASCBKcwggSjAgEAAoIBAQC7\\nVJTUt9Us8cKj\\n-----END PRIVATE KEY-----\\n' }), ['MIIEvQIBADAN', 'VJTUt9Us8cKj']],
   ['PEM private key with literal \\n escapes and a random middle line', http(500, { message: 'invalid key: -----BEGIN PRIVATE KEY-----\\nMIIEvQIBADANBgkqhkiG9w0BAQEFAASCBKcwggSjAgEAAoIBAQC7\\nu1SU1LfVLPHCozMxH2Mo4lgOEePzNm0tRgeLezV6ffAt0gunVTLw7onLRnrq0/Iz\\nVJTUt9Us8cKj\\n-----END PRIVATE KEY-----' }), ['u1SU1LfVLPHCozMx', 'VJTUt9Us8cKj']],
+  // Written with the escaped line breaks' fix (not held out).
+  ['OpenSSH key with escaped CRLF', http(500, { message: 'bad key -----BEGIN OPENSSH PRIVATE KEY-----\\r\\nb3BlbnNzaC1rZXktdjEAAAAA\\r\\nQyNTUxOQAAACDx\\r\\n-----END OPENSSH PRIVATE KEY-----' }), ['b3BlbnNzaC1rZXkt', 'QyNTUxOQAAACDx']],
+  ['EC key escaped twice (JSON text in JSON text)', http(500, { message: JSON.stringify({ key: '-----BEGIN EC PRIVATE KEY-----\\nMHcCAQEEIBkg4LVWM9nuwNSk\\nAwEHoUQDQgAE\\n-----END EC PRIVATE KEY-----' }) }), ['MHcCAQEEIBkg4LVWM9nuwNSk', 'AwEHoUQDQgAE']],
   ['percent-encoded space inside a form value (decoding splits it)', http(500, { message: 'rejected form: user=ann&password=Sommer%20Regen%20Sieben&x=1' }), ['Regen', 'Sieben']],
   ['a passphrase value whose first word is a "state word" (percent-encoded spaces)', http(500, { message: 'rejected form: user=ann&password=correct%20horse%20battery%20staple&x=1' }), ['horse', 'battery', 'staple']],
   ['a passphrase value whose first word is a "state word" (quoted, JSON)', http(409, { message: 'exists', note: '{"password": "correct horse battery staple"}' }), ['horse', 'battery', 'staple']],
