@@ -23,11 +23,11 @@ const P = Placeholder;
 const FLAT = '[^[\\]{}\\n]';
 const JSON_VALUE = `[[{](?:${FLAT}|[[{](?:${FLAT}|[[{]${FLAT}{0,4096}[\\]}]){0,4096}[\\]}]){0,4096}[\\]}]`;
 /**
- * A key=value pair: quote, key, quote, separator (`=`, `:`, `=>`), value (a placeholder, a quoted string — also with
+ * A key=value pair: quote, key, quote, separator (`=`, `:`, `=>`, after a form's bracketed key `]=`: `user[password]=`), value (a placeholder, a quoted string — also with
  * escaped quotes, as JSON text inside a JSON string has them —, a JSON array or object, a scheme and its token, a
  * bare word, or an unterminated quote).
  */
-const PAIR_SOURCE = `((?:\\\\?["'])?)(?<![A-Za-z0-9_.-])(${SECRET_KEY_SOURCE})\\1([ \\t]*(?:=>|[=:])[ \\t]*)(\\[[a-z]{2,8}\\]|"(?:[^"\\\\\\n]|\\\\.){0,4096}"|'(?:[^'\\\\\\n]|\\\\.){0,4096}'|\\\\"(?:[^"\\\\\\n]|\\\\[^"\\n]){0,4096}\\\\"|\\\\'(?:[^'\\\\\\n]|\\\\[^'\\n]){0,4096}\\\\'|${JSON_VALUE}|(?:bearer|basic|digest|token|negotiate|ntlm)[ \\t]+[^\\s,;"'&]+|[^\\s&,;"'})[\\]]+|["'][^\\s]{0,4096})`;
+const PAIR_SOURCE = `((?:\\\\?["'])?)(?<![A-Za-z0-9_.-])(${SECRET_KEY_SOURCE})\\1(\\]?[ \\t]*(?:=>|[=:])[ \\t]*)(\\[[a-z]{2,8}\\]|"(?:[^"\\\\\\n]|\\\\.){0,4096}"|'(?:[^'\\\\\\n]|\\\\.){0,4096}'|\\\\"(?:[^"\\\\\\n]|\\\\[^"\\n]){0,4096}\\\\"|\\\\'(?:[^'\\\\\\n]|\\\\[^'\\n]){0,4096}\\\\'|${JSON_VALUE}|(?:bearer|basic|digest|token|negotiate|ntlm)[ \\t]+[^\\s,;"'&]+|[^\\s&,;"'})[\\]]+|["'][^\\s]{0,4096})`;
 /** The same pattern for the values of keys that name nothing (see `pairReplacement`); never exported. */
 const INNER_PAIR = new RegExp(PAIR_SOURCE, 'gi');
 
@@ -123,8 +123,9 @@ export const PAIR_RULES: readonly RedactionRule[] = Object.freeze([
     ),
     replace: (m: string, noun: string, intro: string, value: string) => {
       const core = value.trimEnd();
-      const first = core.split(/[\s,]/)[0] ?? '';
-      if (!/^["'“«「`]/.test(core) && !introducedSecret(first, intro)) return m;
+      const words = core.split(/[\s,]+/);
+      // Four words or more are the phrase itself, whatever its first word ("correct horse battery staple").
+      if (!/^["'“«「`]/.test(core) && words.length < 4 && !introducedSecret(words[0]!, intro)) return m;
       return `${noun}${intro}${P.REDACTED}${value.slice(core.length)}`;
     },
     mayMatch: (t) => /phrase|mnemonic|words|codes|фраза/i.test(t),

@@ -5,7 +5,8 @@
  * credential state and implementation details, so the model gets only `publicMessage`; the full record stays behind
  * `diagnosticRef`.
  *
- * Two steps. First `revealHidden` (recovery/redact-normalize.ts) undoes what hides a secret from a pattern:
+ * Two steps. First `revealHidden` (recovery/redact-normalize.ts) undoes what hides a secret from a pattern
+ * (a text with `%` first meets the key=value rule as written, `ENCODED_PAIRS`):
  * zero-width and control characters, full-width and other compatibility forms (NFKC), mixed-script homoglyphs,
  * percent-encoding. Then one ordered table of rules (`REDACTION_RULES`); each rule replaces what it matches with
  * a short placeholder. Order matters: whole lines (stack frames), private key blocks and credential headers
@@ -95,7 +96,7 @@ export function redact(text: string): string {
   let cut = text.length > MAX_REDACT_INPUT_CHARS;
   let out = cut ? cutAtWhitespace(text, MAX_REDACT_INPUT_CHARS) : text;
   for (let pass = 0; pass < MAX_REDACT_PASSES; pass++) {
-    const next = applyRules(revealHidden(out));
+    const next = applyRules(revealHidden(out.includes('%') ? applyRules(out, ENCODED_PAIRS) : out));
     if (next === out) break;
     out = next;
   }
@@ -107,12 +108,18 @@ export function redact(text: string): string {
 }
 
 /**
- * One pass: every rule of `REDACTION_RULES`, in order; a rule whose `mayMatch` is false for the text as the rules
- * before it left it is skipped (its pattern cannot match, so it would change nothing).
+ * The key=value rule, also run on the text as written before `revealHidden` decodes its escapes: a form value's
+ * `%20` or `%26` ends the value once decoded (`password=correct%20horse%20battery` → `password=correct horse …`).
  */
-function applyRules(text: string): string {
+const ENCODED_PAIRS = REDACTION_RULES.filter((rule) => rule.name === 'secret key-value');
+
+/**
+ * One pass: every rule of `rules`, in order; a rule whose `mayMatch` is false for the text as the rules before it
+ * left it is skipped (its pattern cannot match, so it would change nothing).
+ */
+function applyRules(text: string, rules: readonly RedactionRule[] = REDACTION_RULES): string {
   let out = text;
-  for (const rule of REDACTION_RULES) {
+  for (const rule of rules) {
     if (rule.mayMatch !== undefined && !rule.mayMatch(out)) continue;
     rule.pattern.lastIndex = 0;
     out =

@@ -87,8 +87,6 @@ const MISSES = new Set<string>([
   'Go panic goroutine trace',
   'PHP PDO stack trace with the DB password as an argument',
   'libpq connection error with a quoted host name',
-  'form-urlencoded body with bracketed keys (Rails/PHP user[password]=)',
-  'percent-encoded bracketed key (user%5Bpassword%5D=)',
   'XML-escaped element in a SOAP fault string',
   'numeric character reference for = (password&#61;…)',
   '.NET System.Text.Json \\u0022-escaped nested JSON',
@@ -103,10 +101,6 @@ const MISSES = new Set<string>([
   'MySQL IDENTIFIED BY in an echoed statement',
   'prose: "the password you were given is …"',
   'prose: Arabic "password:"',
-  'percent-encoded space inside a form value (decoding splits it)',
-  'a passphrase value whose first word is a "state word" (percent-encoded spaces)',
-  'a passphrase value whose first word is a "state word" (unquoted, prose)',
-  'percent-encoded & inside a form value (decoding splits it)',
   'YAML value on the next line in a 409 body string',
   'YAML literal block scalar (password: |)',
   'Shopify GraphQL global id (an order)',
@@ -306,6 +300,10 @@ const SECRETS: [string, RawOutcome, string[]][] = [
   ['a passphrase value whose first word is a "state word" (quoted, JSON)', http(409, { message: 'exists', note: '{"password": "correct horse battery staple"}' }), ['horse', 'battery', 'staple']],
   ['a passphrase value whose first word is a "state word" (unquoted, prose)', http(500, { message: 'the passphrase is: correct horse battery staple' }), ['horse', 'battery', 'staple']],
   ['percent-encoded & inside a form value (decoding splits it)', http(500, { message: 'rejected form: user=ann&password=Tr0ub%264dor%263x&x=1' }), ['4dor', '3x&']],
+  // Written with the fixes of form keys, encoded values and passphrases (not held out).
+  ['nested bracketed form keys', http(500, { message: 'params: data[attributes][api_key]=k9Xq2LmPzR7v&data[type]=users' }), ['k9Xq2LmPzR7v']],
+  ['an encoded value with + and ;', http(500, { message: 'sent client_secret=Ab%2Bcd%3Bef%20gh and grant_type=client_credentials' }), ['Ab+cd', 'ef gh', 'Ab%2Bcd']],
+  ['a seed phrase after a colon, its first word a state word', http(500, { message: 'seed phrase: valid abandon ability able about above absent' }), ['abandon ability']],
   ['PuTTY private key file', http(500, { message: 'PuTTY-User-Key-File-3: ssh-ed25519\nEncryption: none\nComment: deploy\nPublic-Lines: 2\nAAAAC3NzaC1lZDI1NTE5AAAAIOXHvxbT+4b7H6jq3j1G+v2D0xP9m4k7rYw8sT5uJ2aL\nPrivate-Lines: 1\nAAAAIBm3Jf7Yw+2Qd0p5rT8vX1zN4kL6hG9sA3cE7uW0yR2i\nPrivate-MAC: 7a1f9c3b5d2e8f0a4c6b1d3e5f7a9c0b2d4e6f8a1c3b5d7e9f0a2c4b6d8e1f3a' }), ['AAAAIBm3Jf7Yw', '7a1f9c3b5d2e8f0a']],
   // JWTs in odd places.
   ['a JWT whose header is pretty-printed JSON (ewog…)', http(500, { message: 'rejected assertion ewogICJhbGciOiAiSFMyNTYiLAogICJ0eXAiOiAiSldUIgp9.ewogICJzdWIiOiAiMTIzIgp9.Zm9vYmFyYmF6cXV4 (expired)' }), ['ewogICJhbGci', 'ewogICJzdWIi', 'Zm9vYmFyYmF6cXV4']],
@@ -362,6 +360,9 @@ const HARMLESS: [string, RawOutcome, string[]][] = [
     ['Password (minimum 12 characters) is required; API key (optional) not set']],
   ['asides that only describe (written with the fix)', http(400, { message: 'PIN (4 digits) is required; token (JWT) missing; secret (see docs) rotated' }),
     ['PIN (4 digits) is required; token (JWT) missing; secret (see docs) rotated']],
+  ['a passphrase word that only describes it (written with the fix)', http(400, { message: 'the passphrase is: invalid. Backup codes: none left' }),
+    ['the passphrase is: invalid. Backup codes: none left']],
+  ['a bracketed form key that names nothing (written with the fix)', http(400, { message: 'user[name]=ann&user[role]=admin' }), ['user[name]=ann&user[role]=admin']],
   ['a page token in a query string', http(409, { message: 'next page: /v1/items?page_token=CAUQAA&limit=50' }), ['page_token=CAUQAA']],
 ];
 

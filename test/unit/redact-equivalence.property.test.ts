@@ -5,18 +5,21 @@
  * Pure: no workers, no servers.
  */
 import fc from 'fast-check';
-import { MAX_REDACT_PASSES, REDACTION_RULES, redact } from '../../recovery/redact';
+import { MAX_REDACT_PASSES, REDACTION_RULES, redact, type RedactionRule } from '../../recovery/redact';
 import { revealHidden } from '../../recovery/redact-normalize';
 
 /** `redact` for texts under its input bound, every rule applied whatever its precheck says. */
 function redactReference(text: string): string {
+  const apply = (t: string, rules: readonly RedactionRule[]) =>
+    rules.reduce((next, rule) => {
+      rule.pattern.lastIndex = 0;
+      return next.replace(rule.pattern, rule.replace as (m: string, ...g: string[]) => string);
+    }, t);
+  const pairs = REDACTION_RULES.filter((rule) => rule.name === 'secret key-value');
   let out = text;
   for (let pass = 0; pass < MAX_REDACT_PASSES; pass++) {
-    let next = revealHidden(out);
-    for (const rule of REDACTION_RULES) {
-      rule.pattern.lastIndex = 0;
-      next = next.replace(rule.pattern, rule.replace as (m: string, ...g: string[]) => string);
-    }
+    // The key=value rule meets a text with `%` as written first (recovery/redact.ts, `ENCODED_PAIRS`).
+    const next = apply(revealHidden(out.includes('%') ? apply(out, pairs) : out), REDACTION_RULES);
     if (next === out) break;
     out = next;
   }
