@@ -73,16 +73,17 @@ export const LOCATION_RULES: readonly RedactionRule[] = Object.freeze([
   {
     name: 'host after a network word',
     pattern: new RegExp(
-      `\\b(ECONN[A-Z]+|ETIMEDOUT|EHOSTUNREACH|ENETUNREACH|ENOTFOUND|EAI_AGAIN|getaddrinfo|[Cc]onnect(?:ed|ing|ion)?(?:[ \\t]+to)?|[Hh]ost(?:name)?|[Ss]erver|[Uu]pstream|[Rr]esolv(?:e|ing))([ \\t]+)(${LABEL}(?:\\.${LABEL}){0,8})(:\\d{1,5})?(?![\\w.-])`,
+      `\\b(ECONN[A-Z]+|ETIMEDOUT|EHOSTUNREACH|ENETUNREACH|ENOTFOUND|EAI_AGAIN|getaddrinfo|[Cc]onnect(?:ed|ing|ion)?(?:[ \\t]+to)?(?:[ \\t]+server(?:[ \\t]+at)?)?|[Hh]ost(?:name)?|[Ss]erver(?:[ \\t]+at)?|[Uu]pstream|[Rr]esolv(?:e|ing))([ \\t]+)("?)(${LABEL}(?:\\.${LABEL}){0,8})\\3(:\\d{1,5})?(?![\\w.-])`,
       'g',
     ),
-    replace: (m: string, word: string, space: string, name: string, port: string | undefined) => {
+    replace: (m: string, word: string, space: string, quote: string, name: string, port: string | undefined) => {
       const isHost =
         /^(?:E[A-Z_]+|getaddrinfo)$/.test(word) ||
         port !== undefined ||
+        (quote !== '' && /host|server/i.test(word)) || // libpq: `on host "pg1"`, `to server at "pg1"`
         /\.[a-z]{2,24}$/.test(name) ||
         (/-/.test(name) && /[a-z]/.test(name));
-      return isHost && !/^\d+$/.test(name) ? `${word}${space}${P.HOST}` : m;
+      return isHost && !/^\d+$/.test(name) ? `${word}${space}${quote}${P.HOST}${quote}` : m;
     },
     // A part of every word the pattern starts with (`ost` for `Host`, `hostname`).
     mayMatch: (t) =>
