@@ -77,7 +77,6 @@ function fenceReport(feedback: ModelFeedback, canary: string) {
  * so a fix of its kind fails here until its name goes (a ratchet, as bench/eval/paladin/known-misses.json).
  */
 const MISSES = new Set<string>([
-  'Stripe SDK card error whose decline_code carries the order',
   'Prisma P2002 whose meta.target (a column the schema named) carries the order',
   'FastAPI 422 whose nested loc segment under an input field is a plain identifier carrying the order',
   'node-postgres not_null_violation whose column field carries the order',

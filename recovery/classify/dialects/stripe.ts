@@ -68,7 +68,9 @@ function connectionFacts(node: unknown): CodeFacts {
 
 function businessCode(node: unknown): string | undefined {
   const c = readString(node, 'decline_code') || readString(node, 'code');
-  return c && /^[a-z][a-z0-9_]{0,63}$/.test(c) ? c : undefined;
+  // A plain word of at most 40 characters, as the router names a value (./schema-words.ts `PLAIN_VALUE`): longer, it
+  // stays in the fenced `serverSaid` (docs/DESIGN.md, "Whose words reach the model").
+  return c && /^[a-z][a-z0-9_]{0,39}$/.test(c) ? c : undefined;
 }
 
 export const stripeReader: DialectReader = {
