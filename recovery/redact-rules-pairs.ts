@@ -23,11 +23,12 @@ const P = Placeholder;
 const FLAT = '[^[\\]{}\\n]';
 const JSON_VALUE = `[[{](?:${FLAT}|[[{](?:${FLAT}|[[{]${FLAT}{0,4096}[\\]}]){0,4096}[\\]}]){0,4096}[\\]}]`;
 /**
- * A key=value pair: quote, key, quote, separator (`=`, `:`, `=>`, after a form's bracketed key `]=`: `user[password]=`), value (a placeholder, a quoted string — also with
- * escaped quotes, as JSON text inside a JSON string has them —, a JSON array or object, a scheme and its token, a
- * bare word, or an unterminated quote).
+ * A key=value pair: quote, key, quote, separator (`=`, `:`, `=>`; `]=` after a form's bracketed key,
+ * `user[password]=`; a YAML value on the next, indented line, also after `|` or `>`), value (a placeholder, a quoted
+ * string — also with escaped quotes, as JSON text inside a JSON string has them, or a Python bytes literal `b'…'` —,
+ * a JSON array or object, a scheme and its token, a bare word, or an unterminated quote).
  */
-const PAIR_SOURCE = `((?:\\\\?["'])?)(?<![A-Za-z0-9_.-])(${SECRET_KEY_SOURCE})\\1(\\]?[ \\t]*(?:=>|[=:])[ \\t]*)(\\[[a-z]{2,8}\\]|"(?:[^"\\\\\\n]|\\\\.){0,4096}"|'(?:[^'\\\\\\n]|\\\\.){0,4096}'|\\\\"(?:[^"\\\\\\n]|\\\\[^"\\n]){0,4096}\\\\"|\\\\'(?:[^'\\\\\\n]|\\\\[^'\\n]){0,4096}\\\\'|${JSON_VALUE}|(?:bearer|basic|digest|token|negotiate|ntlm)[ \\t]+[^\\s,;"'&]+|[^\\s&,;"'})[\\]]+|["'][^\\s]{0,4096})`;
+const PAIR_SOURCE = `((?:\\\\?["'])?)(?<![A-Za-z0-9_.-])(${SECRET_KEY_SOURCE})\\1(\\]?[ \\t]*(?:=>|[=:])(?:[ \\t]*[|>][+-]?)?(?:[ \\t]*\\r?\\n[ \\t]+)?[ \\t]*)(\\[[a-z]{2,8}\\]|"(?:[^"\\\\\\n]|\\\\.){0,4096}"|'(?:[^'\\\\\\n]|\\\\.){0,4096}'|\\\\"(?:[^"\\\\\\n]|\\\\[^"\\n]){0,4096}\\\\"|\\\\'(?:[^'\\\\\\n]|\\\\[^'\\n]){0,4096}\\\\'|[bB]'(?:[^'\\\\\\n]|\\\\.){0,4096}'|[bB]"(?:[^"\\\\\\n]|\\\\.){0,4096}"|${JSON_VALUE}|(?:bearer|basic|digest|token|negotiate|ntlm)[ \\t]+[^\\s,;"'&]+|[^\\s&,;"'})[\\]]+|["'][^\\s]{0,4096})`;
 /** The same pattern for the values of keys that name nothing (see `pairReplacement`); never exported. */
 const INNER_PAIR = new RegExp(PAIR_SOURCE, 'gi');
 
@@ -113,6 +114,23 @@ export const PAIR_RULES: readonly RedactionRule[] = Object.freeze([
     pattern: new RegExp(PAIR_SOURCE, 'gi'),
     replace: pairReplacement(true),
     mayMatch: (t) => (t.includes('=') || t.includes(':')) && KEY_HINT.test(t),
+  },
+  // A command line's `user:password` (curl `-u, --user <user:password>`, `--proxy-user`, curl(1)): the password.
+  {
+    name: 'command-line user and password',
+    pattern: /(^|\s)(-u|-U|--user|--proxy-user)([ \t]+|=)(["']?)([^\s:"']{1,100}):([^\s"']{1,200})\4/g,
+    replace: (_m, lead: string, flag: string, sep: string, q: string, user: string) =>
+      `${lead}${flag}${sep}${q}${user}:${P.REDACTED}${q}`,
+    mayMatch: (t) => /-u|-U|--user|--proxy-user/.test(t),
+  },
+  // SQL that sets a password: MySQL `IDENTIFIED [WITH plugin] BY [PASSWORD] 'x'` (CREATE USER, ALTER USER, GRANT;
+  // MySQL 8.0 Reference Manual §15.7.1.3), `SET PASSWORD … = 'x'`, PostgreSQL `[ENCRYPTED] PASSWORD 'x'` (CREATE ROLE).
+  {
+    name: 'sql password clause',
+    pattern:
+      /\b(IDENTIFIED(?:[ \t]+WITH[ \t]+\w+)?[ \t]+BY(?:[ \t]+PASSWORD)?[ \t]+|SET[ \t]+PASSWORD\b[^'"\n=]{0,100}=[ \t]*(?:PASSWORD[ \t]*\([ \t]*)?|PASSWORD[ \t]+)(['"])[^'"\n]{1,200}\2/gi,
+    replace: (_m, clause: string, q: string) => `${clause}${q}${P.REDACTED}${q}`,
+    mayMatch: (t) => /identified|password/i.test(t),
   },
   // A list or phrase introduced as a secret: "the passphrase is: correct horse", "Backup codes: 48213 90551".
   {
