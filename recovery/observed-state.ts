@@ -13,7 +13,7 @@
 import { parseBody } from './classify/body';
 import { readProp } from './classify/safe';
 import { keyMeaning } from './redact-keys';
-import { cutAtWhitespace, Placeholder, redact } from './redact';
+import { cutAtWhitespace, redact } from './redact';
 import { stripControls } from './untrusted';
 
 /** Deepest nesting kept; deeper values become `"[…]"`. */
@@ -91,31 +91,12 @@ function walkArray(
 ): JsonValue[] {
   const out: JsonValue[] = [];
   const n = Math.min(items.length, MAX_OBSERVED_ENTRIES);
-  const pairs = HEADER_LIST_KEY.test(parentKey ?? '');
   for (let i = 0; i < n; i++) {
-    const item = readProp(items, String(i));
-    const v = walk(item, depth + 1, parentKey, budget);
-    if (v === undefined) continue;
-    out.push(v);
-    if (pairs && i % 2 === 0 && i + 1 < n && namesSecret(item)) {
-      out.push(Placeholder.REDACTED);
-      i += 1;
-    }
+    const v = walk(readProp(items, String(i)), depth + 1, parentKey, budget);
+    if (v !== undefined) out.push(v);
   }
   return out;
 }
-
-/**
- * Under a headers key, lists pair names with values: `[name, value]` tuples (`Object.entries`, undici's and fetch's
- * header lists) and a flat list (Node's `rawHeaders`: `['Authorization', 'Token …', 'X-Api-Key', '…']`). A value after
- * a name that names a secret is `[redacted]`, visibly. Elsewhere a list of names stays (`missing: ['password', 'email']`).
- */
-const HEADER_LIST_KEY = /headers$/i;
-const namesSecret = (name: unknown): boolean =>
-  typeof name === 'string' &&
-  name.length <= MAX_OBSERVED_KEY_CHARS &&
-  !/\s/.test(name) &&
-  keyMeaning(name) !== undefined;
 
 function walkObject(
   value: object,

@@ -86,6 +86,8 @@ const MISSES = new Set<string>([
   'numeric character reference for = (password&#61;…)',
   '.NET System.Text.Json \\u0022-escaped nested JSON',
   'a TOTP seed under totp_seed',
+  'headers as [name, value] tuples (Object.entries / undici)',
+  'Node rawHeaders (flat name, value list)',
   'prose: "the password you were given is …"',
   'prose: Arabic "password:"',
   'Shopify GraphQL global id (an order)',
@@ -370,9 +372,6 @@ const HARMLESS: [string, RawOutcome, string[]][] = [
     ['sort -u names.txt failed; user identified by e-mail; SET search_path = public']],
   ['other-language keys that name no secret (written with the fix)', http(409, { benutzer: 'svc', utilisateur: 'ann', passwort_geaendert_am: '2026-01-01' }),
     ['"benutzer":"svc"', '"utilisateur":"ann"']],
-  ['a list of field names that starts with a secret key (written with the headers fix)', http(422, { missing: ['password', 'email'], headers: [['accept', 'json']] }),
-    ['"missing":["password","email"]', '"headers":[["accept","json"]]']],
-  ['raw_headers in snake case (written with the headers fix)', http(409, { request: { raw_headers: ['Cookie', 'sid=a1b2c3d4e5f6', 'Accept', '*/*'] } }), ['"Cookie","[redacted]","Accept","*/*"']],
   ['a page token in a query string', http(409, { message: 'next page: /v1/items?page_token=CAUQAA&limit=50' }), ['page_token=CAUQAA']],
 ];
 
