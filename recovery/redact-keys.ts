@@ -18,7 +18,6 @@ import {
   STRONG_STEMS,
 } from './redact-key-words';
 import { splitWords } from './classify/words';
-import { mayNameSecret, OTHER_LANGUAGE_NOUNS } from './redact-prose-words';
 
 /** Header names whose whole value is a credential. */
 export const CREDENTIAL_HEADERS =
@@ -108,27 +107,6 @@ function lastWordMeaning(words: readonly string[]): KeyMeaning | undefined {
  */
 export function keyMeaning(key: string, parentKey?: string): KeyMeaning | undefined {
   if (typeof key !== 'string') return undefined;
-  return meaningOfWords(key, parentKey) ?? (inOtherLanguage(key) ? 'secret' : undefined);
-}
-
-/**
- * A key whose last words are a noun for a secret in another language, as prose names it
- * (recovery/redact-prose-words.ts): `passwort`, `neuesPasswort`, `mot_de_passe`, `contraseña`, `пароль`, `密码`.
- */
-const OTHER_LANGUAGE_KEY = new RegExp(`^(?:${OTHER_LANGUAGE_NOUNS})$`, 'iu');
-function inOtherLanguage(key: string): boolean {
-  if (!mayNameSecret(key)) return false; // no part of a noun: most keys
-  const words = key
-    .slice(-MAX_KEY_CHARS)
-    .replace(/(\p{Ll})(\p{Lu})/gu, '$1 $2')
-    .split(/[\s_.-]+/)
-    .filter((w) => w !== '');
-  // Each noun is one to three words: the last one, two or three words are tested whole (anchored: fast to refuse).
-  return [1, 2, 3].some((n) => n <= words.length && OTHER_LANGUAGE_KEY.test(words.slice(-n).join(' ')));
-}
-
-/** `keyMeaning` by the English vocabulary of recovery/redact-key-words.ts. */
-function meaningOfWords(key: string, parentKey?: string): KeyMeaning | undefined {
   const words = significant(keyWords(key));
   const last = words[words.length - 1];
   if (last === undefined) return undefined;

@@ -38,10 +38,6 @@ const WORD_NOUNS = [
   'authorization',
   'code[ _-]verifier',
   'cvv|cvc',
-];
-
-/** The same nouns in other languages; a body's key spelled as one names a secret too (recovery/redact-keys.ts). */
-const OTHER_LANGUAGE_NOUN_LIST = [
   // German, French, Spanish, Portuguese, Italian, Dutch.
   'passwort',
   'kennwort',
@@ -97,13 +93,10 @@ const OTHER_LANGUAGE_NOUN_LIST = [
   '암호',
 ];
 
-/** `OTHER_LANGUAGE_NOUN_LIST` as one alternation (`keyMeaning`: `passwort`, `mot_de_passe`, `contraseña`, `пароль`). */
-export const OTHER_LANGUAGE_NOUNS = OTHER_LANGUAGE_NOUN_LIST.join('|');
-
 /** The phrase nouns, as one alternation (the 'secret phrase in prose' rule). */
 export const PHRASE_NOUNS = PHRASE_NOUN_LIST.join('|');
 /** Every noun, as one alternation (the 'credential in prose' rule; phrase nouns after a weak introducer). */
-export const SECRET_NOUNS = [...WORD_NOUNS, ...OTHER_LANGUAGE_NOUN_LIST, ...PHRASE_NOUN_LIST].join('|');
+export const SECRET_NOUNS = [...WORD_NOUNS, ...PHRASE_NOUN_LIST].join('|');
 
 /**
  * True when `text` has a part of a Latin-script noun, or a character outside ASCII (every Cyrillic and CJK noun has

@@ -85,6 +85,9 @@ const MISSES = new Set<string>([
   'XML-escaped element in a SOAP fault string',
   'numeric character reference for = (password&#61;…)',
   '.NET System.Text.Json \\u0022-escaped nested JSON',
+  'German key passwort in a 409 body',
+  'French key mot_de_passe in a 409 body',
+  'Spanish key contraseña in a 409 body',
   'a TOTP seed under totp_seed',
   'headers as [name, value] tuples (Object.entries / undici)',
   'Node rawHeaders (flat name, value list)',
@@ -262,9 +265,6 @@ const SECRETS: [string, RawOutcome, string[]][] = [
   ['German key passwort in a 409 body', http(409, { konto: { benutzer: 'svc', passwort: PW } }), [PW]],
   ['French key mot_de_passe in a 409 body', http(409, { compte: { utilisateur: 'svc', mot_de_passe: PW } }), [PW]],
   ['Spanish key contraseña in a 409 body', http(409, { cuenta: { usuario: 'svc', contraseña: PW } }), [PW]],
-  // Written with the other-language keys' fix (not held out).
-  ['other-language keys: camel case, Portuguese, Russian, Chinese, Dutch', http(409, { neuesPasswort: 'Pw-a1', senha: 'Pw-b2', пароль: 'Pw-c3', 密码: 'Pw-d4', gebruiker: { wachtwoord: 'Pw-e5' } }),
-    ['Pw-a1', 'Pw-b2', 'Pw-c3', 'Pw-d4', 'Pw-e5']],
   ['a TOTP seed under totp_seed', http(409, { mfa: { enrolled: true, totp_seed: 'JBSWY3DPEHPK3PXP' } }), ['JBSWY3DPEHPK3PXP']],
   ['headers as [name, value] tuples (Object.entries / undici)', http(409, { request: { headers: [['x-api-key', 'live-4411-aa'], ['accept', 'application/json']] } }), ['live-4411-aa']],
   ['Node rawHeaders (flat name, value list)', http(409, { request: { rawHeaders: ['Authorization', 'Token live-4411-aa', 'X-Api-Key', 'live-4411-bb'] } }), ['live-4411-aa', 'live-4411-bb']],
@@ -370,8 +370,6 @@ const HARMLESS: [string, RawOutcome, string[]][] = [
   ['a bracketed form key that names nothing (written with the fix)', http(400, { message: 'user[name]=ann&user[role]=admin' }), ['user[name]=ann&user[role]=admin']],
   ['flags and SQL that name no password (written with the fix)', http(400, { message: 'sort -u names.txt failed; user identified by e-mail; SET search_path = public' }),
     ['sort -u names.txt failed; user identified by e-mail; SET search_path = public']],
-  ['other-language keys that name no secret (written with the fix)', http(409, { benutzer: 'svc', utilisateur: 'ann', passwort_geaendert_am: '2026-01-01' }),
-    ['"benutzer":"svc"', '"utilisateur":"ann"']],
   ['a page token in a query string', http(409, { message: 'next page: /v1/items?page_token=CAUQAA&limit=50' }), ['page_token=CAUQAA']],
 ];
 
