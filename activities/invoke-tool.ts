@@ -34,7 +34,7 @@ import { HttpEvidence } from './http-evidence';
 import { toolContextOf } from './tool-context-of';
 import { postcheck } from './invoke/postcheck';
 import { preflight } from './invoke/preflight';
-import { CallStopped, callContextOf, earlierActivityAttempt } from './invoke/stop';
+import { CallStopped, callContextOf, earlierAttemptOf } from './invoke/stop';
 import { carried, unshapedFailure } from './invoke/carry';
 import { CallInterrupted, guardAttempt } from './attempt-guard';
 import { createLookupActivity } from './lookup-operation';
@@ -121,10 +121,7 @@ export function createToolActivities(deps: ToolActivityDeps) {
       const call = await guard.race(preflight(tool, inv, ctx, { credentials, catalogDigest: deps.catalogDigest }));
       // A write sent once per activity: an attempt an operator added (activities/retried-after.ts) looks it up.
       const beat = sendsOnce(call.tool.spec)
-        ? markSending(
-            activity,
-            () => new CallStopped(earlierActivityAttempt(ctx), 'an earlier attempt may have sent it'),
-          )
+        ? markSending(activity, () => new CallStopped(earlierAttemptOf(ctx), 'an earlier attempt may have sent it'))
         : undefined;
       mayHaveSent = true;
       let value: unknown;

@@ -129,10 +129,8 @@ export type OptionParse<T> =
   | { success: false; error: { issues: readonly Parameters<typeof formatOptionIssue>[0][] } };
 
 /**
- * The data of `parsed`.
- * @param at the path of the parsed value among the options (`['breaker']`); each issue's path is below it.
- * @throws what `fail(message)` returns for the first issue, its message `formatOptionIssue`'s (`breaker.threshold
- *   must be a positive integer (got 0)`).
+ * The data of `parsed`; `at` is its path among the options (`['breaker']`).
+ * @throws `fail(message)` for the first issue, `formatOptionIssue`'s message (`breaker.threshold must be … (got 0)`).
  */
 export function optionData<T>(
   parsed: OptionParse<T>,

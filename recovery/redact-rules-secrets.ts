@@ -21,8 +21,7 @@ const P = Placeholder;
  * RegExp.prototype[@@replace]).
  */
 export const SECRET_RULES: readonly RedactionRule[] = Object.freeze([
-  // Stack frames: V8 (`at fn (file:1:2)`, `at file:1:2`, `at async fn`, `at <anonymous>`), Java, .NET, Go, PHP,
-  // Python.
+  // Stack frames: V8 (`at fn (file:1:2)`, `at file:1:2`, `at async fn`, `at <anonymous>`), Java, PHP, Python.
   {
     name: 'stack frame line',
     pattern: new RegExp(
@@ -31,24 +30,6 @@ export const SECRET_RULES: readonly RedactionRule[] = Object.freeze([
     ),
     replace: P.STACK,
     mayMatch: (t) => t.includes('at '), // every match has `at ` after the indent
-  },
-  // .NET (`at Ns.Type.Method(Decimal amount) in C:\\src\\X.cs:line 87`, or without ` in …` when there is no
-  // symbol file): a dotted name, its parameters, to the end of the line.
-  {
-    name: 'dotnet frame line',
-    pattern:
-      /^[ \t]*at [\w$`<>[\],+]+(?:\.[\w$`<>[\],+]+)+\([^()\n]{0,300}\)(?: in [^\n]{1,500}:line \d+)?[ \t]*\r?$/gm,
-    replace: P.STACK,
-    mayMatch: (t) => t.includes('at '),
-  },
-  // Go's panic trace (runtime/traceback.go): `goroutine 17 [running]:`, and each frame's function line with its
-  // `\t/path/file.go:142 +0x1d` line below, or `created by …`.
-  {
-    name: 'go frame lines',
-    pattern:
-      /^(?:goroutine \d+ \[[^\]\n]{1,100}\]:|(?:created by )?[^\s()][^\n]{0,500}\r?\n\t[^\n]{1,500}\.go:\d+(?: \+0x[0-9a-f]+)?)[ \t]*\r?$/gm,
-    replace: P.STACK,
-    mayMatch: (t) => t.includes('goroutine ') || t.includes('.go:'),
   },
   // PHP's `getTraceAsString()`: `#0 /var/www/db.php(12): PDO->__construct('mysql:host=…', 'user', 'password')`,
   // `#1 [internal function]: …`, `#2 {main}`: the arguments may be credentials, so the whole line goes.

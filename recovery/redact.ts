@@ -107,10 +107,7 @@ export function redact(text: string): string {
   return cut ? `${out}…` : out;
 }
 
-/**
- * The key=value rule, also run on the text as written before `revealHidden` decodes its escapes: a form value's
- * `%20` or `%26` ends the value once decoded (`password=correct%20horse%20battery` → `password=correct horse …`).
- */
+/** The key=value rule, first run on a text as written: decoded, a form value's `%20` or `%26` would end the value. */
 const ENCODED_PAIRS = REDACTION_RULES.filter((rule) => rule.name === 'secret key-value');
 
 /**

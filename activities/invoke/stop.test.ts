@@ -5,7 +5,7 @@
 import type { Info } from '@temporalio/activity';
 import { HttpBodyError, HttpOutcomeError } from '../http';
 import { callContext, readTool, writeTool } from '../../test/fixtures/invoke';
-import { callContextOf, classifyThrown, earlierActivityAttempt, preflightFailure, unusableResult } from './stop';
+import { callContextOf, classifyThrown, earlierAttemptOf, preflightFailure, unusableResult } from './stop';
 
 const info = (more: Partial<Info> = {}) =>
   ({ activityId: '7', attempt: 2, workflowExecution: { workflowId: 'wf-1', runId: 'r1' }, ...more }) as Info;
@@ -55,7 +55,7 @@ describe('callContextOf', () => {
   });
 });
 
-describe('preflightFailure and earlierActivityAttempt', () => {
+describe('preflightFailure and earlierAttemptOf', () => {
   it('stop: a failure before dispatch is preflight, replay-safe, not retryable unless it says so', () => {
     const ctx = callContext(readTool());
     const f = preflightFailure(ctx, 'transient', 'not_on_worker', 'Not on this worker.', { retryable: true });
@@ -70,7 +70,7 @@ describe('preflightFailure and earlierActivityAttempt', () => {
   });
 
   it('stop: a write an earlier attempt may have sent is outcome_unknown/earlier_attempt in commit_unknown, never replay-safe', () => {
-    expect(earlierActivityAttempt(callContext(writeTool()))).toMatchObject({
+    expect(earlierAttemptOf(callContext(writeTool()))).toMatchObject({
       tool: 'refund',
       class: 'outcome_unknown',
       reason: 'earlier_attempt',

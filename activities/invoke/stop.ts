@@ -71,7 +71,7 @@ export function preflightFailure(
 }
 
 /** A write an earlier attempt of its activity may have sent (activities/retried-after.ts): looked up, not sent. */
-export function earlierActivityAttempt(ctx: CallContext): ToolFailure {
+export function earlierAttemptOf(ctx: CallContext): ToolFailure {
   const why =
     'An earlier attempt of this write may have sent it (an operator reset or retried its activity); it is looked up, not sent again.';
   return buildFailure(ctx, earlierAttempt(why));

@@ -152,18 +152,14 @@ const unescape = (s: string): string => s.replace(/\\(.)/g, '$1');
 
 /** What the router says of a pattern it does not quote (a server's words, or too long to be plain). */
 export const UNNAMED_PATTERN = "matching the pattern the tool's input schema gives";
-/**
- * A regex source the router may quote: at most 40 letters, digits, punctuation and symbols (`^ord-[0-9]+$`): no
- * space and no invisible character, so no sentence. A literal part must be a plain word, as an allowed value.
- */
+/** A regex source the router may quote (`^ord-[0-9]+$`): at most 40 visible characters, none a space: no sentence. */
 const PLAIN_PATTERN = /^[\p{L}\p{N}\p{P}\p{S}]{1,40}$/u;
 
 /**
- * A pattern's literal part in words (`starting with cus_`), or `UNNAMED_PATTERN` when it is not a plain word
- * (`PLAIN_VALUE`): an MCP tool's input schema is the server's, its words data (docs/DESIGN.md, "Whose words reach the
- * model"). zod's `startsWith`, `endsWith` and `includes` issues (./zod-issues.ts) name their literal through it.
+ * A pattern's literal part (`starting with cus_`), or `UNNAMED_PATTERN` unless it is a plain word (`PLAIN_VALUE`): an
+ * MCP tool's input schema is the server's (docs/DESIGN.md, "Whose words reach the model"). ./zod-issues.ts uses it too.
  */
-export function literalPatternWords(relation: 'starting with' | 'ending with' | 'containing', part: string): string {
+export function patternPartWords(relation: 'starting with' | 'ending with' | 'containing', part: string): string {
   return PLAIN_VALUE.test(part) ? `${relation} ${part}` : UNNAMED_PATTERN;
 }
 
@@ -174,11 +170,11 @@ export function literalPatternWords(relation: 'starting with' | 'ending with' | 
  */
 export function patternWords(source: string): string {
   const starts = STARTS.exec(source);
-  if (starts) return literalPatternWords('starting with', unescape(starts[1]!));
+  if (starts) return patternPartWords('starting with', unescape(starts[1]!));
   const ends = ENDS.exec(source);
-  if (ends) return literalPatternWords('ending with', unescape(ends[1]!));
+  if (ends) return patternPartWords('ending with', unescape(ends[1]!));
   const contains = CONTAINS.exec(source);
-  if (contains) return literalPatternWords('containing', unescape(contains[1]!));
+  if (contains) return patternPartWords('containing', unescape(contains[1]!));
   return PLAIN_PATTERN.test(source) ? `matching ${source}` : UNNAMED_PATTERN;
 }
 

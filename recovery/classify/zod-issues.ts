@@ -8,14 +8,7 @@
  * Pure: no I/O.
  */
 import { zod } from '../zod-runtime';
-import {
-  choiceWords,
-  FORMAT_WORDS,
-  jsonFormatOf,
-  literalPatternWords,
-  namedValues,
-  patternWords,
-} from './schema-words';
+import { choiceWords, FORMAT_WORDS, jsonFormatOf, namedValues, patternPartWords, patternWords } from './schema-words';
 import { asArray, ownEntry, readProp, readString, renderValue } from './safe';
 import { pathSegment } from './text';
 
@@ -93,9 +86,9 @@ function formatWords(issue: unknown): string {
   const format = readString(issue, 'format') ?? '';
   if (format === 'regex') return `string ${patternWords(regexSource(readProp(issue, 'pattern')) ?? '')}`;
   if (format === 'starts_with')
-    return `string ${literalPatternWords('starting with', literal(readProp(issue, 'prefix')))}`;
-  if (format === 'ends_with') return `string ${literalPatternWords('ending with', literal(readProp(issue, 'suffix')))}`;
-  if (format === 'includes') return `string ${literalPatternWords('containing', literal(readProp(issue, 'includes')))}`;
+    return `string ${patternPartWords('starting with', literal(readProp(issue, 'prefix')))}`;
+  if (format === 'ends_with') return `string ${patternPartWords('ending with', literal(readProp(issue, 'suffix')))}`;
+  if (format === 'includes') return `string ${patternPartWords('containing', literal(readProp(issue, 'includes')))}`;
   return ownEntry(FORMAT_WORDS, jsonFormatOf(format)) ?? `${format} string`;
 }
 

@@ -77,6 +77,8 @@ function fenceReport(feedback: ModelFeedback, canary: string) {
  * so a fix of its kind fails here until its name goes (a ratchet, as bench/eval/paladin/known-misses.json).
  */
 const MISSES = new Set<string>([
+  '.NET stack frames (at X in C:\\path:line N)',
+  'Go panic goroutine trace',
   'Prisma P2002 whose meta.target (a column the schema named) carries the order',
   'FastAPI 422 whose nested loc segment under an input field is a plain identifier carrying the order',
   'node-postgres not_null_violation whose column field carries the order',
@@ -208,11 +210,7 @@ const NO_LEAK_SAID: [string, RawOutcome, string[]][] = [
   ['PHP PDO stack trace with the DB password as an argument', http(500, { message:
     "PDOException: SQLSTATE[HY000] [1045] Access denied in /var/www/app/db.php:12\nStack trace:\n#0 /var/www/app/db.php(12): PDO->__construct('mysql:host=dbmain01;dbname=shop', 'shop', 'Sommer-Regen-7')\n#1 {main}" }),
     ['Sommer-Regen-7', '/var/www', 'dbmain01']],
-  // Written with the frames' and quoted hosts' fixes (not held out).
-  ['.NET frames without a symbol file', http(500, { message: 'System.InvalidOperationException: Sequence contains no elements\n   at System.Linq.ThrowHelper.ThrowNoElementsException()\n   at Acme.Orders.Repo.First(Int32 id)' }),
-    ['ThrowNoElementsException', 'Acme.Orders.Repo']],
-  ['Go frames with created by', http(500, { message: 'panic: boom\n\ngoroutine 7 [running]:\nacme/pay.(*Client).Do(0x0)\n\t/home/ci/pay/client.go:88 +0x2f\ncreated by acme/pay.Start in goroutine 1\n\t/home/ci/pay/start.go:12 +0x9a' }),
-    ['client.go', '/home/ci', 'acme/pay.(*Client)', 'start.go']],
+  // Written with the PHP frames' and quoted hosts' fixes (not held out).
   ['PHP internal function frame with an API key argument', http(500, { message: "Stack trace:\n#0 [internal function]: App\\Api->call('sk_live_abc', 'k-9f8e7d6c5b4a')\n#1 /srv/www/index.php(4): App\\Api->run()\n#2 {main}" }),
     ['k-9f8e7d6c5b4a', '/srv/www', 'index.php']],
   ['libpq 14 wording: connection to server at a quoted host', http(503, { message: 'connection to server at "pg-primary" (10.1.2.3), port 5432 failed: Connection refused' }),
