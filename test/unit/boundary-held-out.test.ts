@@ -7,59 +7,28 @@
  */
 import { McpCallError } from '../../activities/mcp/call-error';
 import { semanticMeta } from '../../activities/postcondition';
-import { chatRequest } from '../../activities/planners/openai-request';
-import type { AnyTool } from '../../activities/define-tool';
 import { zodFromInputSchema } from '../../activities/mcp/json-schema';
-import { classify, classifyZodError, type CallContext, type RawOutcome } from '../../recovery/classify';
+import { classify, classifyZodError, type RawOutcome } from '../../recovery/classify';
 import { feedbackFor, type ModelFeedback } from '../../recovery/feedback';
 import { routeFor } from '../../recovery/routes';
 import { redact } from '../../recovery/redact';
 import { arrivals, requestArrivals, unfenced } from '../fixtures/fence';
+import { http, PAY, payContext, requestWith, thrown } from '../fixtures/outcomes';
 
-const TOOL = { name: 'pay', effect: 'write' } as unknown as AnyTool;
-const CTX: CallContext = {
-  tool: 'pay',
-  callId: 'c1',
-  effect: 'write',
-  deduplicates: false,
-  approvalCanLift: false,
-  nowMs: 1_700_000_000_000,
-  diagnosticRef: 'boundary-probe/1',
-  inputFields: ['memo', 'amount', 'items'],
-};
-
-const http = (status: number, body: unknown, headers: Record<string, string> = {}): RawOutcome => ({
-  kind: 'http',
-  status,
-  headers,
-  body,
-});
-const thrown = (error: unknown): RawOutcome => ({ kind: 'thrown', error });
+const CTX = payContext('boundary-probe/1');
 
 function feedbackOf(raw: RawOutcome): ModelFeedback {
   const failure = classify(raw, CTX);
-  const meta = semanticMeta(raw.kind === 'thrown' ? raw.error : raw, failure, TOOL);
+  const meta = semanticMeta(raw.kind === 'thrown' ? raw.error : raw, failure, PAY);
   return feedbackFor(failure, routeFor(failure).action, { observedState: meta.observedState });
 }
 
 /** Everything the model and the history get: the failure record and the feedback. */
 function visible(raw: RawOutcome): string {
   const failure = classify(raw, CTX);
-  const meta = semanticMeta(raw.kind === 'thrown' ? raw.error : raw, failure, TOOL);
+  const meta = semanticMeta(raw.kind === 'thrown' ? raw.error : raw, failure, PAY);
   const feedback = feedbackFor(failure, routeFor(failure).action, { observedState: meta.observedState });
   return JSON.stringify({ failure, feedback });
-}
-
-function requestWith(feedback: ModelFeedback) {
-  return chatRequest(
-    {
-      goal: 'Pay the invoice.',
-      turn: 2,
-      capabilities: [],
-      observations: [{ kind: 'tool_failure', callId: 'call_1', tool: 'pay', args: { memo: 'x' }, turn: 1, feedback }],
-    },
-    'fake-model',
-  ) as unknown as { messages: { role: string; content?: unknown }[] };
 }
 
 /** Where the canary arrived unfenced (feedback and OpenAI request), with the router's words for the report. */

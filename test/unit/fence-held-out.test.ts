@@ -11,55 +11,23 @@
 import { McpCallError } from '../../activities/mcp/call-error';
 import { mcpClassifierFor } from '../../activities/mcp/error-map';
 import { semanticMeta } from '../../activities/postcondition';
-import { chatRequest } from '../../activities/planners/openai-request';
-import type { AnyTool } from '../../activities/define-tool';
 import { zodFromInputSchema } from '../../activities/mcp/json-schema';
-import { classify, classifyZodError, type CallContext, type RawOutcome } from '../../recovery/classify';
+import { classify, classifyZodError, type RawOutcome } from '../../recovery/classify';
 import { feedbackFor, type ModelFeedback } from '../../recovery/feedback';
 import { routeFor } from '../../recovery/routes';
 import { normalisedJson } from '../../recovery/untrusted';
 import { arrivals, requestArrivals, unfenced } from '../fixtures/fence';
+import { http, PAY, payContext, requestWith, thrown } from '../fixtures/outcomes';
 
-const TOOL = { name: 'pay', effect: 'write' } as unknown as AnyTool;
-const CTX: CallContext = {
-  tool: 'pay',
-  callId: 'c1',
-  effect: 'write',
-  deduplicates: false,
-  approvalCanLift: false,
-  nowMs: 1_700_000_000_000,
-  diagnosticRef: 'fence-held-out/1',
-  inputFields: ['memo', 'amount', 'items'],
-};
-
-const http = (status: number, body: unknown, headers: Record<string, string> = {}): RawOutcome => ({
-  kind: 'http',
-  status,
-  headers,
-  body,
-});
-const thrown = (error: unknown): RawOutcome => ({ kind: 'thrown', error });
+const CTX = payContext('fence-held-out/1');
 const mcpResult = (texts: string[]): RawOutcome =>
   thrown(McpCallError.fromResult('tool', { content: texts.map((text) => ({ type: 'text', text })), isError: true }));
 
 /** The feedback the model gets for one failed call. */
 function feedbackOf(raw: RawOutcome, mcp = false): ModelFeedback {
   const failure = classify(raw, CTX, mcp ? mcpClassifierFor() : undefined);
-  const meta = semanticMeta(raw.kind === 'thrown' ? raw.error : raw, failure, TOOL);
+  const meta = semanticMeta(raw.kind === 'thrown' ? raw.error : raw, failure, PAY);
   return feedbackFor(failure, routeFor(failure).action, { observedState: meta.observedState });
-}
-
-/** The OpenAI planner's request carrying `feedback` as the answer to one call. */
-function requestWith(feedback: ModelFeedback) {
-  return chatRequest(
-    {
-      goal: 'Pay the invoice.',
-      turn: 2,
-      capabilities: [],
-      observations: [{ kind: 'tool_failure', callId: 'call_1', tool: 'pay', args: { memo: 'x' }, turn: 1, feedback }],
-    },
-    'fake-model',
-  ) as unknown as { messages: { role: string; content?: unknown }[] };
 }
 
 const C = 'kestrel';
